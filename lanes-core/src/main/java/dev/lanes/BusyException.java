@@ -1,0 +1,12 @@
+package dev.lanes;
+
+/** Another connection (usually another process) held SQLite's write lock for the whole {@code busyTimeout}; the write never ran. */
+public final class BusyException extends LanesException {
+    public BusyException(String message) {
+        super(ErrorCode.BUSY, WriteOutcome.NOT_STARTED, message, null);
+    }
+
+    public BusyException(String message, Throwable cause) {
+        super(ErrorCode.BUSY, WriteOutcome.NOT_STARTED, message, cause);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.lanes;
+
+import java.time.Duration;
+
+/** Argument checks shared by the option builders; messages name the option and the value. */
+final class Checks {
+    private Checks() {}
+
+    static int positive(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+        }
+        return value;
+    }
+
+    static int nonNegative(String name, int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + value);
+        }
+        return value;
+    }
+
+    static long nonNegative(String name, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + value);
+        }
+        return value;
+    }
+
+    static Duration nonNegative(String name, Duration value) {
+        if (value == null) {
+            throw new NullPointerException(name);
+        }
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + value);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.lanes;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One SQLite database run by a {@link Lanes} runtime. Thread-safe: call it from any thread,
+ * platform or virtual.
+ *
+ * <p><b>Writes.</b> Every write goes through the database's single writer lane: a bounded queue
+ * drained by one connection, so writers never fight over SQLite's lock. Adjacent queued writes
+ * share one {@code BEGIN IMMEDIATE … COMMIT} (group commit), each isolated as if in its own
+ * savepoint: a failing write rolls back alone, and its neighbours commit. A write returns only
+ * after its {@code COMMIT} returned, so an acknowledged write is as durable as the configured
+ * {@link Synchronous} level. A failed write throws a {@link LanesException} whose {@link
+ * LanesException#outcome() outcome} says whether it rolled back, never started, or is unknown.
+ *
+ * <p><b>Bodies.</b> A {@link SqlFunction} receives a guarded {@link java.sql.Connection} that is
+ * already inside the transaction. Transaction control ({@code commit}, {@code rollback}, {@code
+ * setAutoCommit}, {@code close}, and SQL beginning with {@code BEGIN}, {@code COMMIT}, {@code
+ * END}, {@code ROLLBACK}, {@code SAVEPOINT} or {@code RELEASE}) is refused with {@link
+ * InvalidRequestException} before SQLite runs it. A body may run more than once when a
+ * neighbour ends the shared transaction; see {@link WriteOptions#replayable()}.
+ */
+public interface Database extends AutoCloseable {
+
+    /** The canonical path of the database file. */
+    Path path();
+
+    /** Runs a write body and returns its result once it committed. */
+    <T> T write(SqlFunction<T> body);
+
+    /** Runs a write body with per-write options and returns its result once it committed. */
+    <T> T write(WriteOptions options, SqlFunction<T> body);
+
+    /**
+     * Queues a write body and returns at once. The future completes after the commit, or
+     * exceptionally with a {@link LanesException}. Admission failures ({@link
+     * OverloadedException}, {@link ClosedException}…) are thrown here, not put in the future.
+     */
+    <T> CompletableFuture<T> writeAsync(SqlFunction<T> body);
+
+    /** {@link #writeAsync(SqlFunction)} with per-write options. */
+    <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body);
+
+    /**
+     * Runs one statement with positional parameters as a write and returns its update count. The
+     * statement is prepared once per connection and cached. A single statement needs no
+     * savepoint: SQLite rolls a failed statement back alone.
+     */
+    int execute(String sql, Object... args);
+
+    /** Runs a query and returns its rows, detached from the connection. */
+    List<Row> query(String sql, Object... args);
+
+    /** Runs a read body and returns its result; the body sees one consistent snapshot. */
+    <T> T read(SqlFunction<T> body);
+
+    /** {@link #read(SqlFunction)}, returning at once with a future. */
+    <T> CompletableFuture<T> readAsync(SqlFunction<T> body);
+
+    /**
+     * Runs a body on the writer lane without the transaction wrap, for statements SQLite refuses
+     * inside a transaction ({@code VACUUM}, {@code PRAGMA wal_checkpoint}, {@code journal_mode}).
+     * The single-writer guarantee still holds. A body that leaves a transaction open poisons the
+     * writer.
+     */
+    <T> T maintenance(SqlFunction<T> body);
+
+    /** The lifecycle state. */
+    DatabaseState state();
+
+    /** A point-in-time view of the database; never touches SQLite. */
+    DatabaseDiagnostics diagnostics();
+
+    /**
+     * Marks later work of this database as background: while foreground work waits, background
+     * work gets one pool turn in four, so it always progresses but never crowds others out.
+     */
+    void setBackground(boolean background);
+
+    /**
+     * Stops admission, drains accepted work, closes the connections. Waits up to {@link
+     * DatabaseOptions#closeTimeout()}; past it throws {@link CloseTimeoutException} while the
+     * close finishes in the background. Idempotent.
+     */
+    @Override
+    void close();
+
+    /**
+     * Stops admission, fails every queued write with {@link WriteOutcome#NOT_STARTED}, lets only
+     * the running turn finish, then closes as {@link #close()} does.
+     */
+    void shutdownNow();
+}

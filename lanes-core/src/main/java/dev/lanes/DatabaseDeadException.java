@@ -1,0 +1,12 @@
+package dev.lanes;
+
+/** The database could not be opened, or its connection was lost; the cause is attached. Every request fails until it is reopened. */
+public final class DatabaseDeadException extends LanesException {
+    public DatabaseDeadException(String message) {
+        super(ErrorCode.DATABASE_DEAD, WriteOutcome.NOT_STARTED, message, null);
+    }
+
+    public DatabaseDeadException(String message, Throwable cause) {
+        super(ErrorCode.DATABASE_DEAD, WriteOutcome.NOT_STARTED, message, cause);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.lanes;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * A point-in-time view of one database, read without touching SQLite.
+ *
+ * @param path the canonical path of the database file
+ * @param state its lifecycle state
+ * @param writerPoisoned whether the writer refuses work after an unverifiable rollback
+ * @param poisonCause why the writer was poisoned, when it is
+ * @param deadCause why the database is dead, when it is
+ * @param queuedWrites writes waiting in the queue now
+ * @param writeQueueCapacity the queue's bound
+ * @param committedWrites writes committed since open
+ * @param failedWrites writes that failed since open, whatever their outcome
+ * @param groupsCommitted transactions committed since open; {@code committedWrites /
+ *     groupsCommitted} is the mean group size
+ * @param overloads writes refused because the queue was full
+ * @param replays write bodies run again after a neighbour ended their group's transaction
+ * @param background whether the database's work runs in the background class
+ */
+public record DatabaseDiagnostics(
+        Path path,
+        DatabaseState state,
+        boolean writerPoisoned,
+        Optional<String> poisonCause,
+        Optional<String> deadCause,
+        int queuedWrites,
+        int writeQueueCapacity,
+        long committedWrites,
+        long failedWrites,
+        long groupsCommitted,
+        long overloads,
+        long replays,
+        boolean background) {}

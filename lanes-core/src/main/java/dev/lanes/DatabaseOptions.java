@@ -1,0 +1,130 @@
+package dev.lanes;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one database is run. Immutable; built with {@link #builder()}, whose setters reject a bad
+ * value at once with a message that names it.
+ *
+ * @param writeQueueCapacity writes that may wait in the queue (default 256)
+ * @param maxGroupSize writes committed together in one transaction at most (default 64)
+ * @param readers read-only connections per database (default 4)
+ * @param busyTimeout how long a turn may wait, in all, for SQLite's write lock held by another
+ *     connection (default 5 s)
+ * @param synchronous the durability level of a commit (default {@link Synchronous#NORMAL})
+ * @param statementCacheSize prepared statements kept per connection for {@link
+ *     Database#execute} (default 64)
+ * @param closeTimeout how long {@link Database#close()} waits for the drain (default 5 s)
+ */
+public record DatabaseOptions(
+        int writeQueueCapacity,
+        int maxGroupSize,
+        int readers,
+        Duration busyTimeout,
+        Synchronous synchronous,
+        int statementCacheSize,
+        Duration closeTimeout) {
+
+    /** The options every database gets unless told otherwise. */
+    public static final DatabaseOptions DEFAULTS = builder().build();
+
+    public DatabaseOptions {
+        Checks.positive("writeQueueCapacity", writeQueueCapacity);
+        Checks.positive("maxGroupSize", maxGroupSize);
+        Checks.positive("readers", readers);
+        Checks.nonNegative("busyTimeout", busyTimeout);
+        Objects.requireNonNull(synchronous, "synchronous");
+        Checks.nonNegative("statementCacheSize", statementCacheSize);
+        Checks.nonNegative("closeTimeout", closeTimeout);
+    }
+
+    /** A builder holding the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Builds {@link DatabaseOptions}; each setter validates its value at once. */
+    public static final class Builder {
+        private int writeQueueCapacity = 256;
+        private int maxGroupSize = 64;
+        private int readers = 4;
+        private Duration busyTimeout = Duration.ofSeconds(5);
+        private Synchronous synchronous = Synchronous.NORMAL;
+        private int statementCacheSize = 64;
+        private Duration closeTimeout = Duration.ofSeconds(5);
+
+        private Builder() {}
+
+        private Builder(DatabaseOptions o) {
+            writeQueueCapacity = o.writeQueueCapacity;
+            maxGroupSize = o.maxGroupSize;
+            readers = o.readers;
+            busyTimeout = o.busyTimeout;
+            synchronous = o.synchronous;
+            statementCacheSize = o.statementCacheSize;
+            closeTimeout = o.closeTimeout;
+        }
+
+        /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
+        public Builder writeQueueCapacity(int capacity) {
+            this.writeQueueCapacity = Checks.positive("writeQueueCapacity", capacity);
+            return this;
+        }
+
+        /** Writes committed together in one transaction at most. At least 1. */
+        public Builder maxGroupSize(int size) {
+            this.maxGroupSize = Checks.positive("maxGroupSize", size);
+            return this;
+        }
+
+        /** Read-only connections per database. At least 1. */
+        public Builder readers(int readers) {
+            this.readers = Checks.positive("readers", readers);
+            return this;
+        }
+
+        /**
+         * How long one write turn may wait, in all its attempts together, for SQLite's write lock
+         * held by another connection before failing with {@link BusyException}.
+         */
+        public Builder busyTimeout(Duration timeout) {
+            this.busyTimeout = Checks.nonNegative("busyTimeout", timeout);
+            return this;
+        }
+
+        /** The durability level of a commit. */
+        public Builder synchronous(Synchronous synchronous) {
+            this.synchronous = Objects.requireNonNull(synchronous, "synchronous");
+            return this;
+        }
+
+        /** Prepared statements kept per connection for {@link Database#execute}; 0 disables it. */
+        public Builder statementCacheSize(int size) {
+            this.statementCacheSize = Checks.nonNegative("statementCacheSize", size);
+            return this;
+        }
+
+        /** How long {@link Database#close()} waits for accepted work to drain. */
+        public Builder closeTimeout(Duration timeout) {
+            this.closeTimeout = Checks.nonNegative("closeTimeout", timeout);
+            return this;
+        }
+
+        public DatabaseOptions build() {
+            return new DatabaseOptions(
+                    writeQueueCapacity,
+                    maxGroupSize,
+                    readers,
+                    busyTimeout,
+                    synchronous,
+                    statementCacheSize,
+                    closeTimeout);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.lanes;
+
+/** A stable, machine-readable code for each kind of {@link LanesException}. */
+public enum ErrorCode {
+    OVERLOADED(true),
+    QUEUE_FULL(true),
+    ADMISSION_TIMEOUT(true),
+    BUSY(true),
+    WRITE_FAILED(false),
+    WRITER_POISONED(false),
+    INVALID_REQUEST(false),
+    READ_ONLY_VIOLATION(false),
+    CANCELLED(false),
+    DEADLINE_EXCEEDED(true),
+    CLOSING(false),
+    CLOSED(false),
+    CLOSE_TIMEOUT(false),
+    DATABASE_DEAD(false),
+    DATABASE_LOCKED(false),
+    IDENTITY_MISMATCH(false),
+    CAPACITY_FLOOR(true),
+    RESULT_TOO_LARGE(false);
+
+    private final boolean retryable;
+
+    ErrorCode(boolean retryable) {
+        this.retryable = retryable;
+    }
+
+    /**
+     * Whether the same request may succeed if simply tried again later (load, contention or a
+     * deadline), as opposed to a failure that repeats until something changes.
+     */
+    public boolean retryable() {
+        return retryable;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.lanes;
+
+import dev.lanes.internal.LanesRuntime;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * The Lanes runtime: one bounded pool of platform threads that runs every database opened
+ * through it. Create one per process (or per isolated subsystem) and close it at shutdown.
+ *
+ * <pre>{@code
+ * try (Lanes lanes = Lanes.create()) {
+ *     Database db = lanes.open(Path.of("app.db"));
+ *     db.execute("CREATE TABLE IF NOT EXISTS t(v TEXT)");
+ *     db.execute("INSERT INTO t(v) VALUES (?)", "x");
+ * }
+ * }</pre>
+ */
+public final class Lanes implements AutoCloseable {
+    /** Environment variable that sets the default {@link Builder#maxThreads(int)}. */
+    public static final String WORKER_THREADS_ENV = "LANES_WORKER_THREADS";
+
+    private final LanesRuntime runtime;
+
+    private Lanes(Builder b) {
+        this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize);
+    }
+
+    /** A runtime with the defaults. */
+    public static Lanes create() {
+        return builder().build();
+    }
+
+    /** A builder holding the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens the database at {@code path} with {@link DatabaseOptions#DEFAULTS}, creating the file
+     * if needed. Opening the same canonical path again returns the same {@link Database}.
+     */
+    public Database open(Path path) {
+        return open(path, DatabaseOptions.DEFAULTS);
+    }
+
+    /**
+     * Opens the database at {@code path} with these options. Opening the same canonical path
+     * again, while it is open, returns the same {@link Database} (whatever options are passed
+     * then). The connection opens on first use; a database that cannot open fails every request
+     * with {@link DatabaseDeadException}.
+     */
+    public Database open(Path path, DatabaseOptions options) {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(options, "options");
+        return runtime.open(path, options);
+    }
+
+    /** A point-in-time view of the runtime and its thread pool. */
+    public RuntimeDiagnostics diagnostics() {
+        return runtime.diagnostics();
+    }
+
+    /**
+     * Closes every database (each draining its accepted work), then stops the threads. Throws
+     * {@link CloseTimeoutException} when a database did not close in time; that close goes on in
+     * the background.
+     */
+    @Override
+    public void close() {
+        runtime.close();
+    }
+
+    /** Builds a {@link Lanes} runtime. */
+    public static final class Builder {
+        private String name = "lanes";
+        private int maxThreads = defaultMaxThreads();
+        private long threadStackSize = 512 * 1024;
+
+        private Builder() {}
+
+        private static int defaultMaxThreads() {
+            String env = System.getenv(WORKER_THREADS_ENV);
+            if (env == null || env.isBlank()) {
+                return 64;
+            }
+            try {
+                return Checks.positive(WORKER_THREADS_ENV, Integer.parseInt(env.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        WORKER_THREADS_ENV + " must be a whole number, was '" + env + "'", e);
+            }
+        }
+
+        /** Names the runtime's threads ({@code name-worker-N}). */
+        public Builder name(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank, was '" + name + "'");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * The cap on pool threads shared by every database (default: env {@value
+         * #WORKER_THREADS_ENV}, else 64). Threads start lazily, only when no thread is free.
+         */
+        public Builder maxThreads(int maxThreads) {
+            this.maxThreads = Checks.positive("maxThreads", maxThreads);
+            return this;
+        }
+
+        /**
+         * The stack size of each pool thread, in bytes (default 512 KiB), so that many threads
+         * never imply many default-sized stacks. At least 128 KiB.
+         */
+        public Builder threadStackSize(long bytes) {
+            if (bytes < 128 * 1024) {
+                throw new IllegalArgumentException(
+                        "threadStackSize must be at least 131072 bytes, was " + bytes);
+            }
+            this.threadStackSize = bytes;
+            return this;
+        }
+
+        public Lanes build() {
+            return new Lanes(this);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package dev.lanes;
+
+/** A read tried to write or to control a transaction; it was refused before SQLite ran it. */
+public final class ReadOnlyViolationException extends LanesException {
+    public ReadOnlyViolationException(String message) {
+        super(ErrorCode.READ_ONLY_VIOLATION, WriteOutcome.NOT_STARTED, message, null);
+    }
+
+    public ReadOnlyViolationException(String message, Throwable cause) {
+        super(ErrorCode.READ_ONLY_VIOLATION, WriteOutcome.NOT_STARTED, message, cause);
+    }
+}

@@ -1,0 +1,8 @@
+package dev.lanes;
+
+/** A write's body or SQL failed; the cause is attached and {@link #outcome()} says whether it rolled back or its fate is unknown. */
+public final class WriteFailedException extends LanesException {
+    public WriteFailedException(WriteOutcome outcome, String message, Throwable cause) {
+        super(ErrorCode.WRITE_FAILED, outcome, message, cause);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.lanes.internal;
+
+import java.sql.SQLException;
+
+/**
+ * Fault points inside the writer lane, so that tests can make SQLite's rare failures happen on
+ * demand (a rollback that fails, a commit that fails). The default injects nothing. Not API.
+ */
+public interface FaultInjector {
+    /** The transaction-control steps a fault can be injected before. */
+    enum Point { BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK_TO }
+
+    FaultInjector NONE = point -> {};
+
+    /**
+     * Called on the lane's thread before the step runs. Throwing makes the step fail without
+     * reaching SQLite, exactly as if SQLite had refused it.
+     */
+    void before(Point point) throws SQLException;
+}

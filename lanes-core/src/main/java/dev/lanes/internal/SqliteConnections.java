@@ -1,0 +1,50 @@
+package dev.lanes.internal;
+
+import dev.lanes.Synchronous;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * Opens sqlite-jdbc connections the way the runtime needs them.
+ *
+ * <p>Every connection is left in the driver's "manual" mode ({@code autoCommit=false} in its
+ * config, set without the driver issuing a {@code BEGIN}): the runtime issues {@code BEGIN},
+ * {@code COMMIT} and {@code ROLLBACK} itself, and the driver then skips the {@code begin;
+ * commit;} pair it would otherwise step after every statement (see SQLITE-JDBC.md, "Hidden
+ * costs"). SQLite itself still autocommits any statement run outside a transaction.
+ */
+final class SqliteConnections {
+    private SqliteConnections() {}
+
+    static SQLiteConnection openWriter(Path path, Synchronous synchronous, Duration busyTimeout)
+            throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setOpenMode(SQLiteOpenMode.READWRITE);
+        config.setOpenMode(SQLiteOpenMode.CREATE);
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
+        config.setBusyTimeout(busyTimeoutMillis(busyTimeout));
+        config.enforceForeignKeys(true);
+        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        c.getConnectionConfig().setAutoCommit(false);
+        return c;
+    }
+
+    static int busyTimeoutMillis(Duration timeout) {
+        return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    }
+
+    /** SQLite's primary result code of a driver exception (the low byte of its error code). */
+    static int primaryCode(SQLException e) {
+        return e.getErrorCode() & 0xFF;
+    }
+
+    static boolean isBusy(SQLException e) {
+        int code = primaryCode(e);
+        return code == 5 /* SQLITE_BUSY */ || code == 6 /* SQLITE_LOCKED */;
+    }
+}

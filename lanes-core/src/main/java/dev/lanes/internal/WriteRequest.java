@@ -1,0 +1,119 @@
+package dev.lanes.internal;
+
+import dev.lanes.LanesException;
+import dev.lanes.SqlFunction;
+import dev.lanes.WriteOptions;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One request on a writer lane and its eventual outcome.
+ *
+ * <p>The lane thread records the outcome ({@link #succeed} or {@link #fail}) during the turn and
+ * delivers it to the future only after the turn has released the lane ({@link #deliver()}), so
+ * that callbacks a caller chained on the future never run while the lane is held.
+ */
+final class WriteRequest {
+    /** What the request asks the lane to do. */
+    enum Kind {
+        /** A body inside the group's transaction, isolated by a savepoint when grouped. */
+        BODY,
+        /** One statement inside the group's transaction; SQLite isolates a failed statement. */
+        STATEMENT,
+        /** A body without the transaction wrap, alone in its turn. */
+        TOP_LEVEL,
+        /** Closes the connection; always the last request a lane runs. */
+        CLOSE
+    }
+
+    final Kind kind;
+    final SqlFunction<?> body;
+    final String sql;
+    final Object[] args;
+    final WriteOptions options;
+    final CompletableFuture<Object> future = new CompletableFuture<>();
+    final long enqueuedAt;
+    /** How many times the body has started; bounded replays read it. Lane thread only. */
+    int runs;
+    // the recorded outcome; lane thread only until deliver()
+    private Object result;
+    private LanesException failure;
+    private boolean recorded;
+
+    private WriteRequest(Kind kind, SqlFunction<?> body, String sql, Object[] args,
+            WriteOptions options) {
+        this.kind = kind;
+        this.body = body;
+        this.sql = sql;
+        this.args = args;
+        this.options = options;
+        this.enqueuedAt = System.nanoTime();
+    }
+
+    static WriteRequest body(WriteOptions options, SqlFunction<?> body) {
+        return new WriteRequest(Kind.BODY, body, null, null, options);
+    }
+
+    static WriteRequest statement(String sql, Object[] args) {
+        return new WriteRequest(Kind.STATEMENT, null, sql, args, WriteOptions.DEFAULTS);
+    }
+
+    static WriteRequest topLevel(SqlFunction<?> body) {
+        return new WriteRequest(Kind.TOP_LEVEL, body, null, null, WriteOptions.DEFAULTS);
+    }
+
+    static WriteRequest close() {
+        return new WriteRequest(Kind.CLOSE, null, null, null, WriteOptions.DEFAULTS);
+    }
+
+    boolean inTransaction() {
+        return kind == Kind.BODY || kind == Kind.STATEMENT;
+    }
+
+    void succeed(Object value) {
+        result = value;
+        failure = null;
+        recorded = true;
+    }
+
+    void fail(LanesException e) {
+        result = null;
+        failure = e;
+        recorded = true;
+    }
+
+    boolean recorded() {
+        return recorded;
+    }
+
+    /** The recorded failure, or null. */
+    LanesException failure() {
+        return failure;
+    }
+
+    /** Forgets a recorded outcome before the request runs again in a fresh group. */
+    void reset() {
+        result = null;
+        failure = null;
+        recorded = false;
+    }
+
+    /** Completes the future with the recorded outcome. */
+    void deliver() {
+        if (failure != null) {
+            future.completeExceptionally(failure);
+        } else {
+            future.complete(result);
+        }
+    }
+
+    /** A short name for messages: the label, the statement, or the kind. */
+    String describe() {
+        if (options.label().isPresent()) {
+            return "'" + options.label().get() + "'";
+        }
+        if (sql != null) {
+            return "'" + (sql.length() > 80 ? sql.substring(0, 77) + "..." : sql) + "'";
+        }
+        return kind == Kind.TOP_LEVEL ? "a maintenance request" : "a write body";
+    }
+}

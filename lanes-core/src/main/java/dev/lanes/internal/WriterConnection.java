@@ -1,0 +1,243 @@
+package dev.lanes.internal;
+
+import dev.lanes.internal.FaultInjector.Point;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.sqlite.SQLiteCommitListener;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteUpdateListener;
+
+/**
+ * The writer connection of one database and the transaction steps run on it.
+ *
+ * <p>Confinement: used only by the thread that holds the writer lane's turn; it takes no lock.
+ *
+ * <p>Transaction-end detection: SQLite's commit and rollback hooks count every commit and every
+ * rollback on this connection, including ones the runtime did not ask for (a conflict clause
+ * {@code OR ROLLBACK}, {@code RAISE(ROLLBACK)}, an I/O error, or a statement that autocommitted
+ * because the transaction had already ended). Comparing {@link #transactionEvents()} before and
+ * after a body tells, at no cost, whether the group's transaction survived it.
+ */
+final class WriterConnection implements AutoCloseable {
+    /** Delays between attempts after a busy {@code BEGIN IMMEDIATE}; see the seed writer_task. */
+    private static final long[] BEGIN_RETRY_DELAYS_NANOS = {
+        TimeUnit.MILLISECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(10)
+    };
+    private static final String IN_TRANSACTION = "cannot start a transaction within a transaction";
+
+    final SQLiteConnection raw;
+    final StatementCache cache;
+    private final FaultInjector faults;
+    private final int busyTimeoutMillis;
+    private final ControlStatement beginImmediate;
+    private final ControlStatement beginDeferred;
+    private final ControlStatement commit;
+    private final ControlStatement rollback;
+    private final ControlStatement savepoint;
+    private final ControlStatement release;
+    private final ControlStatement rollbackTo;
+    private long commits;
+    private long rollbacks;
+    private long totalChangesAtBegin;
+    private Set<String> changedTables = new HashSet<>();
+    private final SQLiteUpdateListener tableRecorder =
+            (type, database, table, rowId) -> changedTables.add(table);
+    private boolean trackingTables;
+
+    WriterConnection(SQLiteConnection raw, int statementCacheSize, Duration busyTimeout,
+            FaultInjector faults) {
+        this.raw = raw;
+        this.faults = faults;
+        this.busyTimeoutMillis = SqliteConnections.busyTimeoutMillis(busyTimeout);
+        this.cache = new StatementCache(raw, statementCacheSize);
+        this.beginImmediate = new ControlStatement(raw, "BEGIN IMMEDIATE");
+        this.beginDeferred = new ControlStatement(raw, "BEGIN");
+        this.commit = new ControlStatement(raw, "COMMIT");
+        this.rollback = new ControlStatement(raw, "ROLLBACK");
+        this.savepoint = new ControlStatement(raw, "SAVEPOINT lanes_request");
+        this.release = new ControlStatement(raw, "RELEASE lanes_request");
+        this.rollbackTo = new ControlStatement(raw, "ROLLBACK TO lanes_request");
+        raw.addCommitListener(new SQLiteCommitListener() {
+            @Override
+            public void onCommit() {
+                commits++;
+            }
+
+            @Override
+            public void onRollback() {
+                rollbacks++;
+            }
+        });
+    }
+
+    /** Commits plus rollbacks seen so far; a change across a body means its transaction ended. */
+    long transactionEvents() {
+        return commits + rollbacks;
+    }
+
+    /** Commits seen so far. */
+    long commits() {
+        return commits;
+    }
+
+    /**
+     * {@code BEGIN IMMEDIATE}, retried after 5 ms and 10 ms when refused busy, every attempt
+     * drawing on one shared {@code busyTimeout} budget.
+     *
+     * @throws BusyTimeout when the lock stayed taken for the whole budget
+     * @throws SQLException when {@code BEGIN} failed for another reason
+     */
+    void beginImmediate() throws SQLException, BusyTimeout {
+        long start = System.nanoTime();
+        long budget = TimeUnit.MILLISECONDS.toNanos(busyTimeoutMillis);
+        int currentTimeout = busyTimeoutMillis;
+        SQLException last = null;
+        try {
+            for (int attempt = 0; attempt <= BEGIN_RETRY_DELAYS_NANOS.length; attempt++) {
+                if (attempt > 0) {
+                    long remaining = budget - (System.nanoTime() - start);
+                    if (remaining <= 0) {
+                        break;
+                    }
+                    LockSupport.parkNanos(Math.min(BEGIN_RETRY_DELAYS_NANOS[attempt - 1], remaining));
+                    remaining = budget - (System.nanoTime() - start);
+                    int millis = (int) Math.max(0, TimeUnit.NANOSECONDS.toMillis(remaining));
+                    if (millis != currentTimeout) {
+                        raw.setBusyTimeout(millis);
+                        currentTimeout = millis;
+                    }
+                }
+                try {
+                    faults.before(Point.BEGIN);
+                    beginImmediate.run();
+                    totalChangesAtBegin = raw.getDatabase().total_changes();
+                    if (!changedTables.isEmpty()) {
+                        changedTables = new HashSet<>();
+                    }
+                    return;
+                } catch (SQLException e) {
+                    if (!SqliteConnections.isBusy(e)) {
+                        throw e;
+                    }
+                    last = e;
+                }
+            }
+        } finally {
+            if (currentTimeout != busyTimeoutMillis) {
+                raw.setBusyTimeout(busyTimeoutMillis);
+            }
+        }
+        throw new BusyTimeout(System.nanoTime() - start, last);
+    }
+
+    /** Records the tables each transaction changes from now on, or stops recording them. */
+    void trackTables(boolean track) {
+        if (track != trackingTables) {
+            if (track) {
+                raw.addUpdateListener(tableRecorder);
+            } else {
+                raw.removeUpdateListener(tableRecorder);
+            }
+            trackingTables = track;
+        }
+    }
+
+    /** Rows changed since the last successful {@code BEGIN IMMEDIATE}. */
+    long changesSinceBegin() throws SQLException {
+        return raw.getDatabase().total_changes() - totalChangesAtBegin;
+    }
+
+    /** The tables changed since the last {@code BEGIN IMMEDIATE}; the caller takes the set. */
+    Set<String> takeChangedTables() {
+        Set<String> tables = changedTables;
+        changedTables = new HashSet<>();
+        return tables;
+    }
+
+    void commit() throws SQLException {
+        faults.before(Point.COMMIT);
+        commit.run();
+    }
+
+    void savepoint() throws SQLException {
+        faults.before(Point.SAVEPOINT);
+        savepoint.run();
+    }
+
+    void release() throws SQLException {
+        faults.before(Point.RELEASE);
+        release.run();
+    }
+
+    /** Undoes the current request's savepoint and releases it, keeping the transaction open. */
+    void rollbackToSavepoint() throws SQLException {
+        faults.before(Point.ROLLBACK_TO);
+        rollbackTo.run();
+        release.run();
+    }
+
+    /**
+     * Rolls the transaction back, if one is open, and verifies that the connection is back in
+     * autocommit mode. Never throws: a failure means the state is unknown.
+     *
+     * @return whether the connection is verified to be outside any transaction
+     */
+    boolean rollbackVerified() {
+        try {
+            faults.before(Point.ROLLBACK);
+            rollback.run();
+        } catch (SQLException e) {
+            // "no transaction is active" is success; anything else is judged by the probe below
+        }
+        try {
+            return !inTransaction();
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether a transaction is open, probed with a deferred {@code BEGIN} (it takes no lock): it
+     * fails exactly when one is open, and is committed at once otherwise.
+     */
+    boolean inTransaction() throws SQLException {
+        try {
+            beginDeferred.run();
+        } catch (SQLException e) {
+            String message = e.getMessage();
+            if (message != null && message.contains(IN_TRANSACTION)) {
+                return true;
+            }
+            throw e;
+        }
+        commit.run();
+        return false;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        cache.close();
+        beginImmediate.close();
+        beginDeferred.close();
+        commit.close();
+        rollback.close();
+        savepoint.close();
+        release.close();
+        rollbackTo.close();
+        raw.close();
+    }
+
+    /** {@code BEGIN IMMEDIATE} stayed busy for the whole budget. */
+    static final class BusyTimeout extends Exception {
+        final long waitedNanos;
+
+        BusyTimeout(long waitedNanos, SQLException last) {
+            super(last);
+            this.waitedNanos = waitedNanos;
+        }
+    }
+}
