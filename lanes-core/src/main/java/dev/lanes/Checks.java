@@ -36,4 +36,12 @@ final class Checks {
         }
         return value;
     }
+
+    static Duration positive(String name, Duration value) {
+        nonNegative(name, value);
+        if (value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+        return value;
+    }
 }

@@ -68,6 +68,39 @@ public interface Database extends AutoCloseable {
      */
     <T> T maintenance(SqlFunction<T> body);
 
+    /**
+     * Begins an interactive transaction: queues like a write and returns once the lane ran
+     * {@code BEGIN IMMEDIATE} for it. See {@link Transaction}.
+     *
+     * @throws BusyException when another process held the write lock for the whole busy timeout
+     */
+    Transaction begin();
+
+    /** {@link #begin()} with per-transaction options. */
+    Transaction begin(TransactionOptions options);
+
+    /**
+     * Corks the database: every later write applies inside one outer transaction (each write or
+     * group as a savepoint) and its future completes once applied, but none of them is durable
+     * until {@link #uncork()} commits them as one. Reads while corked run on the writer lane and
+     * see the corked writes. Maintenance requests are refused while corked. A crash while corked
+     * loses exactly the corked writes.
+     *
+     * @throws InvalidRequestException when already corked
+     */
+    void cork();
+
+    /**
+     * Commits everything held since {@link #cork()} as one transaction and returns once it is
+     * durable. Requested while an interactive transaction is open, it is deferred: it runs when
+     * that transaction ends, and this call returns at once. {@link #close()} while corked commits
+     * the held work; {@link #shutdownNow()} rolls it back (and logs how much).
+     *
+     * @throws InvalidRequestException when not corked, or when an uncork is already pending
+     * @throws WriteFailedException when the commit failed: the corked writes did not persist
+     */
+    void uncork();
+
     /** The lifecycle state. */
     DatabaseState state();
 

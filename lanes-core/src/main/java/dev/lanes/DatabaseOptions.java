@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param statementCacheSize prepared statements kept per connection for {@link
  *     Database#execute} (default 64)
  * @param closeTimeout how long {@link Database#close()} waits for the drain (default 5 s)
+ * @param transactionIdleTimeout how long an interactive {@link Transaction} may sit idle before
+ *     it is rolled back (default 5 s)
  */
 public record DatabaseOptions(
         int writeQueueCapacity,
@@ -24,7 +26,8 @@ public record DatabaseOptions(
         Duration busyTimeout,
         Synchronous synchronous,
         int statementCacheSize,
-        Duration closeTimeout) {
+        Duration closeTimeout,
+        Duration transactionIdleTimeout) {
 
     /** The options every database gets unless told otherwise. */
     public static final DatabaseOptions DEFAULTS = builder().build();
@@ -37,6 +40,7 @@ public record DatabaseOptions(
         Objects.requireNonNull(synchronous, "synchronous");
         Checks.nonNegative("statementCacheSize", statementCacheSize);
         Checks.nonNegative("closeTimeout", closeTimeout);
+        Checks.positive("transactionIdleTimeout", transactionIdleTimeout);
     }
 
     /** A builder holding the defaults. */
@@ -58,6 +62,7 @@ public record DatabaseOptions(
         private Synchronous synchronous = Synchronous.NORMAL;
         private int statementCacheSize = 64;
         private Duration closeTimeout = Duration.ofSeconds(5);
+        private Duration transactionIdleTimeout = Duration.ofSeconds(5);
 
         private Builder() {}
 
@@ -69,6 +74,7 @@ public record DatabaseOptions(
             synchronous = o.synchronous;
             statementCacheSize = o.statementCacheSize;
             closeTimeout = o.closeTimeout;
+            transactionIdleTimeout = o.transactionIdleTimeout;
         }
 
         /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
@@ -116,6 +122,12 @@ public record DatabaseOptions(
             return this;
         }
 
+        /** How long an interactive transaction may sit idle before it is rolled back. Positive. */
+        public Builder transactionIdleTimeout(Duration timeout) {
+            this.transactionIdleTimeout = Checks.positive("transactionIdleTimeout", timeout);
+            return this;
+        }
+
         public DatabaseOptions build() {
             return new DatabaseOptions(
                     writeQueueCapacity,
@@ -124,7 +136,8 @@ public record DatabaseOptions(
                     busyTimeout,
                     synchronous,
                     statementCacheSize,
-                    closeTimeout);
+                    closeTimeout,
+                    transactionIdleTimeout);
         }
     }
 }

@@ -9,6 +9,8 @@ import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
+import dev.lanes.Transaction;
+import dev.lanes.TransactionOptions;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOptions;
 import dev.lanes.WriteOutcome;
@@ -123,12 +125,43 @@ public final class DatabaseImpl implements Database {
 
     private <T> T awaitSync(WriteRequest r) {
         lane.submit(r, !Threads.currentIsVirtual(), true);
+        return await(r);
+    }
+
+    /** Waits for a request's outcome, uninterruptibly: an accepted write may still commit. */
+    static <T> T await(WriteRequest r) {
         try {
             @SuppressWarnings("unchecked")
             T value = (T) r.future.join();
             return value;
         } catch (CompletionException e) {
             throw rethrow(e.getCause());
+        }
+    }
+
+    @Override
+    public Transaction begin() {
+        return begin(TransactionOptions.DEFAULTS);
+    }
+
+    @Override
+    public Transaction begin(TransactionOptions options) {
+        Objects.requireNonNull(options, "options");
+        InteractiveTransaction tx = new InteractiveTransaction(lane,
+                String.valueOf(path.getFileName()), options, this.options.transactionIdleTimeout());
+        return awaitSync(WriteRequest.txBegin(tx, options.admission()));
+    }
+
+    @Override
+    public void cork() {
+        lane.cork(!Threads.currentIsVirtual());
+    }
+
+    @Override
+    public void uncork() {
+        WriteRequest r = lane.uncork();
+        if (r != null) {
+            await(r);
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,10 +36,22 @@ public final class LanesRuntime {
     private final Map<Path, DatabaseImpl> databases = new HashMap<>();
     private boolean closed;
     private final AtomicInteger openConnections = new AtomicInteger();
+    /** Fires deadlines (idle transactions); never runs SQLite, only schedules lanes. */
+    private final ScheduledThreadPoolExecutor timer;
 
     public LanesRuntime(String name, int maxThreads, long threadStackSize) {
         this.name = name;
         this.pool = new WorkerPool(name, maxThreads, threadStackSize);
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, name + "-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        this.timer.setRemoveOnCancelPolicy(true);
+    }
+
+    ScheduledExecutorService timer() {
+        return timer;
     }
 
     public Database open(Path path, DatabaseOptions options) {
@@ -142,6 +156,7 @@ public final class LanesRuntime {
             }
         }
         pool.shutdown();
+        timer.shutdown();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -21,15 +21,30 @@ final class WriteRequest {
         STATEMENT,
         /** A body without the transaction wrap, alone in its turn. */
         TOP_LEVEL,
+        /** Opens an interactive transaction and pins the lane to it. */
+        TX_BEGIN,
+        /** One step of the pinned interactive transaction; see {@link Step}. */
+        TX_STEP,
+        /** Opens the outer transaction that holds later writes until uncork. */
+        CORK,
+        /** Commits the outer transaction opened by cork. */
+        UNCORK,
         /** Closes the connection; always the last request a lane runs. */
         CLOSE
     }
+
+    /** What a {@link Kind#TX_STEP} does. */
+    enum Step { EXECUTE, QUERY, RUN, COMMIT, ROLLBACK, EXPIRE }
 
     final Kind kind;
     final SqlFunction<?> body;
     final String sql;
     final Object[] args;
     final WriteOptions options;
+    final InteractiveTransaction tx;
+    final Step step;
+    /** For {@link Kind#CLOSE}: roll back held work (shutdownNow) instead of committing it. */
+    final boolean discard;
     final CompletableFuture<Object> future = new CompletableFuture<>();
     final long enqueuedAt;
     /** How many times the body has started; bounded replays read it. Lane thread only. */
@@ -41,12 +56,38 @@ final class WriteRequest {
 
     private WriteRequest(Kind kind, SqlFunction<?> body, String sql, Object[] args,
             WriteOptions options) {
+        this(kind, body, sql, args, options, null, null);
+    }
+
+    private WriteRequest(Kind kind, SqlFunction<?> body, String sql, Object[] args,
+            WriteOptions options, InteractiveTransaction tx, Step step) {
         this.kind = kind;
         this.body = body;
         this.sql = sql;
         this.args = args;
         this.options = options;
+        this.tx = tx;
+        this.step = step;
+        this.discard = kind == Kind.CLOSE && sql != null;
         this.enqueuedAt = System.nanoTime();
+    }
+
+    static WriteRequest txBegin(InteractiveTransaction tx, WriteOptions admission) {
+        return new WriteRequest(Kind.TX_BEGIN, null, null, null, admission, tx, null);
+    }
+
+    /** A step; for an internal {@link Step#ROLLBACK}, {@code sql} carries the reason. */
+    static WriteRequest txStep(InteractiveTransaction tx, Step step, SqlFunction<?> body,
+            String sql, Object[] args) {
+        return new WriteRequest(Kind.TX_STEP, body, sql, args, tx.admission(), tx, step);
+    }
+
+    static WriteRequest cork() {
+        return new WriteRequest(Kind.CORK, null, null, null, WriteOptions.DEFAULTS);
+    }
+
+    static WriteRequest uncork() {
+        return new WriteRequest(Kind.UNCORK, null, null, null, WriteOptions.DEFAULTS);
     }
 
     static WriteRequest body(WriteOptions options, SqlFunction<?> body) {
@@ -61,8 +102,9 @@ final class WriteRequest {
         return new WriteRequest(Kind.TOP_LEVEL, body, null, null, WriteOptions.DEFAULTS);
     }
 
-    static WriteRequest close() {
-        return new WriteRequest(Kind.CLOSE, null, null, null, WriteOptions.DEFAULTS);
+    static WriteRequest close(boolean discardHeldWork) {
+        return new WriteRequest(Kind.CLOSE, null, discardHeldWork ? "discard" : null, null,
+                WriteOptions.DEFAULTS);
     }
 
     boolean inTransaction() {
@@ -114,6 +156,14 @@ final class WriteRequest {
         if (sql != null) {
             return "'" + (sql.length() > 80 ? sql.substring(0, 77) + "..." : sql) + "'";
         }
-        return kind == Kind.TOP_LEVEL ? "a maintenance request" : "a write body";
+        switch (kind) {
+            case TOP_LEVEL:
+                return "a maintenance request";
+            case TX_BEGIN:
+            case TX_STEP:
+                return "an interactive transaction";
+            default:
+                return "a write body";
+        }
     }
 }

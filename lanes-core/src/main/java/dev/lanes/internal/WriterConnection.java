@@ -37,9 +37,10 @@ final class WriterConnection implements AutoCloseable {
     private final ControlStatement beginDeferred;
     private final ControlStatement commit;
     private final ControlStatement rollback;
-    private final ControlStatement savepoint;
-    private final ControlStatement release;
-    private final ControlStatement rollbackTo;
+    /** Isolates one request inside a group or a transaction. */
+    final Savepoint request;
+    /** Stands in for an interactive transaction's BEGIN while the lane is corked. */
+    final Savepoint transaction;
     private long commits;
     private long rollbacks;
     private long totalChangesAtBegin;
@@ -58,9 +59,8 @@ final class WriterConnection implements AutoCloseable {
         this.beginDeferred = new ControlStatement(raw, "BEGIN");
         this.commit = new ControlStatement(raw, "COMMIT");
         this.rollback = new ControlStatement(raw, "ROLLBACK");
-        this.savepoint = new ControlStatement(raw, "SAVEPOINT lanes_request");
-        this.release = new ControlStatement(raw, "RELEASE lanes_request");
-        this.rollbackTo = new ControlStatement(raw, "ROLLBACK TO lanes_request");
+        this.request = new Savepoint("lanes_request");
+        this.transaction = new Savepoint("lanes_tx");
         raw.addCommitListener(new SQLiteCommitListener() {
             @Override
             public void onCommit() {
@@ -163,21 +163,41 @@ final class WriterConnection implements AutoCloseable {
         commit.run();
     }
 
-    void savepoint() throws SQLException {
-        faults.before(Point.SAVEPOINT);
-        savepoint.run();
-    }
+    /** One named savepoint's three steps, each statement prepared once. */
+    final class Savepoint implements AutoCloseable {
+        private final ControlStatement begin;
+        private final ControlStatement release;
+        private final ControlStatement rollbackTo;
 
-    void release() throws SQLException {
-        faults.before(Point.RELEASE);
-        release.run();
-    }
+        private Savepoint(String name) {
+            begin = new ControlStatement(raw, "SAVEPOINT " + name);
+            release = new ControlStatement(raw, "RELEASE " + name);
+            rollbackTo = new ControlStatement(raw, "ROLLBACK TO " + name);
+        }
 
-    /** Undoes the current request's savepoint and releases it, keeping the transaction open. */
-    void rollbackToSavepoint() throws SQLException {
-        faults.before(Point.ROLLBACK_TO);
-        rollbackTo.run();
-        release.run();
+        void begin() throws SQLException {
+            faults.before(Point.SAVEPOINT);
+            begin.run();
+        }
+
+        void release() throws SQLException {
+            faults.before(Point.RELEASE);
+            release.run();
+        }
+
+        /** Undoes everything since the savepoint and releases it; the transaction stays open. */
+        void rollBack() throws SQLException {
+            faults.before(Point.ROLLBACK_TO);
+            rollbackTo.run();
+            release.run();
+        }
+
+        @Override
+        public void close() {
+            begin.close();
+            release.close();
+            rollbackTo.close();
+        }
     }
 
     /**
@@ -225,9 +245,8 @@ final class WriterConnection implements AutoCloseable {
         beginDeferred.close();
         commit.close();
         rollback.close();
-        savepoint.close();
-        release.close();
-        rollbackTo.close();
+        request.close();
+        transaction.close();
         raw.close();
     }
 

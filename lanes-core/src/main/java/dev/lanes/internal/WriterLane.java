@@ -103,13 +103,24 @@ public final class WriterLane implements WorkerPool.Task {
     private boolean contended;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private long queuedAt; // for the pool's queue-wait gauge
+    /** The interactive transaction the lane is pinned to; its steps run, the queue waits. */
+    private InteractiveTransaction pinned;
+    private final ArrayDeque<WriteRequest> steps = new ArrayDeque<>();
+    private boolean corkRequested;
+    private boolean uncorkPending;
 
     private volatile boolean background;
+    /** Whether writes are held in the cork's outer transaction; written by the holder. */
+    private volatile boolean corked;
 
     // turn only
     private WriterConnection connection;
     private boolean generatedKeys = true;
     private final List<WriteRequest> drained = new ArrayList<>();
+    /** Whether the cork's outer transaction is open (it is reopened after a group ended it). */
+    private boolean corkOuterOpen;
+    /** Why corked writes were lost before uncork, if they were. */
+    private String corkLost;
 
     // statistics: written by the holder (or by callers, for overloads), read by diagnostics
     private final LongAdder committedWrites = new LongAdder();
@@ -161,7 +172,7 @@ public final class WriterLane implements WorkerPool.Task {
             if (queue.size() >= options.writeQueueCapacity()) {
                 awaitRoom(r);
             }
-            if (mayLead && run == Run.IDLE && queue.isEmpty() && !contended) {
+            if (mayLead && run == Run.IDLE && queue.isEmpty() && !contended && pinned == null) {
                 run = Run.RUNNING;
                 holder = Thread.currentThread();
                 lead = true;
@@ -180,6 +191,112 @@ public final class WriterLane implements WorkerPool.Task {
         } else if (lead) {
             turn(r);
         }
+    }
+
+    /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */
+    void submitStep(WriteRequest r, boolean mayLead) {
+        boolean lead = false;
+        boolean schedule = false;
+        lock.lock();
+        try {
+            if (holder == Thread.currentThread()) {
+                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body "
+                        + "cannot call its own transaction (it would wait for itself)", null);
+            }
+            if (pinned != r.tx || r.tx.state != InteractiveTransaction.State.OPEN) {
+                throw r.tx.notOpen();
+            }
+            if (mayLead && run == Run.IDLE && steps.isEmpty()) {
+                run = Run.RUNNING;
+                holder = Thread.currentThread();
+                lead = true;
+            } else {
+                steps.addLast(r);
+                if (run == Run.IDLE) {
+                    run = Run.SCHEDULED;
+                    schedule = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (schedule) {
+            pool.submit(this);
+        } else if (lead) {
+            turn(r);
+        }
+    }
+
+    /** Corks the lane; returns once the outer transaction is open. */
+    void cork(boolean mayLead) {
+        lock.lock();
+        try {
+            checkAdmission();
+            if (corkRequested) {
+                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                        + ": already corked; uncork first", null);
+            }
+            corkRequested = true;
+        } finally {
+            lock.unlock();
+        }
+        WriteRequest r = WriteRequest.cork();
+        try {
+            submit(r, mayLead, true);
+        } catch (LanesException e) {
+            resetCork();
+            throw e;
+        }
+        DatabaseImpl.await(r);
+    }
+
+    /**
+     * Requests the uncork. Returns the request to wait for, or null when it was deferred behind
+     * an open interactive transaction (then nobody waits for it).
+     */
+    WriteRequest uncork() {
+        WriteRequest r = WriteRequest.uncork();
+        lock.lock();
+        try {
+            if (!corkRequested) {
+                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                        + ": not corked", null);
+            }
+            if (uncorkPending) {
+                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                        + ": an uncork is already pending", null);
+            }
+            uncorkPending = true;
+            if (pinned != null) {
+                // Deferred: it runs when the transaction ends, ahead of writes queued since.
+                queue.addFirst(r);
+                r.future.whenComplete((v, e) -> {
+                    if (e != null) {
+                        log.error("{}: the deferred uncork failed", name, e);
+                    }
+                });
+                return null;
+            }
+        } finally {
+            lock.unlock();
+        }
+        submit(r, !Threads.currentIsVirtual(), true);
+        return r;
+    }
+
+    private void resetCork() {
+        lock.lock();
+        try {
+            corkRequested = false;
+            uncorkPending = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether writes are held by a cork; reads then run on the writer to see them. */
+    boolean corked() {
+        return corked;
     }
 
     // guarded by lock
@@ -305,8 +422,13 @@ public final class WriterLane implements WorkerPool.Task {
         try {
             if (first != null) {
                 group.add(first);
+            } else if (pinned != null) {
+                WriteRequest step = steps.pollFirst();
+                if (step != null) {
+                    group.add(step);
+                }
             }
-            if (first == null || first.inTransaction()) {
+            if (pinned == null && (first == null || first.inTransaction())) {
                 WriteRequest next;
                 while (group.size() < options.maxGroupSize() && (next = queue.peekFirst()) != null) {
                     if (!next.inTransaction()) {
@@ -339,7 +461,15 @@ public final class WriterLane implements WorkerPool.Task {
         try {
             holder = null;
             runningGroupSize = 0;
-            if (queue.isEmpty()) {
+            if (pinned != null) {
+                if (steps.isEmpty()) {
+                    run = Run.IDLE;
+                    armIdleCheck(pinned);
+                } else {
+                    run = Run.SCHEDULED;
+                    schedule = true;
+                }
+            } else if (queue.isEmpty()) {
                 run = Run.IDLE;
             } else {
                 run = Run.SCHEDULED;
@@ -373,9 +503,30 @@ public final class WriterLane implements WorkerPool.Task {
             }
             return;
         }
-        if (head.kind == Kind.TOP_LEVEL) {
-            runTopLevel(head);
-            return;
+        switch (head.kind) {
+            case TOP_LEVEL:
+                if (corked) {
+                    head.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": "
+                            + "maintenance is refused while corked (it cannot run inside the "
+                            + "cork's transaction); uncork first", null));
+                } else {
+                    runTopLevel(head);
+                }
+                return;
+            case TX_BEGIN:
+                runTxBegin(head);
+                return;
+            case TX_STEP:
+                runTxStep(head);
+                return;
+            case CORK:
+                runCork(head);
+                return;
+            case UNCORK:
+                runUncork(head);
+                return;
+            default:
+                break;
         }
         List<WriteRequest> pending = group;
         while (!pending.isEmpty()) {
@@ -422,41 +573,23 @@ public final class WriterLane implements WorkerPool.Task {
     private List<WriteRequest> runTransaction(List<WriteRequest> group) {
         WriterConnection c = connection;
         CommitObserver observer = commitObserver;
-        c.trackTables(observer.tracksTables());
-        try {
-            c.beginImmediate();
-        } catch (WriterConnection.BusyTimeout busy) {
-            for (WriteRequest r : group) {
-                r.fail(new BusyException(name + ": SQLite's write lock stayed taken by another "
-                        + "connection for " + TimeUnit.NANOSECONDS.toMillis(busy.waitedNanos)
-                        + " ms (busyTimeout " + options.busyTimeout().toMillis() + " ms); the "
-                        + "write never ran. Is another process writing this file?",
-                        busy.getCause()));
+        boolean inCork = corked;
+        if (!inCork || !corkOuterOpen) {
+            c.trackTables(observer.tracksTables());
+            if (!begin(group)) {
+                return List.of();
             }
-            failedWrites.add(group.size());
-            return List.of();
-        } catch (SQLException e) {
-            boolean clean = c.rollbackVerified();
-            for (WriteRequest r : group) {
-                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": BEGIN "
-                        + "IMMEDIATE failed (" + e.getMessage() + "); the write never ran", e));
-            }
-            failedWrites.add(group.size());
-            if (!clean) {
-                poison("BEGIN IMMEDIATE failed and the connection's transaction state could not "
-                        + "be verified: " + e.getMessage());
-            }
-            return List.of();
+            corkOuterOpen = inCork;
         }
 
-        boolean isolate = group.size() > 1;
+        boolean isolate = inCork || group.size() > 1;
         List<WriteRequest> ran = new ArrayList<>(group.size());
         for (int i = 0; i < group.size(); i++) {
             WriteRequest r = group.get(i);
             boolean savepoint = isolate && r.kind == Kind.BODY;
             if (savepoint) {
                 try {
-                    c.savepoint();
+                    c.request.begin();
                 } catch (SQLException e) {
                     return abandon(group, ran, i, r, e, "SAVEPOINT failed");
                 }
@@ -484,7 +617,7 @@ public final class WriterLane implements WorkerPool.Task {
             if (failure == null) {
                 if (savepoint) {
                     try {
-                        c.release();
+                        c.request.release();
                     } catch (SQLException e) {
                         return abandon(group, ran, i, r, e, "RELEASE failed");
                     }
@@ -496,7 +629,7 @@ public final class WriterLane implements WorkerPool.Task {
             // The request failed and the transaction is still open: undo the request alone.
             if (savepoint) {
                 try {
-                    c.rollbackToSavepoint();
+                    c.request.rollBack();
                 } catch (SQLException e) {
                     return abandon(group, ran, i, r, e, "ROLLBACK TO failed");
                 }
@@ -517,6 +650,11 @@ public final class WriterLane implements WorkerPool.Task {
             failedWrites.increment();
         }
 
+        if (inCork) {
+            // Applied, not committed: the cork's outer transaction holds it until uncork.
+            committedWrites.add(ran.size());
+            return List.of();
+        }
         long changed;
         try {
             changed = c.changesSinceBegin();
@@ -544,6 +682,51 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /**
+     * {@code BEGIN IMMEDIATE} for the requests; on failure they all fail {@code NOT_STARTED}.
+     *
+     * @return whether the transaction is open
+     */
+    private boolean begin(List<WriteRequest> requests) {
+        WriterConnection c = connection;
+        try {
+            c.beginImmediate();
+            return true;
+        } catch (WriterConnection.BusyTimeout busy) {
+            for (WriteRequest r : requests) {
+                r.fail(new BusyException(name + ": SQLite's write lock stayed taken by another "
+                        + "connection for " + TimeUnit.NANOSECONDS.toMillis(busy.waitedNanos)
+                        + " ms (busyTimeout " + options.busyTimeout().toMillis() + " ms); the "
+                        + "write never ran. Is another process writing this file?",
+                        busy.getCause()));
+            }
+            failedWrites.add(requests.size());
+            return false;
+        } catch (SQLException e) {
+            boolean clean = c.rollbackVerified();
+            for (WriteRequest r : requests) {
+                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": BEGIN "
+                        + "IMMEDIATE failed (" + e.getMessage() + "); the write never ran", e));
+            }
+            failedWrites.add(requests.size());
+            if (!clean) {
+                poison("BEGIN IMMEDIATE failed and the connection's transaction state could not "
+                        + "be verified: " + e.getMessage());
+            }
+            return false;
+        }
+    }
+
+    /** The cork's outer transaction ended under it: the writes it held are gone. */
+    private void corkLost(String why) {
+        if (corked && corkOuterOpen) {
+            corkOuterOpen = false;
+            corkLost = why;
+            log.error("{}: the corked transaction was rolled back ({}); every write applied "
+                    + "since cork() is lost, and uncork() will report it", name, why);
+        }
+    }
+
+    /**
      * The request at {@code index} ended the transaction. Nothing of the group persisted except
      * what that request's own body autocommitted after the end ({@code partial}).
      */
@@ -551,6 +734,7 @@ public final class WriterLane implements WorkerPool.Task {
             int index, WriteRequest culprit, Throwable failure, boolean partial) {
         // Make sure the connection is outside any transaction before the group runs again.
         boolean clean = connection.rollbackVerified();
+        corkLost(culprit.describe() + " ended the transaction: " + failure);
         culprit.fail(failureOf(culprit, partial || !clean ? WriteOutcome.UNKNOWN
                 : WriteOutcome.ROLLED_BACK, failure));
         failedWrites.increment();
@@ -570,6 +754,7 @@ public final class WriterLane implements WorkerPool.Task {
     private List<WriteRequest> abandon(List<WriteRequest> group, List<WriteRequest> ran, int index,
             WriteRequest culprit, SQLException e, String step) {
         boolean clean = connection.rollbackVerified();
+        corkLost(step + ": " + e.getMessage());
         culprit.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK
                 : WriteOutcome.UNKNOWN, name + ": " + step + " for " + culprit.describe() + " ("
                 + e.getMessage() + ")", e));
@@ -678,6 +863,11 @@ public final class WriterLane implements WorkerPool.Task {
             return executeStatement(r, c);
         }
         useGeneratedKeys(c, true);
+        return runGuarded(r, c, inTransaction);
+    }
+
+    private static Object runGuarded(WriteRequest r, WriterConnection c, boolean inTransaction)
+            throws Exception {
         GuardedConnection guard = new GuardedConnection(c.raw, inTransaction);
         try {
             Object value = r.body.apply(guard);
@@ -725,6 +915,355 @@ public final class WriterLane implements WorkerPool.Task {
                 + cause, cause);
     }
 
+    // ------------------------------------------------------------------ transactions and cork
+
+    private void runTxBegin(WriteRequest r) {
+        WriterConnection c = connection;
+        InteractiveTransaction tx = r.tx;
+        if (corked) {
+            if (!corkOuterOpen) {
+                if (!begin(List.of(r))) {
+                    return;
+                }
+                corkOuterOpen = true;
+            }
+            try {
+                c.transaction.begin();
+            } catch (SQLException e) {
+                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": SAVEPOINT for "
+                        + "the transaction failed (" + e.getMessage() + ")", e));
+                return;
+            }
+        } else {
+            c.trackTables(commitObserver.tracksTables());
+            if (!begin(List.of(r))) {
+                return;
+            }
+        }
+        long now = System.nanoTime();
+        tx.openedAtNanos = now;
+        tx.lastActivityNanos = now;
+        lock.lock();
+        try {
+            pinned = tx;
+            tx.state = InteractiveTransaction.State.OPEN;
+        } finally {
+            lock.unlock();
+        }
+        r.succeed(tx);
+    }
+
+    private void runTxStep(WriteRequest r) {
+        InteractiveTransaction tx = r.tx;
+        lock.lock();
+        try {
+            if (pinned != tx) {
+                r.fail(tx.notOpen());
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        WriterConnection c = connection;
+        switch (r.step) {
+            case EXPIRE:
+                long idle = System.nanoTime() - tx.lastActivityNanos;
+                if (idle >= tx.idleTimeout.toNanos()) {
+                    log.warn("{}: rolling back an interactive transaction idle for {} ms "
+                            + "(transactionIdleTimeout {} ms)", name,
+                            TimeUnit.NANOSECONDS.toMillis(idle), tx.idleTimeout.toMillis());
+                    rollBackTransaction(tx, "it sat idle for more than "
+                            + tx.idleTimeout.toMillis() + " ms");
+                }
+                r.succeed(null);
+                return;
+            case ROLLBACK:
+                rollBackTransaction(tx, r.sql == null ? "rollback() was called" : r.sql);
+                if (tx.state == InteractiveTransaction.State.UNKNOWN) {
+                    r.fail(tx.notOpen());
+                } else {
+                    r.succeed(null);
+                }
+                return;
+            case COMMIT:
+                commitTransaction(tx, r);
+                return;
+            default:
+                break;
+        }
+        boolean savepoint = r.step == WriteRequest.Step.RUN;
+        if (savepoint) {
+            try {
+                c.request.begin();
+            } catch (SQLException e) {
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
+                        + "failed (" + e.getMessage() + "); the transaction stays open", e));
+                return;
+            }
+        }
+        long commitsBefore = c.commits();
+        long eventsBefore = c.transactionEvents();
+        Object value = null;
+        Throwable failure = null;
+        r.runs++;
+        try {
+            value = runStep(r, c);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        tx.lastActivityNanos = System.nanoTime();
+        tx.statements++;
+        if (c.transactionEvents() != eventsBefore) {
+            boolean clean = c.rollbackVerified();
+            corkLost("a statement of an interactive transaction ended it: " + failure);
+            boolean partial = c.commits() != commitsBefore || !clean;
+            endTransaction(tx, partial ? InteractiveTransaction.State.UNKNOWN
+                    : InteractiveTransaction.State.ROLLED_BACK, "a statement ended it: " + failure);
+            if (failure == null) {
+                failure = new IllegalStateException("the body returned normally although the "
+                        + "transaction ended inside it (it swallowed an error)");
+            }
+            r.fail(failureOf(r, partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, failure));
+            if (!clean) {
+                poison("an interactive transaction ended inside a statement and the connection's "
+                        + "state could not be verified");
+            }
+            return;
+        }
+        if (failure == null) {
+            if (savepoint) {
+                try {
+                    c.request.release();
+                } catch (SQLException e) {
+                    r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE "
+                            + "failed (" + e.getMessage() + ")", e));
+                    rollBackTransaction(tx, "RELEASE failed: " + e.getMessage());
+                    return;
+                }
+            }
+            r.succeed(value);
+            return;
+        }
+        if (savepoint) {
+            try {
+                c.request.rollBack();
+            } catch (SQLException e) {
+                r.fail(failureOf(r, WriteOutcome.ROLLED_BACK, failure));
+                rollBackTransaction(tx, "ROLLBACK TO failed: " + e.getMessage());
+                return;
+            }
+        }
+        // The statement (or body) undid itself; the transaction stays open.
+        r.fail(failureOf(r, WriteOutcome.ROLLED_BACK, failure));
+    }
+
+    private Object runStep(WriteRequest r, WriterConnection c) throws Exception {
+        switch (r.step) {
+            case EXECUTE:
+                useGeneratedKeys(c, false);
+                return executeStatement(r, c);
+            case QUERY:
+                PreparedStatement s = c.cache.get(r.sql);
+                try {
+                    Rows.bind(s, r.args);
+                    List<dev.lanes.Row> rows;
+                    try (java.sql.ResultSet rs = s.executeQuery()) {
+                        rows = Rows.read(rs);
+                    }
+                    c.cache.release(r.sql, s);
+                    return rows;
+                } catch (SQLException | RuntimeException e) {
+                    c.cache.evict(r.sql, s);
+                    throw e;
+                }
+            case RUN:
+            default:
+                useGeneratedKeys(c, true);
+                return runGuarded(r, c, true);
+        }
+    }
+
+    private void commitTransaction(InteractiveTransaction tx, WriteRequest r) {
+        WriterConnection c = connection;
+        if (corked) {
+            try {
+                c.transaction.release();
+                endTransaction(tx, InteractiveTransaction.State.COMMITTED, "committed into the cork");
+                committedWrites.increment();
+                r.succeed(null);
+            } catch (SQLException e) {
+                rollBackTransaction(tx, "RELEASE failed: " + e.getMessage());
+                r.fail(new WriteFailedException(tx.state == InteractiveTransaction.State.UNKNOWN
+                        ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, name + ": committing "
+                        + "the transaction into the cork failed (" + e.getMessage() + ")", e));
+            }
+            return;
+        }
+        long changed;
+        try {
+            changed = c.changesSinceBegin();
+            c.commit();
+        } catch (SQLException e) {
+            boolean clean = c.rollbackVerified();
+            endTransaction(tx, clean ? InteractiveTransaction.State.ROLLED_BACK
+                    : InteractiveTransaction.State.UNKNOWN, "COMMIT failed: " + e.getMessage());
+            r.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
+                    name + ": COMMIT failed (" + e.getMessage() + ")" + (clean ? "; the "
+                    + "transaction was rolled back" : "; whether it persisted is unknown"), e));
+            failedWrites.increment();
+            if (!clean) {
+                poison("COMMIT of an interactive transaction failed and the rollback could not "
+                        + "be verified: " + e.getMessage());
+            }
+            return;
+        }
+        endTransaction(tx, InteractiveTransaction.State.COMMITTED, "committed");
+        committedWrites.increment();
+        groupsCommitted.increment();
+        if (changed > 0) {
+            notifyCommitted(commitObserver, c.takeChangedTables());
+        }
+        r.succeed(null);
+    }
+
+    /** Rolls the pinned transaction back (verified) and unpins the lane. */
+    private void rollBackTransaction(InteractiveTransaction tx, String reason) {
+        WriterConnection c = connection;
+        boolean clean;
+        if (corked && corkOuterOpen) {
+            try {
+                c.transaction.rollBack();
+                clean = true;
+            } catch (SQLException e) {
+                clean = c.rollbackVerified();
+                corkLost("rolling back an interactive transaction failed: " + e.getMessage());
+            }
+        } else {
+            clean = c.rollbackVerified();
+        }
+        endTransaction(tx, clean ? InteractiveTransaction.State.ROLLED_BACK
+                : InteractiveTransaction.State.UNKNOWN, reason);
+        if (!clean) {
+            poison("the rollback of an interactive transaction could not be verified");
+        }
+    }
+
+    /** Ends the pinned transaction and unpins the lane; its queued steps fail. */
+    private void endTransaction(InteractiveTransaction tx, InteractiveTransaction.State end,
+            String reason) {
+        lock.lock();
+        try {
+            if (pinned != tx) {
+                return;
+            }
+            tx.endReason = reason;
+            tx.state = end;
+            pinned = null;
+            if (tx.idleCheck != null) {
+                tx.idleCheck.cancel(false);
+                tx.idleCheck = null;
+            }
+            for (WriteRequest step : steps) {
+                if (step.step == WriteRequest.Step.ROLLBACK || step.step == WriteRequest.Step.EXPIRE) {
+                    step.succeed(null);
+                } else {
+                    step.fail(tx.notOpen());
+                }
+                drained.add(step);
+            }
+            steps.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // guarded by lock: checks the pinned transaction once its idle timeout has passed
+    private void armIdleCheck(InteractiveTransaction tx) {
+        if (tx.idleCheck != null) {
+            tx.idleCheck.cancel(false);
+        }
+        long due = tx.idleTimeout.toNanos() - (System.nanoTime() - tx.lastActivityNanos);
+        tx.idleCheck = runtime.timer().schedule(() -> expireIfIdle(tx), Math.max(0, due),
+                TimeUnit.NANOSECONDS);
+    }
+
+    private void expireIfIdle(InteractiveTransaction tx) {
+        boolean schedule = false;
+        lock.lock();
+        try {
+            if (pinned != tx || !steps.isEmpty()) {
+                return;
+            }
+            steps.addLast(WriteRequest.txStep(tx, WriteRequest.Step.EXPIRE, null, null, null));
+            if (run == Run.IDLE) {
+                run = Run.SCHEDULED;
+                schedule = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (schedule) {
+            pool.submit(this);
+        }
+    }
+
+    private void runCork(WriteRequest r) {
+        if (!begin(List.of(r))) {
+            resetCork();
+            return;
+        }
+        connection.trackTables(commitObserver.tracksTables());
+        corkOuterOpen = true;
+        corkLost = null;
+        corked = true;
+        r.succeed(null);
+    }
+
+    private void runUncork(WriteRequest r) {
+        WriterConnection c = connection;
+        try {
+            if (!corked) {
+                r.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                        + ": not corked", null));
+                return;
+            }
+            String lost = corkLost;
+            if (corkOuterOpen) {
+                long changed;
+                try {
+                    changed = c.changesSinceBegin();
+                    c.commit();
+                } catch (SQLException e) {
+                    boolean clean = c.rollbackVerified();
+                    r.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK
+                            : WriteOutcome.UNKNOWN, name + ": uncork's COMMIT failed ("
+                            + e.getMessage() + ")" + (clean ? "; none of the corked writes "
+                            + "persisted" : "; whether the corked writes persisted is unknown"), e));
+                    if (!clean) {
+                        poison("uncork's COMMIT failed and the rollback could not be verified");
+                    }
+                    return;
+                }
+                groupsCommitted.increment();
+                if (changed > 0) {
+                    notifyCommitted(commitObserver, c.takeChangedTables());
+                }
+            }
+            if (lost != null) {
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": writes "
+                        + "corked before this failure were rolled back and did not persist: "
+                        + lost + "; writes corked after it were committed", null));
+            } else {
+                r.succeed(null);
+            }
+        } finally {
+            corked = false;
+            corkOuterOpen = false;
+            corkLost = null;
+            resetCork();
+        }
+    }
+
     // ------------------------------------------------------------------ poison, death, close
 
     private String poisonCause() {
@@ -744,6 +1283,10 @@ public final class WriterLane implements WorkerPool.Task {
         try {
             if (poisonCause == null) {
                 poisonCause = cause;
+            }
+            if (pinned != null) {
+                endTransaction(pinned, InteractiveTransaction.State.UNKNOWN, "the writer was "
+                        + "poisoned: " + cause);
             }
             drainQueue(r -> new WriterPoisonedException(WriteOutcome.NOT_STARTED, name + ": the "
                     + "writer was poisoned (" + cause + ") before this write ran; it never ran",
@@ -809,11 +1352,19 @@ public final class WriterLane implements WorkerPool.Task {
                     }
                 }
                 queue.removeIf(r -> r.kind != Kind.CLOSE);
+                if (pinned != null && steps.stream().noneMatch(r -> r.step == WriteRequest.Step.ROLLBACK)) {
+                    steps.addLast(WriteRequest.txStep(pinned, WriteRequest.Step.ROLLBACK, null,
+                            "the database was shut down", null));
+                    if (run == Run.IDLE) {
+                        run = Run.SCHEDULED;
+                        schedule = true;
+                    }
+                }
             }
             if (state == DatabaseState.RUNNING || state == DatabaseState.DEAD) {
                 state = DatabaseState.CLOSING;
-                queue.addLast(WriteRequest.close());
-                if (run == Run.IDLE) {
+                queue.addLast(WriteRequest.close(!drain));
+                if (run == Run.IDLE && !schedule) {
                     run = Run.SCHEDULED;
                     schedule = true;
                 }
@@ -836,6 +1387,23 @@ public final class WriterLane implements WorkerPool.Task {
     private void closeConnection(WriteRequest marker) {
         WriterConnection c = connection;
         connection = null;
+        if (c != null && corked && corkOuterOpen) {
+            if (marker.discard) {
+                boolean clean = c.rollbackVerified();
+                log.warn("{}: shut down while corked: the corked writes were rolled back{}", name,
+                        clean ? "" : " (not verified; SQLite rolls back on close)");
+            } else {
+                try {
+                    c.commit();
+                    log.info("{}: closed while corked: the corked writes were committed", name);
+                } catch (SQLException e) {
+                    log.error("{}: closed while corked, and committing the corked writes failed; "
+                            + "they did not persist", name, e);
+                }
+            }
+            corked = false;
+            corkOuterOpen = false;
+        }
         if (c != null) {
             try {
                 c.close();
