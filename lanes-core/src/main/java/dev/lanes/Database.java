@@ -54,6 +54,27 @@ public interface Database extends AutoCloseable {
     /** Runs a query and returns its rows, detached from the connection. */
     List<Row> query(String sql, Object... args);
 
+    /**
+     * Runs statements in order as one write request (one turn, one savepoint), stopping at the
+     * first failure. The batch is atomic: it either commits whole or, on failure, rolls back
+     * whole with {@link BatchFailedException} naming the statement. Transaction control anywhere
+     * in it is refused before anything runs.
+     *
+     * @return each statement's update count, in order
+     */
+    int[] executeBatch(List<Statement> statements);
+
+    /**
+     * Runs a multi-statement SQL text (a schema file, say) statement by statement on the writer,
+     * as one atomic write request. Comments, string literals and quoted identifiers may hold
+     * semicolons; {@code CREATE TRIGGER … BEGIN … END} is one statement. Transaction control in
+     * it is refused before anything runs.
+     *
+     * @return the number of statements run
+     * @throws BatchFailedException when a statement failed; nothing of the script persisted
+     */
+    int executeScript(String sql);
+
     /** Runs a read body and returns its result; the body sees one consistent snapshot. */
     <T> T read(SqlFunction<T> body);
 
@@ -103,6 +124,22 @@ public interface Database extends AutoCloseable {
 
     /** The lifecycle state. */
     DatabaseState state();
+
+    /**
+     * Completes when the writer connection is open and the {@linkplain
+     * DatabaseOptions#initializer() initializer} ran, opening it now if it is not; fails with
+     * {@link DatabaseDeadException} carrying the cause when it cannot open.
+     */
+    CompletableFuture<Database> awaitReady();
+
+    /**
+     * Completes when the database reaches a final state: {@link DatabaseState#CLOSED}, or
+     * {@link DatabaseState#DEAD} with its cause.
+     */
+    CompletableFuture<Termination> whenTerminated();
+
+    /** Whether an interactive transaction is open now (the writer lane is pinned to it). */
+    boolean transactionOpen();
 
     /** A point-in-time view of the database; never touches SQLite. */
     DatabaseDiagnostics diagnostics();

@@ -20,6 +20,9 @@ import java.util.Optional;
  * @param overloads writes refused because the queue was full
  * @param replays write bodies run again after a neighbour ended their group's transaction
  * @param background whether the database's work runs in the background class
+ * @param writer counters of the writer connection's transactions
+ * @param transaction the open interactive transaction, if any
+ * @param corked whether writes are held by {@link Database#cork()}
  */
 public record DatabaseDiagnostics(
         Path path,
@@ -34,4 +37,29 @@ public record DatabaseDiagnostics(
         long groupsCommitted,
         long overloads,
         long replays,
-        boolean background) {}
+        boolean background,
+        WriterCounters writer,
+        Optional<TransactionInfo> transaction,
+        boolean corked) {
+
+    /**
+     * Counters of the writer's transactions since open.
+     *
+     * @param acquisitions successful {@code BEGIN IMMEDIATE}s: the writer lock taken
+     * @param busyRefusals {@code BEGIN IMMEDIATE} attempts refused busy
+     * @param busyAbsorbed busy refusals that a later retry of the same turn overcame
+     * @param beginErrors {@code BEGIN IMMEDIATE} failures other than busy
+     * @param requestFailures requests that failed, whatever their outcome
+     * @param unknownOutcomes requests that ended {@link WriteOutcome#UNKNOWN}
+     */
+    public record WriterCounters(long acquisitions, long busyRefusals, long busyAbsorbed,
+            long beginErrors, long requestFailures, long unknownOutcomes) {}
+
+    /**
+     * The open interactive transaction.
+     *
+     * @param age how long it has been open
+     * @param statements how many statements it ran
+     */
+    public record TransactionInfo(java.time.Duration age, int statements) {}
+}

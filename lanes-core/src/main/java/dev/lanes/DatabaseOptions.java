@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param closeTimeout how long {@link Database#close()} waits for the drain (default 5 s)
  * @param transactionIdleTimeout how long an interactive {@link Transaction} may sit idle before
  *     it is rolled back (default 5 s)
+ * @param initializer runs once on the writer connection, in one transaction, before the
+ *     database accepts work (schema set-up, {@link Migrations}); {@code null} for none
  */
 public record DatabaseOptions(
         int writeQueueCapacity,
@@ -27,7 +29,8 @@ public record DatabaseOptions(
         Synchronous synchronous,
         int statementCacheSize,
         Duration closeTimeout,
-        Duration transactionIdleTimeout) {
+        Duration transactionIdleTimeout,
+        SqlFunction<?> initializer) {
 
     /** The options every database gets unless told otherwise. */
     public static final DatabaseOptions DEFAULTS = builder().build();
@@ -63,6 +66,7 @@ public record DatabaseOptions(
         private int statementCacheSize = 64;
         private Duration closeTimeout = Duration.ofSeconds(5);
         private Duration transactionIdleTimeout = Duration.ofSeconds(5);
+        private SqlFunction<?> initializer;
 
         private Builder() {}
 
@@ -75,6 +79,7 @@ public record DatabaseOptions(
             statementCacheSize = o.statementCacheSize;
             closeTimeout = o.closeTimeout;
             transactionIdleTimeout = o.transactionIdleTimeout;
+            initializer = o.initializer;
         }
 
         /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
@@ -128,6 +133,18 @@ public record DatabaseOptions(
             return this;
         }
 
+        /**
+         * Runs once on the writer connection when the database opens, inside one transaction,
+         * before any request: schema set-up or {@link Migrations}. If it throws, nothing of it
+         * persists and {@link Lanes#open(java.nio.file.Path, DatabaseOptions)} fails with {@link
+         * DatabaseDeadException} carrying the cause. With an initializer, {@code open} waits
+         * until it ran.
+         */
+        public Builder initializer(SqlFunction<?> initializer) {
+            this.initializer = java.util.Objects.requireNonNull(initializer, "initializer");
+            return this;
+        }
+
         public DatabaseOptions build() {
             return new DatabaseOptions(
                     writeQueueCapacity,
@@ -137,7 +154,8 @@ public record DatabaseOptions(
                     synchronous,
                     statementCacheSize,
                     closeTimeout,
-                    transactionIdleTimeout);
+                    transactionIdleTimeout,
+                    initializer);
         }
     }
 }

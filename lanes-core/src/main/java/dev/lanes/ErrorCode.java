@@ -19,7 +19,9 @@ public enum ErrorCode {
     DATABASE_LOCKED(false),
     IDENTITY_MISMATCH(false),
     CAPACITY_FLOOR(true),
-    RESULT_TOO_LARGE(false);
+    RESULT_TOO_LARGE(false),
+    BATCH_FAILED(false),
+    READ_FAILED(false);
 
     private final boolean retryable;
 

@@ -37,6 +37,11 @@ final class ControlStatement implements AutoCloseable {
         }
     }
 
+    /** Whether the statement is prepared now (it is dropped after a failure). */
+    boolean isPrepared() {
+        return statement != null;
+    }
+
     @Override
     public void close() {
         PreparedStatement s = statement;

@@ -82,14 +82,62 @@ public final class DatabaseImpl implements Database {
     @Override
     public int execute(String sql, Object... args) {
         Objects.requireNonNull(sql, "sql");
+        refuseTransactionControl(sql, "db.execute (use db.begin() for a multi-statement "
+                + "transaction)");
+        Integer count = awaitSync(WriteRequest.statement(sql, args == null ? new Object[0] : args));
+        return count;
+    }
+
+    @Override
+    public int[] executeBatch(List<dev.lanes.Statement> statements) {
+        Objects.requireNonNull(statements, "statements");
+        List<dev.lanes.Statement> batch = List.copyOf(statements);
+        for (int i = 0; i < batch.size(); i++) {
+            refuseTransactionControl(batch.get(i).sql(), "statement " + i + " of the batch");
+        }
+        return write(c -> {
+            int[] counts = new int[batch.size()];
+            for (int i = 0; i < batch.size(); i++) {
+                dev.lanes.Statement st = batch.get(i);
+                try (PreparedStatement s = c.prepareStatement(st.sql())) {
+                    Rows.bind(s, st.args().toArray());
+                    counts[i] = s.executeUpdate();
+                } catch (Exception e) {
+                    throw new BatchFailure(i, st.sql(), e);
+                }
+            }
+            return counts;
+        });
+    }
+
+    @Override
+    public int executeScript(String sql) {
+        Objects.requireNonNull(sql, "sql");
+        List<String> statements = SqlText.split(sql);
+        for (int i = 0; i < statements.size(); i++) {
+            refuseTransactionControl(statements.get(i), "statement " + i + " of the script");
+        }
+        return write(c -> {
+            try (java.sql.Statement s = c.createStatement()) {
+                for (int i = 0; i < statements.size(); i++) {
+                    try {
+                        s.execute(statements.get(i));
+                    } catch (Exception e) {
+                        throw new BatchFailure(i, statements.get(i), e);
+                    }
+                }
+            }
+            return statements.size();
+        });
+    }
+
+    private void refuseTransactionControl(String sql, String where) {
         String keyword = SqlText.transactionControl(sql);
         if (keyword != null) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, path.getFileName()
-                    + ": transaction control (" + keyword + ") is refused: the lane owns the "
-                    + "transaction; use db.begin() for a multi-statement transaction", null);
+                    + ": transaction control (" + keyword + ") in " + where + " is refused: the "
+                    + "lane owns the transaction; nothing ran", null);
         }
-        Integer count = awaitSync(WriteRequest.statement(sql, args == null ? new Object[0] : args));
-        return count;
     }
 
     @Override
@@ -188,12 +236,28 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
+    public CompletableFuture<Database> awaitReady() {
+        return lane.awaitReady().thenApply(v -> this);
+    }
+
+    @Override
+    public CompletableFuture<dev.lanes.Termination> whenTerminated() {
+        return lane.whenTerminated().thenApply(t -> t);
+    }
+
+    @Override
+    public boolean transactionOpen() {
+        return lane.transactionOpen();
+    }
+
+    @Override
     public DatabaseDiagnostics diagnostics() {
         WriterLane.View v = lane.view();
         return new DatabaseDiagnostics(path, v.state(), v.poisonCause() != null,
                 Optional.ofNullable(v.poisonCause()), Optional.ofNullable(v.deadCause()),
                 v.queued(), v.capacity(), v.committed(), v.failed(), v.groups(), v.overloads(),
-                v.replays(), v.background());
+                v.replays(), v.background(), v.writer(), Optional.ofNullable(v.transaction()),
+                v.corked());
     }
 
     @Override

@@ -56,16 +56,27 @@ public final class LanesRuntime {
 
     public Database open(Path path, DatabaseOptions options) {
         Path canonical = canonical(path);
+        DatabaseImpl db;
         lock.lock();
         try {
             if (closed) {
                 throw new ClosedException(name + ": the runtime is closed; cannot open " + path);
             }
-            return databases.computeIfAbsent(canonical,
+            db = databases.computeIfAbsent(canonical,
                     p -> new DatabaseImpl(p, options, pool, this));
         } finally {
             lock.unlock();
         }
+        if (db.options().initializer() != null) {
+            // Whoever opens it, an initialized database is handed out only once initialized.
+            try {
+                db.awaitReady().join();
+            } catch (java.util.concurrent.CompletionException e) {
+                db.close();
+                throw DatabaseImpl.rethrow(e.getCause());
+            }
+        }
+        return db;
     }
 
     /**

@@ -25,6 +25,8 @@ final class WriteRequest {
         TX_BEGIN,
         /** One step of the pinned interactive transaction; see {@link Step}. */
         TX_STEP,
+        /** Opens the connection (and runs the initializer) if it is not open yet. */
+        OPEN,
         /** Opens the outer transaction that holds later writes until uncork. */
         CORK,
         /** Commits the outer transaction opened by cork. */
@@ -80,6 +82,10 @@ final class WriteRequest {
     static WriteRequest txStep(InteractiveTransaction tx, Step step, SqlFunction<?> body,
             String sql, Object[] args) {
         return new WriteRequest(Kind.TX_STEP, body, sql, args, tx.admission(), tx, step);
+    }
+
+    static WriteRequest open() {
+        return new WriteRequest(Kind.OPEN, null, null, null, WriteOptions.DEFAULTS);
     }
 
     static WriteRequest cork() {

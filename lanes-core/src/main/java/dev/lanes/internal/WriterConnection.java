@@ -49,9 +49,12 @@ final class WriterConnection implements AutoCloseable {
             (type, database, table, rowId) -> changedTables.add(table);
     private boolean trackingTables;
 
+    private final WriterCounters counters;
+
     WriterConnection(SQLiteConnection raw, int statementCacheSize, Duration busyTimeout,
-            FaultInjector faults) {
+            FaultInjector faults, WriterCounters counters) {
         this.raw = raw;
+        this.counters = counters;
         this.faults = faults;
         this.busyTimeoutMillis = SqliteConnections.busyTimeoutMillis(busyTimeout);
         this.cache = new StatementCache(raw, statementCacheSize);
@@ -114,6 +117,10 @@ final class WriterConnection implements AutoCloseable {
                 try {
                     faults.before(Point.BEGIN);
                     beginImmediate.run();
+                    counters.acquisitions.increment();
+                    if (last != null) {
+                        counters.busyAbsorbed.increment();
+                    }
                     totalChangesAtBegin = raw.getDatabase().total_changes();
                     if (!changedTables.isEmpty()) {
                         changedTables = new HashSet<>();
@@ -121,8 +128,10 @@ final class WriterConnection implements AutoCloseable {
                     return;
                 } catch (SQLException e) {
                     if (!SqliteConnections.isBusy(e)) {
+                        counters.beginErrors.increment();
                         throw e;
                     }
+                    counters.busyRefusals.increment();
                     last = e;
                 }
             }

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -107,6 +106,7 @@ public final class WriterLane implements WorkerPool.Task {
     private InteractiveTransaction pinned;
     private final ArrayDeque<WriteRequest> steps = new ArrayDeque<>();
     private boolean corkRequested;
+    private boolean openRequested;
     private boolean uncorkPending;
 
     private volatile boolean background;
@@ -117,17 +117,16 @@ public final class WriterLane implements WorkerPool.Task {
     private WriterConnection connection;
     private boolean generatedKeys = true;
     private final List<WriteRequest> drained = new ArrayList<>();
+    /** Set by the turn that opened the connection, so the turn completes {@link #ready}. */
+    private boolean justOpened;
     /** Whether the cork's outer transaction is open (it is reopened after a group ended it). */
     private boolean corkOuterOpen;
     /** Why corked writes were lost before uncork, if they were. */
     private String corkLost;
 
-    // statistics: written by the holder (or by callers, for overloads), read by diagnostics
-    private final LongAdder committedWrites = new LongAdder();
-    private final LongAdder failedWrites = new LongAdder();
-    private final LongAdder groupsCommitted = new LongAdder();
-    private final LongAdder overloads = new LongAdder();
-    private final LongAdder replays = new LongAdder();
+    private final WriterCounters counters = new WriterCounters();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<dev.lanes.Termination> terminated = new CompletableFuture<>();
 
     WriterLane(Path path, DatabaseOptions options, WorkerPool pool, LanesRuntime runtime) {
         this.path = path;
@@ -294,6 +293,38 @@ public final class WriterLane implements WorkerPool.Task {
         }
     }
 
+    /** Completes when the connection is open and initialized; opens it if nobody has yet. */
+    CompletableFuture<Void> awaitReady() {
+        if (!ready.isDone()) {
+            boolean request;
+            lock.lock();
+            try {
+                request = !openRequested && state == DatabaseState.RUNNING;
+                openRequested = true;
+            } finally {
+                lock.unlock();
+            }
+            if (request) {
+                submit(WriteRequest.open(), false, false);
+            }
+        }
+        return ready;
+    }
+
+    CompletableFuture<dev.lanes.Termination> whenTerminated() {
+        return terminated;
+    }
+
+    /** Whether an interactive transaction pins the lane now. */
+    boolean transactionOpen() {
+        lock.lock();
+        try {
+            return pinned != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Whether writes are held by a cork; reads then run on the writer to see them. */
     boolean corked() {
         return corked;
@@ -325,7 +356,7 @@ public final class WriterLane implements WorkerPool.Task {
     // guarded by lock; returns with room in the queue or throws
     private void awaitRoom(WriteRequest r) {
         if (r.options.enqueueTimeout().isEmpty()) {
-            overloads.increment();
+            counters.overloads.increment();
             throw new OverloadedException(name + ": write queue full (" + queue.size()
                     + " queued, " + runningGroupSize + " in the running group); retry later or "
                     + "raise writeQueueCapacity");
@@ -336,7 +367,7 @@ public final class WriterLane implements WorkerPool.Task {
         try {
             while (queue.size() >= options.writeQueueCapacity()) {
                 if (remaining <= 0) {
-                    overloads.increment();
+                    counters.overloads.increment();
                     throw new QueueFullException(name + ": write queue stayed full for "
                             + timeout.toMillis() + " ms (" + queue.size() + " queued, capacity "
                             + options.writeQueueCapacity() + "); the write never ran. Retry later "
@@ -407,13 +438,29 @@ public final class WriterLane implements WorkerPool.Task {
         } finally {
             finishTurn();
             for (WriteRequest r : group) {
-                r.deliver();
+                deliver(r);
             }
             for (WriteRequest r : drained) {
-                r.deliver();
+                deliver(r);
             }
             drained.clear();
+            if (justOpened) {
+                justOpened = false;
+                ready.complete(null);
+            }
         }
+    }
+
+    /** Completes a request's future, counting its failure if it failed. */
+    private void deliver(WriteRequest r) {
+        LanesException failure = r.failure();
+        if (failure != null) {
+            counters.failed.increment();
+            if (failure.outcome() == WriteOutcome.UNKNOWN) {
+                counters.unknown.increment();
+            }
+        }
+        r.deliver();
     }
 
     private List<WriteRequest> takeGroup(WriteRequest first) {
@@ -519,6 +566,9 @@ public final class WriterLane implements WorkerPool.Task {
             case TX_STEP:
                 runTxStep(head);
                 return;
+            case OPEN:
+                head.succeed(null);
+                return;
             case CORK:
                 runCork(head);
                 return;
@@ -549,10 +599,13 @@ public final class WriterLane implements WorkerPool.Task {
             try {
                 connection = new WriterConnection(
                         SqliteConnections.openWriter(path, options.synchronous(), options.busyTimeout()),
-                        options.statementCacheSize(), options.busyTimeout(), faults);
+                        options.statementCacheSize(), options.busyTimeout(), faults, counters);
                 runtime.connectionOpened();
+                initialize(connection);
+                justOpened = true;
                 return true;
             } catch (Throwable e) {
+                closeQuietly();
                 dead = e;
                 log.error("{}: cannot open the database at {}; it is dead", name, path, e);
                 markDead(e);
@@ -563,6 +616,41 @@ public final class WriterLane implements WorkerPool.Task {
                     + "); the request never ran", dead));
         }
         return false;
+    }
+
+    /** Runs the initializer, if any, in one transaction; throws when it fails. */
+    private void initialize(WriterConnection c) throws Exception {
+        dev.lanes.SqlFunction<?> initializer = options.initializer();
+        if (initializer == null) {
+            return;
+        }
+        c.beginImmediate();
+        GuardedConnection guard = new GuardedConnection(c.raw, true);
+        try {
+            initializer.apply(guard);
+            if (guard.refusal() != null) {
+                throw guard.refusal();
+            }
+            c.commit();
+        } catch (Exception | Error e) {
+            c.rollbackVerified();
+            throw e;
+        } finally {
+            guard.end();
+        }
+    }
+
+    private void closeQuietly() {
+        WriterConnection c = connection;
+        connection = null;
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException | RuntimeException e) {
+                log.warn("{}: closing the writer connection failed", name, e);
+            }
+            runtime.connectionClosed();
+        }
     }
 
     /**
@@ -641,18 +729,16 @@ public final class WriterLane implements WorkerPool.Task {
                 // A lone body without a savepoint: its transaction is the group's.
                 boolean clean = c.rollbackVerified();
                 r.fail(failureOf(r, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN, failure));
-                failedWrites.increment();
                 if (!clean) {
                     poison("the rollback after a failed write could not be verified: " + failure);
                 }
                 return List.of(); // a body without savepoint is alone in its group
             }
-            failedWrites.increment();
         }
 
         if (inCork) {
             // Applied, not committed: the cork's outer transaction holds it until uncork.
-            committedWrites.add(ran.size());
+            counters.committed.add(ran.size());
             return List.of();
         }
         long changed;
@@ -667,14 +753,13 @@ public final class WriterLane implements WorkerPool.Task {
                         + ")" + (clean ? "; the write was rolled back" : "; whether the write "
                         + "persisted is unknown"), e));
             }
-            failedWrites.add(ran.size());
             if (!clean) {
                 poison("COMMIT failed and the rollback could not be verified: " + e.getMessage());
             }
             return List.of();
         }
-        committedWrites.add(ran.size());
-        groupsCommitted.increment();
+        counters.committed.add(ran.size());
+        counters.groups.increment();
         if (changed > 0) {
             notifyCommitted(observer, c.takeChangedTables());
         }
@@ -699,7 +784,6 @@ public final class WriterLane implements WorkerPool.Task {
                         + "write never ran. Is another process writing this file?",
                         busy.getCause()));
             }
-            failedWrites.add(requests.size());
             return false;
         } catch (SQLException e) {
             boolean clean = c.rollbackVerified();
@@ -707,7 +791,6 @@ public final class WriterLane implements WorkerPool.Task {
                 r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": BEGIN "
                         + "IMMEDIATE failed (" + e.getMessage() + "); the write never ran", e));
             }
-            failedWrites.add(requests.size());
             if (!clean) {
                 poison("BEGIN IMMEDIATE failed and the connection's transaction state could not "
                         + "be verified: " + e.getMessage());
@@ -737,7 +820,6 @@ public final class WriterLane implements WorkerPool.Task {
         corkLost(culprit.describe() + " ended the transaction: " + failure);
         culprit.fail(failureOf(culprit, partial || !clean ? WriteOutcome.UNKNOWN
                 : WriteOutcome.ROLLED_BACK, failure));
-        failedWrites.increment();
         if (!clean) {
             failAfterPoison(group, ran, index);
             poison("the transaction ended inside " + culprit.describe() + " and the connection's "
@@ -758,7 +840,6 @@ public final class WriterLane implements WorkerPool.Task {
         culprit.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK
                 : WriteOutcome.UNKNOWN, name + ": " + step + " for " + culprit.describe() + " ("
                 + e.getMessage() + ")", e));
-        failedWrites.increment();
         if (!clean) {
             failAfterPoison(group, ran, index);
             poison(step + " and the rollback could not be verified: " + e.getMessage());
@@ -775,13 +856,12 @@ public final class WriterLane implements WorkerPool.Task {
             if (r.options.replayable() && r.runs < 2) {
                 r.reset();
                 again.add(r);
-                replays.increment();
+                counters.replays.increment();
             } else {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": rolled back "
                         + "because " + culprit.describe() + " in the same group ended the shared "
                         + "transaction" + (r.options.replayable() ? " twice" : " (the write is not "
                         + "replayable)"), culprit.failure()));
-                failedWrites.increment();
             }
         }
         // Requests after the culprit, and ones that failed alone before it, keep their place:
@@ -800,13 +880,11 @@ public final class WriterLane implements WorkerPool.Task {
         for (WriteRequest r : ran) {
             r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the group's rollback "
                     + "could not be verified; whether this write persisted is unknown", null));
-            failedWrites.increment();
         }
         for (int j = index + 1; j < group.size(); j++) {
             WriteRequest r = group.get(j);
             r.fail(new WriterPoisonedException(WriteOutcome.NOT_STARTED, name + ": the writer "
                     + "was poisoned before this write ran; it never ran", null));
-            failedWrites.increment();
         }
     }
 
@@ -830,7 +908,6 @@ public final class WriterLane implements WorkerPool.Task {
             boolean clean = c.rollbackVerified();
             r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the maintenance "
                     + "request left a transaction open" + (clean ? " (rolled back)" : ""), failure));
-            failedWrites.increment();
             poison("a maintenance request left a transaction open");
             return;
         }
@@ -839,10 +916,9 @@ public final class WriterLane implements WorkerPool.Task {
             // request may have applied in part.
             r.fail(failureOf(r, c.commits() != commitsBefore ? WriteOutcome.UNKNOWN
                     : WriteOutcome.ROLLED_BACK, failure));
-            failedWrites.increment();
         } else {
             r.succeed(value);
-            committedWrites.increment();
+            counters.committed.increment();
         }
     }
 
@@ -906,6 +982,13 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     private LanesException failureOf(WriteRequest r, WriteOutcome outcome, Throwable cause) {
+        if (cause instanceof BatchFailure) {
+            BatchFailure b = (BatchFailure) cause;
+            return new dev.lanes.BatchFailedException(outcome, name + ": " + b.getMessage()
+                    + (outcome == WriteOutcome.ROLLED_BACK ? "; the whole batch was rolled back"
+                    : "; whether the batch persisted in part is unknown"), b.index, b.index,
+                    b.getCause());
+        }
         if (cause instanceof InvalidRequestException) {
             return new InvalidRequestException(outcome, name + ": " + cause.getMessage(), cause);
         }
@@ -1089,7 +1172,7 @@ public final class WriterLane implements WorkerPool.Task {
             try {
                 c.transaction.release();
                 endTransaction(tx, InteractiveTransaction.State.COMMITTED, "committed into the cork");
-                committedWrites.increment();
+                counters.committed.increment();
                 r.succeed(null);
             } catch (SQLException e) {
                 rollBackTransaction(tx, "RELEASE failed: " + e.getMessage());
@@ -1110,7 +1193,6 @@ public final class WriterLane implements WorkerPool.Task {
             r.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
                     name + ": COMMIT failed (" + e.getMessage() + ")" + (clean ? "; the "
                     + "transaction was rolled back" : "; whether it persisted is unknown"), e));
-            failedWrites.increment();
             if (!clean) {
                 poison("COMMIT of an interactive transaction failed and the rollback could not "
                         + "be verified: " + e.getMessage());
@@ -1118,8 +1200,8 @@ public final class WriterLane implements WorkerPool.Task {
             return;
         }
         endTransaction(tx, InteractiveTransaction.State.COMMITTED, "committed");
-        committedWrites.increment();
-        groupsCommitted.increment();
+        counters.committed.increment();
+        counters.groups.increment();
         if (changed > 0) {
             notifyCommitted(commitObserver, c.takeChangedTables());
         }
@@ -1244,7 +1326,7 @@ public final class WriterLane implements WorkerPool.Task {
                     }
                     return;
                 }
-                groupsCommitted.increment();
+                counters.groups.increment();
                 if (changed > 0) {
                     notifyCommitted(commitObserver, c.takeChangedTables());
                 }
@@ -1297,12 +1379,16 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     private void markDead(Throwable cause) {
+        ready.completeExceptionally(new DatabaseDeadException(name + ": the database cannot be "
+                + "opened (" + cause + ")", cause));
         lock.lock();
         try {
             if (state == DatabaseState.RUNNING) {
                 state = DatabaseState.DEAD;
             }
             deadCause = cause;
+            terminated.complete(new dev.lanes.Termination(DatabaseState.DEAD,
+                    java.util.Optional.of(cause)));
             drainQueue(r -> new DatabaseDeadException(name + ": the database cannot be opened ("
                     + cause + "); the request never ran", cause));
         } finally {
@@ -1318,7 +1404,6 @@ public final class WriterLane implements WorkerPool.Task {
                 closeMarker = r;
             } else {
                 r.fail(failure.apply(r));
-                failedWrites.increment();
                 drained.add(r);
             }
         }
@@ -1347,7 +1432,6 @@ public final class WriterLane implements WorkerPool.Task {
                     if (r.kind != Kind.CLOSE) {
                         r.fail(new ClosedException(name + ": the database was shut down before "
                                 + "this write ran; it never ran"));
-                        failedWrites.increment();
                         refused.add(r);
                     }
                 }
@@ -1376,7 +1460,7 @@ public final class WriterLane implements WorkerPool.Task {
             lock.unlock();
         }
         for (WriteRequest r : refused) {
-            r.deliver();
+            deliver(r);
         }
         if (schedule) {
             pool.submit(this);
@@ -1404,14 +1488,8 @@ public final class WriterLane implements WorkerPool.Task {
             corked = false;
             corkOuterOpen = false;
         }
-        if (c != null) {
-            try {
-                c.close();
-            } catch (SQLException | RuntimeException e) {
-                log.warn("{}: closing the writer connection failed", name, e);
-            }
-            runtime.connectionClosed();
-        }
+        connection = c;
+        closeQuietly();
         lock.lock();
         try {
             state = DatabaseState.CLOSED;
@@ -1420,6 +1498,10 @@ public final class WriterLane implements WorkerPool.Task {
         }
         marker.succeed(null);
         runtime.closed(path, this);
+        ready.completeExceptionally(new ClosedException(name + ": the database closed before it "
+                + "was ready"));
+        terminated.complete(new dev.lanes.Termination(DatabaseState.CLOSED,
+                java.util.Optional.empty()));
         closed.complete(null);
     }
 
@@ -1438,10 +1520,15 @@ public final class WriterLane implements WorkerPool.Task {
     View view() {
         lock.lock();
         try {
+            InteractiveTransaction tx = pinned;
             return new View(state, poisonCause, deadCause == null ? null : deadCause.toString(),
                     (int) queue.stream().filter(r -> r.kind != Kind.CLOSE).count(),
-                    options.writeQueueCapacity(), committedWrites.sum(), failedWrites.sum(),
-                    groupsCommitted.sum(), overloads.sum(), replays.sum(), background);
+                    options.writeQueueCapacity(), counters.committed.sum(), counters.failed.sum(),
+                    counters.groups.sum(), counters.overloads.sum(), counters.replays.sum(),
+                    background, counters.snapshot(),
+                    tx == null ? null : new dev.lanes.DatabaseDiagnostics.TransactionInfo(
+                            Duration.ofNanos(tx.ageNanos()), tx.statements),
+                    corked);
         } finally {
             lock.unlock();
         }
@@ -1449,5 +1536,6 @@ public final class WriterLane implements WorkerPool.Task {
 
     record View(DatabaseState state, String poisonCause, String deadCause, int queued,
             int capacity, long committed, long failed, long groups, long overloads, long replays,
-            boolean background) {}
+            boolean background, dev.lanes.DatabaseDiagnostics.WriterCounters writer,
+            dev.lanes.DatabaseDiagnostics.TransactionInfo transaction, boolean corked) {}
 }
