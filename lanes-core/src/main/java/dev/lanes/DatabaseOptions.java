@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param closeTimeout how long {@link Database#close()} waits for the drain (default 5 s)
  * @param transactionIdleTimeout how long an interactive {@link Transaction} may sit idle before
  *     it is rolled back (default 5 s)
+ * @param diskReserveBytes free disk space below which write turns are refused with {@link
+ *     CapacityFloorException} (default 64 MiB, or env {@value #DISK_RESERVE_ENV})
  * @param initializer runs once on the writer connection, in one transaction, before the
  *     database accepts work (schema set-up, {@link Migrations}); {@code null} for none
  */
@@ -30,7 +32,11 @@ public record DatabaseOptions(
         int statementCacheSize,
         Duration closeTimeout,
         Duration transactionIdleTimeout,
+        long diskReserveBytes,
         SqlFunction<?> initializer) {
+
+    /** Environment variable that overrides the default {@link #diskReserveBytes()}. */
+    public static final String DISK_RESERVE_ENV = "LANES_DISK_RESERVE_BYTES";
 
     /** The options every database gets unless told otherwise. */
     public static final DatabaseOptions DEFAULTS = builder().build();
@@ -44,6 +50,25 @@ public record DatabaseOptions(
         Checks.nonNegative("statementCacheSize", statementCacheSize);
         Checks.nonNegative("closeTimeout", closeTimeout);
         Checks.positive("transactionIdleTimeout", transactionIdleTimeout);
+        Checks.nonNegative("diskReserveBytes", diskReserveBytes);
+    }
+
+    /**
+     * The default reserve: 64 MiB, enough for SQLite to finish a checkpoint, run the deletes
+     * that free space, and write its journals on a nearly full volume, and small against any
+     * disk a server runs on. {@value #DISK_RESERVE_ENV} overrides it.
+     */
+    static long defaultDiskReserve() {
+        String env = System.getenv(DISK_RESERVE_ENV);
+        if (env == null || env.isBlank()) {
+            return 64L * 1024 * 1024;
+        }
+        try {
+            return Checks.nonNegative(DISK_RESERVE_ENV, Long.parseLong(env.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    DISK_RESERVE_ENV + " must be a whole number of bytes, was '" + env + "'", e);
+        }
     }
 
     /** A builder holding the defaults. */
@@ -66,6 +91,7 @@ public record DatabaseOptions(
         private int statementCacheSize = 64;
         private Duration closeTimeout = Duration.ofSeconds(5);
         private Duration transactionIdleTimeout = Duration.ofSeconds(5);
+        private long diskReserveBytes = defaultDiskReserve();
         private SqlFunction<?> initializer;
 
         private Builder() {}
@@ -79,6 +105,7 @@ public record DatabaseOptions(
             statementCacheSize = o.statementCacheSize;
             closeTimeout = o.closeTimeout;
             transactionIdleTimeout = o.transactionIdleTimeout;
+            diskReserveBytes = o.diskReserveBytes;
             initializer = o.initializer;
         }
 
@@ -134,6 +161,17 @@ public record DatabaseOptions(
         }
 
         /**
+         * Free disk space at or below which a write turn is refused with {@link
+         * CapacityFloorException}, before SQLite could run out of space mid-transaction.
+         * Checkpoints are exempt, and {@code VACUUM} needs the database's size on top. 0
+         * disables the check.
+         */
+        public Builder diskReserveBytes(long bytes) {
+            this.diskReserveBytes = Checks.nonNegative("diskReserveBytes", bytes);
+            return this;
+        }
+
+        /**
          * Runs once on the writer connection when the database opens, inside one transaction,
          * before any request: schema set-up or {@link Migrations}. If it throws, nothing of it
          * persists and {@link Lanes#open(java.nio.file.Path, DatabaseOptions)} fails with {@link
@@ -155,6 +193,7 @@ public record DatabaseOptions(
                     statementCacheSize,
                     closeTimeout,
                     transactionIdleTimeout,
+                    diskReserveBytes,
                     initializer);
         }
     }

@@ -48,13 +48,19 @@ final class GuardedConnection implements Connection {
     private final Thread owner;
     private final boolean inTransaction;
     private final List<Statement> statements = new ArrayList<>(2);
+    private final Runnable vacuumCheck;
     private boolean open = true;
     private InvalidRequestException refusal;
 
-    GuardedConnection(Connection delegate, boolean inTransaction) {
+    /**
+     * @param vacuumCheck runs before any statement that starts with {@code VACUUM} (except
+     *     {@code VACUUM INTO}) and may refuse it by throwing; null for none
+     */
+    GuardedConnection(Connection delegate, boolean inTransaction, Runnable vacuumCheck) {
         this.delegate = delegate;
         this.owner = Thread.currentThread();
         this.inTransaction = inTransaction;
+        this.vacuumCheck = vacuumCheck;
     }
 
     /** Ends the request: closes the statements the body left open, and refuses later use. */
@@ -95,11 +101,21 @@ final class GuardedConnection implements Connection {
         if (sql == null) {
             return;
         }
+        if (vacuumCheck != null && isVacuumInPlace(sql)) {
+            vacuumCheck.run();
+        }
         String keyword = SqlText.transactionControl(sql);
         if (keyword != null) {
             throw refuse("transaction control (" + keyword + ") is refused inside a body: the "
                     + "lane owns the transaction; each write already runs atomically");
         }
+    }
+
+    private static boolean isVacuumInPlace(String sql) {
+        if (!SqlText.firstKeyword(sql).equals("VACUUM")) {
+            return false;
+        }
+        return !sql.toUpperCase(java.util.Locale.ROOT).contains(" INTO ");
     }
 
     private InvalidRequestException refuseControl(String what) {

@@ -125,6 +125,7 @@ public final class WriterLane implements WorkerPool.Task {
     private String corkLost;
 
     private final WriterCounters counters = new WriterCounters();
+    private final DiskReserve diskReserve;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<dev.lanes.Termination> terminated = new CompletableFuture<>();
 
@@ -134,6 +135,7 @@ public final class WriterLane implements WorkerPool.Task {
         this.options = options;
         this.pool = pool;
         this.runtime = runtime;
+        this.diskReserve = new DiskReserve(name, path, options.diskReserveBytes());
     }
 
     /** Installs a fault injector; for tests of the failure paths. */
@@ -625,7 +627,7 @@ public final class WriterLane implements WorkerPool.Task {
             return;
         }
         c.beginImmediate();
-        GuardedConnection guard = new GuardedConnection(c.raw, true);
+        GuardedConnection guard = new GuardedConnection(c.raw, true, null);
         try {
             initializer.apply(guard);
             if (guard.refusal() != null) {
@@ -668,6 +670,11 @@ public final class WriterLane implements WorkerPool.Task {
                 return List.of();
             }
             corkOuterOpen = inCork;
+            if (!aboveFloor(group, !inCork)) {
+                return List.of();
+            }
+        } else if (!aboveFloor(group, false)) {
+            return List.of();
         }
 
         boolean isolate = inCork || group.size() > 1;
@@ -794,6 +801,25 @@ public final class WriterLane implements WorkerPool.Task {
             if (!clean) {
                 poison("BEGIN IMMEDIATE failed and the connection's transaction state could not "
                         + "be verified: " + e.getMessage());
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Samples free space once the write lock is held; below the floor every request fails
+     * {@code NOT_STARTED} and the transaction just begun is rolled back (verified).
+     */
+    private boolean aboveFloor(List<WriteRequest> requests, boolean rollBack) {
+        try {
+            diskReserve.check();
+            return true;
+        } catch (dev.lanes.CapacityFloorException e) {
+            for (WriteRequest r : requests) {
+                r.fail(new dev.lanes.CapacityFloorException(e.getMessage()));
+            }
+            if (rollBack && !connection.rollbackVerified()) {
+                poison("the rollback after a refused turn could not be verified");
             }
             return false;
         }
@@ -942,9 +968,10 @@ public final class WriterLane implements WorkerPool.Task {
         return runGuarded(r, c, inTransaction);
     }
 
-    private static Object runGuarded(WriteRequest r, WriterConnection c, boolean inTransaction)
+    private Object runGuarded(WriteRequest r, WriterConnection c, boolean inTransaction)
             throws Exception {
-        GuardedConnection guard = new GuardedConnection(c.raw, inTransaction);
+        GuardedConnection guard = new GuardedConnection(c.raw, inTransaction,
+                inTransaction ? null : diskReserve::checkVacuumHeadroom);
         try {
             Object value = r.body.apply(guard);
             if (guard.refusal() != null) {
@@ -992,6 +1019,9 @@ public final class WriterLane implements WorkerPool.Task {
         if (cause instanceof InvalidRequestException) {
             return new InvalidRequestException(outcome, name + ": " + cause.getMessage(), cause);
         }
+        if (cause instanceof dev.lanes.CapacityFloorException && outcome == WriteOutcome.ROLLED_BACK) {
+            return new dev.lanes.CapacityFloorException(cause.getMessage(), cause);
+        }
         String what = outcome == WriteOutcome.UNKNOWN ? "failed, and whether it persisted in "
                 + "part is unknown" : "failed and was rolled back";
         return new WriteFailedException(outcome, name + ": " + r.describe() + " " + what + ": "
@@ -1019,7 +1049,7 @@ public final class WriterLane implements WorkerPool.Task {
             }
         } else {
             c.trackTables(commitObserver.tracksTables());
-            if (!begin(List.of(r))) {
+            if (!begin(List.of(r)) || !aboveFloor(List.of(r), true)) {
                 return;
             }
         }
