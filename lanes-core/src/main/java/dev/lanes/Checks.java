@@ -20,6 +20,13 @@ final class Checks {
         return value;
     }
 
+    static long positive(String name, long value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+        }
+        return value;
+    }
+
     static long nonNegative(String name, long value) {
         if (value < 0) {
             throw new IllegalArgumentException(name + " must not be negative, was " + value);

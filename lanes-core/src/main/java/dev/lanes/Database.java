@@ -51,8 +51,18 @@ public interface Database extends AutoCloseable {
      */
     int execute(String sql, Object... args);
 
-    /** Runs a query and returns its rows, detached from the connection. */
+    /**
+     * Runs a query on a reader connection and returns its rows, detached from the connection.
+     * The statement is prepared once per reader and cached. SQL that writes or controls a
+     * transaction fails with {@link ReadOnlyViolationException} before anything runs; rows
+     * larger in all than {@link DatabaseOptions#maxResultBytes()} fail with {@link
+     * ResultTooLargeException}. See {@link #read(SqlFunction)} for how reads are admitted and
+     * where they run.
+     */
     List<Row> query(String sql, Object... args);
+
+    /** {@link #query(String, Object...)} with per-read options, such as a timeout. */
+    List<Row> query(ReadOptions options, String sql, Object... args);
 
     /**
      * Runs statements in order as one write request (one turn, one savepoint), stopping at the
@@ -75,11 +85,71 @@ public interface Database extends AutoCloseable {
      */
     int executeScript(String sql);
 
-    /** Runs a read body and returns its result; the body sees one consistent snapshot. */
+    /**
+     * Runs a read body on one of the database's read-only connections and returns its result.
+     *
+     * <p><b>Snapshot.</b> The body runs inside one read transaction, so all its statements see
+     * the same committed state, however many writes commit meanwhile. It never sees uncommitted
+     * writes, and never waits for the writer (the database runs in WAL mode).
+     *
+     * <p><b>Admission.</b> At most {@link DatabaseOptions#readers()} reads run at once; the
+     * others wait in arrival order for at most {@link DatabaseOptions#readerCheckoutTimeout()},
+     * then fail with {@link AdmissionTimeoutException} (retryable; the read never ran). A read
+     * inside a read of the same database needs a second reader.
+     *
+     * <p><b>Guard.</b> The body's connection refuses writes and transaction control with {@link
+     * ReadOnlyViolationException} before SQLite runs them; {@code close} and connection-wide
+     * settings are refused with {@link InvalidRequestException}. A refusal the body catches still
+     * fails the read. The connection and its statements are valid only during the call, on the
+     * calling thread. Failures are {@link LanesException}s: the body's own exception or an SQL
+     * error arrives as the cause of a {@link ReadFailedException}.
+     *
+     * <p><b>Threads.</b> SQLite runs only on platform threads. Called from a platform thread,
+     * the read runs right on it; called from a virtual thread, it runs on the runtime's pool
+     * while the caller parks, and interrupting the caller stops it ({@link CancelledException}).
+     *
+     * <p>While the database is {@linkplain #cork() corked}, reads run on the writer lane instead
+     * and see the corked writes.
+     */
     <T> T read(SqlFunction<T> body);
 
-    /** {@link #read(SqlFunction)}, returning at once with a future. */
+    /**
+     * {@link #read(SqlFunction)} with per-read options. With a {@linkplain ReadOptions#timeout()
+     * timeout}, SQLite work still running at the deadline is stopped and the read fails with
+     * {@link DeadlineExceededException}.
+     */
+    <T> T read(ReadOptions options, SqlFunction<T> body);
+
+    /**
+     * {@link #read(SqlFunction)}, returning at once with a future; the read runs on the runtime's
+     * pool once admitted. Cancelling the future (or completing it some other way, such as {@code
+     * orTimeout}) stops the read inside SQLite and returns its reader at once. Admission
+     * failures known at the call ({@link ClosingException}, {@link ClosedException}) are thrown
+     * here; an {@link AdmissionTimeoutException} arrives in the future.
+     */
     <T> CompletableFuture<T> readAsync(SqlFunction<T> body);
+
+    /** {@link #readAsync(SqlFunction)} with per-read options. */
+    <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body);
+
+    /**
+     * Subscribes to the database's commits. After each commit that changed rows, every active
+     * subscriber is told, on a dispatcher thread of the runtime (never the writer's), with a
+     * {@link Change} carrying the new {@link #changeVersion()} and the tables changed. A rolled
+     * back write or one that changed no rows notifies nobody. Notifications are hints: re-read
+     * what you care about. A listener that throws is logged and affects neither the other
+     * listeners nor the database; a listener that blocks delays the notifications of every
+     * database of the runtime. Only commits after this call are delivered.
+     *
+     * @return the subscription; close it to stop the deliveries
+     */
+    Subscription onChange(java.util.function.Consumer<Change> listener);
+
+    /**
+     * The database's change version: 0 at open, then one more per committed transaction (commit
+     * group) that changed rows. Cheap; never touches SQLite.
+     */
+    long changeVersion();
 
     /**
      * Runs a body on the writer lane without the transaction wrap, for statements SQLite refuses
@@ -88,6 +158,32 @@ public interface Database extends AutoCloseable {
      * writer.
      */
     <T> T maintenance(SqlFunction<T> body);
+
+    /**
+     * Runs a {@code PASSIVE} checkpoint now, through the writer lane's top-level path (so it
+     * never overlaps a write of this runtime), and returns SQLite's report. A passive checkpoint
+     * waits for no one: frames a reader still needs stay in the WAL, and the result says {@link
+     * CheckpointResult#busy() busy}. Checkpoints are exempt from the disk reserve. The result also
+     * shows in {@link DatabaseDiagnostics#checkpoints()}.
+     *
+     * @throws InvalidRequestException when {@link DatabaseOptions#checkpointMode()} is {@link
+     *     CheckpointMode#EXTERNAL}: another tool owns checkpoints, and Lanes never runs one
+     */
+    CheckpointResult checkpoint();
+
+    /**
+     * Writes an online, consistent copy of the database to {@code target}: one committed state,
+     * compacted, in rollback-journal mode, checked with {@code PRAGMA integrity_check} before it
+     * gets its name. It runs on a connection of its own, never the writer's, so writes go on
+     * while it runs; it reads one snapshot, so writes committed meanwhile are not in it. Returns
+     * once the copy is complete and synced. Called from a virtual thread, the copy runs on the
+     * runtime's pool while the caller waits. A close waits for backups in flight.
+     *
+     * @throws InvalidRequestException when {@code target} exists (a backup never overwrites a
+     *     file) or is the database itself
+     * @throws ReadFailedException when the copy failed; nothing is left at {@code target}
+     */
+    void backup(java.nio.file.Path target);
 
     /**
      * Begins an interactive transaction: queues like a write and returns once the lane ran

@@ -23,6 +23,9 @@ import java.util.Optional;
  * @param writer counters of the writer connection's transactions
  * @param transaction the open interactive transaction, if any
  * @param corked whether writes are held by {@link Database#cork()}
+ * @param lastWrite the latest write's stage-by-stage observation, once one completed
+ * @param readers the reader connections and their admission
+ * @param checkpoints checkpoint ownership, the WAL's size and the last checkpoint
  */
 public record DatabaseDiagnostics(
         Path path,
@@ -40,7 +43,10 @@ public record DatabaseDiagnostics(
         boolean background,
         WriterCounters writer,
         Optional<TransactionInfo> transaction,
-        boolean corked) {
+        boolean corked,
+        Optional<WriteObservation> lastWrite,
+        ReaderDiagnostics readers,
+        Checkpoints checkpoints) {
 
     /**
      * Counters of the writer's transactions since open.
@@ -62,4 +68,22 @@ public record DatabaseDiagnostics(
      * @param statements how many statements it ran
      */
     public record TransactionInfo(java.time.Duration age, int statements) {}
+
+    /**
+     * Checkpoint ownership and the state of the WAL.
+     *
+     * @param mode who checkpoints the WAL
+     * @param walBytes the size of the {@code -wal} file now (0 when there is none); read from the
+     *     file system, not from SQLite
+     * @param last the report of the latest checkpoint, by the background checkpointer or {@link
+     *     Database#checkpoint()}
+     * @param lastMode how the latest checkpoint ran: {@code PASSIVE} or {@code TRUNCATE}
+     * @param lastAt when the latest checkpoint ended
+     * @param completed checkpoints run since open
+     * @param failures checkpoints that failed since open
+     * @param lastFailure why the latest failed checkpoint failed
+     */
+    public record Checkpoints(CheckpointMode mode, long walBytes, Optional<CheckpointResult> last,
+            Optional<String> lastMode, Optional<java.time.Instant> lastAt, long completed,
+            long failures, Optional<String> lastFailure) {}
 }

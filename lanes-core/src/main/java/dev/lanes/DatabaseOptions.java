@@ -20,8 +20,17 @@ import java.util.Objects;
  *     it is rolled back (default 5 s)
  * @param diskReserveBytes free disk space below which write turns are refused with {@link
  *     CapacityFloorException} (default 64 MiB, or env {@value #DISK_RESERVE_ENV})
+ * @param slowWriteThreshold writes slower than this, from submission to outcome, log one WARN
+ *     with their labels (default 2.5 s)
  * @param initializer runs once on the writer connection, in one transaction, before the
  *     database accepts work (schema set-up, {@link Migrations}); {@code null} for none
+ * @param readerCheckoutTimeout how long a read waits for a free reader connection before it fails
+ *     with {@link AdmissionTimeoutException} (default 5 s)
+ * @param maxResultBytes how large the rows of one {@link Database#query} may grow before it fails
+ *     with {@link ResultTooLargeException} (default {@link Long#MAX_VALUE}: no limit)
+ * @param checkpointMode who checkpoints the WAL (default {@link CheckpointMode#AUTO})
+ * @param identityCheck whether every new connection checks that the file is still the one first
+ *     opened, failing with {@link IdentityMismatchException} otherwise (default true)
  */
 public record DatabaseOptions(
         int writeQueueCapacity,
@@ -33,7 +42,12 @@ public record DatabaseOptions(
         Duration closeTimeout,
         Duration transactionIdleTimeout,
         long diskReserveBytes,
-        SqlFunction<?> initializer) {
+        Duration slowWriteThreshold,
+        SqlFunction<?> initializer,
+        Duration readerCheckoutTimeout,
+        long maxResultBytes,
+        CheckpointMode checkpointMode,
+        boolean identityCheck) {
 
     /** Environment variable that overrides the default {@link #diskReserveBytes()}. */
     public static final String DISK_RESERVE_ENV = "LANES_DISK_RESERVE_BYTES";
@@ -51,6 +65,10 @@ public record DatabaseOptions(
         Checks.nonNegative("closeTimeout", closeTimeout);
         Checks.positive("transactionIdleTimeout", transactionIdleTimeout);
         Checks.nonNegative("diskReserveBytes", diskReserveBytes);
+        Checks.positive("slowWriteThreshold", slowWriteThreshold);
+        Checks.nonNegative("readerCheckoutTimeout", readerCheckoutTimeout);
+        Checks.positive("maxResultBytes", maxResultBytes);
+        Objects.requireNonNull(checkpointMode, "checkpointMode");
     }
 
     /**
@@ -92,7 +110,12 @@ public record DatabaseOptions(
         private Duration closeTimeout = Duration.ofSeconds(5);
         private Duration transactionIdleTimeout = Duration.ofSeconds(5);
         private long diskReserveBytes = defaultDiskReserve();
+        private Duration slowWriteThreshold = Duration.ofMillis(2500);
         private SqlFunction<?> initializer;
+        private Duration readerCheckoutTimeout = Duration.ofSeconds(5);
+        private long maxResultBytes = Long.MAX_VALUE;
+        private CheckpointMode checkpointMode = CheckpointMode.AUTO;
+        private boolean identityCheck = true;
 
         private Builder() {}
 
@@ -106,7 +129,12 @@ public record DatabaseOptions(
             closeTimeout = o.closeTimeout;
             transactionIdleTimeout = o.transactionIdleTimeout;
             diskReserveBytes = o.diskReserveBytes;
+            slowWriteThreshold = o.slowWriteThreshold;
             initializer = o.initializer;
+            readerCheckoutTimeout = o.readerCheckoutTimeout;
+            maxResultBytes = o.maxResultBytes;
+            checkpointMode = o.checkpointMode;
+            identityCheck = o.identityCheck;
         }
 
         /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
@@ -171,6 +199,12 @@ public record DatabaseOptions(
             return this;
         }
 
+        /** Writes slower than this log one WARN carrying their labels. Positive. */
+        public Builder slowWriteThreshold(Duration threshold) {
+            this.slowWriteThreshold = Checks.positive("slowWriteThreshold", threshold);
+            return this;
+        }
+
         /**
          * Runs once on the writer connection when the database opens, inside one transaction,
          * before any request: schema set-up or {@link Migrations}. If it throws, nothing of it
@@ -180,6 +214,51 @@ public record DatabaseOptions(
          */
         public Builder initializer(SqlFunction<?> initializer) {
             this.initializer = java.util.Objects.requireNonNull(initializer, "initializer");
+            return this;
+        }
+
+        /**
+         * How long a read waits for a free reader connection (all {@link #readers(int)} busy)
+         * before it fails with {@link AdmissionTimeoutException}, a retryable failure; reads are
+         * admitted in arrival order. 0 fails at once when none is free. Not negative.
+         */
+        public Builder readerCheckoutTimeout(Duration timeout) {
+            this.readerCheckoutTimeout = Checks.nonNegative("readerCheckoutTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How large the rows of one {@link Database#query} may grow, counting 8 bytes per number,
+         * one per character of text and a blob's length; past it the query stops and fails with
+         * {@link ResultTooLargeException} before the rest is read. Positive; the default, {@link
+         * Long#MAX_VALUE}, sets no limit.
+         */
+        public Builder maxResultBytes(long bytes) {
+            this.maxResultBytes = Checks.positive("maxResultBytes", bytes);
+            return this;
+        }
+
+        /**
+         * Who checkpoints the WAL: SQLite's bounded autocheckpoint ({@link CheckpointMode#AUTO},
+         * the default), a background checkpointer on the runtime's pool ({@link
+         * CheckpointMode#DEDICATED}), or another tool such as a replicator ({@link
+         * CheckpointMode#EXTERNAL}; Lanes then never checkpoints).
+         */
+        public Builder checkpointMode(CheckpointMode mode) {
+            this.checkpointMode = Objects.requireNonNull(mode, "checkpointMode");
+            return this;
+        }
+
+        /**
+         * Whether every new connection checks the database's identity (default true): the first
+         * writable open installs a table {@code _lanes_identity} holding one UUID, and each
+         * connection opened later checks that UUID and the file's device and inode against the
+         * ones pinned at first open. A file swapped underneath fails with {@link
+         * IdentityMismatchException} and the database goes {@link DatabaseState#DEAD}. With
+         * false, nothing is installed or checked.
+         */
+        public Builder identityCheck(boolean check) {
+            this.identityCheck = check;
             return this;
         }
 
@@ -194,7 +273,12 @@ public record DatabaseOptions(
                     closeTimeout,
                     transactionIdleTimeout,
                     diskReserveBytes,
-                    initializer);
+                    slowWriteThreshold,
+                    initializer,
+                    readerCheckoutTimeout,
+                    maxResultBytes,
+                    checkpointMode,
+                    identityCheck);
         }
     }
 }

@@ -23,7 +23,7 @@ public final class Lanes implements AutoCloseable {
     private final LanesRuntime runtime;
 
     private Lanes(Builder b) {
-        this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize);
+        this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics);
     }
 
     /** A runtime with the defaults. */
@@ -76,6 +76,7 @@ public final class Lanes implements AutoCloseable {
         private String name = "lanes";
         private int maxThreads = defaultMaxThreads();
         private long threadStackSize = 512 * 1024;
+        private MetricsListener metrics = MetricsListener.NONE;
 
         private Builder() {}
 
@@ -120,6 +121,12 @@ public final class Lanes implements AutoCloseable {
                         "threadStackSize must be at least 131072 bytes, was " + bytes);
             }
             this.threadStackSize = bytes;
+            return this;
+        }
+
+        /** Where the runtime reports its metrics; see {@link MetricsListener}. */
+        public Builder metrics(MetricsListener metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.lanes.internal;
 
+import dev.lanes.Change;
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
@@ -7,8 +8,10 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
+import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
+import dev.lanes.Subscription;
 import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteFailedException;
@@ -25,25 +28,65 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * A {@link Database}: the public face of one database, turning calls into requests on its
  * {@link WriterLane}. Holds no state of its own beyond the lane and the options.
  */
 public final class DatabaseImpl implements Database {
+    /** Notices databases collected without close (only possible once their runtime is gone). */
+    private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
+
     private final Path path;
     private final DatabaseOptions options;
     private final WriterLane lane;
+    private final Reads reads;
+    private final ChangeNotifier changes;
+    /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
+    private final DatabaseGuards guards;
+    /** Whether close or shutdownNow was called (a database dead by identity then reads CLOSED). */
+    private volatile boolean closeCalled;
 
-    DatabaseImpl(Path path, DatabaseOptions options, WorkerPool pool, LanesRuntime runtime) {
+    DatabaseImpl(Path path, String name, DatabaseOptions options, WorkerPool pool,
+            LanesRuntime runtime, Lease lease) {
         this.path = path;
         this.options = options;
-        this.lane = new WriterLane(path, options, pool, runtime);
+        // A swapped file: stop using the connections at once; queued work fails NOT_STARTED.
+        this.guards = new DatabaseGuards(path, name, options, lease, pool, runtime,
+                mismatch -> closeAll(false));
+        this.lane = new WriterLane(path, name, options, pool, runtime, guards.identity());
+        this.reads = Reads.create(name, path, options, lane, runtime, pool);
+        reads.readers().identity(guards.identity());
+        this.changes = new ChangeNotifier(name, runtime.changeDispatcher());
+        lane.commitObserver(changes);
+        try {
+            runtime.metrics().databaseOpened(name, lane.gauges());
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(DatabaseImpl.class)
+                    .warn("{}: the metrics listener failed to bind its gauges", name, e);
+        }
+        WriterLane cleanupLane = lane; // the action must not reach this object
+        ReaderSet cleanupReaders = reads.readers();
+        CLEANER.register(this, () -> {
+            cleanupReaders.beginClose(false);
+            if (cleanupLane.state() != DatabaseState.CLOSED) {
+                org.slf4j.LoggerFactory.getLogger(DatabaseImpl.class).warn("{}: garbage-collected "
+                        + "without close(); its connections were never closed cleanly",
+                        cleanupLane.name());
+                cleanupLane.uncleanClose();
+            }
+        });
     }
 
     /** The writer lane, for tests that inject faults. Not API. */
     public WriterLane lane() {
         return lane;
+    }
+
+    /** Installs a fault injector on reader connections opened from now on; for tests. Not API. */
+    public void readerFaults(FaultInjector injector) {
+        reads.readers().faults(injector);
     }
 
     @Override
@@ -73,6 +116,7 @@ public final class DatabaseImpl implements Database {
     @Override
     public <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body) {
         WriteRequest r = WriteRequest.body(requireOptions(options), requireBody(body));
+        guards.checkIdentity();
         lane.submit(r, false, false);
         @SuppressWarnings("unchecked")
         CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>) r.future;
@@ -134,7 +178,7 @@ public final class DatabaseImpl implements Database {
     private void refuseTransactionControl(String sql, String where) {
         String keyword = SqlText.transactionControl(sql);
         if (keyword != null) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, path.getFileName()
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, lane.name()
                     + ": transaction control (" + keyword + ") in " + where + " is refused: the "
                     + "lane owns the transaction; nothing ran", null);
         }
@@ -142,28 +186,46 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public List<Row> query(String sql, Object... args) {
+        return query(ReadOptions.DEFAULTS, sql, args);
+    }
+
+    @Override
+    public List<Row> query(ReadOptions options, String sql, Object... args) {
+        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
-        Object[] bound = args == null ? new Object[0] : args;
-        return read(c -> {
-            try (PreparedStatement s = c.prepareStatement(sql)) {
-                Rows.bind(s, bound);
-                try (ResultSet rs = s.executeQuery()) {
-                    return Rows.read(rs);
-                }
-            }
-        });
+        return reads.query(options, sql, args == null ? new Object[0] : args);
     }
 
     @Override
     public <T> T read(SqlFunction<T> body) {
-        // Until the reader sets land, reads run on the writer lane like a write that changes
-        // nothing.
-        return write(body);
+        return read(ReadOptions.DEFAULTS, body);
+    }
+
+    @Override
+    public <T> T read(ReadOptions options, SqlFunction<T> body) {
+        Objects.requireNonNull(options, "options");
+        return reads.read(options, requireBody(body));
     }
 
     @Override
     public <T> CompletableFuture<T> readAsync(SqlFunction<T> body) {
-        return writeAsync(body);
+        return readAsync(ReadOptions.DEFAULTS, body);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
+        Objects.requireNonNull(options, "options");
+        return reads.readAsync(options, requireBody(body));
+    }
+
+    @Override
+    public Subscription onChange(Consumer<Change> listener) {
+        return changes.subscribe(listener);
+    }
+
+    @Override
+    public long changeVersion() {
+        return changes.version();
     }
 
     @Override
@@ -172,6 +234,7 @@ public final class DatabaseImpl implements Database {
     }
 
     private <T> T awaitSync(WriteRequest r) {
+        guards.checkIdentity();
         lane.submit(r, !Threads.currentIsVirtual(), true);
         return await(r);
     }
@@ -196,7 +259,7 @@ public final class DatabaseImpl implements Database {
     public Transaction begin(TransactionOptions options) {
         Objects.requireNonNull(options, "options");
         InteractiveTransaction tx = new InteractiveTransaction(lane,
-                String.valueOf(path.getFileName()), options, this.options.transactionIdleTimeout());
+                lane.name(), options, this.options.transactionIdleTimeout());
         return awaitSync(WriteRequest.txBegin(tx, options.admission()));
     }
 
@@ -232,7 +295,25 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public DatabaseState state() {
-        return lane.state();
+        if (guards.identityFailure() != null && !closeCalled) {
+            return DatabaseState.DEAD;
+        }
+        DatabaseState state = lane.state();
+        // The lane may finish closing before the last read returned its reader, and the lease
+        // is released only after every connection closed.
+        return state == DatabaseState.CLOSED && (!reads.readers().isClosed()
+                || !guards.lease().released().isDone()) ? DatabaseState.CLOSING : state;
+    }
+
+    @Override
+    public dev.lanes.CheckpointResult checkpoint() {
+        return guards.checkpoint(this::maintenance);
+    }
+
+    @Override
+    public void backup(Path target) {
+        Objects.requireNonNull(target, "target");
+        guards.backup(target, lane);
     }
 
     @Override
@@ -242,7 +323,9 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public CompletableFuture<dev.lanes.Termination> whenTerminated() {
-        return lane.whenTerminated().thenApply(t -> t);
+        return lane.whenTerminated().thenApply(t -> guards.identityFailure() == null ? t
+                : new dev.lanes.Termination(DatabaseState.DEAD,
+                        Optional.of(guards.identityFailure())));
     }
 
     @Override
@@ -254,10 +337,13 @@ public final class DatabaseImpl implements Database {
     public DatabaseDiagnostics diagnostics() {
         WriterLane.View v = lane.view();
         return new DatabaseDiagnostics(path, v.state(), v.poisonCause() != null,
-                Optional.ofNullable(v.poisonCause()), Optional.ofNullable(v.deadCause()),
+                Optional.ofNullable(v.poisonCause()), guards.identityFailure() != null
+                        ? Optional.of(guards.identityFailure().getMessage())
+                        : Optional.ofNullable(v.deadCause()),
                 v.queued(), v.capacity(), v.committed(), v.failed(), v.groups(), v.overloads(),
                 v.replays(), v.background(), v.writer(), Optional.ofNullable(v.transaction()),
-                v.corked());
+                v.corked(), Optional.ofNullable(v.lastWrite()), reads.readers().diagnostics(),
+                guards.checkpointDiagnostics());
     }
 
     @Override
@@ -267,17 +353,30 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public void close() {
-        awaitClose(lane.beginClose(true));
+        closeCalled = true;
+        awaitClose(closeAll(true));
     }
 
     @Override
     public void shutdownNow() {
-        awaitClose(lane.beginClose(false));
+        closeCalled = true;
+        awaitClose(closeAll(false));
     }
 
     /** Starts closing without waiting; for the runtime, which waits for all of them at once. */
     CompletableFuture<Void> beginClose() {
-        return lane.beginClose(true);
+        closeCalled = true;
+        return closeAll(true);
+    }
+
+    /**
+     * Stops admission of reads, then of writes; completes when the lane closed and the reads in
+     * flight returned their readers and every reader connection closed.
+     */
+    private CompletableFuture<Void> closeAll(boolean drain) {
+        CompletableFuture<Void> readersClosed = reads.beginClose(drain);
+        // The lease goes last, once the checkpointer and backups let go too.
+        return guards.afterClose(CompletableFuture.allOf(lane.beginClose(drain), readersClosed));
     }
 
     private void awaitClose(CompletableFuture<Void> closed) {
@@ -293,7 +392,8 @@ public final class DatabaseImpl implements Database {
                 } catch (ExecutionException e) {
                     throw rethrow(e.getCause());
                 } catch (TimeoutException e) {
-                    throw new CloseTimeoutException(path.getFileName() + ": close did not finish "
+                    lane.closeTimedOut(timeout);
+                    throw new CloseTimeoutException(lane.name() + ": close did not finish "
                             + "within " + options.closeTimeout().toMillis() + " ms ("
                             + lane.view().queued() + " writes still queued); it goes on in the "
                             + "background");

@@ -27,7 +27,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Concurrency: {@link #databases} and {@link #closed} are guarded by {@link #lock}. A database
  * leaves the registry when its close completes, so opening the same path afterwards yields a
- * fresh database, while opening it during the close returns the closing one.
+ * fresh database, while opening it during the close returns the closing one. Each database
+ * holds a {@link Lease} on its file from open until its last connection closed, which can be a
+ * moment after it left the registry; an open of the same path waits for that release (at most
+ * {@link #LEASE_WAIT}).
  */
 public final class LanesRuntime {
     private final String name;
@@ -36,11 +39,21 @@ public final class LanesRuntime {
     private final Map<Path, DatabaseImpl> databases = new HashMap<>();
     private boolean closed;
     private final AtomicInteger openConnections = new AtomicInteger();
-    /** Fires deadlines (idle transactions); never runs SQLite, only schedules lanes. */
+    /**
+     * Fires deadlines (idle transactions, read admission timeouts) and delivers read stop
+     * requests ({@code sqlite3_interrupt}, which never blocks); runs no other SQLite call, only
+     * schedules lanes.
+     */
     private final ScheduledThreadPoolExecutor timer;
+    /** Delivers change notifications of every database, never on a writer's thread. */
+    private final ChangeDispatcher changeDispatcher;
 
-    public LanesRuntime(String name, int maxThreads, long threadStackSize) {
+    private final dev.lanes.MetricsListener metrics;
+
+    public LanesRuntime(String name, int maxThreads, long threadStackSize,
+            dev.lanes.MetricsListener metrics) {
         this.name = name;
+        this.metrics = metrics;
         this.pool = new WorkerPool(name, maxThreads, threadStackSize);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, name + "-timer");
@@ -48,24 +61,94 @@ public final class LanesRuntime {
             return t;
         });
         this.timer.setRemoveOnCancelPolicy(true);
+        this.changeDispatcher = new ChangeDispatcher(name);
+        try {
+            metrics.runtimeStarted(new dev.lanes.MetricsListener.PoolGauges() {
+                @Override
+                public int liveThreads() {
+                    return pool.snapshot().liveThreads();
+                }
+
+                @Override
+                public int busyThreads() {
+                    return pool.snapshot().busyThreads();
+                }
+
+                @Override
+                public int runnable() {
+                    WorkerPool.Snapshot s = pool.snapshot();
+                    return s.runnableForeground() + s.runnableBackground();
+                }
+            });
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(LanesRuntime.class)
+                    .warn("{}: the metrics listener failed to bind the pool gauges", name, e);
+        }
+    }
+
+    dev.lanes.MetricsListener metrics() {
+        return metrics;
+    }
+
+    /**
+     * The name a database goes by in messages and metrics: its file name, with a short stable
+     * hash of its canonical path when another open database has the same file name.
+     */
+    // guarded by lock
+    private String displayName(Path canonical) {
+        String file = canonical.getFileName() == null ? canonical.toString()
+                : canonical.getFileName().toString();
+        for (Path other : databases.keySet()) {
+            if (!other.equals(canonical) && other.getFileName() != null
+                    && other.getFileName().toString().equals(file)) {
+                java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+                crc.update(canonical.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                return file + "~" + String.format("%06x", crc.getValue() & 0xFFFFFF);
+            }
+        }
+        return file;
     }
 
     ScheduledExecutorService timer() {
         return timer;
     }
 
+    ChangeDispatcher changeDispatcher() {
+        return changeDispatcher;
+    }
+
     public Database open(Path path, DatabaseOptions options) {
         Path canonical = canonical(path);
         DatabaseImpl db;
-        lock.lock();
-        try {
-            if (closed) {
-                throw new ClosedException(name + ": the runtime is closed; cannot open " + path);
+        long leaseDeadline = System.nanoTime() + LEASE_WAIT.toNanos();
+        while (true) {
+            CompletableFuture<Void> releasing;
+            lock.lock();
+            try {
+                if (closed) {
+                    throw new ClosedException(name + ": the runtime is closed; cannot open " + path);
+                }
+                db = databases.get(canonical);
+                releasing = db != null ? null : Lease.pendingRelease(canonical, this);
+                if (db == null && releasing == null) {
+                    // Owned before SQLite opens the file; refused: nothing is registered.
+                    String display = displayName(canonical);
+                    Lease lease = Lease.acquire(canonical, display, this, name);
+                    try {
+                        db = new DatabaseImpl(canonical, display, options, pool, this, lease);
+                    } catch (RuntimeException | Error e) {
+                        lease.release();
+                        throw e;
+                    }
+                    databases.put(canonical, db);
+                }
+            } finally {
+                lock.unlock();
             }
-            db = databases.computeIfAbsent(canonical,
-                    p -> new DatabaseImpl(p, options, pool, this));
-        } finally {
-            lock.unlock();
+            if (db != null) {
+                break;
+            }
+            awaitRelease(canonical, releasing, leaseDeadline);
         }
         if (db.options().initializer() != null) {
             // Whoever opens it, an initialized database is handed out only once initialized.
@@ -77,6 +160,30 @@ public final class LanesRuntime {
             }
         }
         return db;
+    }
+
+    /** How long an open waits for a database of this runtime at the same path to finish closing. */
+    static final java.time.Duration LEASE_WAIT = java.time.Duration.ofSeconds(10);
+
+    /**
+     * Waits, outside the lock, for the lease of a database of this runtime that closed but has not
+     * yet released it (its connections are still closing).
+     */
+    private void awaitRelease(Path canonical, CompletableFuture<Void> releasing, long deadline) {
+        try {
+            releasing.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new dev.lanes.DatabaseLockedException(canonical.getFileName() + ": a database of "
+                    + "this runtime at the same path is still closing after " + LEASE_WAIT.toSeconds()
+                    + " s and holds the lock file " + Lease.lockFileOf(canonical) + "; retry once "
+                    + "its close completed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.lanes.DatabaseLockedException(canonical.getFileName() + ": interrupted "
+                    + "while waiting for a closing database of this runtime to release the file", e);
+        } catch (ExecutionException e) {
+            // released anyway: the lease future never fails
+        }
     }
 
     /**
@@ -168,6 +275,7 @@ public final class LanesRuntime {
         }
         pool.shutdown();
         timer.shutdown();
+        changeDispatcher.shutdown();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

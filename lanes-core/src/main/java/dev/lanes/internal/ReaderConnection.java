@@ -47,8 +47,8 @@ import org.sqlite.core.DB;
  * snapshot. A transaction left open is visible to a deferred-{@code BEGIN} probe; a statement
  * left stepping (a body that escaped the guard through {@code unwrap}) is not, yet it pins the
  * old snapshot for every later read. So the number of statements the driver has open is compared
- * with the ones the runtime knows (its cache and control statements); a reader that cannot be shown clean is closed and
- * replaced, never reused.
+ * with the ones the runtime knows (its cache and control statements); a reader that cannot be
+ * shown clean is closed and replaced, never reused.
  */
 final class ReaderConnection {
     /** SQLite VM instructions between progress-handler calls: a stop takes effect this soon. */
@@ -219,6 +219,21 @@ final class ReaderConnection {
             raw.getDatabase().interrupt();
         } catch (SQLException e) {
             // the connection is closing; its lease is over anyway
+        } finally {
+            handleLock.unlock();
+        }
+    }
+
+    /**
+     * Raises the stop flag of lease {@code token} without a native call (for a virtual-thread
+     * canceller); the progress handler acts on it within {@link #PROGRESS_INTERVAL} instructions.
+     */
+    void flagStop(long token, int reason) {
+        handleLock.lock();
+        try {
+            if (!closed && lease == token && interruptible) {
+                stopReason = reason;
+            }
         } finally {
             handleLock.unlock();
         }

@@ -1,5 +1,6 @@
 package dev.lanes.internal;
 
+import dev.lanes.CheckpointMode;
 import dev.lanes.Synchronous;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -18,11 +19,21 @@ import org.sqlite.SQLiteOpenMode;
  * costs"). SQLite itself still autocommits any statement run outside a transaction.
  */
 final class SqliteConnections {
+    /** The WAL autocheckpoint of {@link CheckpointMode#AUTO}: SQLite's default, set explicitly. */
+    static final int AUTO_CHECKPOINT_PAGES = 1000;
+
     private SqliteConnections() {}
 
-    static SQLiteConnection openWriter(Path path, Synchronous synchronous, Duration busyTimeout)
-            throws SQLException {
+    /**
+     * Opens the writer connection. {@code checkpointMode} sets its WAL autocheckpoint: SQLite's
+     * bounded default of 1000 pages for {@link CheckpointMode#AUTO}, off for the two modes where
+     * someone else owns checkpoints.
+     */
+    static SQLiteConnection openWriter(Path path, Synchronous synchronous, Duration busyTimeout,
+            CheckpointMode checkpointMode) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
+        config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT,
+                checkpointMode == CheckpointMode.AUTO ? String.valueOf(AUTO_CHECKPOINT_PAGES) : "0");
         config.setOpenMode(SQLiteOpenMode.READWRITE);
         config.setOpenMode(SQLiteOpenMode.CREATE);
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);

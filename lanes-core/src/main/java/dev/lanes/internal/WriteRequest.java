@@ -51,6 +51,13 @@ final class WriteRequest {
     final long enqueuedAt;
     /** How many times the body has started; bounded replays read it. Lane thread only. */
     int runs;
+    // stage timings, written by the lane (depth under its lock, the rest by the holder)
+    int depthAtEntry;
+    int groupSize;
+    long startedAt;
+    long acquireNanos;
+    long bodyNanos;
+    long commitNanos;
     // the recorded outcome; lane thread only until deliver()
     private Object result;
     private LanesException failure;
@@ -111,6 +118,25 @@ final class WriteRequest {
     static WriteRequest close(boolean discardHeldWork) {
         return new WriteRequest(Kind.CLOSE, null, discardHeldWork ? "discard" : null, null,
                 WriteOptions.DEFAULTS);
+    }
+
+    /** The metrics operation this request counts as. */
+    dev.lanes.MetricsListener.Operation operation() {
+        switch (kind) {
+            case TOP_LEVEL:
+                return dev.lanes.MetricsListener.Operation.MAINTENANCE;
+            case TX_BEGIN:
+            case TX_STEP:
+                return dev.lanes.MetricsListener.Operation.TRANSACTION;
+            default:
+                return dev.lanes.MetricsListener.Operation.WRITE;
+        }
+    }
+
+    /** Whether the request is a user's write whose stages are observed. */
+    boolean observed() {
+        return kind == Kind.BODY || kind == Kind.STATEMENT || kind == Kind.TOP_LEVEL
+                || kind == Kind.TX_STEP;
     }
 
     boolean inTransaction() {

@@ -81,6 +81,8 @@ public final class WriterLane implements WorkerPool.Task {
     private final DatabaseOptions options;
     private final WorkerPool pool;
     private final LanesRuntime runtime;
+    /** Checks every new writer connection against the file first opened (and confirms the lease). */
+    private final Identity identity;
     private volatile FaultInjector faults = FaultInjector.NONE;
     private volatile CommitObserver commitObserver = CommitObserver.NONE;
 
@@ -125,13 +127,21 @@ public final class WriterLane implements WorkerPool.Task {
     private String corkLost;
 
     private final WriterCounters counters = new WriterCounters();
+    private final dev.lanes.MetricsListener metrics;
+    /** The latest write's stages; replaced once per turn. */
+    private volatile dev.lanes.WriteObservation lastWrite;
+    /** Labels a slow-write warning carries at most. */
+    static final int MAX_WRITE_LABELS = 8;
     private final DiskReserve diskReserve;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<dev.lanes.Termination> terminated = new CompletableFuture<>();
 
-    WriterLane(Path path, DatabaseOptions options, WorkerPool pool, LanesRuntime runtime) {
+    WriterLane(Path path, String name, DatabaseOptions options, WorkerPool pool,
+            LanesRuntime runtime, Identity identity) {
+        this.identity = identity;
         this.path = path;
-        this.name = path.getFileName() == null ? path.toString() : path.getFileName().toString();
+        this.name = name;
+        this.metrics = runtime.metrics();
         this.options = options;
         this.pool = pool;
         this.runtime = runtime;
@@ -178,6 +188,7 @@ public final class WriterLane implements WorkerPool.Task {
                 holder = Thread.currentThread();
                 lead = true;
             } else {
+                r.depthAtEntry = queue.size();
                 queue.addLast(r);
                 if (run == Run.IDLE) {
                     run = Run.SCHEDULED;
@@ -317,6 +328,45 @@ public final class WriterLane implements WorkerPool.Task {
         return terminated;
     }
 
+    /** The gauges a metrics listener reads for this database. */
+    dev.lanes.MetricsListener.DatabaseGauges gauges() {
+        return new dev.lanes.MetricsListener.DatabaseGauges() {
+            @Override
+            public int queueDepth() {
+                lock.lock();
+                try {
+                    return queue.size();
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            @Override
+            public boolean writerPoisoned() {
+                return poisonCause() != null;
+            }
+
+            @Override
+            public boolean transactionOpen() {
+                return WriterLane.this.transactionOpen();
+            }
+        };
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Reports a close that gave up waiting; the close itself goes on. */
+    void closeTimedOut(long nanos) {
+        report(m -> m.databaseClosed(name, nanos, true));
+    }
+
+    /** Reports a database collected without close. */
+    void uncleanClose() {
+        report(m -> m.uncleanClose(name));
+    }
+
     /** Whether an interactive transaction pins the lane now. */
     boolean transactionOpen() {
         lock.lock();
@@ -359,6 +409,7 @@ public final class WriterLane implements WorkerPool.Task {
     private void awaitRoom(WriteRequest r) {
         if (r.options.enqueueTimeout().isEmpty()) {
             counters.overloads.increment();
+            reportOverload();
             throw new OverloadedException(name + ": write queue full (" + queue.size()
                     + " queued, " + runningGroupSize + " in the running group); retry later or "
                     + "raise writeQueueCapacity");
@@ -370,6 +421,7 @@ public final class WriterLane implements WorkerPool.Task {
             while (queue.size() >= options.writeQueueCapacity()) {
                 if (remaining <= 0) {
                     counters.overloads.increment();
+                    reportOverload();
                     throw new QueueFullException(name + ": write queue stayed full for "
                             + timeout.toMillis() + " ms (" + queue.size() + " queued, capacity "
                             + options.writeQueueCapacity() + "); the write never ran. Retry later "
@@ -425,6 +477,11 @@ public final class WriterLane implements WorkerPool.Task {
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
     private void turn(WriteRequest first) {
         List<WriteRequest> group = takeGroup(first);
+        long started = System.nanoTime();
+        for (WriteRequest r : group) {
+            r.startedAt = started;
+            r.groupSize = group.size();
+        }
         try {
             execute(group);
         } catch (Throwable bug) {
@@ -437,6 +494,7 @@ public final class WriterLane implements WorkerPool.Task {
                 }
             }
             poison("internal error in the writer lane: " + bug);
+            report(m -> m.crash(name));
         } finally {
             finishTurn();
             for (WriteRequest r : group) {
@@ -450,6 +508,107 @@ public final class WriterLane implements WorkerPool.Task {
                 justOpened = false;
                 ready.complete(null);
             }
+            observe(group);
+        }
+    }
+
+    /**
+     * Records the group's stages: {@link #lastWrite}, the metrics, and one WARN when writes
+     * were slower than the threshold. Labels are resolved only for slow writes, so a fast write
+     * never allocates for them.
+     */
+    private void observe(List<WriteRequest> group) {
+        long now = System.nanoTime();
+        long slowNanos = options.slowWriteThreshold().toNanos();
+        WriteRequest last = null;
+        List<String> labels = null;
+        int truncated = 0;
+        int slow = 0;
+        long slowest = 0;
+        for (WriteRequest r : group) {
+            if (!r.observed()) {
+                continue;
+            }
+            last = r;
+            long total = now - r.enqueuedAt;
+            if (total >= slowNanos) {
+                slow++;
+                slowest = Math.max(slowest, total);
+                if (r.options.label().isPresent()) {
+                    String label = r.options.label().get();
+                    if (labels == null) {
+                        labels = new ArrayList<>(4);
+                    }
+                    if (!labels.contains(label)) {
+                        if (labels.size() < MAX_WRITE_LABELS) {
+                            labels.add(label);
+                        } else {
+                            truncated++;
+                        }
+                    }
+                }
+            }
+        }
+        if (last == null) {
+            return;
+        }
+        if (metrics != dev.lanes.MetricsListener.NONE) {
+            reportMetrics(group, now);
+        }
+        long lastTotal = now - last.enqueuedAt;
+        lastWrite = new dev.lanes.WriteObservation(
+                Duration.ofNanos(Math.max(0, last.startedAt - last.enqueuedAt)),
+                Duration.ofNanos(last.acquireNanos), Duration.ofNanos(last.bodyNanos),
+                Duration.ofNanos(last.commitNanos), Duration.ofNanos(lastTotal),
+                last.depthAtEntry, last.groupSize, java.time.Instant.now(),
+                lastTotal >= slowNanos && labels != null ? List.copyOf(labels) : List.of(),
+                lastTotal >= slowNanos ? truncated : 0);
+        if (slow > 0) {
+            long worst = slowest;
+            log.warn("{}: {} slow write(s), the slowest {} ms (slowWriteThreshold {} ms), labels "
+                    + "{}{}; last stages: queue wait {} ms, acquire {} ms, body {} ms, commit {} "
+                    + "ms, group of {}", name, slow, TimeUnit.NANOSECONDS.toMillis(worst),
+                    options.slowWriteThreshold().toMillis(), labels == null ? List.of() : labels,
+                    truncated > 0 ? " (+" + truncated + " more)" : "",
+                    TimeUnit.NANOSECONDS.toMillis(last.startedAt - last.enqueuedAt),
+                    TimeUnit.NANOSECONDS.toMillis(last.acquireNanos),
+                    TimeUnit.NANOSECONDS.toMillis(last.bodyNanos),
+                    TimeUnit.NANOSECONDS.toMillis(last.commitNanos), last.groupSize);
+            report(m -> m.slowWrite(name, Duration.ofNanos(worst)));
+        }
+    }
+
+    private void reportMetrics(List<WriteRequest> group, long now) {
+        report(m -> {
+            for (WriteRequest r : group) {
+                if (!r.observed()) {
+                    continue;
+                }
+                m.queueWait(name, Math.max(0, r.startedAt - r.enqueuedAt));
+                LanesException failure = r.failure();
+                String kind = r.sql != null ? SqlText.firstKeyword(r.sql) : "BODY";
+                m.command(name, r.operation(), r.kind != Kind.TOP_LEVEL, kind,
+                        r.bodyNanos, failure == null);
+                if (failure != null) {
+                    m.error(name, failure.code());
+                }
+            }
+        });
+    }
+
+    private void reportOverload() {
+        report(m -> m.overload(name));
+    }
+
+    /** Calls the metrics listener; its failures are logged and never reach the lane. */
+    private void report(java.util.function.Consumer<dev.lanes.MetricsListener> call) {
+        if (metrics == dev.lanes.MetricsListener.NONE) {
+            return;
+        }
+        try {
+            call.accept(metrics);
+        } catch (RuntimeException e) {
+            log.warn("{}: the metrics listener failed; ignored", name, e);
         }
     }
 
@@ -600,9 +759,11 @@ public final class WriterLane implements WorkerPool.Task {
         if (dead == null) {
             try {
                 connection = new WriterConnection(
-                        SqliteConnections.openWriter(path, options.synchronous(), options.busyTimeout()),
+                        SqliteConnections.openWriter(path, options.synchronous(), options.busyTimeout(),
+                                options.checkpointMode()),
                         options.statementCacheSize(), options.busyTimeout(), faults, counters);
                 runtime.connectionOpened();
+                identity.onWriterOpened(connection.raw);
                 initialize(connection);
                 justOpened = true;
                 return true;
@@ -664,9 +825,15 @@ public final class WriterLane implements WorkerPool.Task {
         WriterConnection c = connection;
         CommitObserver observer = commitObserver;
         boolean inCork = corked;
+        long transactionStart = System.nanoTime();
         if (!inCork || !corkOuterOpen) {
             c.trackTables(observer.tracksTables());
-            if (!begin(group)) {
+            boolean begun = begin(group);
+            long acquire = System.nanoTime() - transactionStart;
+            for (WriteRequest r : group) {
+                r.acquireNanos = acquire;
+            }
+            if (!begun) {
                 return List.of();
             }
             corkOuterOpen = inCork;
@@ -693,12 +860,14 @@ public final class WriterLane implements WorkerPool.Task {
             long eventsBefore = c.transactionEvents();
             Object value = null;
             Throwable failure;
+            long bodyStart = System.nanoTime();
             try {
                 value = runBody(r, c, true);
                 failure = null;
             } catch (Throwable t) {
                 failure = t;
             }
+            r.bodyNanos = System.nanoTime() - bodyStart;
             if (c.transactionEvents() != eventsBefore) {
                 // The transaction ended inside the body. Statements it ran after that point
                 // autocommitted on their own, so if anything committed its outcome is unknown.
@@ -749,6 +918,7 @@ public final class WriterLane implements WorkerPool.Task {
             return List.of();
         }
         long changed;
+        long commitStart = System.nanoTime();
         try {
             changed = c.changesSinceBegin();
             c.commit();
@@ -765,8 +935,14 @@ public final class WriterLane implements WorkerPool.Task {
             }
             return List.of();
         }
+        long commitEnd = System.nanoTime();
+        for (WriteRequest r : ran) {
+            r.commitNanos = commitEnd - commitStart;
+        }
         counters.committed.add(ran.size());
         counters.groups.increment();
+        int committed = ran.size();
+        report(m -> m.groupCommitted(name, committed, commitEnd - transactionStart));
         if (changed > 0) {
             notifyCommitted(observer, c.takeChangedTables());
         }
@@ -919,11 +1095,13 @@ public final class WriterLane implements WorkerPool.Task {
         long commitsBefore = c.commits();
         Object value = null;
         Throwable failure = null;
+        long bodyStart = System.nanoTime();
         try {
             value = runBody(r, c, false);
         } catch (Throwable t) {
             failure = t;
         }
+        r.bodyNanos = System.nanoTime() - bodyStart;
         boolean open;
         try {
             open = c.inTransaction();
@@ -1119,11 +1297,13 @@ public final class WriterLane implements WorkerPool.Task {
         Object value = null;
         Throwable failure = null;
         r.runs++;
+        long bodyStart = System.nanoTime();
         try {
             value = runStep(r, c);
         } catch (Throwable t) {
             failure = t;
         }
+        r.bodyNanos = System.nanoTime() - bodyStart;
         tx.lastActivityNanos = System.nanoTime();
         tx.statements++;
         if (c.transactionEvents() != eventsBefore) {
@@ -1527,6 +1707,8 @@ public final class WriterLane implements WorkerPool.Task {
             lock.unlock();
         }
         marker.succeed(null);
+        long closeNanos = System.nanoTime() - marker.enqueuedAt;
+        report(m -> m.databaseClosed(name, closeNanos, false));
         runtime.closed(path, this);
         ready.completeExceptionally(new ClosedException(name + ": the database closed before it "
                 + "was ready"));
@@ -1558,7 +1740,7 @@ public final class WriterLane implements WorkerPool.Task {
                     background, counters.snapshot(),
                     tx == null ? null : new dev.lanes.DatabaseDiagnostics.TransactionInfo(
                             Duration.ofNanos(tx.ageNanos()), tx.statements),
-                    corked);
+                    corked, lastWrite);
         } finally {
             lock.unlock();
         }
@@ -1567,5 +1749,6 @@ public final class WriterLane implements WorkerPool.Task {
     record View(DatabaseState state, String poisonCause, String deadCause, int queued,
             int capacity, long committed, long failed, long groups, long overloads, long replays,
             boolean background, dev.lanes.DatabaseDiagnostics.WriterCounters writer,
-            dev.lanes.DatabaseDiagnostics.TransactionInfo transaction, boolean corked) {}
+            dev.lanes.DatabaseDiagnostics.TransactionInfo transaction, boolean corked,
+            dev.lanes.WriteObservation lastWrite) {}
 }

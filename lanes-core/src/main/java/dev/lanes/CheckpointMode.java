@@ -1,0 +1,28 @@
+package dev.lanes;
+
+/**
+ * Who moves the WAL's pages back into the database file (a <em>checkpoint</em>), and so keeps the
+ * {@code -wal} file from growing without bound. Chosen per database with {@link
+ * DatabaseOptions.Builder#checkpointMode(CheckpointMode)}.
+ */
+public enum CheckpointMode {
+    /**
+     * SQLite checkpoints by itself: the commit that takes the WAL past 1000 pages runs a passive
+     * checkpoint on the writer connection ({@code PRAGMA wal_autocheckpoint=1000}). The WAL
+     * stays bounded; the commits that cross the mark pay for the checkpoint.
+     */
+    AUTO,
+    /**
+     * A background checkpointer owns checkpoints: the writer connection runs with {@code
+     * wal_autocheckpoint=0}, so no commit ever pays for one, and a background task on the
+     * runtime's pool, on its own connection, runs a passive checkpoint once the WAL passes a
+     * threshold and truncates the WAL once the database has been quiet. The WAL stays bounded.
+     */
+    DEDICATED,
+    /**
+     * Another tool owns checkpoints (a replicator such as Litestream): the writer runs with
+     * {@code wal_autocheckpoint=0} and Lanes never checkpoints, not even on {@link
+     * Database#checkpoint()}. The WAL grows until that tool checkpoints it.
+     */
+    EXTERNAL
+}
