@@ -77,7 +77,8 @@ public record DatabaseDiagnostics(
      *     file system, not from SQLite
      * @param last the report of the latest checkpoint, by the background checkpointer or {@link
      *     Database#checkpoint()}
-     * @param lastMode how the latest checkpoint ran: {@code PASSIVE} or {@code TRUNCATE}
+     * @param lastMode how the latest checkpoint ran: {@code PASSIVE}, {@code RESTART} or {@code
+     *     TRUNCATE}
      * @param lastAt when the latest checkpoint ended
      * @param completed checkpoints run since open
      * @param failures checkpoints that failed since open

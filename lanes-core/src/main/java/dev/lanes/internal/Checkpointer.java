@@ -34,12 +34,18 @@ import org.sqlite.SQLiteOpenMode;
  *
  * <p>Policy: every {@link #TICK} the runtime's timer looks at the {@code -wal} file (one {@code
  * stat}, no SQLite). A WAL at or past {@link #WAL_THRESHOLD_BYTES} that changed since the last
- * checkpoint gets a {@code PASSIVE} checkpoint, which never waits for a lock and never blocks the
- * writer or a reader. A WAL that has not changed for {@link #QUIET} gets a {@code TRUNCATE}
- * checkpoint, which also shrinks the file to zero; it is tried with no busy wait, so a reader or
- * a write in progress only makes it report busy, and it is tried again after the next quiet
- * stretch. The checkpoints run as background turns on the runtime's pool, on the checkpointer's
- * own read-write connection, never on the writer's.
+ * checkpoint gets a {@code PASSIVE} checkpoint, which copies frames without waiting for any lock
+ * and never blocks the writer or a reader. Under sustained writes a passive checkpoint never
+ * quite catches up (frames keep arriving while it copies), and SQLite restarts the WAL from its
+ * beginning only after a checkpoint that did; so when the passive one left frames behind, a
+ * {@code RESTART} follows at once: it takes the write lock (waiting at most {@link #LOCK_WAIT}
+ * for the running transaction), copies the few frames left, and waits for readers to leave the
+ * WAL, after which the next write starts the WAL over and the file stops growing. The writer is
+ * held up only for that tail. A WAL that has not changed for {@link #QUIET} gets a {@code
+ * TRUNCATE} checkpoint, which also shrinks the file to zero bytes. A checkpoint that cannot get
+ * its locks within {@link #LOCK_WAIT} reports busy and is tried again later. The checkpoints run
+ * as background turns on the runtime's pool, on the checkpointer's own read-write connection,
+ * never on the writer's.
  *
  * <h2>Concurrency</h2>
  * {@link #run}, {@link #pending}, {@link #closing} and {@link #connection}'s existence are guarded
@@ -59,6 +65,8 @@ final class Checkpointer implements WorkerPool.Task {
     static final Duration TICK = Duration.ofMillis(250);
     /** A WAL unchanged this long gets a {@code TRUNCATE} checkpoint. */
     static final Duration QUIET = Duration.ofSeconds(2);
+    /** How long a {@code RESTART} or {@code TRUNCATE} waits for the write lock and for readers. */
+    static final Duration LOCK_WAIT = Duration.ofMillis(100);
 
     private enum Run { IDLE, SCHEDULED, RUNNING }
 
@@ -260,10 +268,32 @@ final class Checkpointer implements WorkerPool.Task {
             c = open();
             connection = c;
         }
-        CheckpointResult result = run(c, kind.name());
-        stats.record(kind.name(), result);
+        String mode = kind.name();
+        CheckpointResult result;
+        if (kind == Kind.TRUNCATE) {
+            result = runWaiting(c, mode);
+        } else {
+            result = run(c, mode);
+            if (!result.complete()) {
+                stats.record(mode, result);
+                mode = "RESTART"; // see the class comment: only a complete checkpoint resets the WAL
+                result = runWaiting(c, mode);
+            }
+        }
+        stats.record(mode, result);
         if (result.busy()) {
-            log.debug("{}: {} checkpoint was busy: {}", name, kind, result);
+            log.debug("{}: {} checkpoint was busy: {}", name, mode, result);
+        }
+    }
+
+    /** A blocking checkpoint mode, waiting at most {@link #LOCK_WAIT} for its locks. */
+    private static CheckpointResult runWaiting(SQLiteConnection c, String mode)
+            throws SQLException {
+        c.setBusyTimeout((int) LOCK_WAIT.toMillis());
+        try {
+            return run(c, mode);
+        } finally {
+            c.setBusyTimeout(0);
         }
     }
 

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.NClob;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
@@ -123,20 +124,19 @@ final class GuardedConnection implements Connection {
                 + "write already runs atomically");
     }
 
-    private <S extends Statement> S track(S raw, Class<S> type) {
-        @SuppressWarnings("unchecked")
-        S guarded = (S) Proxy.newProxyInstance(GuardedConnection.class.getClassLoader(),
-                new Class<?>[] {type}, new StatementGuard(raw));
-        statements.add(raw);
-        return guarded;
-    }
 
-    /** Checks SQL passed to a statement's execute/addBatch methods, and hides the raw connection. */
-    private final class StatementGuard implements InvocationHandler {
-        private final Statement raw;
+    /**
+     * Guards a driver object reached through this connection (statement, result set, metadata):
+     * SQL passed to execute/addBatch is checked, and whatever it hands back that could lead to
+     * the raw connection (a connection, statement, result set or metadata) is guarded in turn.
+     */
+    private final class ObjectGuard implements InvocationHandler {
+        private final Object raw;
+        private final Object parent;
 
-        StatementGuard(Statement raw) {
+        ObjectGuard(Object raw, Object parent) {
             this.raw = raw;
+            this.parent = parent;
         }
 
         @Override
@@ -152,7 +152,8 @@ final class GuardedConnection implements Connection {
                         return "Guarded" + raw;
                 }
             }
-            if (args != null && args.length > 0 && args[0] instanceof String
+            if (raw instanceof Statement && args != null && args.length > 0
+                    && args[0] instanceof String
                     && (name.startsWith("execute") || name.equals("addBatch"))) {
                 checkSql((String) args[0]);
             } else if (!name.equals("close") && !name.equals("isClosed")) {
@@ -161,12 +162,40 @@ final class GuardedConnection implements Connection {
             if (name.equals("getConnection")) {
                 return GuardedConnection.this;
             }
+            if (name.equals("getStatement") && raw instanceof ResultSet) {
+                return parent;
+            }
+            if (name.equals("unwrap") || name.equals("isWrapperFor")) {
+                Class<?> iface = (Class<?>) args[0];
+                if (name.equals("isWrapperFor")) {
+                    return iface.isInstance(proxy) || iface.isInstance(raw);
+                }
+                return iface.isInstance(proxy) ? proxy : iface.cast(raw);
+            }
+            Object result;
             try {
-                return method.invoke(raw, args);
+                result = method.invoke(raw, args);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
             }
+            if (result instanceof ResultSet) {
+                return guard((ResultSet) result, ResultSet.class, proxy);
+            }
+            if (result instanceof DatabaseMetaData) {
+                return guard((DatabaseMetaData) result, DatabaseMetaData.class, null);
+            }
+            return result;
         }
+    }
+
+    private <T> T guard(T raw, Class<T> type, Object parent) {
+        return type.cast(Proxy.newProxyInstance(GuardedConnection.class.getClassLoader(),
+                new Class<?>[] {type}, new ObjectGuard(raw, parent)));
+    }
+
+    private <S extends Statement> S track(S raw, Class<S> type) {
+        statements.add(raw);
+        return guard(raw, type, null);
     }
 
     // ---- statements
@@ -456,7 +485,7 @@ final class GuardedConnection implements Connection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         check();
-        return delegate.getMetaData();
+        return guard(delegate.getMetaData(), DatabaseMetaData.class, null);
     }
 
     @Override

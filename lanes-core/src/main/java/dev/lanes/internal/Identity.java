@@ -134,13 +134,10 @@ final class Identity {
         if (earlier != null) {
             throw new IdentityMismatchException(earlier.getMessage(), earlier);
         }
+        // The file key first, before any SQL: a connection to a swapped file may share the old
+        // file's -wal and -shm (they go by path) and read nonsense.
         Object key = fileKey();
-        String stored = readUuid(c);
-        if (stored == null && writable) {
-            stored = install(c);
-        }
         IdentityMismatchException mismatch = null;
-        boolean first = false;
         lock.lock();
         try {
             if (!keyPinned) {
@@ -150,6 +147,19 @@ final class Identity {
                 mismatch = mismatch("the file at " + path + " is another file (file key "
                         + key + ", pinned " + pinnedKey + ")");
             }
+        } finally {
+            lock.unlock();
+        }
+        String stored = null;
+        if (mismatch == null) {
+            stored = readUuid(c);
+            if (stored == null && writable) {
+                stored = install(c);
+            }
+        }
+        boolean first = false;
+        lock.lock();
+        try {
             if (mismatch == null) {
                 if (pinnedUuid == null) {
                     pinnedUuid = stored; // first sight, or installed meanwhile by another process

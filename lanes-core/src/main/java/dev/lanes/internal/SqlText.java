@@ -10,8 +10,9 @@ import java.util.Locale;
  * identifiers. It never parses beyond that; SQLite stays the judge of what the SQL means.
  *
  * <p>Statement ends follow {@code sqlite3_complete()}: a semicolon outside quotes and comments
- * ends a statement, except inside {@code CREATE [TEMP] TRIGGER}, whose body ends only at a
- * semicolon that follows {@code END}.
+ * ends a statement, except inside {@code CREATE [TEMP] TRIGGER}, whose body ends only at {@code
+ * ; END ;}, an {@code END} that directly follows the semicolon of the body's last statement (so
+ * {@code CASE … END;} inside the body does not end it).
  */
 public final class SqlText {
     private SqlText() {}
@@ -75,15 +76,20 @@ public final class SqlText {
         boolean sawCreate = false;
         boolean inTrigger = false;
         String previousWord = "";
+        // Whether the token before previousWord was a semicolon: END ends a trigger only there.
+        boolean semicolonBeforePrevious = false;
+        boolean semicolonLast = false;
         while (i < n) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"' || c == '`') {
                 i = skipQuoted(sql, i, c);
                 previousWord = "";
+                semicolonLast = false;
             } else if (c == '[') {
                 int close = sql.indexOf(']', i + 1);
                 i = close < 0 ? n : close + 1;
                 previousWord = "";
+                semicolonLast = false;
             } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
                 int eol = sql.indexOf('\n', i);
                 i = eol < 0 ? n : eol + 1;
@@ -91,7 +97,7 @@ public final class SqlText {
                 int close = sql.indexOf("*/", i + 2);
                 i = close < 0 ? n : close + 2;
             } else if (c == ';') {
-                if (!inTrigger || previousWord.equals("END")) {
+                if (!inTrigger || (previousWord.equals("END") && semicolonBeforePrevious)) {
                     addIfNotBlank(statements, sql.substring(start, i));
                     start = i + 1;
                     wordsInStatement = 0;
@@ -99,6 +105,7 @@ public final class SqlText {
                     inTrigger = false;
                 }
                 previousWord = "";
+                semicolonLast = true;
                 i++;
             } else if (isWordStart(c)) {
                 int end = i + 1;
@@ -116,10 +123,13 @@ public final class SqlText {
                     sawCreate = false;
                 }
                 previousWord = w;
+                semicolonBeforePrevious = semicolonLast;
+                semicolonLast = false;
                 i = end;
             } else {
                 if (!Character.isWhitespace(c)) {
                     previousWord = "";
+                    semicolonLast = false;
                 }
                 i++;
             }

@@ -43,6 +43,8 @@ final class WriterConnection implements AutoCloseable {
     final Savepoint transaction;
     private long commits;
     private long rollbacks;
+    /** How the first transaction end after {@link #markEnds()} happened; null while none. */
+    private Boolean firstEndWasCommit;
     private long totalChangesAtBegin;
     private Set<String> changedTables = new HashSet<>();
     private final SQLiteUpdateListener tableRecorder =
@@ -68,11 +70,17 @@ final class WriterConnection implements AutoCloseable {
             @Override
             public void onCommit() {
                 commits++;
+                if (firstEndWasCommit == null) {
+                    firstEndWasCommit = Boolean.TRUE;
+                }
             }
 
             @Override
             public void onRollback() {
                 rollbacks++;
+                if (firstEndWasCommit == null) {
+                    firstEndWasCommit = Boolean.FALSE;
+                }
             }
         });
     }
@@ -80,6 +88,21 @@ final class WriterConnection implements AutoCloseable {
     /** Commits plus rollbacks seen so far; a change across a body means its transaction ended. */
     long transactionEvents() {
         return commits + rollbacks;
+    }
+
+    /** Starts watching for the next transaction end; see {@link #firstEndWasCommit()}. */
+    void markEnds() {
+        firstEndWasCommit = null;
+    }
+
+    /** Whether the first transaction end since {@link #markEnds()} was a commit. */
+    boolean firstEndWasCommit() {
+        return Boolean.TRUE.equals(firstEndWasCommit);
+    }
+
+    /** Rows changed by statements so far ({@code sqlite3_total_changes}). */
+    long totalChanges() throws SQLException {
+        return raw.getDatabase().total_changes();
     }
 
     /** Commits seen so far. */

@@ -522,7 +522,7 @@ public final class WriterLane implements WorkerPool.Task {
         long slowNanos = options.slowWriteThreshold().toNanos();
         WriteRequest last = null;
         List<String> labels = null;
-        int truncated = 0;
+        List<String> dropped = null;
         int slow = 0;
         long slowest = 0;
         for (WriteRequest r : group) {
@@ -543,7 +543,12 @@ public final class WriterLane implements WorkerPool.Task {
                         if (labels.size() < MAX_WRITE_LABELS) {
                             labels.add(label);
                         } else {
-                            truncated++;
+                            if (dropped == null) {
+                                dropped = new ArrayList<>(4);
+                            }
+                            if (!dropped.contains(label)) {
+                                dropped.add(label); // distinct labels past the bound count once
+                            }
                         }
                     }
                 }
@@ -555,6 +560,7 @@ public final class WriterLane implements WorkerPool.Task {
         if (metrics != dev.lanes.MetricsListener.NONE) {
             reportMetrics(group, now);
         }
+        int truncated = dropped == null ? 0 : dropped.size();
         long lastTotal = now - last.enqueuedAt;
         lastWrite = new dev.lanes.WriteObservation(
                 Duration.ofNanos(Math.max(0, last.startedAt - last.enqueuedAt)),
@@ -639,6 +645,10 @@ public final class WriterLane implements WorkerPool.Task {
             if (pinned == null && (first == null || first.inTransaction())) {
                 WriteRequest next;
                 while (group.size() < options.maxGroupSize() && (next = queue.peekFirst()) != null) {
+                    if (next.future.isCancelled()) {
+                        queue.pollFirst(); // its caller gave up before it ran: it never runs
+                        continue;
+                    }
                     if (!next.inTransaction()) {
                         if (group.isEmpty()) {
                             group.add(queue.pollFirst()); // top-level and close run alone
@@ -761,7 +771,8 @@ public final class WriterLane implements WorkerPool.Task {
                 connection = new WriterConnection(
                         SqliteConnections.openWriter(path, options.synchronous(), options.busyTimeout(),
                                 options.checkpointMode()),
-                        options.statementCacheSize(), options.busyTimeout(), faults, counters);
+                        options.statementCacheSize(), options.busyTimeout(),
+                        point -> faults.before(point), counters);
                 runtime.connectionOpened();
                 identity.onWriterOpened(connection.raw);
                 initialize(connection);
@@ -853,11 +864,12 @@ public final class WriterLane implements WorkerPool.Task {
                 try {
                     c.request.begin();
                 } catch (SQLException e) {
-                    return abandon(group, ran, i, r, e, "SAVEPOINT failed");
+                    return abandon(group, ran, i, r, e, "SAVEPOINT failed", null);
                 }
             }
             long commitsBefore = c.commits();
             long eventsBefore = c.transactionEvents();
+            c.markEnds();
             Object value = null;
             Throwable failure;
             long bodyStart = System.nanoTime();
@@ -874,7 +886,11 @@ public final class WriterLane implements WorkerPool.Task {
                 boolean partial = c.commits() != commitsBefore;
                 if (failure == null) {
                     failure = new IllegalStateException("the body returned normally although the "
-                            + "transaction ended inside it (it swallowed an error)");
+                            + "transaction ended inside it (it swallowed an error, or committed "
+                            + "behind the lane's back)");
+                }
+                if (c.firstEndWasCommit()) {
+                    return committedInsideBody(group, ran, i, r, failure);
                 }
                 return groupEnded(group, ran, i, r, failure, partial);
             }
@@ -883,7 +899,7 @@ public final class WriterLane implements WorkerPool.Task {
                     try {
                         c.request.release();
                     } catch (SQLException e) {
-                        return abandon(group, ran, i, r, e, "RELEASE failed");
+                        return abandon(group, ran, i, r, e, "RELEASE failed", null);
                     }
                 }
                 r.succeed(value);
@@ -895,7 +911,7 @@ public final class WriterLane implements WorkerPool.Task {
                 try {
                     c.request.rollBack();
                 } catch (SQLException e) {
-                    return abandon(group, ran, i, r, e, "ROLLBACK TO failed");
+                    return abandon(group, ran, i, r, e, "ROLLBACK TO failed", failure);
                 }
                 r.fail(failureOf(r, WriteOutcome.ROLLED_BACK, failure));
             } else if (r.kind == Kind.STATEMENT) {
@@ -1032,16 +1048,50 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /**
+     * The body at {@code index} committed the group's transaction behind the lane's back: what
+     * ran before it is durable and is acknowledged, never replayed; the body's own outcome is
+     * unknown; the requests after it run in a fresh transaction.
+     */
+    private List<WriteRequest> committedInsideBody(List<WriteRequest> group,
+            List<WriteRequest> ran, int index, WriteRequest culprit, Throwable failure) {
+        boolean clean = connection.rollbackVerified();
+        if (corked && corkOuterOpen) {
+            corkOuterOpen = false; // the cork's writes so far were committed with it
+        }
+        culprit.fail(failureOf(culprit, WriteOutcome.UNKNOWN, failure));
+        counters.committed.add(ran.size());
+        counters.groups.increment();
+        if (!clean) {
+            failAfterPoison(group, List.of(), index);
+            poison("a body committed the transaction and the connection's state could not be "
+                    + "verified: " + failure);
+            return List.of();
+        }
+        List<WriteRequest> rest = new ArrayList<>();
+        for (int j = index + 1; j < group.size(); j++) {
+            rest.add(group.get(j));
+        }
+        return rest;
+    }
+
+    /**
      * A savepoint step failed: give up the whole transaction. The culprit fails, the others run
      * again; if even the rollback cannot be verified, the writer is poisoned.
      */
     private List<WriteRequest> abandon(List<WriteRequest> group, List<WriteRequest> ran, int index,
-            WriteRequest culprit, SQLException e, String step) {
+            WriteRequest culprit, SQLException e, String step, Throwable bodyFailure) {
         boolean clean = connection.rollbackVerified();
         corkLost(step + ": " + e.getMessage());
-        culprit.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK
-                : WriteOutcome.UNKNOWN, name + ": " + step + " for " + culprit.describe() + " ("
-                + e.getMessage() + ")", e));
+        boolean bodyRan = culprit.runs > 0 && !step.startsWith("SAVEPOINT");
+        WriteFailedException failure = new WriteFailedException(!clean ? WriteOutcome.UNKNOWN
+                : bodyRan ? WriteOutcome.ROLLED_BACK : WriteOutcome.NOT_STARTED, name + ": "
+                + step + " for " + culprit.describe() + " (" + e.getMessage() + ")"
+                + (bodyFailure != null ? " after the body failed: " + bodyFailure : ""),
+                bodyFailure != null ? bodyFailure : e);
+        if (bodyFailure != null) {
+            failure.addSuppressed(e);
+        }
+        culprit.fail(failure);
         if (!clean) {
             failAfterPoison(group, ran, index);
             poison(step + " and the rollback could not be verified: " + e.getMessage());
@@ -1177,9 +1227,12 @@ public final class WriterLane implements WorkerPool.Task {
         PreparedStatement s = c.cache.get(r.sql);
         try {
             Rows.bind(s, r.args);
+            long before = c.totalChanges();
             int count = s.executeUpdate();
             c.cache.release(r.sql, s);
-            return count;
+            // The driver reports sqlite3_changes(), which a statement that changes no rows
+            // (DDL, PRAGMA) leaves at the previous statement's count.
+            return c.totalChanges() == before ? 0 : count;
         } catch (SQLException | RuntimeException e) {
             c.cache.evict(r.sql, s);
             throw e;

@@ -1,0 +1,170 @@
+package dev.lanes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Shared fixture code for the Lanes tests: runtimes, databases with a table, a way to hold a
+ * writer lane busy at a known point, and bounded waits. Every wait here is bounded by {@link
+ * #WAIT}; nothing sleeps to order events.
+ */
+final class TestLanes {
+    /** The bound on every wait in the tests; far above what any step needs. */
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    private TestLanes() {}
+
+    /** A runtime for one test; close it when the test ends. */
+    static Lanes runtime() {
+        return Lanes.builder().name("test").maxThreads(8).build();
+    }
+
+    /** Opens {@code dir/name} with {@code options} and creates {@code t(id INTEGER PRIMARY KEY, v TEXT)}. */
+    static Database openWithTable(Lanes lanes, Path dir, String name, DatabaseOptions options) {
+        Database db = lanes.open(dir.resolve(name), options);
+        db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");
+        return db;
+    }
+
+    static Database openWithTable(Lanes lanes, Path dir, String name) {
+        return openWithTable(lanes, dir, name, DatabaseOptions.DEFAULTS);
+    }
+
+    /** A write body that inserts {@code v} into {@code t} and returns it. */
+    static SqlFunction<String> insert(String v) {
+        return c -> {
+            try (var s = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+                s.setString(1, v);
+                s.executeUpdate();
+            }
+            return v;
+        };
+    }
+
+    /** How many rows of {@code t} hold {@code v}. */
+    static long countOf(Database db, String v) {
+        return db.query("SELECT count(*) AS n FROM t WHERE v = ?", v).get(0).getLong("n");
+    }
+
+    /** The single long of a one-row, one-column query. */
+    static long scalar(Database db, String sql, Object... args) {
+        Object value = db.query(sql, args).get(0).get(0);
+        return ((Number) value).longValue();
+    }
+
+    /**
+     * Holds the database's writer lane: queues a write whose body waits until {@link
+     * Blocker#release()}, and returns once that body runs. Writes queued meanwhile wait behind it
+     * and form the next commit group.
+     */
+    static Blocker block(Database db) {
+        return block(db, c -> "blocker");
+    }
+
+    /** {@link #block(Database)}, running {@code afterRelease} in the body once released. */
+    static Blocker block(Database db, SqlFunction<?> afterRelease) {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Object> future = db.writeAsync(c -> {
+            started.countDown();
+            if (!release.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the test never released the blocker");
+            }
+            return (Object) afterRelease.apply(c);
+        });
+        await(started, "the blocking body to start");
+        return new Blocker(release, future);
+    }
+
+    /** A body holding a writer lane; releasing it twice is harmless. */
+    static final class Blocker implements AutoCloseable {
+        final CountDownLatch release;
+        final CompletableFuture<Object> future;
+
+        Blocker(CountDownLatch release, CompletableFuture<Object> future) {
+            this.release = release;
+            this.future = future;
+        }
+
+        void release() {
+            release.countDown();
+        }
+
+        @Override
+        public void close() {
+            release();
+        }
+    }
+
+    static void await(CountDownLatch latch, String what) {
+        try {
+            if (!latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                fail("timed out waiting for " + what);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted waiting for " + what);
+        }
+    }
+
+    /** The value of a future that must complete normally within {@link #WAIT}. */
+    static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new AssertionError("expected success, but the request failed: " + e.getCause(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new AssertionError("the request did not complete within " + WAIT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /** The failure of a future that must complete exceptionally within {@link #WAIT}. */
+    static LanesException failureOf(CompletableFuture<?> future) {
+        try {
+            Object value = future.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            throw new AssertionError("expected a failure, but the request returned " + value);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(LanesException.class);
+            return (LanesException) e.getCause();
+        } catch (TimeoutException e) {
+            throw new AssertionError("the request did not complete within " + WAIT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /**
+     * Waits until {@code condition} holds, checking every millisecond, for at most {@link #WAIT}.
+     * For states that other threads reach (a thread parked in a wait, a database closing), not
+     * for ordering by time.
+     */
+    static void awaitTrue(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("timed out waiting for " + what);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    /** Waits until {@code thread} parks in a wait (so it is inside the call it was started for). */
+    static void awaitParked(Thread thread, Thread.State state) {
+        awaitTrue(thread.getName() + " to be " + state, () -> thread.getState() == state);
+    }
+}
