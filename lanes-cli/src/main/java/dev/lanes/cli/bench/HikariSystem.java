@@ -1,0 +1,75 @@
+package dev.lanes.cli.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.lanes.Synchronous;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The usual way to share SQLite among threads on the JVM: a HikariCP pool of {@value #POOL_SIZE}
+ * sqlite-jdbc connections. Each insert borrows a connection, prepares and runs the statement in
+ * autocommit mode and returns the connection, as pooled application code does. Writers on
+ * different connections contend for SQLite's one write lock; those that wait past the busy
+ * timeout fail with {@code SQLITE_BUSY}, which the workload counts.
+ */
+final class HikariSystem implements BenchSystem {
+    static final int POOL_SIZE = 8;
+
+    private final HikariDataSource pool;
+
+    private HikariSystem(HikariDataSource pool) {
+        this.pool = pool;
+    }
+
+    static HikariSystem open(Path file, Synchronous synchronous) throws SQLException {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("bench-hikari");
+        config.setDataSource(BaselineConnections.dataSource(file, synchronous));
+        config.setMaximumPoolSize(POOL_SIZE);
+        // a full pool from the start, so the warm-up is not spent opening connections
+        config.setMinimumIdle(POOL_SIZE);
+        config.setAutoCommit(true);
+        HikariDataSource pool = new HikariDataSource(config);
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            s.execute(CREATE_TABLE);
+        } catch (SQLException | RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        return new HikariSystem(pool);
+    }
+
+    @Override
+    public String name() {
+        return "hikari";
+    }
+
+    @Override
+    public void insert(String payload) throws SQLException {
+        try (Connection c = pool.getConnection();
+                PreparedStatement insert = c.prepareStatement(INSERT)) {
+            insert.setString(1, payload);
+            insert.executeUpdate();
+        }
+    }
+
+    @Override
+    public long countRows() throws SQLException {
+        try (Connection c = pool.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(COUNT_ROWS)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}
