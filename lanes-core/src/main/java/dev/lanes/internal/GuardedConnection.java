@@ -178,10 +178,13 @@ final class GuardedConnection implements Connection {
             } catch (InvocationTargetException e) {
                 throw e.getCause();
             }
-            if (result instanceof ResultSet) {
+            // Decide by the declared type: the driver's objects implement several interfaces
+            // (its result set is its own ResultSetMetaData).
+            Class<?> declared = method.getReturnType();
+            if (result != null && declared == ResultSet.class) {
                 return guard((ResultSet) result, ResultSet.class, proxy);
             }
-            if (result instanceof DatabaseMetaData) {
+            if (result != null && declared == DatabaseMetaData.class) {
                 return guard((DatabaseMetaData) result, DatabaseMetaData.class, null);
             }
             return result;

@@ -278,6 +278,13 @@ public final class WriterLane implements WorkerPool.Task {
                 throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name
                         + ": an uncork is already pending", null);
             }
+            if (pinned != null && !corked) {
+                // The cork is still queued behind the open transaction: an uncork deferred now
+                // would run before it and leave the database corked.
+                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": cork() "
+                        + "has not taken effect yet (it waits behind an open transaction); "
+                        + "uncork after it returned", null);
+            }
             uncorkPending = true;
             if (pinned != null) {
                 // Deferred: it runs when the transaction ends, ahead of writes queued since.
@@ -292,7 +299,17 @@ public final class WriterLane implements WorkerPool.Task {
         } finally {
             lock.unlock();
         }
-        submit(r, !Threads.currentIsVirtual(), true);
+        try {
+            submit(r, !Threads.currentIsVirtual(), true);
+        } catch (LanesException e) {
+            lock.lock();
+            try {
+                uncorkPending = false; // refused: it never ran, so it can be asked for again
+            } finally {
+                lock.unlock();
+            }
+            throw e;
+        }
         return r;
     }
 

@@ -1,0 +1,89 @@
+package dev.lanes;
+
+import static dev.lanes.TestLanes.openWithTable;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lanes.DatabaseDiagnostics.TransactionInfo;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code db.diagnostics()} and {@code db.transactionOpen()} show whether a transaction pins the
+ * writer (with its age and statement count) and whether the database is corked, so an operator
+ * can find the transaction that stalls the writes.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TransactionDiagnosticsTest {
+    @TempDir Path dir;
+    Lanes lanes;
+    Database db;
+
+    @BeforeEach
+    void start() {
+        lanes = TestLanes.runtime();
+        db = openWithTable(lanes, dir, "diagnostics.db", DatabaseOptions.builder()
+                .transactionIdleTimeout(Duration.ofMinutes(10)).build());
+    }
+
+    @AfterEach
+    void stop() {
+        lanes.close();
+    }
+
+    @Test
+    void anOpenTransactionShowsWithItsStatementsAndAgeAndDisappearsAtCommit() {
+        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.diagnostics().transaction()).isEmpty();
+
+        Transaction tx = db.begin();
+        assertThat(db.transactionOpen()).isTrue();
+        assertThat(db.diagnostics().transaction()).get()
+                .extracting(TransactionInfo::statements).isEqualTo(0);
+
+        tx.execute("INSERT INTO t(v) VALUES ('a')");
+        tx.query("SELECT count(*) FROM t");
+        tx.run(c -> null);
+        TransactionInfo first = db.diagnostics().transaction().orElseThrow();
+        assertThat(first.statements()).isEqualTo(3);
+        assertThat(first.age()).isPositive();
+        TestLanes.awaitTrue("the transaction's age to grow",
+                () -> db.diagnostics().transaction().orElseThrow().age().compareTo(first.age()) > 0);
+
+        tx.commit();
+        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.diagnostics().transaction()).isEmpty();
+    }
+
+    @Test
+    void aRolledBackTransactionNoLongerShows() {
+        Transaction tx = db.begin();
+        tx.execute("INSERT INTO t(v) VALUES ('a')");
+        tx.close();
+        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.diagnostics().transaction()).isEmpty();
+    }
+
+    @Test
+    void corkStateShowsFromCorkUntilUncorkAndUntilADeferredUncorkRan() {
+        assertThat(db.diagnostics().corked()).isFalse();
+        db.cork();
+        assertThat(db.diagnostics().corked()).isTrue();
+        db.uncork();
+        assertThat(db.diagnostics().corked()).isFalse();
+
+        db.cork();
+        Transaction tx = db.begin();
+        db.uncork(); // deferred behind the open transaction
+        assertThat(db.diagnostics().corked()).as("still corked while the uncork waits").isTrue();
+        assertThat(db.diagnostics().transaction()).isPresent();
+        tx.commit();
+        db.execute("INSERT INTO t(v) VALUES ('after')"); // queued behind the deferred uncork
+        assertThat(db.diagnostics().corked()).isFalse();
+        assertThat(db.diagnostics().transaction()).isEmpty();
+    }
+}
