@@ -14,9 +14,12 @@ public enum CheckpointMode {
     AUTO,
     /**
      * A background checkpointer owns checkpoints: the writer connection runs with {@code
-     * wal_autocheckpoint=0}, so no commit ever pays for one, and a background task on the
-     * runtime's pool, on its own connection, runs a passive checkpoint once the WAL passes a
-     * threshold and truncates the WAL once the database has been quiet. The WAL stays bounded.
+     * wal_autocheckpoint=0}, so no commit runs one, and a background task on the runtime's pool,
+     * on its own connection, checkpoints once the WAL passes 4 MiB and truncates the WAL once the
+     * database has been quiet for two seconds. The bulk of the copying is passive and never
+     * blocks a write; under sustained writes it is followed by a {@code RESTART} that holds the
+     * write lock briefly (for the last frames, and at most 100 ms for readers to leave the WAL)
+     * so that the WAL starts over. The WAL stays bounded.
      */
     DEDICATED,
     /**

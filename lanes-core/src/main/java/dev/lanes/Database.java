@@ -109,7 +109,8 @@ public interface Database extends AutoCloseable {
      * while the caller parks, and interrupting the caller stops it ({@link CancelledException}).
      *
      * <p>While the database is {@linkplain #cork() corked}, reads run on the writer lane instead
-     * and see the corked writes.
+     * (after the writes queued before them, under the same read-only guard) and see the corked
+     * writes; read timeouts do not apply there.
      */
     <T> T read(SqlFunction<T> body);
 

@@ -20,10 +20,15 @@ public final class Lanes implements AutoCloseable {
     /** Environment variable that sets the default {@link Builder#maxThreads(int)}. */
     public static final String WORKER_THREADS_ENV = "LANES_WORKER_THREADS";
 
+    /** Reports runtimes collected without close; the action holds the engine, never this. */
+    private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
+
     private final LanesRuntime runtime;
 
     private Lanes(Builder b) {
         this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics);
+        LanesRuntime engine = runtime;
+        CLEANER.register(this, engine::abandoned);
     }
 
     /** A runtime with the defaults. */
@@ -49,6 +54,13 @@ public final class Lanes implements AutoCloseable {
      * again, while it is open, returns the same {@link Database} (whatever options are passed
      * then). The connection opens on first use; a database that cannot open fails every request
      * with {@link DatabaseDeadException}.
+     *
+     * <p>The runtime owns the file from here until its close completes: it holds an OS lock on
+     * {@code <file>.lanes-lock} beside it, taken before SQLite opens the file and released once
+     * every connection closed (a killed process leaves no lock behind).
+     *
+     * @throws DatabaseLockedException when another process, or another runtime of this JVM, has
+     *     the database open; nothing is opened then
      */
     public Database open(Path path, DatabaseOptions options) {
         Objects.requireNonNull(path, "path");

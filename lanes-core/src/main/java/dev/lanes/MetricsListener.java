@@ -42,7 +42,11 @@ public interface MetricsListener {
     /** A database opened; its gauges can be bound until {@link #databaseClosed}. */
     default void databaseOpened(String db, DatabaseGauges gauges) {}
 
-    /** A database closed, taking {@code nanos}; {@code timedOut} when close() gave up waiting. */
+    /**
+     * A database closed, taking {@code nanos}. When {@code close()} gave up waiting, this is
+     * called twice: first with {@code timedOut} true when the caller stopped waiting, then with
+     * false when the close really completed.
+     */
     default void databaseClosed(String db, long nanos, boolean timedOut) {}
 
     /** A request waited {@code nanos} in the queue before its turn. */
@@ -57,10 +61,17 @@ public interface MetricsListener {
     default void command(String db, Operation operation, boolean inTransaction,
             String statementKind, long nanos, boolean success) {}
 
-    /** A group of {@code size} writes committed; its transaction lasted {@code nanos}. */
+    /**
+     * A transaction committed: a group of {@code size} writes, or an interactive transaction
+     * ({@code size} 1); it lasted {@code nanos} from {@code BEGIN} to the end of {@code COMMIT}.
+     */
     default void groupCommitted(String db, int size, long nanos) {}
 
-    /** A request failed with this code. */
+    /**
+     * A request that was admitted failed with this code. Refusals at admission (overloaded,
+     * closed, poisoned, invalid) are thrown to the caller and not reported here, except
+     * overloads, which {@link #overload} counts.
+     */
     default void error(String db, ErrorCode code) {}
 
     /** A write was refused because the queue was full. */
@@ -69,9 +80,15 @@ public interface MetricsListener {
     /** A turn failed with an unexpected error (a defect); the thread went on. */
     default void crash(String db) {}
 
-    /** A database was garbage-collected without having been closed. */
+    /**
+     * A database was still open when its {@link Lanes} runtime was garbage-collected without
+     * {@link Lanes#close()}.
+     */
     default void uncleanClose(String db) {}
 
-    /** A write was slower than the slow-write threshold. */
+    /** A group held writes slower than the slow-write threshold; {@code total} is the slowest. */
     default void slowWrite(String db, Duration total) {}
+
+    /** The runtime closed; pool gauges can be unbound. */
+    default void runtimeClosed() {}
 }

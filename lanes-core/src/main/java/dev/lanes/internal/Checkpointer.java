@@ -48,13 +48,13 @@ import org.sqlite.SQLiteOpenMode;
  * never on the writer's.
  *
  * <h2>Concurrency</h2>
- * {@link #run}, {@link #pending}, {@link #closing} and {@link #connection}'s existence are guarded
- * by {@link #lock}. Like the writer lane, the task is in one of three run states ({@code IDLE},
+ * {@link #state}, {@link #pending}, {@link #closing} and {@link #ticking} are guarded by {@link
+ * #lock}. Like the writer lane, the task is in one of three run states ({@code IDLE},
  * {@code SCHEDULED}, {@code RUNNING}); only the party moving it out of {@code IDLE} submits it to
  * the pool, so it never runs on two threads at once. The connection is used only by the turn
  * holder (a pool thread, always a platform thread), and closed only by a turn. The {@code tick}
  * fields are touched only by the timer's single thread. {@link Stats} is shared with {@link
- * Database#checkpoint()}'s path and publishes through volatile fields.
+ * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field.
  */
 final class Checkpointer implements WorkerPool.Task {
     private static final Logger log = LoggerFactory.getLogger(Checkpointer.class);
@@ -85,7 +85,7 @@ final class Checkpointer implements WorkerPool.Task {
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private Run run = Run.IDLE;
+    private Run state = Run.IDLE;
     private Kind pending;
     private boolean closing;
     private ScheduledFuture<?> ticking;
@@ -189,8 +189,8 @@ final class Checkpointer implements WorkerPool.Task {
             if (pending == null || kind.compareTo(pending) > 0) {
                 pending = kind;
             }
-            if (run == Run.IDLE) {
-                run = Run.SCHEDULED;
+            if (state == Run.IDLE) {
+                state = Run.SCHEDULED;
                 submit = true;
             }
         } finally {
@@ -222,7 +222,7 @@ final class Checkpointer implements WorkerPool.Task {
         boolean close;
         lock.lock();
         try {
-            run = Run.RUNNING;
+            state = Run.RUNNING;
             kind = pending;
             pending = null;
             close = closing;
@@ -243,10 +243,10 @@ final class Checkpointer implements WorkerPool.Task {
         try {
             close = closing;
             if (!close && pending != null) {
-                run = Run.SCHEDULED;
+                state = Run.SCHEDULED;
                 again = true;
             } else {
-                run = Run.IDLE;
+                state = Run.IDLE;
             }
         } finally {
             lock.unlock();
@@ -361,8 +361,8 @@ final class Checkpointer implements WorkerPool.Task {
                 if (ticking != null) {
                     ticking.cancel(false);
                 }
-                if (run == Run.IDLE) {
-                    run = Run.SCHEDULED;
+                if (state == Run.IDLE) {
+                    state = Run.SCHEDULED;
                     submit = true;
                 }
             }

@@ -68,6 +68,10 @@ final class DatabaseGuards {
                         checkpoints)
                 : null;
         this.backups = new Backup.Tracker(name);
+    }
+
+    /** Starts the background checkpointer, if any; call once the database is fully built. */
+    void start() {
         if (checkpointer != null) {
             checkpointer.start(runtime.timer());
         }
@@ -191,10 +195,5 @@ final class DatabaseGuards {
                     });
         });
         return chain;
-    }
-
-    /** Whether a close has begun (through {@link #afterClose}). */
-    boolean closeBegun() {
-        return closing.get() != null;
     }
 }

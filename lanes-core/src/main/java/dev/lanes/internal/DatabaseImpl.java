@@ -35,8 +35,6 @@ import java.util.function.Consumer;
  * {@link WriterLane}. Holds no state of its own beyond the lane and the options.
  */
 public final class DatabaseImpl implements Database {
-    /** Notices databases collected without close (only possible once their runtime is gone). */
-    private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
 
     private final Path path;
     private final DatabaseOptions options;
@@ -66,17 +64,7 @@ public final class DatabaseImpl implements Database {
             org.slf4j.LoggerFactory.getLogger(DatabaseImpl.class)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);
         }
-        WriterLane cleanupLane = lane; // the action must not reach this object
-        ReaderSet cleanupReaders = reads.readers();
-        CLEANER.register(this, () -> {
-            cleanupReaders.beginClose(false);
-            if (cleanupLane.state() != DatabaseState.CLOSED) {
-                org.slf4j.LoggerFactory.getLogger(DatabaseImpl.class).warn("{}: garbage-collected "
-                        + "without close(); its connections were never closed cleanly",
-                        cleanupLane.name());
-                cleanupLane.uncleanClose();
-            }
-        });
+        guards.start();
     }
 
     /** The writer lane, for tests that inject faults. Not API. */

@@ -241,6 +241,30 @@ public final class LanesRuntime {
                 s.longestQueueWait(), s.saturationStretches(), s.saturated());
     }
 
+    /**
+     * The {@link dev.lanes.Lanes} object was garbage-collected without close: every database
+     * still open is reported as an unclean close. They are not closed here, since a caller may
+     * still hold and use their handles.
+     */
+    public void abandoned() {
+        List<DatabaseImpl> open;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            open = new ArrayList<>(databases.values());
+        } finally {
+            lock.unlock();
+        }
+        for (DatabaseImpl db : open) {
+            org.slf4j.LoggerFactory.getLogger(LanesRuntime.class).warn("{}: its Lanes runtime "
+                    + "was garbage-collected without close(); close the runtime at shutdown so "
+                    + "that connections close cleanly and leases are released", db.lane().name());
+            db.lane().uncleanClose();
+        }
+    }
+
     /** Closes every database, all at once, then stops the threads. */
     public void close() {
         List<DatabaseImpl> open;
@@ -268,14 +292,25 @@ public final class LanesRuntime {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException | TimeoutException e) {
-                    late.add(open.get(i).path().toString());
+                    late.add(open.get(i).lane().name());
+                    open.get(i).lane().closeTimedOut(timeoutNanos);
                     break;
                 }
             }
         }
-        pool.shutdown();
-        timer.shutdown();
-        changeDispatcher.shutdown();
+        // The threads stop once every close completed: a late close still needs the pool (its
+        // turn) and the timer (an open transaction's idle timeout ends it).
+        CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0])).whenComplete((v, e) -> {
+            pool.shutdown();
+            timer.shutdown();
+            changeDispatcher.shutdown();
+            try {
+                metrics.runtimeClosed();
+            } catch (RuntimeException | LinkageError failure) {
+                org.slf4j.LoggerFactory.getLogger(LanesRuntime.class)
+                        .warn("{}: the metrics listener failed", name, failure);
+            }
+        });
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

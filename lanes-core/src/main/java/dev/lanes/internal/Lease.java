@@ -166,8 +166,8 @@ final class Lease {
         try {
             l = ch.tryLock();
         } catch (OverlappingFileLockException e) {
-            // Only reachable if something else in this JVM locked the file outside Lanes.
-            closeQuietly(ch);
+            // Only reachable if something else in this JVM locked the file outside Lanes. The
+            // channel is left open on purpose: closing it would drop that owner's POSIX lock.
             throw new DatabaseLockedException(name + ": the lock file " + lockFile + " is "
                     + "already locked by this JVM outside Lanes; the database is owned elsewhere",
                     e);
@@ -214,21 +214,6 @@ final class Lease {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Whether the OS lock is held now. */
-    boolean held() {
-        lock.lock();
-        try {
-            return fileLock != null && fileLock.isValid();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The lock file, or null for a database that takes no lease. */
-    Path lockFile() {
-        return lockFile;
     }
 
     /** Completes once the lease is released. */

@@ -78,6 +78,15 @@ final class ReaderConnection {
     private boolean interruptible;
     private boolean closed;
 
+    // lease holder only
+    private long leaseCounter;
+
+    /**
+     * The connection's home slot in its {@link ReaderSet}, or -1 for none; set by the set under
+     * its lock before the connection is handed to anyone.
+     */
+    int home = -1;
+
     private ReaderConnection(SQLiteConnection raw, int statementCacheSize, FaultInjector faults)
             throws SQLException {
         this.raw = raw;
@@ -148,10 +157,11 @@ final class ReaderConnection {
     /**
      * Starts a lease: arms the stop signal for it and opens the interruptible window.
      *
-     * @param token identifies the lease in later {@link #stop} requests
      * @param deadlineNanos the {@link System#nanoTime()} deadline, used when {@code withDeadline}
+     * @return the token that identifies this lease in later {@link #stop} requests
      */
-    void startLease(long token, boolean withDeadline, long deadlineNanos) {
+    long startLease(boolean withDeadline, long deadlineNanos) {
+        long token = ++leaseCounter;
         stopReason = RUNNING;
         deadline = deadlineNanos;
         hasDeadline = withDeadline;
@@ -162,6 +172,7 @@ final class ReaderConnection {
         } finally {
             handleLock.unlock();
         }
+        return token;
     }
 
     /**

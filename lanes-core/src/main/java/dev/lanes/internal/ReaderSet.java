@@ -14,12 +14,16 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,26 +36,46 @@ import org.slf4j.LoggerFactory;
  * <h2>Admission</h2>
  * At most {@code readers} reads hold a reader at a time; each holds a {@link Lease} (a slot,
  * plus a connection once opened). A read that finds a slot free and nobody waiting takes it at
- * once; otherwise it joins one FIFO queue of waiters. A returned slot goes straight to the head
- * waiter, with the returned connection, so a newcomer can never overtake a waiter (no barging)
- * and waiters are served, and time out, in arrival order. A waiter is either a thread parked on
- * its own condition (a platform thread that will run the read itself, or a virtual thread that
- * will hand it to the pool) or an asynchronous read, whose grant callback submits it to the pool
- * and whose timeout runs on the runtime's timer; no pool thread ever waits for
- * admission. A wait ends after {@code readerCheckoutTimeout} with {@link
- * AdmissionTimeoutException}, or earlier at the read's own deadline.
+ * once; otherwise it joins one FIFO queue of waiters. A slot freed while reads wait goes to the
+ * head waiter, so a newcomer never overtakes a waiter (no barging), and waiters are served, and
+ * time out, in arrival order. A waiter is either a thread parked on its own condition (a platform
+ * thread that will run the read itself, or a virtual thread that will hand it to the pool) or an
+ * asynchronous read, whose grant callback submits it to the pool and whose timeout runs on the
+ * runtime's timer; no pool thread ever waits for admission. A wait ends after {@code
+ * readerCheckoutTimeout} with {@link AdmissionTimeoutException}, or earlier at the read's own
+ * deadline.
  *
  * <h2>Connections</h2>
- * Connections open lazily, on the thread that runs the read (always a platform thread), and are
- * reused LIFO (the warmest first). A read returns its lease with a verdict: reusable, or dirty, in
- * which case the connection is closed and the next read opens a replacement. Every native close
- * runs on a platform thread: inline when the caller is one, else as a pool task.
+ * Connections open lazily, on the thread that runs the read (always a platform thread). Each
+ * has a home slot in {@link #idleSlots}, where it waits between reads; a thread looks first in
+ * the slot its id maps to, so a thread tends to get the connection it used last (its page cache
+ * and the driver's monitor stay warm, as with a connection per thread). A read returns its lease
+ * with a verdict: reusable, or dirty, in which case the connection is closed and a later read
+ * opens a replacement. Every native close runs on a platform thread: inline when the caller is
+ * one, else as a pool task.
  *
  * <h2>Concurrency</h2>
- * Every field marked "guarded by lock" is read and written only under {@link #lock}; nothing
- * else (no SQLite call, no callback, no pool submission) runs while holding it. Grant callbacks
- * and connection closes are collected under the lock and run after it is released. Statistics
- * that only grow are {@link LongAdder}s, written without the lock.
+ * The common path takes no lock: on a machine with fewer cores than readers, a lock taken twice
+ * per read convoys (threads preempted while holding it park the others for milliseconds).
+ * <ul>
+ *   <li>{@link #free} counts free slots. A read may take one with a CAS only while {@link
+ *       #queued} is 0 and the set is {@code OPEN}; otherwise it goes through {@link #lock}.
+ *   <li>A returning read puts its connection in its home slot <em>before</em> it increments
+ *       {@code free}, so whoever takes the slot finds a connection idle; then it reads {@code
+ *       queued} and {@link #state}, and if a read waits or the set is closing, hands slots over
+ *       under the lock ({@link #handOff}).
+ *   <li>A waiter publishes {@code queued} under the lock and then tries to take a free slot
+ *       itself; with the returning read's order above (write {@code free}, read {@code queued}
+ *       versus write {@code queued}, read {@code free}) one of the two always sees the other,
+ *       so no slot is stranded while a read waits.
+ *   <li>A read that took a slot on the fast path re-reads {@code state}; if the set began
+ *       closing meanwhile it gives the slot back and fails. The closer writes {@code state} and
+ *       then reads {@code free}, so either the reader backs off or the closer waits for it.
+ * </ul>
+ * Fields marked "guarded by lock" are read and written only under {@link #lock}; {@link
+ * #queued} and {@link #state} are written only under it and read anywhere. Nothing else (no
+ * SQLite call, no callback, no pool submission) runs while holding the lock: grant callbacks
+ * and connection closes are collected under it and run after.
  *
  * <h2>Closing</h2>
  * {@link #beginClose} stops admission ({@link ClosingException}, then {@link ClosedException}),
@@ -66,14 +90,11 @@ final class ReaderSet {
 
     /** A slot held by one read, and its connection once opened. */
     static final class Lease {
-        /** Identifies the lease in stop requests; unique within the set. */
-        final long token;
         final long acquiredAt;
         /** Null until the read opens one; owned by the lease holder. */
         ReaderConnection connection;
 
-        Lease(long token, ReaderConnection connection) {
-            this.token = token;
+        Lease(ReaderConnection connection) {
             this.connection = connection;
             this.acquiredAt = System.nanoTime();
         }
@@ -93,16 +114,21 @@ final class ReaderSet {
         final Condition condition; // sync waiters
         final AsyncAdmission callback; // async waiters
         final long enqueuedAt = System.nanoTime();
+        /** When the wait ends: the checkout timeout, or the read's deadline if sooner. */
+        final long end;
         final boolean deadlineFirst;
         // guarded by lock
         Lease lease;
         LanesException failure;
         ScheduledFuture<?> timeout;
 
-        Waiter(Condition condition, AsyncAdmission callback, boolean deadlineFirst) {
+        Waiter(Condition condition, AsyncAdmission callback, long checkoutTimeoutNanos,
+                boolean hasDeadline, long deadline) {
             this.condition = condition;
             this.callback = callback;
-            this.deadlineFirst = deadlineFirst;
+            long admissionEnd = enqueuedAt + checkoutTimeoutNanos;
+            this.deadlineFirst = hasDeadline && deadline - admissionEnd < 0;
+            this.end = deadlineFirst ? deadline : admissionEnd;
         }
     }
 
@@ -119,18 +145,25 @@ final class ReaderSet {
     /** Checks each new connection against the file first opened; null checks nothing. */
     private volatile Identity identity;
 
+    /** Free slots: {@code capacity} minus the leases out. */
+    private final AtomicInteger free;
+    /** Idle connections, each in its home slot; null where none waits. */
+    private final AtomicReferenceArray<ReaderConnection> idleSlots;
+    private volatile int queued; // written under lock: waiters.size()
+    private volatile State state = State.OPEN; // written under lock
+
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private final ArrayDeque<ReaderConnection> idle = new ArrayDeque<>();
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    private State state = State.OPEN;
-    private int checkedOut;
-    private int peakCheckedOut;
+    /** Asynchronous waiters that timed out, in the order they did, awaiting their callback. */
+    private final ArrayDeque<Waiter> refused = new ArrayDeque<>();
+    private boolean deliveringRefusals;
+    private final boolean[] homeTaken;
     private int openConnections;
-    private long nextToken = 1;
-    private long longestHoldNanos;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
+    private final AtomicInteger peakCheckedOut = new AtomicInteger();
+    private final AtomicLong longestHoldNanos = new AtomicLong();
     private final LongAdder acquisitions = new LongAdder();
     private final LongAdder completedCheckouts = new LongAdder();
     private final LongAdder checkoutTimeouts = new LongAdder();
@@ -151,6 +184,9 @@ final class ReaderSet {
         this.runtime = runtime;
         this.pool = pool;
         this.timer = timer;
+        this.free = new AtomicInteger(capacity);
+        this.idleSlots = new AtomicReferenceArray<>(capacity);
+        this.homeTaken = new boolean[capacity];
     }
 
     /** Installs the identity check run on every reader connection opened from now on. */
@@ -181,31 +217,37 @@ final class ReaderSet {
      * @throws LanesException when the read is not admitted; it never ran
      */
     Lease acquire(boolean hasDeadline, long deadline) {
+        Lease lease = tryFast();
+        if (lease != null) {
+            return lease;
+        }
         Waiter w;
+        boolean deliver = false;
+        List<Waiter> asyncGrants = null;
         lock.lock();
         try {
             checkAdmission();
-            if (waiters.isEmpty() && checkedOut < capacity) {
-                return grantNow();
+            if (waiters.isEmpty() && takeSlot()) {
+                return granted(takeIdle());
             }
-            long now = System.nanoTime();
-            long admissionEnd = now + nanos(checkoutTimeout);
-            boolean deadlineFirst = hasDeadline && deadline - admissionEnd < 0;
-            long end = deadlineFirst ? deadline : admissionEnd;
-            w = new Waiter(lock.newCondition(), null, deadlineFirst);
+            w = new Waiter(lock.newCondition(), null, nanos(checkoutTimeout), hasDeadline,
+                    deadline);
             waiters.addLast(w);
+            queued = waiters.size();
+            asyncGrants = handOff(); // a slot freed since the check above
             try {
                 while (w.lease == null && w.failure == null) {
-                    long remaining = end - System.nanoTime();
+                    long remaining = w.end - System.nanoTime();
                     if (remaining <= 0) {
-                        waiters.remove(w);
-                        throw timedOut(w);
+                        deliver = expireDue(); // this waiter, and any earlier one also due
+                        break;
                     }
                     w.condition.awaitNanos(remaining);
                 }
             } catch (InterruptedException e) {
                 if (w.lease == null && w.failure == null) {
                     waiters.remove(w);
+                    queued = waiters.size();
                     Thread.currentThread().interrupt();
                     cancellations.increment();
                     throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
@@ -219,42 +261,142 @@ final class ReaderSet {
             return w.lease;
         } finally {
             lock.unlock();
+            runGrants(asyncGrants);
+            if (deliver) {
+                pool.submit(new OneShot(this::deliverRefusals));
+            }
         }
     }
 
     /**
      * Asks for a slot without blocking. The callback runs on this thread when a slot is free now,
-     * else later on the thread that frees one, or on the timer thread when the wait ends.
+     * else later on the thread that frees one, or from the pool when the wait ends.
      *
      * @return the waiter to pass to {@link #cancelWaiting}, or null when admitted at once
      * @throws LanesException when the set is closing or closed; the read never ran
      */
     Waiter acquireAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
-        Lease lease;
-        lock.lock();
-        try {
-            checkAdmission();
-            if (!waiters.isEmpty() || checkedOut >= capacity) {
-                long admissionEnd = System.nanoTime() + nanos(checkoutTimeout);
-                boolean deadlineFirst = hasDeadline && deadline - admissionEnd < 0;
-                long end = deadlineFirst ? deadline : admissionEnd;
-                Waiter w = new Waiter(null, callback, deadlineFirst);
-                waiters.addLast(w);
-                try {
-                    w.timeout = timer.schedule(() -> expire(w),
-                            Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (RejectedExecutionException e) {
-                    waiters.remove(w);
-                    throw new ClosedException(name + ": the runtime is closed; the read never ran");
+        Lease lease = tryFast();
+        if (lease == null) {
+            List<Waiter> asyncGrants;
+            Waiter w;
+            lock.lock();
+            try {
+                checkAdmission();
+                if (waiters.isEmpty() && takeSlot()) {
+                    lease = granted(takeIdle());
+                    w = null;
+                    asyncGrants = null;
+                } else {
+                    w = new Waiter(null, callback, nanos(checkoutTimeout), hasDeadline, deadline);
+                    waiters.addLast(w);
+                    queued = waiters.size();
+                    try {
+                        w.timeout = timer.schedule(this::expire,
+                                Math.max(0, w.end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    } catch (RejectedExecutionException e) {
+                        waiters.remove(w);
+                        queued = waiters.size();
+                        throw new ClosedException(name + ": the runtime is closed; the read "
+                                + "never ran");
+                    }
+                    asyncGrants = handOff(); // may grant w itself
                 }
+            } finally {
+                lock.unlock();
+            }
+            if (w != null) {
+                runGrants(asyncGrants);
                 return w;
             }
-            lease = grantNow();
-        } finally {
-            lock.unlock();
         }
         callback.granted(lease);
         return null;
+    }
+
+    /** The lock-free path: a free slot, nobody waiting, the set open. Null otherwise. */
+    private Lease tryFast() {
+        if (queued != 0 || state != State.OPEN) {
+            return null;
+        }
+        if (!takeSlot()) {
+            return null;
+        }
+        if (state != State.OPEN) {
+            releaseSlot(); // the set began closing meanwhile: back off, fail on the locked path
+            return null;
+        }
+        return granted(takeIdle());
+    }
+
+    /** Takes a free slot with a CAS; false when none is free. */
+    private boolean takeSlot() {
+        while (true) {
+            int f = free.get();
+            if (f <= 0) {
+                return false;
+            }
+            if (free.compareAndSet(f, f - 1)) {
+                int out = capacity - f + 1;
+                if (out > peakCheckedOut.get()) {
+                    peakCheckedOut.accumulateAndGet(out, Math::max);
+                }
+                return true;
+            }
+        }
+    }
+
+    private Lease granted(ReaderConnection c) {
+        acquisitions.increment();
+        return new Lease(c);
+    }
+
+    /** An idle connection, preferring the slot this thread maps to; null when none is idle. */
+    private ReaderConnection takeIdle() {
+        int start = (int) (Thread.currentThread().getId() % capacity);
+        for (int i = 0; i < capacity; i++) {
+            int slot = (start + i) % capacity;
+            ReaderConnection c = idleSlots.get(slot);
+            if (c != null && idleSlots.compareAndSet(slot, c, null)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Gives free slots to the head waiters while both exist.
+     *
+     * @return the asynchronous waiters granted, whose callbacks run after the lock
+     */
+    // guarded by lock
+    private List<Waiter> handOff() {
+        List<Waiter> asyncGrants = null;
+        while (!waiters.isEmpty() && takeSlot()) {
+            Waiter w = waiters.pollFirst();
+            queued = waiters.size();
+            w.lease = granted(takeIdle());
+            if (w.timeout != null) {
+                w.timeout.cancel(false);
+            }
+            if (w.condition != null) {
+                w.condition.signal();
+            } else {
+                if (asyncGrants == null) {
+                    asyncGrants = new ArrayList<>(1);
+                }
+                asyncGrants.add(w);
+            }
+        }
+        return asyncGrants;
+    }
+
+    private static void runGrants(List<Waiter> asyncGrants) {
+        if (asyncGrants != null) {
+            for (Waiter w : asyncGrants) {
+                w.callback.granted(w.lease);
+            }
+        }
     }
 
     /**
@@ -268,6 +410,7 @@ final class ReaderSet {
             if (!waiters.remove(w)) {
                 return false;
             }
+            queued = waiters.size();
             if (w.timeout != null) {
                 w.timeout.cancel(false);
             }
@@ -278,25 +421,86 @@ final class ReaderSet {
         }
     }
 
-    private void expire(Waiter w) {
-        LanesException failure;
+    /** On the timer thread, when an asynchronous wait may have ended. */
+    private void expire() {
+        boolean deliver;
         lock.lock();
         try {
-            if (!waiters.remove(w)) {
-                return; // granted or cancelled in time
-            }
-            failure = timedOut(w);
+            deliver = expireDue();
         } finally {
             lock.unlock();
         }
-        w.callback.refused(failure);
+        if (deliver) {
+            pool.submit(new OneShot(this::deliverRefusals));
+        }
+    }
+
+    /**
+     * Ends every wait that is due, in arrival order: a parked thread is woken with its failure,
+     * an asynchronous read joins {@link #refused}. So no read gives up while one that arrived
+     * before it, and is due too, still waits.
+     *
+     * @return whether a delivery task must be submitted (after the lock is released)
+     */
+    // guarded by lock
+    private boolean expireDue() {
+        long now = System.nanoTime();
+        boolean queuedRefusal = false;
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (w.end - now > 0) {
+                continue;
+            }
+            it.remove();
+            queued = waiters.size();
+            w.failure = timedOut(w);
+            if (w.condition != null) {
+                w.condition.signal();
+            } else {
+                if (w.timeout != null) {
+                    w.timeout.cancel(false);
+                }
+                refused.addLast(w);
+                queuedRefusal = true;
+            }
+        }
+        if (queuedRefusal && !deliveringRefusals) {
+            deliveringRefusals = true;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * On a pool thread: tells timed-out asynchronous reads, one at a time in the order they timed
+     * out, so that callbacks chained on their futures never run on (nor stall) the timer.
+     */
+    private void deliverRefusals() {
+        while (true) {
+            Waiter w;
+            lock.lock();
+            try {
+                w = refused.pollFirst();
+                if (w == null) {
+                    deliveringRefusals = false;
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            try {
+                w.callback.refused(w.failure);
+            } catch (RuntimeException e) {
+                log.warn("{}: telling a read that it timed out failed", name, e);
+            }
+        }
     }
 
     // guarded by lock
     private LanesException timedOut(Waiter w) {
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - w.enqueuedAt);
-        String shape = capacity + " readers, " + checkedOut + " in use, " + waiters.size()
-                + " other reads waiting";
+        String shape = "capacity " + capacity + ", " + (capacity - free.get()) + " in use, "
+                + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
             deadlines.increment();
             return new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
@@ -318,37 +522,6 @@ final class ReaderSet {
         if (state == State.CLOSED) {
             throw new ClosedException(name + ": the database is closed; the read never ran");
         }
-    }
-
-    // guarded by lock
-    private Lease grantNow() {
-        checkedOut++;
-        if (checkedOut > peakCheckedOut) {
-            peakCheckedOut = checkedOut;
-        }
-        acquisitions.increment();
-        return new Lease(nextToken++, idle.pollFirst());
-    }
-
-    /**
-     * Passes the slot of a returning lease to the head waiter, if any: a parked thread is
-     * signalled; an asynchronous waiter is returned, for its callback to run after the lock.
-     */
-    // guarded by lock
-    private Waiter grantToHead() {
-        Waiter w = waiters.pollFirst();
-        if (w == null) {
-            return null;
-        }
-        acquisitions.increment();
-        w.lease = new Lease(nextToken++, idle.pollFirst());
-        if (w.timeout != null) {
-            w.timeout.cancel(false);
-        }
-        if (w.condition != null) {
-            w.condition.signal();
-        }
-        return w;
     }
 
     // ------------------------------------------------------------------ connections
@@ -385,6 +558,15 @@ final class ReaderSet {
         lock.lock();
         try {
             openConnections++;
+            for (int i = 0; i < capacity; i++) {
+                if (!homeTaken[i]) {
+                    homeTaken[i] = true;
+                    c.home = i;
+                    break;
+                }
+            }
+            // With every home taken (a connection that raced past an idle one), c.home stays
+            // -1 and the connection is closed after this read.
         } finally {
             lock.unlock();
         }
@@ -393,60 +575,108 @@ final class ReaderSet {
     }
 
     /**
-     * Returns a lease. Its connection goes back to the set when {@code reusable}, and is closed
-     * otherwise (a dirty reader is replaced by a fresh one on a later read).
+     * Returns a lease. Its connection goes back to its home slot when {@code reusable}, and is
+     * closed otherwise (a dirty reader is replaced by a fresh one on a later read).
      */
     void release(Lease lease, boolean reusable) {
         ReaderConnection c = lease.connection;
         lease.connection = null;
-        List<ReaderConnection> toClose = null;
-        Waiter granted;
-        boolean finished = false;
         long held = System.nanoTime() - lease.acquiredAt;
+        completedCheckouts.increment();
+        if (held > longestHoldNanos.get()) {
+            longestHoldNanos.accumulateAndGet(held, Math::max);
+        }
+        if (c != null && reusable && c.home >= 0 && state == State.OPEN) {
+            idleSlots.set(c.home, c); // before the slot is freed: its next holder finds it
+            c = null;
+        }
+        if (c == null && state == State.OPEN) {
+            free.incrementAndGet();
+            if (queued == 0 && state == State.OPEN) {
+                return; // the common case: nobody waits, nothing closes
+            }
+        } else if (c == null) {
+            free.incrementAndGet();
+        }
+        slowRelease(c, reusable);
+    }
+
+    /**
+     * Under the lock: closes a connection that is not kept (dirty, homeless, or returned while
+     * closing), frees the slot if the fast path did not, hands slots to waiters, and finishes a
+     * close that waited for this lease.
+     *
+     * @param c the connection still to place, or null when it went back already
+     */
+    private void slowRelease(ReaderConnection c, boolean reusable) {
+        List<ReaderConnection> toClose = null;
+        List<Waiter> asyncGrants;
+        boolean finished;
         lock.lock();
         try {
-            completedCheckouts.increment();
-            if (held > longestHoldNanos) {
-                longestHoldNanos = held;
-            }
             if (c != null) {
-                boolean keep = reusable && (state == State.OPEN || !waiters.isEmpty());
-                if (keep) {
-                    idle.addFirst(c);
+                if (reusable && c.home >= 0 && (state == State.OPEN || !waiters.isEmpty())) {
+                    idleSlots.set(c.home, c);
                 } else {
                     toClose = new ArrayList<>(1);
                     toClose.add(c);
-                    openConnections--;
+                    forget(c);
                     if (!reusable) {
                         replaced.increment();
                     }
                 }
+                free.incrementAndGet();
             }
-            granted = grantToHead();
-            if (granted == null) {
-                checkedOut--;
+            asyncGrants = handOff();
+            if (state != State.OPEN && waiters.isEmpty()) {
+                toClose = takeAllIdle(toClose); // no one left to use them
             }
-            if (state == State.CLOSING && checkedOut == 0 && waiters.isEmpty()) {
-                toClose = takeIdle(toClose);
-                state = State.CLOSED;
-                finished = true;
-            }
+            finished = finishIfDone();
         } finally {
             lock.unlock();
         }
-        if (granted != null && granted.callback != null) {
-            granted.callback.granted(granted.lease);
-        }
+        runGrants(asyncGrants);
         closeConnections(toClose, finished);
     }
 
+    /** Gives back a slot taken on the fast path that may not be used (the set is closing). */
+    private void releaseSlot() {
+        free.incrementAndGet();
+        slowRelease(null, true);
+    }
+
+    // guarded by lock: a connection leaving the set
+    private void forget(ReaderConnection c) {
+        openConnections--;
+        if (c.home >= 0) {
+            homeTaken[c.home] = false;
+        }
+    }
+
     // guarded by lock
-    private List<ReaderConnection> takeIdle(List<ReaderConnection> into) {
-        List<ReaderConnection> list = into == null ? new ArrayList<>(idle.size()) : into;
-        list.addAll(idle);
-        openConnections -= idle.size();
-        idle.clear();
+    private List<ReaderConnection> takeAllIdle(List<ReaderConnection> into) {
+        List<ReaderConnection> list = into;
+        for (int i = 0; i < capacity; i++) {
+            ReaderConnection c = idleSlots.getAndSet(i, null);
+            if (c != null) {
+                if (list == null) {
+                    list = new ArrayList<>(capacity);
+                }
+                list.add(c);
+                forget(c);
+            }
+        }
         return list;
+    }
+
+    /** Completes the close once nothing is out and nothing waits; true when it did now. */
+    // guarded by lock
+    private boolean finishIfDone() {
+        if (state == State.CLOSING && waiters.isEmpty() && free.get() == capacity) {
+            state = State.CLOSED;
+            return true;
+        }
+        return false;
     }
 
     /** Closes connections on a platform thread, then completes the close when {@code last}. */
@@ -472,7 +702,7 @@ final class ReaderSet {
         }
     }
 
-    /** A native close handed to the pool by a virtual thread. */
+    /** Work handed to the pool: a native close for a virtual thread, or timed-out waits. */
     private final class OneShot implements WorkerPool.Task {
         private final Runnable action;
 
@@ -485,7 +715,7 @@ final class ReaderSet {
             try {
                 action.run();
             } catch (RuntimeException e) {
-                log.warn("{}: closing reader connections failed", name, e);
+                log.warn("{}: reader housekeeping failed", name, e);
             }
         }
 
@@ -513,11 +743,13 @@ final class ReaderSet {
     ReaderDiagnostics diagnostics() {
         lock.lock();
         try {
+            int out = capacity - free.get();
             return new ReaderDiagnostics(capacity, checkoutTimeout, busyTimeout,
-                    Math.max(0, capacity - checkedOut), openConnections, waiters.size(),
-                    acquisitions.sum(), checkoutTimeouts.sum(), busyTimeouts.sum(), checkedOut,
-                    peakCheckedOut, completedCheckouts.sum(), Duration.ofNanos(longestHoldNanos),
-                    replaced.sum(), deadlines.sum(), cancellations.sum());
+                    Math.max(0, capacity - out), openConnections, waiters.size(),
+                    acquisitions.sum(), checkoutTimeouts.sum(), busyTimeouts.sum(), out,
+                    peakCheckedOut.get(), completedCheckouts.sum(),
+                    Duration.ofNanos(longestHoldNanos.get()), replaced.sum(), deadlines.sum(),
+                    cancellations.sum());
         } finally {
             lock.unlock();
         }
@@ -533,13 +765,13 @@ final class ReaderSet {
      * @return completes when every reader connection is closed
      */
     CompletableFuture<Void> beginClose(boolean drain) {
-        List<Waiter> refused = new ArrayList<>();
+        List<Waiter> refusedNow = new ArrayList<>();
         List<ReaderConnection> toClose = null;
         boolean finished = false;
         lock.lock();
         try {
             if (state == State.OPEN) {
-                state = State.CLOSING;
+                state = State.CLOSING; // then read free (in finishIfDone): see the class comment
             }
             if (!drain) {
                 for (Waiter w : waiters) {
@@ -548,29 +780,26 @@ final class ReaderSet {
                     if (w.timeout != null) {
                         w.timeout.cancel(false);
                     }
+                    w.failure = e;
                     if (w.condition != null) {
-                        w.failure = e;
                         w.condition.signal();
                     } else {
-                        w.failure = e;
-                        refused.add(w);
+                        refusedNow.add(w);
                     }
                 }
                 waiters.clear();
+                queued = 0;
             }
             if (state == State.CLOSING) {
                 if (waiters.isEmpty()) {
-                    toClose = takeIdle(null);
+                    toClose = takeAllIdle(null);
                 }
-                if (checkedOut == 0 && waiters.isEmpty()) {
-                    state = State.CLOSED;
-                    finished = true;
-                }
+                finished = finishIfDone();
             }
         } finally {
             lock.unlock();
         }
-        for (Waiter w : refused) {
+        for (Waiter w : refusedNow) {
             w.callback.refused(w.failure);
         }
         closeConnections(toClose, finished);

@@ -245,9 +245,9 @@ final class Reads {
             readers.release(lease, true);
             throw e;
         }
-        c.startLease(lease.token, limits.hasDeadline, limits.deadline);
+        long token = c.startLease(limits.hasDeadline, limits.deadline);
         if (task != null) {
-            task.started(c, lease.token);
+            task.started(c, token);
         }
         T value = null;
         Throwable failure = null;
@@ -257,7 +257,7 @@ final class Reads {
                 c.begin();
                 began = true;
             }
-            value = work.run(c, () -> checkStop(c, limits));
+            value = work.run(c, work.transactional() ? () -> checkStop(c, limits) : null);
         } catch (Throwable t) {
             failure = t;
         }

@@ -130,6 +130,10 @@ public final class WriterLane implements WorkerPool.Task {
     private final dev.lanes.MetricsListener metrics;
     /** The latest write's stages; replaced once per turn. */
     private volatile dev.lanes.WriteObservation lastWrite;
+    /** Whether the metrics listener has failed once already; logged in full only once. */
+    private volatile boolean metricsFailed;
+    /** Bound once: metrics bindings may hold them weakly for the database's lifetime. */
+    private final dev.lanes.MetricsListener.DatabaseGauges gauges = new LaneGauges();
     /** Labels a slow-write warning carries at most. */
     static final int MAX_WRITE_LABELS = 8;
     private final DiskReserve diskReserve;
@@ -345,29 +349,31 @@ public final class WriterLane implements WorkerPool.Task {
         return terminated;
     }
 
-    /** The gauges a metrics listener reads for this database. */
+    /** The gauges a metrics listener reads for this database; the same object every time. */
     dev.lanes.MetricsListener.DatabaseGauges gauges() {
-        return new dev.lanes.MetricsListener.DatabaseGauges() {
-            @Override
-            public int queueDepth() {
-                lock.lock();
-                try {
-                    return queue.size();
-                } finally {
-                    lock.unlock();
-                }
-            }
+        return gauges;
+    }
 
-            @Override
-            public boolean writerPoisoned() {
-                return poisonCause() != null;
+    private final class LaneGauges implements dev.lanes.MetricsListener.DatabaseGauges {
+        @Override
+        public int queueDepth() {
+            lock.lock();
+            try {
+                return queue.size();
+            } finally {
+                lock.unlock();
             }
+        }
 
-            @Override
-            public boolean transactionOpen() {
-                return WriterLane.this.transactionOpen();
-            }
-        };
+        @Override
+        public boolean writerPoisoned() {
+            return poisonCause() != null;
+        }
+
+        @Override
+        public boolean transactionOpen() {
+            return WriterLane.this.transactionOpen();
+        }
     }
 
     String name() {
@@ -513,6 +519,9 @@ public final class WriterLane implements WorkerPool.Task {
             poison("internal error in the writer lane: " + bug);
             report(m -> m.crash(name));
         } finally {
+            // Observed before the lane is released, so that a caller who sees its outcome also
+            // sees its observation, and a later group's can never be overwritten by this one.
+            observe(group);
             finishTurn();
             for (WriteRequest r : group) {
                 deliver(r);
@@ -525,7 +534,6 @@ public final class WriterLane implements WorkerPool.Task {
                 justOpened = false;
                 ready.complete(null);
             }
-            observe(group);
         }
     }
 
@@ -630,8 +638,14 @@ public final class WriterLane implements WorkerPool.Task {
         }
         try {
             call.accept(metrics);
-        } catch (RuntimeException e) {
-            log.warn("{}: the metrics listener failed; ignored", name, e);
+        } catch (RuntimeException | LinkageError e) {
+            if (!metricsFailed) {
+                metricsFailed = true;
+                log.warn("{}: the metrics listener failed; its failures are ignored (logged at "
+                        + "debug from now on)", name, e);
+            } else {
+                log.debug("{}: the metrics listener failed again", name, e);
+            }
         }
     }
 
@@ -1479,9 +1493,11 @@ public final class WriterLane implements WorkerPool.Task {
             }
             return;
         }
+        long age = tx.ageNanos();
         endTransaction(tx, InteractiveTransaction.State.COMMITTED, "committed");
         counters.committed.increment();
         counters.groups.increment();
+        report(m -> m.groupCommitted(name, 1, age));
         if (changed > 0) {
             notifyCommitted(commitObserver, c.takeChangedTables());
         }
