@@ -22,6 +22,8 @@ import java.util.Objects;
  *     CapacityFloorException} (default 64 MiB, or env {@value #DISK_RESERVE_ENV})
  * @param slowWriteThreshold writes slower than this, from submission to outcome, log one WARN
  *     with their labels (default 2.5 s)
+ * @param idleRelease a database unused this long releases memory and idle reader connections
+ *     (default 30 s)
  * @param initializer runs once on the writer connection, in one transaction, before the
  *     database accepts work (schema set-up, {@link Migrations}); {@code null} for none
  * @param readerCheckoutTimeout how long a read waits for a free reader connection before it fails
@@ -43,6 +45,7 @@ public record DatabaseOptions(
         Duration transactionIdleTimeout,
         long diskReserveBytes,
         Duration slowWriteThreshold,
+        Duration idleRelease,
         SqlFunction<?> initializer,
         Duration readerCheckoutTimeout,
         long maxResultBytes,
@@ -66,6 +69,7 @@ public record DatabaseOptions(
         Checks.positive("transactionIdleTimeout", transactionIdleTimeout);
         Checks.nonNegative("diskReserveBytes", diskReserveBytes);
         Checks.positive("slowWriteThreshold", slowWriteThreshold);
+        Checks.positive("idleRelease", idleRelease);
         Checks.nonNegative("readerCheckoutTimeout", readerCheckoutTimeout);
         Checks.positive("maxResultBytes", maxResultBytes);
         Objects.requireNonNull(checkpointMode, "checkpointMode");
@@ -111,6 +115,7 @@ public record DatabaseOptions(
         private Duration transactionIdleTimeout = Duration.ofSeconds(5);
         private long diskReserveBytes = defaultDiskReserve();
         private Duration slowWriteThreshold = Duration.ofMillis(2500);
+        private Duration idleRelease = Duration.ofSeconds(30);
         private SqlFunction<?> initializer;
         private Duration readerCheckoutTimeout = Duration.ofSeconds(5);
         private long maxResultBytes = Long.MAX_VALUE;
@@ -130,6 +135,7 @@ public record DatabaseOptions(
             transactionIdleTimeout = o.transactionIdleTimeout;
             diskReserveBytes = o.diskReserveBytes;
             slowWriteThreshold = o.slowWriteThreshold;
+            idleRelease = o.idleRelease;
             initializer = o.initializer;
             readerCheckoutTimeout = o.readerCheckoutTimeout;
             maxResultBytes = o.maxResultBytes;
@@ -196,6 +202,15 @@ public record DatabaseOptions(
          */
         public Builder diskReserveBytes(long bytes) {
             this.diskReserveBytes = Checks.nonNegative("diskReserveBytes", bytes);
+            return this;
+        }
+
+        /**
+         * A database unused this long releases memory ({@code PRAGMA shrink_memory}) and closes
+         * its idle reader connections, unless a transaction is open or it is corked. Positive.
+         */
+        public Builder idleRelease(Duration idle) {
+            this.idleRelease = Checks.positive("idleRelease", idle);
             return this;
         }
 
@@ -274,6 +289,7 @@ public record DatabaseOptions(
                     transactionIdleTimeout,
                     diskReserveBytes,
                     slowWriteThreshold,
+                    idleRelease,
                     initializer,
                     readerCheckoutTimeout,
                     maxResultBytes,

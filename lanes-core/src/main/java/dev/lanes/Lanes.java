@@ -26,7 +26,8 @@ public final class Lanes implements AutoCloseable {
     private final LanesRuntime runtime;
 
     private Lanes(Builder b) {
-        this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics);
+        this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
+                b.maxOpenConnections, b.sqliteSoftHeapLimit);
         LanesRuntime engine = runtime;
         CLEANER.register(this, engine::abandoned);
     }
@@ -89,6 +90,8 @@ public final class Lanes implements AutoCloseable {
         private int maxThreads = defaultMaxThreads();
         private long threadStackSize = 512 * 1024;
         private MetricsListener metrics = MetricsListener.NONE;
+        private int maxOpenConnections;
+        private long sqliteSoftHeapLimit;
 
         private Builder() {}
 
@@ -133,6 +136,29 @@ public final class Lanes implements AutoCloseable {
                         "threadStackSize must be at least 131072 bytes, was " + bytes);
             }
             this.threadStackSize = bytes;
+            return this;
+        }
+
+        /**
+         * Caps the SQLite connections open across the runtime (0, the default: no cap). Past
+         * the cap, idle databases lose their connections in least-recently-used order and reopen
+         * them transparently on next use; their lease stays held and the identity check runs
+         * again on reopen. This is what lets one process host far more databases than it has
+         * file descriptors. The cap is enforced by evicting in the background, so it can be
+         * passed briefly by the connections being opened at that moment.
+         */
+        public Builder maxOpenConnections(int max) {
+            this.maxOpenConnections = Checks.nonNegative("maxOpenConnections", max);
+            return this;
+        }
+
+        /**
+         * SQLite's process-wide soft heap limit in bytes ({@code sqlite3_soft_heap_limit64}):
+         * past it SQLite frees cache memory before allocating more. 0, the default, leaves
+         * SQLite's own setting. It applies to every SQLite database in the process.
+         */
+        public Builder sqliteSoftHeapLimit(long bytes) {
+            this.sqliteSoftHeapLimit = Checks.nonNegative("sqliteSoftHeapLimit", bytes);
             return this;
         }
 

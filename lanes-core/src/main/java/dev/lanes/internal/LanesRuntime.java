@@ -50,10 +50,21 @@ public final class LanesRuntime {
 
     private final dev.lanes.MetricsListener metrics;
 
+    /** The connection cap (0: none) and the lanes whose writer connection is open. */
+    private final int maxOpenConnections;
+    private final java.util.Set<WriterLane> openWriters = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Evictions asked for and not yet done, so a burst of opens does not evict too many. */
+    private final AtomicInteger pendingEvictions = new AtomicInteger();
+    private final long sqliteSoftHeapLimit;
+    private final java.util.concurrent.atomic.AtomicBoolean processLimitsApplied =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     public LanesRuntime(String name, int maxThreads, long threadStackSize,
-            dev.lanes.MetricsListener metrics) {
+            dev.lanes.MetricsListener metrics, int maxOpenConnections, long sqliteSoftHeapLimit) {
         this.name = name;
         this.metrics = metrics;
+        this.maxOpenConnections = maxOpenConnections;
+        this.sqliteSoftHeapLimit = sqliteSoftHeapLimit;
         this.pool = new WorkerPool(name, maxThreads, threadStackSize);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, name + "-timer");
@@ -207,7 +218,49 @@ public final class LanesRuntime {
     }
 
     void connectionOpened() {
-        openConnections.incrementAndGet();
+        int open = openConnections.incrementAndGet();
+        if (maxOpenConnections > 0 && open - pendingEvictions.get() > maxOpenConnections) {
+            evictLeastRecentlyUsed();
+        }
+    }
+
+    /** A writer connection opened or closed; the candidates for eviction are the open ones. */
+    void writerOpened(WriterLane lane, java.sql.Connection c) {
+        openWriters.add(lane);
+        if (sqliteSoftHeapLimit > 0 && processLimitsApplied.compareAndSet(false, true)) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("PRAGMA soft_heap_limit = " + sqliteSoftHeapLimit);
+            } catch (java.sql.SQLException e) {
+                processLimitsApplied.set(false);
+                org.slf4j.LoggerFactory.getLogger(LanesRuntime.class)
+                        .warn("{}: setting SQLite's soft heap limit failed", name, e);
+            }
+        }
+    }
+
+    void writerClosed(WriterLane lane) {
+        openWriters.remove(lane);
+    }
+
+    /**
+     * Over the connection cap: the idle database used least recently gives up its connections,
+     * as a background turn. The scan covers only databases with an open writer, at most the
+     * cap's worth.
+     */
+    private void evictLeastRecentlyUsed() {
+        WriterLane victim = null;
+        long oldest = Long.MAX_VALUE;
+        for (WriterLane lane : openWriters) {
+            long used = lane.lastUsedNanos();
+            if (used < oldest && lane.evictable()) {
+                oldest = used;
+                victim = lane;
+            }
+        }
+        if (victim != null) {
+            pendingEvictions.incrementAndGet();
+            victim.releaseInBackground(true, pendingEvictions::decrementAndGet);
+        }
     }
 
     void connectionClosed() {

@@ -145,7 +145,8 @@ public final class WorkerPool {
             return null;
         }
         long now = System.nanoTime();
-        long waited = now - t.queuedAt();
+        long queuedAt = t.queuedAt();
+        long waited = queuedAt == 0 ? 0 : now - queuedAt; // 0: a task that keeps no stamp
         if (waited > longestQueueWaitNanos) {
             longestQueueWaitNanos = waited;
         }

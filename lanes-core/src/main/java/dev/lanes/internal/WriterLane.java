@@ -130,6 +130,16 @@ public final class WriterLane implements WorkerPool.Task {
     private final dev.lanes.MetricsListener metrics;
     /** The latest write's stages; replaced once per turn. */
     private volatile dev.lanes.WriteObservation lastWrite;
+    /** When a turn last served requests; read by the idle check and by eviction. */
+    private volatile long lastUsedNanos = System.nanoTime();
+    /** Mirrors whether {@link #connection} is open, for eviction's racy scan. */
+    private volatile boolean connectionOpen;
+    // guarded by lock
+    private boolean idleCheckArmed;
+    private boolean releasedSinceUse;
+    // turn only
+    private boolean initialized;
+    private volatile java.util.function.Consumer<Boolean> idleReleaseHook = close -> {};
     /** Whether the metrics listener has failed once already; logged in full only once. */
     private volatile boolean metricsFailed;
     /** Bound once: metrics bindings may hold them weakly for the database's lifetime. */
@@ -397,6 +407,120 @@ public final class WriterLane implements WorkerPool.Task {
             return pinned != null;
         } finally {
             lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ idle release, eviction
+
+    long lastUsedNanos() {
+        return lastUsedNanos;
+    }
+
+    /** Installs what an idle release does to the database's other connections (its readers). */
+    void idleReleaseHook(java.util.function.Consumer<Boolean> hook) {
+        this.idleReleaseHook = hook;
+    }
+
+    // guarded by lock: one pending idle check at most, whatever the number of turns
+    private void armIdleRelease(long delayNanos) {
+        idleCheckArmed = true;
+        try {
+            runtime.timer().schedule(this::idleCheck, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            idleCheckArmed = false; // the runtime is shutting down
+        }
+    }
+
+    /** The idle check is due: release if still idle, else check again when it could be. */
+    private void idleCheck() {
+        boolean release = false;
+        lock.lock();
+        try {
+            idleCheckArmed = false;
+            if (state != DatabaseState.RUNNING || releasedSinceUse) {
+                return;
+            }
+            long idleFor = System.nanoTime() - lastUsedNanos;
+            long due = options.idleRelease().toNanos();
+            if (idleFor < due) {
+                armIdleRelease(due - idleFor);
+            } else if (run == Run.IDLE && queue.isEmpty() && pinned == null && !corkRequested) {
+                release = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (release) {
+            releaseInBackground(false, () -> {});
+        }
+    }
+
+    /** Whether the lane could give up its connections now (a racy hint for eviction). */
+    boolean evictable() {
+        if (!connectionOpen || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            return run == Run.IDLE && queue.isEmpty() && pinned == null && !corkRequested
+                    && state == DatabaseState.RUNNING;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Releases the database's resources as a background turn: memory and idle readers, and,
+     * when {@code closeConnections} (eviction), the writer connection too. It is skipped when
+     * the lane is in use by then, or a transaction or cork holds it.
+     */
+    void releaseInBackground(boolean closeConnections, Runnable done) {
+        pool.submit(new WorkerPool.Task() {
+            @Override
+            public void runTurn() {
+                try {
+                    release(closeConnections);
+                } finally {
+                    done.run();
+                }
+            }
+
+            @Override
+            public boolean background() {
+                return true;
+            }
+        });
+    }
+
+    private void release(boolean closeConnections) {
+        lock.lock();
+        try {
+            if (run != Run.IDLE || !queue.isEmpty() || pinned != null || corkRequested
+                    || state != DatabaseState.RUNNING) {
+                return;
+            }
+            run = Run.RUNNING;
+            holder = Thread.currentThread();
+            releasedSinceUse = true;
+        } finally {
+            lock.unlock();
+        }
+        try {
+            if (connection != null) {
+                if (closeConnections) {
+                    closeQuietly();
+                } else {
+                    try (java.sql.Statement st = connection.raw.createStatement()) {
+                        st.execute("PRAGMA shrink_memory");
+                    } catch (SQLException e) {
+                        log.debug("{}: shrink_memory failed", name, e);
+                    }
+                }
+            }
+            idleReleaseHook.accept(closeConnections);
+        } catch (RuntimeException e) {
+            log.warn("{}: releasing idle resources failed", name, e);
+        } finally {
+            finishTurn(false);
         }
     }
 
@@ -705,11 +829,28 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     private void finishTurn() {
+        finishTurn(true);
+    }
+
+    /**
+     * Releases the lane after a turn, and requeues it when work waits.
+     *
+     * @param used whether the turn served requests (an idle release does not count as use)
+     */
+    private void finishTurn(boolean used) {
         boolean schedule = false;
         lock.lock();
         try {
             holder = null;
             runningGroupSize = 0;
+            if (used) {
+                lastUsedNanos = System.nanoTime();
+                releasedSinceUse = false;
+            }
+            if (pinned == null && queue.isEmpty() && used && !idleCheckArmed
+                    && state == DatabaseState.RUNNING) {
+                armIdleRelease(options.idleRelease().toNanos());
+            }
             if (pinned != null) {
                 if (steps.isEmpty()) {
                     run = Run.IDLE;
@@ -805,8 +946,14 @@ public final class WriterLane implements WorkerPool.Task {
                         options.statementCacheSize(), options.busyTimeout(),
                         point -> faults.before(point), counters);
                 runtime.connectionOpened();
+                connectionOpen = true;
                 identity.onWriterOpened(connection.raw);
-                initialize(connection);
+                if (!initialized) {
+                    // Once per database: a reopen after an eviction must not run it again.
+                    initialize(connection);
+                    initialized = true;
+                }
+                runtime.writerOpened(this, connection.raw);
                 justOpened = true;
                 return true;
             } catch (Throwable e) {
@@ -848,6 +995,8 @@ public final class WriterLane implements WorkerPool.Task {
     private void closeQuietly() {
         WriterConnection c = connection;
         connection = null;
+        connectionOpen = false;
+        runtime.writerClosed(this);
         if (c != null) {
             try {
                 c.close();
