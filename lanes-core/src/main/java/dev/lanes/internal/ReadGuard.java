@@ -141,7 +141,8 @@ final class ReadGuard implements InvocationHandler {
                 }
                 return raw.unwrap((Class<?>) args[0]);
             case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(self) || raw.isWrapperFor((Class<?>) args[0]);
+                Class<?> type = (Class<?>) args[0];
+                return type.isInstance(self) || raw.isWrapperFor(type);
             default:
                 return delegate(method, args);
         }
@@ -204,7 +205,7 @@ final class ReadGuard implements InvocationHandler {
                 new Class<?>[] {type}, new StatementGuard(rawStatement)));
     }
 
-    /** Checks SQL passed to a statement's execute and addBatch methods; hides the raw connection. */
+    /** Checks SQL passed to a statement's execute and addBatch methods; hides the connection. */
     private final class StatementGuard implements InvocationHandler {
         private final Statement rawStatement;
 

@@ -242,7 +242,8 @@ final class ReadOnlyClassifier {
             }
             if (Character.isDigit(c)) {
                 int start = i;
-                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
+                while (i < n
+                        && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
                     i++;
                 }
                 return new Token(OTHER, sql.substring(start, i));

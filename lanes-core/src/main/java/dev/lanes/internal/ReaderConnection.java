@@ -27,8 +27,10 @@ import org.sqlite.core.DB;
  *
  * <h2>Concurrency</h2>
  * A reader is used by one thread at a time: the thread holding its lease (the reader set hands a
- * connection to exactly one read at a time, and the hand-off goes through the set's lock). Only
- * two things may come from other threads: a stop request (a cancelled read) and {@link #close()}.
+ * connection to exactly one read at a time, through an atomic slot or its lock, which orders one
+ * holder's writes before the next holder's reads); fields marked "lease holder only" rely on
+ * that. Only two things may come from other threads: a stop request (a cancelled read) and
+ * {@link #close()}.
  *
  * <ul>
  *   <li>{@link #stopReason} and {@link #deadline} are volatile: the lease holder arms them, the

@@ -477,7 +477,7 @@ final class Reads {
 
     /**
      * A read's future. Completed by the runtime through {@link #succeed}/{@link #fail}; any other
-     * completion — {@code cancel}, {@code orTimeout}, {@code complete} by the caller — stops the
+     * completion ({@code cancel}, {@code orTimeout}, {@code complete} by the caller) stops the
      * read: it fails inside SQLite and returns its reader.
      */
     final class ReadFuture<T> extends CompletableFuture<T> {

@@ -1380,15 +1380,25 @@ public final class WriterLane implements WorkerPool.Task {
             throws Exception {
         GuardedConnection guard = new GuardedConnection(c.raw, inTransaction,
                 inTransaction ? null : diskReserve::checkVacuumHeadroom);
+        Object value;
         try {
-            Object value = r.body.apply(guard);
-            if (guard.refusal() != null) {
-                throw guard.refusal();
+            value = r.body.apply(guard);
+        } catch (Exception | Error e) {
+            // A library (jOOQ, JDBI) may wrap the guard's refusal in its own exception: the
+            // refusal is what the caller must see, the wrapper rides along.
+            InvalidRequestException refusal = guard.refusal();
+            if (refusal != null && refusal != e) {
+                refusal.addSuppressed(e);
+                throw refusal;
             }
-            return value;
+            throw e;
         } finally {
             guard.end();
         }
+        if (guard.refusal() != null) {
+            throw guard.refusal();
+        }
+        return value;
     }
 
     /**

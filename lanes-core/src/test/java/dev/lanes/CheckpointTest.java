@@ -1,0 +1,154 @@
+package dev.lanes;
+
+import static dev.lanes.TestLanes.awaitTrue;
+import static dev.lanes.TestLanes.openWithTable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Checkpoint ownership: who may checkpoint the WAL in each {@link CheckpointMode}, {@link
+ * Database#checkpoint()}, and what diagnostics report. The long-running bound on WAL growth is
+ * in {@link CheckpointWalGrowthTest}.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CheckpointTest {
+    @TempDir Path dir;
+    Lanes lanes;
+
+    @BeforeEach
+    void start() {
+        lanes = TestLanes.runtime();
+    }
+
+    @AfterEach
+    void stop() {
+        lanes.close();
+    }
+
+    static DatabaseOptions mode(CheckpointMode mode) {
+        return DatabaseOptions.builder().checkpointMode(mode).build();
+    }
+
+    @ParameterizedTest
+    @EnumSource(CheckpointMode.class)
+    void theWriterAutocheckpointsOnlyInAutoMode(CheckpointMode mode) {
+        Database db = openWithTable(lanes, dir, mode + ".db", mode(mode));
+        int pages = db.maintenance(c -> {
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("PRAGMA wal_autocheckpoint")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        });
+        assertThat(pages).isEqualTo(mode == CheckpointMode.AUTO ? 1000 : 0);
+        assertThat(db.diagnostics().checkpoints().mode()).isEqualTo(mode);
+    }
+
+    @Test
+    void checkpointCopiesTheWalIntoTheDatabaseAndShowsInDiagnostics() {
+        // AUTO: 200 KiB stays under SQLite's mark, and no background checkpoint races this one.
+        Database db = openWithTable(lanes, dir, "manual.db", mode(CheckpointMode.AUTO));
+        insertKilobytes(db, 200);
+        DatabaseDiagnostics.Checkpoints before = db.diagnostics().checkpoints();
+        assertThat(before.walBytes()).isGreaterThan(200 * 1024);
+
+        CheckpointResult r = db.checkpoint();
+
+        assertThat(r.busy()).isFalse();
+        assertThat(r.walFrames()).isPositive();
+        assertThat(r.checkpointedFrames()).isEqualTo(r.walFrames());
+        assertThat(r.complete()).isTrue();
+        DatabaseDiagnostics.Checkpoints after = db.diagnostics().checkpoints();
+        assertThat(after.last()).contains(r);
+        assertThat(after.lastMode()).contains("PASSIVE");
+        assertThat(after.lastAt()).isPresent();
+        assertThat(after.completed()).isGreaterThanOrEqualTo(1);
+        assertThat(after.failures()).isZero();
+    }
+
+    @Test
+    void externalModeRefusesCheckpointsAndTheWalOnlyGrows() {
+        Database db = openWithTable(lanes, dir, "external.db", mode(CheckpointMode.EXTERNAL));
+        InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
+                db::checkpoint);
+        assertThat(e).isNotNull();
+        assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+        assertThat(e.getMessage()).contains("EXTERNAL");
+
+        // 6 MiB: past SQLite's 1000-page autocheckpoint, which would have reset the WAL in AUTO.
+        long last = 0;
+        for (int i = 0; i < 6; i++) {
+            insertKilobytes(db, 1024);
+            long wal = db.diagnostics().checkpoints().walBytes();
+            assertThat(wal).as("WAL after %d MiB", i + 1).isGreaterThan(last);
+            last = wal;
+        }
+        assertThat(last).isGreaterThan(6L * 1024 * 1024);
+        assertThat(db.diagnostics().checkpoints().last()).isEmpty();
+    }
+
+    @Test
+    void autoModeKeepsTheWalNearSqlitesBoundWithoutAnyHelp() {
+        Database db = openWithTable(lanes, dir, "auto.db", mode(CheckpointMode.AUTO));
+        for (int i = 0; i < 12; i++) {
+            insertKilobytes(db, 1024);
+        }
+        // 1000 pages of 4 KiB, plus the transaction that crossed the mark.
+        assertThat(db.diagnostics().checkpoints().walBytes()).isLessThan(6L * 1024 * 1024);
+    }
+
+    @Test
+    void dedicatedModeTruncatesTheWalOnceTheDatabaseIsQuiet() {
+        Database db = openWithTable(lanes, dir, "quiet.db", mode(CheckpointMode.DEDICATED));
+        insertKilobytes(db, 256);
+        assertThat(db.diagnostics().checkpoints().walBytes()).isPositive();
+
+        awaitTrue("the background checkpointer to truncate the quiet WAL",
+                () -> db.diagnostics().checkpoints().lastMode().equals(
+                        java.util.Optional.of("TRUNCATE")));
+
+        DatabaseDiagnostics.Checkpoints c = db.diagnostics().checkpoints();
+        assertThat(c.last()).hasValueSatisfying(r -> assertThat(r.busy()).isFalse());
+        assertThat(c.walBytes()).isZero();
+        assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(256);
+    }
+
+    @Test
+    void closingADedicatedDatabaseClosesTheCheckpointersConnection() {
+        Database db = openWithTable(lanes, dir, "closing.db", mode(CheckpointMode.DEDICATED));
+        insertKilobytes(db, 64);
+        awaitTrue("a background checkpoint",
+                () -> db.diagnostics().checkpoints().completed() > 0);
+        assertThat(lanes.diagnostics().openConnections()).isPositive();
+        db.close();
+        assertThat(lanes.diagnostics().openConnections()).as("no connection outlives close")
+                .isZero();
+        assertThat(Files.exists(Path.of(db.path() + "-wal"))).as("the last close removed the WAL")
+                .isFalse();
+    }
+
+    /** Inserts {@code n} rows of one KiB each, in one write. */
+    static void insertKilobytes(Database db, int n) {
+        db.write(c -> {
+            try (var s = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+                for (int i = 0; i < n; i++) {
+                    s.setString(1, "k".repeat(1024));
+                    s.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+}
