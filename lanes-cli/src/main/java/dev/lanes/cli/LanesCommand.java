@@ -1,6 +1,7 @@
 package dev.lanes.cli;
 
 import dev.lanes.cli.bench.BenchCommand;
+import dev.lanes.cli.inspect.InspectCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -9,15 +10,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code lanes} command: the entry point of the shaded {@code lanes.jar}. It only routes to
- * its subcommands, one class each, listed in {@code subcommands} below; a new subcommand (such as
- * {@code inspect}) is a new class added to that list. Run without a subcommand it prints usage.
+ * its subcommands, one class each, listed in {@code subcommands} below ({@code bench}, {@code
+ * inspect}); a new subcommand is a new class added to that list. Run without a subcommand it prints usage.
  */
 @Command(
         name = "lanes",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Lanes: a concurrency runtime for embedded SQLite on the JVM.",
-        subcommands = {BenchCommand.class, HelpCommand.class})
+        subcommands = {BenchCommand.class, InspectCommand.class, HelpCommand.class})
 public final class LanesCommand implements Runnable {
     @Spec
     private CommandSpec spec;

@@ -259,8 +259,9 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     @Override
     public void uncleanClose(String db) {
         DatabaseMeters meters = meters(db);
-        meters.uncleanCloses.increment();
+        // Gauges go first: whoever sees the count also sees the database's gauges gone.
         forget(db, meters);
+        meters.uncleanCloses.increment();
     }
 
     /**

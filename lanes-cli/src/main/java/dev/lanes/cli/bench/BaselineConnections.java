@@ -8,8 +8,9 @@ import org.sqlite.SQLiteDataSource;
 /**
  * Plain sqlite-jdbc connections for the baselines, configured as a careful application would:
  * WAL, the run's synchronous level (set explicitly, since this driver build defaults WAL databases
- * to FULL), a busy timeout and foreign keys on. Everything else stays at the driver's defaults, as
- * it does for most users (so the driver still fetches generated keys after each insert).
+ * to FULL), a busy timeout and foreign keys on; readers open read-only. Everything else stays at
+ * the driver's defaults, as it does for most users (so the driver still fetches generated keys
+ * after each insert, and steps its {@code begin;}/{@code commit;} pair in autocommit mode).
  */
 final class BaselineConnections {
     private BaselineConnections() {}
@@ -20,6 +21,19 @@ final class BaselineConnections {
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
         config.setBusyTimeout(BenchSystem.BUSY_TIMEOUT_MS);
         config.enforceForeignKeys(true);
+        SQLiteDataSource dataSource = new SQLiteDataSource(config);
+        dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
+        return dataSource;
+    }
+
+    /**
+     * Read-only connections ({@code SQLITE_OPEN_READONLY}) to a database that already exists in
+     * WAL mode, with the same busy timeout.
+     */
+    static SQLiteDataSource readOnlyDataSource(Path file) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setBusyTimeout(BenchSystem.BUSY_TIMEOUT_MS);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
         return dataSource;

@@ -14,31 +14,43 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code lanes bench}: measures Lanes against the usual ways of writing SQLite from many threads,
- * in one process, and prints a table (and optionally JSON). This class only reads the flags and
- * wires the pieces: {@link BenchSuite} plans the runs, {@link WorkloadRunner} drives each,
- * {@link ReportTable} and {@link JsonReport} present them.
+ * {@code lanes bench}: measures Lanes against the usual ways of using SQLite from many threads,
+ * in one process, and prints tables (and optionally JSON and an HTML report). This class only
+ * reads the flags and wires the pieces: {@link BenchSuite} plans the scenarios, each {@link
+ * ScenarioBench} makes its runs with {@link WorkloadRunner}, {@link ReportTable}, {@link
+ * JsonReport} and {@link HtmlReport} present them, and a {@link Progress} shows how far it got.
  */
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        header = "Measures Lanes against HikariCP and raw JDBC under concurrent single-row inserts.",
+        header = "Measures Lanes against HikariCP and raw JDBC in the same process.",
         description = {
-            "Measures single-row inserts from many writer threads through Lanes (db.execute)"
-                    + " and through a HikariCP pool of " + HikariSystem.POOL_SIZE
-                    + " sqlite-jdbc connections, then a lone writer through Lanes and through one"
-                    + " raw sqlite-jdbc connection, at each synchronous level. Every run uses a"
-                    + " fresh database file.",
-            "Ratios above 1 mean Lanes is better."
+            "Scenarios (--scenario, default write):",
+            "  write    single-row inserts from many writers through Lanes (db.execute) and"
+                    + " through a HikariCP pool of " + HikariSystem.POOL_SIZE + " sqlite-jdbc"
+                    + " connections, then a lone writer through Lanes and one raw connection.",
+            "  read     point reads by primary key through db.query and through raw JDBC on as"
+                    + " many connections, at 1 and --threads threads, alone and beside a writer.",
+            "  rtw      read-then-write transactions on one counter: db.begin() against HikariCP"
+                    + " with setAutoCommit(false); failures are counted by kind.",
+            "  tenants  --databases tenant databases in one runtime, skewed to a hot set, reads"
+                    + " and writes mixed; reports threads, connections, heap and RSS per database.",
+            "Every run uses fresh database files. Ratios above 1 mean Lanes is better."
         })
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "64",
-            description = "Writer threads of the concurrent runs (default: ${DEFAULT-VALUE}).")
-    private int threads;
+    @Option(names = "--scenario", paramLabel = "NAMES", split = ",",
+            description = "Scenarios to run, comma-separated: write, read, rtw, tenants"
+                    + " (default: write; tenants alone when only --databases is given).")
+    private List<Scenario> scenarios;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Threads of every scenario's concurrent runs (default: write 64,"
+                    + " read 8, rtw 16, tenants 16).")
+    private Integer threads;
 
     @Option(names = "--duration", paramLabel = "TIME", defaultValue = "5s",
             converter = DurationConverter.class,
@@ -47,14 +59,20 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "1s",
             converter = DurationConverter.class,
-            description = "Unmeasured writing before each run's measurement"
+            description = "Unmeasured work before each run's measurement"
                     + " (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
-    @Option(names = "--synchronous", paramLabel = "LEVEL", split = ",", defaultValue = "NORMAL,FULL",
-            description = "Synchronous levels to run, comma-separated: ${COMPLETION-CANDIDATES}"
-                    + " (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--synchronous", paramLabel = "LEVELS", split = ",",
+            description = "Synchronous levels every scenario runs at, comma-separated:"
+                    + " ${COMPLETION-CANDIDATES} (default: NORMAL,FULL for write, NORMAL for the"
+                    + " others).")
     private List<Synchronous> synchronous;
+
+    @Option(names = "--databases", paramLabel = "N",
+            description = "Tenant databases of the tenants scenario (default: "
+                    + BenchOptions.DEFAULT_DATABASES + ").")
+    private Integer databases;
 
     @Option(names = "--dir", paramLabel = "DIR",
             description = "Where the scratch directory of database files goes; it is deleted"
@@ -65,30 +83,47 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Also write the results to FILE as JSON.")
     private Path json;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+            description = "Also write a self-contained HTML report with charts to FILE.html.")
+    private Path report;
+
     @Override
     public Integer call() throws Exception {
         BenchOptions options = options();
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         ReportTable table = new ReportTable(out);
-        BenchReport report;
-        try (ScratchDirectory scratch = ScratchDirectory.create(options.dir())) {
+        BenchReport result;
+        try (ScratchDirectory scratch = ScratchDirectory.create(options.dir());
+                Progress progress = Progress.forConsole(System.console() != null, out, err)) {
             BenchReport.Environment environment = BenchReport.Environment.describe(scratch.path());
-            table.printHeader(options, environment);
-            report = new BenchSuite(options, scratch.path()).run(environment, table::printRun);
+            progress.print(() -> table.printHeader(options, environment));
+            result = new BenchSuite(options, scratch.path()).run(environment, progress.around(table));
         }
-        table.printComparisons(report.comparisons());
         if (options.json() != null) {
-            JsonReport.write(report, options.json());
+            JsonReport.write(result, options.json());
             out.println();
             out.println("wrote " + options.json());
-            out.flush();
         }
+        if (options.report() != null) {
+            HtmlReport.write(result, options.report());
+            out.println();
+            out.println("wrote " + options.report());
+        }
+        out.flush();
         return 0;
     }
 
-    private BenchOptions options() {
+    /** The options the flags ask for; package-private for tests. */
+    BenchOptions options() {
+        // "lanes bench --databases 10000" means the multi-tenant run, as the flag suggests
+        List<Scenario> chosen = scenarios != null
+                ? scenarios
+                : databases != null ? List.of(Scenario.TENANTS) : List.of(Scenario.WRITE);
         try {
-            return new BenchOptions(threads, duration, warmup, synchronous, dir, json);
+            return new BenchOptions(chosen, threads, duration, warmup, synchronous,
+                    databases != null ? databases : BenchOptions.DEFAULT_DATABASES, dir, json,
+                    report);
         } catch (IllegalArgumentException e) {
             // reported like any other bad flag: the message and the usage, exit code 2
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);

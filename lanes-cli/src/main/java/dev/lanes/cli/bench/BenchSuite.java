@@ -1,66 +1,82 @@
 package dev.lanes.cli.bench;
 
-import dev.lanes.Synchronous;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.function.Consumer;
 
 /**
- * The plan of a bench: for each synchronous level, Lanes against a HikariCP pool with {@code
- * threads} writers, then Lanes against one raw connection with a lone writer. Every run gets a
- * fresh database file and its own warm-up, and the two sides of a comparison run back to back in
- * one process, so that they share the machine's state as closely as a bench can arrange.
+ * The plan of a bench: the chosen scenarios in order, each making its runs on fresh database
+ * files in the scratch directory. It gathers what they measured into a {@link BenchReport} and
+ * tells a {@link BenchListener} about every step as it happens.
  */
 final class BenchSuite {
-    /** Opens a system on a fresh file; a lambda per system keeps the plan readable. */
-    @FunctionalInterface
-    private interface Opener {
-        BenchSystem open(Path file) throws Exception;
-    }
-
     private final BenchOptions options;
-    private final Path directory;
+    private final List<ScenarioBench> scenarios;
 
     BenchSuite(BenchOptions options, Path directory) {
         this.options = options;
-        this.directory = directory;
+        this.scenarios = new ArrayList<>();
+        for (Scenario scenario : options.scenarios()) {
+            scenarios.add(benchOf(scenario, options, directory));
+        }
     }
 
-    /** Runs every configuration, handing each result to {@code onRun} as soon as it is known. */
-    BenchReport run(BenchReport.Environment environment, Consumer<RunResult> onRun) throws Exception {
+    private static ScenarioBench benchOf(Scenario scenario, BenchOptions options, Path directory) {
+        switch (scenario) {
+            case WRITE:
+                return new WriteScenario(options, directory);
+            case READ:
+                return new ReadScenario(options, directory);
+            case RTW:
+                return new ReadThenWriteScenario(options, directory);
+            case TENANTS:
+                return new TenantScenario(options, directory);
+            default:
+                throw new IllegalArgumentException("no bench for scenario " + scenario);
+        }
+    }
+
+    /** How many measured runs the bench makes in all. */
+    int plannedRuns() {
+        return scenarios.stream().mapToInt(ScenarioBench::plannedRuns).sum();
+    }
+
+    /** Runs every scenario, telling {@code listener} about each step as soon as it happens. */
+    BenchReport run(BenchReport.Environment environment, BenchListener listener) throws Exception {
         List<RunResult> runs = new ArrayList<>();
         List<Comparison> comparisons = new ArrayList<>();
-        Consumer<RunResult> sink = run -> {
-            runs.add(run);
-            onRun.accept(run);
-        };
-        int writers = options.threads();
-        for (Synchronous sync : options.synchronous()) {
-            RunResult lanes =
-                    measure("lanes", sync, writers, file -> LanesSystem.open(file, sync, writers), sink);
-            RunResult hikari =
-                    measure("hikari", sync, writers, file -> HikariSystem.open(file, sync), sink);
-            comparisons.add(Comparison.of(lanes, hikari));
+        List<BenchReport.ScenarioSummary> summaries = new ArrayList<>();
+        listener.benchStarting(plannedRuns());
+        for (ScenarioBench bench : scenarios) {
+            List<Comparison> ofScenario = new ArrayList<>();
+            summaries.add(BenchReport.ScenarioSummary.of(bench));
+            listener.scenarioStarting(bench.scenario(), bench.description());
+            bench.run(new ScenarioBench.Sink() {
+                @Override
+                public void runStarting(String label) {
+                    listener.runStarting(label, options.warmup().plus(options.duration()));
+                }
 
-            RunResult loneLanes =
-                    measure("lanes", sync, 1, file -> LanesSystem.open(file, sync, 1), sink);
-            RunResult raw = measure("raw", sync, 1, file -> RawJdbcSystem.open(file, sync), sink);
-            comparisons.add(Comparison.of(loneLanes, raw));
-        }
-        return new BenchReport(environment, BenchReport.Settings.of(options), runs, comparisons);
-    }
+                @Override
+                public void status(String text) {
+                    listener.status(text);
+                }
 
-    private RunResult measure(
-            String system, Synchronous sync, int threads, Opener opener, Consumer<RunResult> sink)
-            throws Exception {
-        String name = system + "-" + sync.name().toLowerCase(Locale.ROOT) + "-" + threads + ".db";
-        RunResult result;
-        try (BenchSystem opened = opener.open(directory.resolve(name))) {
-            result = new WorkloadRunner(threads, options.warmup(), options.duration()).run(opened, sync);
+                @Override
+                public void runFinished(RunResult run) {
+                    runs.add(run);
+                    listener.runFinished(run);
+                }
+
+                @Override
+                public void compared(Comparison comparison) {
+                    ofScenario.add(comparison);
+                }
+            });
+            comparisons.addAll(ofScenario);
+            listener.scenarioFinished(bench.scenario(), ofScenario);
         }
-        sink.accept(result);
-        return result;
+        return new BenchReport(
+                environment, BenchReport.Settings.of(options), summaries, runs, comparisons);
     }
 }

@@ -27,14 +27,7 @@ final class HikariSystem implements BenchSystem {
     }
 
     static HikariSystem open(Path file, Synchronous synchronous) throws SQLException {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName("bench-hikari");
-        config.setDataSource(BaselineConnections.dataSource(file, synchronous));
-        config.setMaximumPoolSize(POOL_SIZE);
-        // a full pool from the start, so the warm-up is not spent opening connections
-        config.setMinimumIdle(POOL_SIZE);
-        config.setAutoCommit(true);
-        HikariDataSource pool = new HikariDataSource(config);
+        HikariDataSource pool = openPool(file, synchronous);
         try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
             s.execute(CREATE_TABLE);
         } catch (SQLException | RuntimeException e) {
@@ -42,6 +35,22 @@ final class HikariSystem implements BenchSystem {
             throw e;
         }
         return new HikariSystem(pool);
+    }
+
+    /**
+     * The baseline pool on {@code file}: {@value #POOL_SIZE} sqlite-jdbc connections, all opened
+     * at once, in autocommit mode unless a caller turns it off for a transaction (HikariCP turns
+     * it back on when the connection returns).
+     */
+    static HikariDataSource openPool(Path file, Synchronous synchronous) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("bench-hikari");
+        config.setDataSource(BaselineConnections.dataSource(file, synchronous));
+        config.setMaximumPoolSize(POOL_SIZE);
+        // a full pool from the start, so the warm-up is not spent opening connections
+        config.setMinimumIdle(POOL_SIZE);
+        config.setAutoCommit(true);
+        return new HikariDataSource(config);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -9,7 +10,9 @@ import java.nio.file.Path;
 /**
  * Writes a {@link BenchReport} as JSON, for scripts that compare runs over time. The shape is the
  * report's records as they are: {@code environment}, {@code settings}, {@code runs} (one per
- * system and configuration) and {@code comparisons} (the ratios).
+ * system and configuration, each naming its {@code scenario}) and {@code comparisons} (the
+ * ratios). Fields that do not apply to a run (a footprint outside the tenants scenario, say) are
+ * left out rather than written as null.
  */
 final class JsonReport {
     private JsonReport() {}
@@ -21,6 +24,7 @@ final class JsonReport {
         }
         new ObjectMapper()
                 .enable(SerializationFeature.INDENT_OUTPUT)
+                .setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL)
                 .writeValue(file.toFile(), report);
     }
 }

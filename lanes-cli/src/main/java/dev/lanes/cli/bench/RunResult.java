@@ -1,60 +1,74 @@
 package dev.lanes.cli.bench;
 
 import dev.lanes.Synchronous;
-import java.time.Duration;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The measured outcome of one system at one configuration. Latencies are of the writes that
- * succeeded within the measured window; {@code errors} counts the requests that failed in it, by
- * kind. {@code acknowledged} counts every successful insert of the run, warm-up included, and
- * {@code rows} is what the table held afterwards: the two agree unless a write was lost or a
- * failed one committed after all.
+ * The measured outcome of one system in one configuration of a scenario. Throughput and latencies
+ * are of the requests that succeeded within the measured window; {@code errors} counts the
+ * requests that failed in it, by kind.
+ *
+ * @param scenario the scenario that ran
+ * @param variant what distinguishes runs of the scenario beside threads and level, such as {@code
+ *     "alone"} or {@code "with writer"} for reads; empty when nothing does
+ * @param system {@code lanes}, or the baseline's name: {@code hikari}, {@code raw}
+ * @param threads the measured threads
+ * @param seconds the measured window
+ * @param operations successful requests within the window
+ * @param operationsPerSecond {@code operations / seconds}, in the scenario's unit
+ * @param latency the latencies of those requests
+ * @param latencyByKind the same by kind of request, when a run mixes kinds (tenants: read and
+ *     write); empty otherwise
+ * @param errors failed requests within the window, by kind
+ * @param backgroundPerSecond the concurrent writer's successful writes per second, in runs that
+ *     have one; else null
+ * @param consistency the check of the database against the acknowledged requests; null when the
+ *     scenario has none
+ * @param footprint what the tenant databases cost; null except in the tenants scenario
  */
 record RunResult(
+        Scenario scenario,
+        String variant,
         Synchronous synchronous,
         String system,
         int threads,
         double seconds,
-        long writes,
-        double writesPerSecond,
-        double p50Micros,
-        double p99Micros,
-        double maxMicros,
+        long operations,
+        double operationsPerSecond,
+        Latency latency,
+        Map<String, Latency> latencyByKind,
         Map<String, Long> errors,
-        long acknowledged,
-        long rows) {
+        Double backgroundPerSecond,
+        Consistency consistency,
+        TenantFootprint footprint) {
 
     RunResult {
+        variant = variant == null ? "" : variant;
+        latencyByKind = Collections.unmodifiableMap(new LinkedHashMap<>(latencyByKind));
         // sorted by kind, so the JSON and the table list kinds in a stable order
         errors = Collections.unmodifiableMap(new TreeMap<>(errors));
     }
 
-    static RunResult of(
-            Synchronous synchronous,
-            String system,
-            int threads,
-            Duration measured,
-            LatencyRecorder latency,
-            ErrorTally errors,
-            long acknowledged,
-            long rows) {
-        double seconds = measured.toNanos() / 1e9;
-        return new RunResult(
-                synchronous,
-                system,
-                threads,
-                seconds,
-                latency.count(),
-                latency.count() / seconds,
-                micros(latency.percentile(50)),
-                micros(latency.percentile(99)),
-                micros(latency.max()),
-                errors.counts(),
-                acknowledged,
-                rows);
+    /** The usual result: the measurement of one system, checked against the database. */
+    static RunResult of(Scenario scenario, String variant, Synchronous synchronous, String system,
+            int threads, Measurement m, Consistency consistency) {
+        return of(scenario, variant, synchronous, system, threads, m, consistency, null);
+    }
+
+    /** {@link #of(Scenario, String, Synchronous, String, int, Measurement, Consistency)} with a
+     * footprint; latencies by kind are kept when the run mixed kinds. */
+    static RunResult of(Scenario scenario, String variant, Synchronous synchronous, String system,
+            int threads, Measurement m, Consistency consistency, TenantFootprint footprint) {
+        Map<String, Latency> byKind = new LinkedHashMap<>();
+        if (m.latencyByKind().size() > 1) {
+            m.latencyByKind().forEach((kind, recorder) -> byKind.put(kind, Latency.of(recorder)));
+        }
+        return new RunResult(scenario, variant, synchronous, system, threads, m.seconds(),
+                m.latency().count(), m.operationsPerSecond(), Latency.of(m.latency()), byKind,
+                m.errors().counts(), m.backgroundPerSecond(), consistency, footprint);
     }
 
     /** How many requests failed in the measured window, of every kind. */
@@ -62,7 +76,10 @@ record RunResult(
         return errors.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    private static double micros(long nanos) {
-        return nanos / 1000.0;
+    /** This result with a consistency check and a footprint added after the measurement. */
+    RunResult with(Consistency consistency, TenantFootprint footprint) {
+        return new RunResult(scenario, variant, synchronous, system, threads, seconds, operations,
+                operationsPerSecond, latency, latencyByKind, errors, backgroundPerSecond,
+                consistency, footprint);
     }
 }

@@ -1,56 +1,67 @@
 package dev.lanes.cli.bench;
 
-import dev.lanes.Synchronous;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Random;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs the write workload against one {@link BenchSystem}: {@code threads} platform threads, each
- * inserting one row at a time as fast as the system acknowledges it, for a warm-up and then a
- * measured window.
+ * Runs a {@link Workload} on {@code threads} platform threads, each repeating its {@link
+ * Operation} as fast as the system answers, for a warm-up and then a measured window; optionally
+ * with one more <em>background</em> thread running another workload alongside (the concurrent
+ * writer of the read scenario), whose successes are counted but whose latencies are not.
  *
- * <p>Timing: the threads start first and meet at a barrier, so thread start-up is not measured.
- * The last one to arrive fixes the window ({@code warmup} from now, then {@code duration}) before
- * any is released; every thread then stops by itself once the window has ended, so the calling
- * thread only joins them and never sleeps to keep time. A request belongs to the window its
- * completion falls into, the usual rule for throughput: {@code writes / duration} is then the rate
- * of acknowledgements while the system was under full load.
+ * <p>Timing: the threads start and open their operations first, then meet at a barrier, so
+ * neither thread start-up nor connection opening is measured. The last one to arrive fixes the
+ * window ({@code warmup} from now, then {@code duration}) before any is released; every thread
+ * stops by itself once the window has ended, so the calling thread only joins them and never
+ * sleeps to keep time. A request belongs to the window its completion falls into, the usual rule
+ * for throughput: {@code requests / duration} is then the rate of answers under full load.
  *
- * <p>Concurrency: each writer thread owns its latency recorder, error tally and counter; the
- * calling thread reads them only after {@link Thread#join()}, which makes them visible. The window
- * is set by the barrier's action, which happens before the barrier releases any thread.
+ * <p>Concurrency: each thread owns its latency recorders, error tally and counters; the calling
+ * thread reads them only after {@link Thread#join()}, which makes them visible. The window is set
+ * by the barrier's action, which happens before the barrier releases any thread.
  */
 final class WorkloadRunner {
-    // about 100 bytes of text per row, as the bench promises
-    private static final int PAYLOAD_CHARS = 100;
-
-    private final int threads;
     private final Duration warmup;
     private final Duration duration;
 
-    WorkloadRunner(int threads, Duration warmup, Duration duration) {
-        this.threads = threads;
+    WorkloadRunner(Duration warmup, Duration duration) {
         this.warmup = warmup;
         this.duration = duration;
     }
 
-    /** Runs the workload, then checks the table against the acknowledged writes. */
-    RunResult run(BenchSystem system, Synchronous synchronous) throws Exception {
+    /** Runs {@code workload} on {@code threads} threads. */
+    Measurement run(String name, Workload workload, int threads) throws Exception {
+        return run(name, workload, threads, null);
+    }
+
+    /**
+     * Runs {@code workload} on {@code threads} threads and, when {@code background} is not null,
+     * one background thread beside them.
+     *
+     * @throws IllegalStateException when a thread could not open its operation or died of an
+     *     {@link Error}: the run is void
+     */
+    Measurement run(String name, Workload workload, int threads, Workload background)
+            throws Exception {
+        int all = threads + (background == null ? 0 : 1);
         AtomicReference<Window> window = new AtomicReference<>();
         CyclicBarrier start =
-                new CyclicBarrier(threads, () -> window.set(Window.startingNow(warmup, duration)));
-        List<Writer> writers = new ArrayList<>(threads);
-        List<Thread> running = new ArrayList<>(threads);
+                new CyclicBarrier(all, () -> window.set(Window.startingNow(warmup, duration)));
+        List<Worker> workers = new ArrayList<>(all);
+        List<Thread> running = new ArrayList<>(all);
         try {
-            for (int i = 0; i < threads; i++) {
-                Writer writer = new Writer(system, payload(i), start, window);
-                Thread thread = new Thread(writer, "bench-" + system.name() + "-" + i);
+            for (int i = 0; i < all; i++) {
+                boolean measured = i < threads;
+                Worker worker = new Worker(measured ? workload : background, i, start, window);
+                Thread thread = new Thread(worker,
+                        "bench-" + name + "-" + (measured ? String.valueOf(i) : "background"));
                 thread.start();
-                writers.add(writer);
+                workers.add(worker);
                 running.add(thread);
             }
         } catch (RuntimeException | Error e) {
@@ -63,36 +74,36 @@ final class WorkloadRunner {
         joinAll(running);
 
         LatencyRecorder latency = new LatencyRecorder();
+        Map<String, LatencyRecorder> byKind = new HashMap<>();
         ErrorTally errors = new ErrorTally();
         long acknowledged = 0;
-        for (Writer writer : writers) {
-            if (writer.crash != null) {
+        long backgroundOperations = background == null ? -1 : 0;
+        for (int i = 0; i < all; i++) {
+            Worker worker = workers.get(i);
+            if (worker.crash != null) {
                 throw new IllegalStateException(
-                        system.name() + ": a writer thread died, the run is void", writer.crash);
+                        name + ": a bench thread failed, the run is void: " + worker.crash,
+                        worker.crash);
             }
-            latency.add(writer.latency);
-            errors.add(writer.errors);
-            acknowledged += writer.acknowledged;
+            if (i < threads) {
+                worker.byKind.forEach((kind, recorder) -> {
+                    latency.add(recorder);
+                    byKind.computeIfAbsent(kind, k -> new LatencyRecorder()).add(recorder);
+                });
+                errors.add(worker.errors);
+                acknowledged += worker.acknowledged;
+            } else {
+                backgroundOperations = worker.inWindow;
+            }
         }
-        long rows = system.countRows();
-        return RunResult.of(
-                synchronous, system.name(), threads, duration, latency, errors, acknowledged, rows);
+        return new Measurement(duration.toNanos() / 1e9, latency, byKind, errors, acknowledged,
+                backgroundOperations);
     }
 
     private static void joinAll(List<Thread> threads) throws InterruptedException {
         for (Thread thread : threads) {
             thread.join();
         }
-    }
-
-    /** A fixed payload per thread: its content does not matter, only its size. */
-    private static String payload(int thread) {
-        Random random = new Random(thread);
-        StringBuilder s = new StringBuilder(PAYLOAD_CHARS);
-        for (int i = 0; i < PAYLOAD_CHARS; i++) {
-            s.append((char) ('a' + random.nextInt(26)));
-        }
-        return s.toString();
     }
 
     /** The measured window, in {@link System#nanoTime()} instants: {@code (start, end]}. */
@@ -119,56 +130,97 @@ final class WorkloadRunner {
         }
     }
 
-    /** One writer thread's loop and its private tallies. */
-    private static final class Writer implements Runnable {
-        private final BenchSystem system;
-        private final String payload;
+    /** One thread's loop and its private tallies. */
+    private static final class Worker implements Runnable {
+        private final Workload workload;
+        private final int index;
         private final CyclicBarrier start;
         private final AtomicReference<Window> window;
-        final LatencyRecorder latency = new LatencyRecorder();
+        final Map<String, LatencyRecorder> byKind = new HashMap<>();
         final ErrorTally errors = new ErrorTally();
         long acknowledged;
+        long inWindow;
         Throwable crash;
 
-        Writer(BenchSystem system, String payload, CyclicBarrier start, AtomicReference<Window> window) {
-            this.system = system;
-            this.payload = payload;
+        Worker(Workload workload, int index, CyclicBarrier start, AtomicReference<Window> window) {
+            this.workload = workload;
+            this.index = index;
             this.start = start;
             this.window = window;
         }
 
         @Override
         public void run() {
+            Operation operation = null;
             try {
+                try {
+                    operation = workload.open(index);
+                } catch (Exception | Error e) {
+                    crash = e;
+                }
+                // arrive even after a failed open: the others must not wait for this thread
+                // forever; the run is void anyway (see run())
                 start.await();
-                Window w = window.get();
-                while (true) {
-                    long begin = System.nanoTime();
-                    if (w.isOver(begin)) {
-                        return;
-                    }
-                    Exception failure = null;
-                    try {
-                        system.insert(payload);
-                        acknowledged++;
-                    } catch (Exception e) {
-                        // failures are results (SQLITE_BUSY is what the baseline is known for),
-                        // counted by kind; the thread goes on writing
-                        failure = e;
-                    }
-                    long end = System.nanoTime();
-                    if (w.contains(end)) {
-                        if (failure == null) {
-                            latency.record(end - begin);
-                        } else {
-                            errors.count(failure);
-                        }
-                    }
+                if (crash == null) {
+                    loop(operation, window.get());
                 }
             } catch (Throwable t) {
-                // only a broken start or an Error gets here, and neither is a result: it voids
-                // the run (see run())
+                // only a broken start or an Error gets here, and neither is a result
                 crash = t;
+            } finally {
+                closeQuietly(operation);
+            }
+        }
+
+        private void loop(Operation operation, Window w) {
+            String lastKind = null;
+            LatencyRecorder lastRecorder = null;
+            while (true) {
+                long begin = System.nanoTime();
+                if (w.isOver(begin)) {
+                    return;
+                }
+                String kind = null;
+                Exception failure = null;
+                try {
+                    kind = operation.run();
+                    acknowledged++;
+                } catch (Exception e) {
+                    // failures are results (SQLITE_BUSY is what a baseline is known for),
+                    // counted by kind; the thread goes on
+                    failure = e;
+                }
+                long end = System.nanoTime();
+                if (!w.contains(end)) {
+                    continue;
+                }
+                if (failure != null) {
+                    errors.count(failure);
+                    continue;
+                }
+                inWindow++;
+                if (kind == null) {
+                    kind = "request";
+                }
+                // kinds are constants: an identity check spares a map lookup per request
+                if (kind != lastKind) {
+                    lastKind = kind;
+                    lastRecorder = byKind.computeIfAbsent(kind, k -> new LatencyRecorder());
+                }
+                lastRecorder.record(end - begin);
+            }
+        }
+
+        private void closeQuietly(Operation operation) {
+            if (operation == null) {
+                return;
+            }
+            try {
+                operation.close();
+            } catch (Exception e) {
+                if (crash == null) {
+                    crash = e;
+                }
             }
         }
     }

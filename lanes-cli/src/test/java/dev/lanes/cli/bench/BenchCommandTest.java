@@ -25,55 +25,187 @@ class BenchCommandTest {
     @TempDir
     Path output;
 
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
     @Test
     // a guard against a hung writer, not a speed assertion: the runs take about 1.6 s in all
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
-    void benchMeasuresLanesAndEveryBaselineAndWritesThemAsJson() throws Exception {
+    void theDefaultIsTheWriteScenarioAgainstEveryBaseline() throws Exception {
         Path json = output.resolve("bench.json");
-        StringWriter text = new StringWriter();
 
-        int exit = run(text, "bench", "--threads", "4", "--duration", "300ms", "--warmup", "100ms",
+        int exit = run("bench", "--threads", "4", "--duration", "300ms", "--warmup", "100ms",
                 "--synchronous", "normal", "--dir", scratchParent.toString(), "--json", json.toString());
 
-        assertThat(exit).as(text.toString()).isZero();
+        assertThat(exit).as(out.toString() + err).isZero();
         JsonNode report = new ObjectMapper().readTree(json.toFile());
         List<String> systems = new ArrayList<>();
         for (JsonNode run : report.get("runs")) {
             systems.add(run.get("system").asText() + "/" + run.get("threads").asInt());
+            assertThat(run.get("scenario").asText()).isEqualTo("write");
             assertThat(run.get("synchronous").asText()).isEqualTo("NORMAL");
-            assertThat(run.get("writes").asLong()).as("writes of %s", run).isPositive();
-            assertThat(run.get("writesPerSecond").asDouble()).isPositive();
-            assertThat(run.get("p99Micros").asDouble())
-                    .isGreaterThanOrEqualTo(run.get("p50Micros").asDouble());
+            assertThat(run.get("operations").asLong()).as("writes of %s", run).isPositive();
+            assertThat(run.get("latency").get("p99Micros").asDouble())
+                    .isGreaterThanOrEqualTo(run.get("latency").get("p50Micros").asDouble());
             // every acknowledged insert is in the table, and nothing else is
-            assertThat(run.get("rows").asLong()).isEqualTo(run.get("acknowledged").asLong());
+            assertThat(run.get("consistency").get("holds").asBoolean()).as("%s", run).isTrue();
         }
         assertThat(systems).containsExactly("lanes/4", "hikari/4", "lanes/1", "raw/1");
         assertThat(report.get("comparisons")).hasSize(2);
         assertThat(report.get("comparisons").get(0).get("baseline").asText()).isEqualTo("hikari");
         assertThat(report.get("comparisons").get(0).get("throughputRatio").asDouble()).isPositive();
-        assertThat(text.toString()).contains("ratios", "hikari", "raw");
+        // the write table comes first, and then its ratios
+        String text = out.toString();
+        assertThat(text).contains("write: 4 writers vs HikariCP", "writes/s", "ratios", "raw");
+        assertThat(text.indexOf("writes/s")).isLessThan(text.indexOf("ratios"));
+        assertThat(text).doesNotContain("reads/s", "tx/s");
+        // not a terminal: progress goes to the error stream as plain lines
+        assertThat(err.toString()).contains("[1/4] write: lanes, 4 threads, NORMAL (400ms)",
+                "[4/4] write: raw, 1 thread, NORMAL").doesNotContain("\r", "\033");
+        assertScratchIsGone();
+    }
+
+    @Test
+    // a guard against a hang, not a speed assertion: 15 runs of 150 ms and 12 small databases
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void everyScenarioRunsAndGoesIntoTheJsonAndTheReport() throws Exception {
+        Path json = output.resolve("all.json");
+        Path html = output.resolve("report/all.html");
+
+        int exit = run("bench", "--scenario", "write,read,rtw,tenants", "--threads", "2",
+                "--duration", "150ms", "--warmup", "50ms", "--databases", "12",
+                "--dir", scratchParent.toString(), "--json", json.toString(),
+                "--report", html.toString());
+
+        assertThat(exit).as(out.toString() + err).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        List<String> runs = new ArrayList<>();
+        for (JsonNode run : report.get("runs")) {
+            runs.add(run.get("scenario").asText() + ":" + run.get("system").asText() + "/"
+                    + run.get("threads").asInt() + (run.get("variant").asText().isEmpty()
+                            ? "" : "/" + run.get("variant").asText()));
+            if (run.has("consistency")) {
+                assertThat(run.get("consistency").get("holds").asBoolean()).as("%s", run).isTrue();
+            }
+        }
+        assertThat(runs).containsExactly(
+                // write defaults to NORMAL and FULL
+                "write:lanes/2", "write:hikari/2", "write:lanes/1", "write:raw/1",
+                "write:lanes/2", "write:hikari/2", "write:lanes/1", "write:raw/1",
+                "read:lanes/1/alone", "read:raw/1/alone",
+                "read:lanes/1/with writer", "read:raw/1/with writer",
+                "read:lanes/2/alone", "read:raw/2/alone",
+                "read:lanes/2/with writer", "read:raw/2/with writer",
+                "rtw:lanes/2", "rtw:hikari/2",
+                "tenants:lanes/2/12 databases");
+        for (JsonNode run : report.get("runs")) {
+            String scenario = run.get("scenario").asText();
+            if (scenario.equals("read")) {
+                // a read that found no row would be an error
+                assertThat(run.get("errors").size()).as("%s", run).isZero();
+                assertThat(run.get("operations").asLong()).isPositive();
+                assertThat(run.has("backgroundPerSecond"))
+                        .isEqualTo(run.get("variant").asText().equals("with writer"));
+            }
+            if (scenario.equals("rtw") && run.get("system").asText().equals("lanes")) {
+                // an interactive transaction holds the write lock from its first statement
+                assertThat(run.get("errors").size()).as("%s", run).isZero();
+                assertThat(run.get("operations").asLong()).isPositive();
+            }
+            if (scenario.equals("tenants")) {
+                JsonNode footprint = run.get("footprint");
+                assertThat(footprint.get("databases").asInt()).isEqualTo(12);
+                assertThat(footprint.get("liveThreads").asInt())
+                        .isBetween(1, footprint.get("maxThreads").asInt());
+                assertThat(footprint.get("openConnections").asInt()).isGreaterThanOrEqualTo(12);
+                assertThat(run.get("latencyByKind").has("read")).isTrue();
+                assertThat(run.get("latencyByKind").has("write")).isTrue();
+            }
+        }
+        assertThat(report.get("comparisons")).hasSize(4 + 4 + 1);
+        assertThat(report.get("scenarios")).hasSize(4);
+
+        SvgStructure svg = SvgStructure.parse(Files.readString(html));
+        // a throughput chart per scenario, a latency chart per configuration
+        assertThat(svg.chartsOfClass("bar-chart")).hasSize(4);
+        assertThat(svg.chartsOfClass("percentile-chart")).hasSize(4 + 4 + 1 + 1);
+        assertThat(out.toString()).contains("reads/s", "tx/s", "ops/s", "12 databases:",
+                "wrote " + json, "wrote " + html);
+        assertThat(err.toString()).contains("[19/19] tenants: lanes, 12 databases, 2 clients",
+                "tenants: creating 12 databases");
+        assertScratchIsGone();
+    }
+
+    @Test
+    void databasesAloneMeansTheTenantsScenario() {
+        assertThat(parse("bench").scenarios()).containsExactly(Scenario.WRITE);
+        BenchOptions tenants = parse("bench", "--databases", "5");
+        assertThat(tenants.scenarios()).containsExactly(Scenario.TENANTS);
+        assertThat(tenants.databases()).isEqualTo(5);
+        assertThat(parse("bench", "--scenario", "read", "--databases", "5").scenarios())
+                .containsExactly(Scenario.READ);
+        assertThat(parse("bench", "--scenario", "rtw,write,rtw").scenarios())
+                .containsExactly(Scenario.RTW, Scenario.WRITE);
+    }
+
+    @Test
+    void eachScenarioHasItsOwnDefaultsUnlessTheFlagsSayOtherwise() {
+        BenchOptions defaults = parse("bench");
+        assertThat(defaults.threadsFor(Scenario.WRITE)).isEqualTo(64);
+        assertThat(defaults.threadsFor(Scenario.READ)).isEqualTo(8);
+        assertThat(defaults.threadsFor(Scenario.RTW)).isEqualTo(16);
+        assertThat(defaults.synchronousFor(Scenario.WRITE))
+                .containsExactly(dev.lanes.Synchronous.NORMAL, dev.lanes.Synchronous.FULL);
+        assertThat(defaults.synchronousFor(Scenario.READ))
+                .containsExactly(dev.lanes.Synchronous.NORMAL);
+        assertThat(defaults.databases()).isEqualTo(BenchOptions.DEFAULT_DATABASES);
+
+        BenchOptions chosen = parse("bench", "--threads", "3", "--synchronous", "full");
+        assertThat(chosen.threadsFor(Scenario.RTW)).isEqualTo(3);
+        assertThat(chosen.synchronousFor(Scenario.READ)).containsExactly(dev.lanes.Synchronous.FULL);
+    }
+
+    @Test
+    void zeroDatabasesAreRefused() {
+        int exit = run("bench", "--databases", "0", "--dir", scratchParent.toString());
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--databases must be at least 1, was 0");
+    }
+
+    @Test
+    void aBadFlagIsRefusedBeforeAnythingRuns() {
+        int exit = run("bench", "--threads", "0", "--dir", scratchParent.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--threads must be at least 1, was 0");
+    }
+
+    @Test
+    void anUnknownScenarioIsRefused() {
+        int exit = run("bench", "--scenario", "write,bogus", "--dir", scratchParent.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("bogus");
+    }
+
+    private static BenchOptions parse(String... args) {
+        CommandLine line = LanesCommand.commandLine();
+        line.parseArgs(args);
+        BenchCommand bench = line.getSubcommands().get("bench").getCommand();
+        return bench.options();
+    }
+
+    private void assertScratchIsGone() throws Exception {
         // the scratch directory and its database files are gone
         try (Stream<Path> left = Files.list(scratchParent)) {
             assertThat(left).isEmpty();
         }
     }
 
-    @Test
-    void aBadFlagIsRefusedBeforeAnythingRuns() {
-        StringWriter text = new StringWriter();
-
-        int exit = run(text, "bench", "--threads", "0", "--dir", scratchParent.toString());
-
-        assertThat(exit).isEqualTo(2);
-        assertThat(text.toString()).contains("--threads must be at least 1, was 0");
-    }
-
-    private static int run(StringWriter text, String... args) {
-        PrintWriter writer = new PrintWriter(text, true);
+    private int run(String... args) {
         CommandLine line = LanesCommand.commandLine();
-        line.setOut(writer);
-        line.setErr(writer);
+        line.setOut(new PrintWriter(out, true));
+        line.setErr(new PrintWriter(err, true));
         return line.execute(args);
     }
 }

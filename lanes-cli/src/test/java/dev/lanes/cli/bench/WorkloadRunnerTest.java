@@ -3,7 +3,6 @@ package dev.lanes.cli.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lanes.Synchronous;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -13,79 +12,114 @@ import org.junit.jupiter.api.Timeout;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
-// guards against a hung writer, not speed assertions: each run lasts 100 ms
+// guards against a hung thread, not speed assertions: each run lasts 100 ms
 @Timeout(value = 1, unit = TimeUnit.MINUTES)
 class WorkloadRunnerTest {
     private final WorkloadRunner runner =
-            new WorkloadRunner(3, Duration.ofMillis(20), Duration.ofMillis(100));
+            new WorkloadRunner(Duration.ofMillis(20), Duration.ofMillis(100));
 
     @Test
-    void failuresAreCountedByKindAndTheWritersGoOn() throws Exception {
-        // every third insert fails busy, as a contended pool's would
-        FakeSystem system = new FakeSystem(n -> n % 3 == 0
-                ? new SQLiteException("database is locked", SQLiteErrorCode.SQLITE_BUSY)
-                : null);
+    void failuresAreCountedByKindAndTheThreadsGoOn() throws Exception {
+        AtomicLong attempts = new AtomicLong();
+        AtomicLong acknowledged = new AtomicLong();
+        // every third request fails busy, as a contended pool's would
+        Workload workload = thread -> () -> {
+            if (attempts.incrementAndGet() % 3 == 0) {
+                throw new SQLiteException("database is locked", SQLiteErrorCode.SQLITE_BUSY);
+            }
+            acknowledged.incrementAndGet();
+            return "insert";
+        };
 
-        RunResult result = runner.run(system, Synchronous.NORMAL);
+        Measurement m = runner.run("test", workload, 3);
 
-        assertThat(result.threads()).isEqualTo(3);
-        assertThat(result.writes()).isPositive();
-        assertThat(result.errors()).containsOnlyKeys("SQLITE_BUSY");
-        assertThat(result.errors().get("SQLITE_BUSY")).isPositive();
-        // the warm-up's acknowledged writes are not measured, but they are in the table
-        assertThat(result.acknowledged()).isGreaterThanOrEqualTo(result.writes());
-        assertThat(result.rows()).isEqualTo(system.acknowledged.get());
-        assertThat(result.writesPerSecond()).isEqualTo(result.writes() / 0.1);
+        assertThat(m.latency().count()).isPositive();
+        assertThat(m.errors().counts()).containsOnlyKeys("SQLITE_BUSY");
+        // the warm-up's successes are not measured, but they are acknowledged
+        assertThat(m.acknowledged()).isEqualTo(acknowledged.get())
+                .isGreaterThanOrEqualTo(m.latency().count());
+        assertThat(m.operationsPerSecond()).isEqualTo(m.latency().count() / 0.1);
+        assertThat(m.backgroundOperations()).isEqualTo(-1);
+        assertThat(m.backgroundPerSecond()).isNull();
     }
 
     @Test
-    void anErrorInAWriterVoidsTheRun() {
-        FakeSystem system = new FakeSystem(n -> {
-            throw new AssertionError("bug in the system under test");
-        });
+    void latenciesAreKeptByKindAndAddUpToTheTotal() throws Exception {
+        Workload mixed = thread -> {
+            long[] n = {0};
+            return () -> ++n[0] % 4 == 0 ? "write" : "read";
+        };
 
-        assertThatThrownBy(() -> runner.run(system, Synchronous.NORMAL))
+        Measurement m = runner.run("mixed", mixed, 2);
+
+        assertThat(m.latencyByKind()).containsOnlyKeys("read", "write");
+        assertThat(m.latencyByKind().get("read").count() + m.latencyByKind().get("write").count())
+                .isEqualTo(m.latency().count());
+    }
+
+    @Test
+    void aBackgroundThreadIsCountedButNotMeasured() throws Exception {
+        AtomicLong background = new AtomicLong();
+
+        Measurement m = runner.run("with-writer", thread -> () -> "read", 2,
+                thread -> () -> {
+                    background.incrementAndGet();
+                    return "write";
+                });
+
+        assertThat(m.latencyByKind()).containsOnlyKeys("read");
+        assertThat(m.backgroundOperations()).isPositive().isLessThanOrEqualTo(background.get());
+        assertThat(m.backgroundPerSecond()).isPositive();
+    }
+
+    @Test
+    void eachThreadOpensAndClosesItsOwnOperation() throws Exception {
+        AtomicLong opened = new AtomicLong();
+        AtomicLong closed = new AtomicLong();
+        Workload workload = thread -> {
+            opened.incrementAndGet();
+            return new Operation() {
+                @Override
+                public String run() {
+                    return "read";
+                }
+
+                @Override
+                public void close() {
+                    closed.incrementAndGet();
+                }
+            };
+        };
+
+        runner.run("lifecycle", workload, 4);
+
+        assertThat(opened.get()).isEqualTo(4);
+        assertThat(closed.get()).isEqualTo(4);
+    }
+
+    @Test
+    void anErrorInAThreadVoidsTheRun() {
+        Workload workload = thread -> () -> {
+            throw new AssertionError("bug in the system under test");
+        };
+
+        assertThatThrownBy(() -> runner.run("broken", workload, 3))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("a writer thread died")
+                .hasMessageContaining("a bench thread failed")
                 .hasRootCauseInstanceOf(AssertionError.class);
     }
 
-    /** Decides, by the insert's sequence number, whether it fails and how. */
-    private interface Failures {
-        SQLException failureOf(long n);
-    }
-
-    /** A system that stores nothing and fails when told to. */
-    private static final class FakeSystem implements BenchSystem {
-        private final Failures failures;
-        private final AtomicLong attempts = new AtomicLong();
-        final AtomicLong acknowledged = new AtomicLong();
-
-        FakeSystem(Failures failures) {
-            this.failures = failures;
-        }
-
-        @Override
-        public String name() {
-            return "fake";
-        }
-
-        @Override
-        public void insert(String payload) throws SQLException {
-            assertThat(payload).hasSize(100);
-            SQLException failure = failures.failureOf(attempts.incrementAndGet());
-            if (failure != null) {
-                throw failure;
+    @Test
+    void aThreadThatCannotOpenVoidsTheRunWithoutStrandingTheOthers() {
+        Workload workload = thread -> {
+            if (thread == 1) {
+                throw new SQLException("cannot open");
             }
-            acknowledged.incrementAndGet();
-        }
+            return () -> "read";
+        };
 
-        @Override
-        public long countRows() {
-            return acknowledged.get();
-        }
-
-        @Override
-        public void close() {}
+        assertThatThrownBy(() -> runner.run("unopened", workload, 3))
+                .isInstanceOf(IllegalStateException.class)
+                .hasRootCauseMessage("cannot open");
     }
 }

@@ -1,0 +1,30 @@
+package dev.lanes.cli.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Told what a bench is doing while it runs, so that it can be shown as it happens: the table
+ * prints each run's row when it finished, the progress display moves on each run's start.
+ * Callbacks come from the thread running the bench, in order.
+ */
+interface BenchListener {
+
+    /** The bench is about to run {@code runs} measured runs in all. */
+    default void benchStarting(int runs) {}
+
+    /** A scenario begins; {@code description} says what its runs compare. */
+    default void scenarioStarting(Scenario scenario, String description) {}
+
+    /** A measured run begins now and should take about {@code expected}. */
+    default void runStarting(String label, Duration expected) {}
+
+    /** Work between runs that takes a while (creating tenant databases): {@code text} says what. */
+    default void status(String text) {}
+
+    /** A run finished with {@code run}. */
+    default void runFinished(RunResult run) {}
+
+    /** A scenario finished; {@code comparisons} are its ratios against the baselines. */
+    default void scenarioFinished(Scenario scenario, List<Comparison> comparisons) {}
+}

@@ -1,0 +1,42 @@
+package dev.lanes.cli.bench;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What {@link WorkloadRunner} measured in one run, before a scenario turns it into a {@link
+ * RunResult}: the latencies of the requests that succeeded within the measured window (all of
+ * them, and by kind), the failures in the window by kind, and every success of the run, warm-up
+ * included, for checking against what the database holds afterwards.
+ *
+ * @param seconds the length of the measured window
+ * @param latency every successful request of the window
+ * @param latencyByKind the same, by the kind each {@link Operation#run()} returned
+ * @param errors the requests of the window that failed, by kind
+ * @param acknowledged successful requests of the whole run, warm-up included
+ * @param backgroundOperations successful requests of the background thread within the window,
+ *     or -1 when the run had none
+ */
+record Measurement(
+        double seconds,
+        LatencyRecorder latency,
+        Map<String, LatencyRecorder> latencyByKind,
+        ErrorTally errors,
+        long acknowledged,
+        long backgroundOperations) {
+
+    Measurement {
+        latencyByKind = Collections.unmodifiableMap(new TreeMap<>(latencyByKind));
+    }
+
+    /** Successful requests per second within the window. */
+    double operationsPerSecond() {
+        return latency.count() / seconds;
+    }
+
+    /** The background thread's successful requests per second, or null when it had none. */
+    Double backgroundPerSecond() {
+        return backgroundOperations < 0 ? null : backgroundOperations / seconds;
+    }
+}

@@ -1,0 +1,195 @@
+package dev.lanes.cli.bench;
+
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.Lanes;
+import dev.lanes.Row;
+import dev.lanes.RuntimeDiagnostics;
+import dev.lanes.Synchronous;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+
+/**
+ * The tenants scenario: {@code --databases} tenant databases open in one Lanes runtime (its
+ * default thread cap), and {@code threads} clients each picking a tenant at random for every
+ * request, {@value #HOT_PERCENT} % of requests going to the hottest {@value #HOT_SET_PERCENT} % of
+ * tenants, {@value #READ_PERCENT} % of requests being point reads ({@code db.query}) and the rest
+ * single-row inserts ({@code db.execute}). It measures throughput and latency (also by read and
+ * write), then samples what hosting the tenants costs: threads used, open connections, heap and
+ * RSS per database ({@link TenantFootprint}). Creating the tenant databases, and one read of each
+ * (which opens its first reader connection), is set-up and not measured.
+ * There is no baseline: a pool per tenant is exactly what Lanes exists to avoid.
+ */
+final class TenantScenario implements ScenarioBench {
+    static final int HOT_PERCENT = 80;
+    static final int HOT_SET_PERCENT = 10;
+    static final int READ_PERCENT = 80;
+    static final int KV_ROWS = 100;
+    private static final String SELECT = "SELECT v FROM kv WHERE id = ?";
+    private static final String INSERT = "INSERT INTO events(payload) VALUES (?)";
+
+    private final BenchOptions options;
+    private final Path directory;
+    private final WorkloadRunner runner;
+
+    TenantScenario(BenchOptions options, Path directory) {
+        this.options = options;
+        this.directory = directory;
+        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+    }
+
+    @Override
+    public Scenario scenario() {
+        return Scenario.TENANTS;
+    }
+
+    @Override
+    public String description() {
+        return String.format(Locale.ROOT, "%,d tenant databases in one runtime, %d clients;"
+                        + " %d %% of requests to %d %% of tenants, %d %% reads; synchronous %s",
+                options.databases(), options.threadsFor(Scenario.TENANTS), HOT_PERCENT,
+                HOT_SET_PERCENT, READ_PERCENT, options.synchronousFor(Scenario.TENANTS).stream()
+                        .map(Enum::name).collect(Collectors.joining(", ")));
+    }
+
+    @Override
+    public int plannedRuns() {
+        return options.synchronousFor(Scenario.TENANTS).size();
+    }
+
+    /** How many tenants form the hot set: {@value #HOT_SET_PERCENT} %, at least one. */
+    static int hotDatabases(int databases) {
+        return Math.max(1, (int) Math.round(databases * HOT_SET_PERCENT / 100.0));
+    }
+
+    /** The tenant a request goes to, for a uniform draw of the random source. */
+    static int pickTenant(SplittableRandom random, int databases, int hot) {
+        if (hot >= databases || random.nextInt(100) < HOT_PERCENT) {
+            return random.nextInt(hot);
+        }
+        return hot + random.nextInt(databases - hot);
+    }
+
+    @Override
+    public void run(Sink sink) throws Exception {
+        for (Synchronous sync : options.synchronousFor(Scenario.TENANTS)) {
+            sink.runFinished(measure(sink, sync));
+        }
+    }
+
+    private RunResult measure(Sink sink, Synchronous sync) throws Exception {
+        int databases = options.databases();
+        int hot = hotDatabases(databases);
+        int clients = options.threadsFor(Scenario.TENANTS);
+        Path tenantsDir = Files.createDirectories(
+                directory.resolve("tenants-" + sync.name().toLowerCase(Locale.ROOT)));
+        long heapBefore = ProcessMemory.heapUsedAfterGc();
+        long rssBefore = ProcessMemory.residentSetBytes();
+        long committedBefore = ProcessMemory.heapCommitted();
+        long setupStart = System.nanoTime();
+        try (Lanes lanes = Lanes.builder().name("tenants").build()) {
+            List<Database> tenants = create(sink, lanes, tenantsDir, sync, databases);
+            double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
+
+            sink.runStarting(String.format(Locale.ROOT, "tenants: lanes, %,d databases, %d clients,"
+                    + " %s", databases, clients, sync));
+            LongAdder writesAcknowledged = new LongAdder();
+            Measurement m = runner.run("tenants", thread -> {
+                SplittableRandom random = new SplittableRandom(thread);
+                String payload = Payloads.of(thread);
+                return () -> {
+                    Database db = tenants.get(pickTenant(random, databases, hot));
+                    if (random.nextInt(100) < READ_PERCENT) {
+                        long id = 1 + random.nextInt(KV_ROWS);
+                        List<Row> rows = db.query(SELECT, id);
+                        if (rows.size() != 1) {
+                            throw new IllegalStateException(db.path() + ": row " + id + " missing");
+                        }
+                        return "read";
+                    }
+                    db.execute(INSERT, payload);
+                    writesAcknowledged.increment();
+                    return "write";
+                };
+            }, clients);
+            RunResult measured = RunResult.of(Scenario.TENANTS,
+                    String.format(Locale.ROOT, "%,d databases", databases), sync, "lanes", clients,
+                    m, null);
+            m = null; // its recorders are not the tenants' footprint: let the GC take them
+
+            RuntimeDiagnostics runtime = lanes.diagnostics();
+            long heapAfter = ProcessMemory.heapUsedAfterGc();
+            long rssAfter = ProcessMemory.residentSetBytes();
+            TenantFootprint footprint = new TenantFootprint(databases, hot, HOT_PERCENT / 100.0,
+                    READ_PERCENT / 100.0, runtime.liveThreads(), runtime.maxThreads(),
+                    runtime.openConnections(), heapBefore, heapAfter, committedBefore,
+                    ProcessMemory.heapCommitted(), rssBefore, rssAfter, setupSeconds);
+            long rows = 0;
+            for (Database db : tenants) {
+                rows += db.query("SELECT count(*) AS n FROM events").get(0).getLong("n");
+            }
+            return measured.with(new Consistency("rows in events, all tenants",
+                    writesAcknowledged.sum(), rows), footprint);
+        }
+    }
+
+    /** Opens and fills the tenant databases, all at once on the runtime's pool. */
+    private static List<Database> create(Sink sink, Lanes lanes, Path dir, Synchronous sync,
+            int databases) {
+        sink.status(String.format(Locale.ROOT, "tenants: creating %,d databases", databases));
+        DatabaseOptions dbOptions = DatabaseOptions.builder()
+                .synchronous(sync)
+                .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
+                .build();
+        List<Database> tenants = new ArrayList<>(databases);
+        List<CompletableFuture<Integer>> created = new ArrayList<>(databases);
+        for (int i = 0; i < databases; i++) {
+            Database db = lanes.open(dir.resolve(String.format(Locale.ROOT, "t-%06d.db", i)),
+                    dbOptions);
+            tenants.add(db);
+            created.add(db.writeAsync(conn -> {
+                try (Statement s = conn.createStatement()) {
+                    s.execute("CREATE TABLE kv(id INTEGER PRIMARY KEY, v TEXT)");
+                    s.execute("CREATE TABLE events(id INTEGER PRIMARY KEY, payload TEXT)");
+                }
+                try (PreparedStatement insert =
+                        conn.prepareStatement("INSERT INTO kv(id, v) VALUES (?, ?)")) {
+                    for (int id = 1; id <= KV_ROWS; id++) {
+                        insert.setInt(1, id);
+                        insert.setString(2, "value-" + id);
+                        insert.addBatch();
+                    }
+                    insert.executeBatch();
+                }
+                return KV_ROWS;
+            }));
+        }
+        int step = Math.max(1, databases / 10);
+        for (int i = 0; i < databases; i++) {
+            created.get(i).join();
+            if ((i + 1) % step == 0 && i + 1 < databases) {
+                sink.status(String.format(Locale.ROOT, "tenants: created %,d of %,d databases",
+                        i + 1, databases));
+            }
+        }
+        // one read each opens a reader connection per tenant, as a tenant's first request would:
+        // part of setting up, not of the load (with 1,000 tenants, a one-second warm-up would
+        // otherwise spend itself opening readers)
+        sink.status(String.format(Locale.ROOT, "tenants: reading each of %,d databases once",
+                databases));
+        for (Database db : tenants) {
+            db.query(SELECT, 1);
+        }
+        return tenants;
+    }
+}

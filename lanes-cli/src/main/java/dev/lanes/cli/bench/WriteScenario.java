@@ -1,0 +1,89 @@
+package dev.lanes.cli.bench;
+
+import dev.lanes.Synchronous;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The write scenario: for each synchronous level, Lanes against a HikariCP pool with {@code
+ * threads} writers, then Lanes against one raw connection with a lone writer, each thread
+ * inserting single rows of about 100 bytes as fast as they are acknowledged. Every run gets a
+ * fresh database file and its own warm-up, the two sides of a comparison run back to back in one
+ * process, and after each run the table's rows are counted against the acknowledged inserts.
+ */
+final class WriteScenario implements ScenarioBench {
+    /** Opens a system on a fresh file; a lambda per system keeps the plan readable. */
+    @FunctionalInterface
+    private interface Opener {
+        BenchSystem open(Path file) throws Exception;
+    }
+
+    private final BenchOptions options;
+    private final Path directory;
+    private final WorkloadRunner runner;
+
+    WriteScenario(BenchOptions options, Path directory) {
+        this.options = options;
+        this.directory = directory;
+        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+    }
+
+    @Override
+    public Scenario scenario() {
+        return Scenario.WRITE;
+    }
+
+    @Override
+    public String description() {
+        int writers = options.threadsFor(Scenario.WRITE);
+        return writers + " writer" + (writers == 1 ? "" : "s") + " vs HikariCP ("
+                + HikariSystem.POOL_SIZE + " connections), 1 writer vs raw JDBC; synchronous "
+                + options.synchronousFor(Scenario.WRITE).stream().map(Enum::name)
+                        .collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public int plannedRuns() {
+        return 4 * options.synchronousFor(Scenario.WRITE).size();
+    }
+
+    @Override
+    public void run(Sink sink) throws Exception {
+        int writers = options.threadsFor(Scenario.WRITE);
+        for (Synchronous sync : options.synchronousFor(Scenario.WRITE)) {
+            RunResult lanes = measure(sink, "lanes", sync, writers,
+                    file -> LanesSystem.open(file, sync, writers));
+            RunResult hikari = measure(sink, "hikari", sync, writers,
+                    file -> HikariSystem.open(file, sync));
+            sink.compared(Comparison.of(lanes, hikari));
+
+            RunResult loneLanes = measure(sink, "lanes", sync, 1,
+                    file -> LanesSystem.open(file, sync, 1));
+            RunResult raw = measure(sink, "raw", sync, 1, file -> RawJdbcSystem.open(file, sync));
+            sink.compared(Comparison.of(loneLanes, raw));
+        }
+    }
+
+    private RunResult measure(Sink sink, String system, Synchronous sync, int threads,
+            Opener opener) throws Exception {
+        String level = sync.name().toLowerCase(Locale.ROOT);
+        Path file = directory.resolve("write-" + system + "-" + level + "-" + threads + ".db");
+        sink.runStarting("write: " + system + ", " + threads + " thread" + (threads == 1 ? "" : "s")
+                + ", " + sync);
+        RunResult result;
+        try (BenchSystem opened = opener.open(file)) {
+            Measurement m = runner.run("write-" + system, thread -> {
+                String payload = Payloads.of(thread);
+                return () -> {
+                    opened.insert(payload);
+                    return "insert";
+                };
+            }, threads);
+            Consistency rows = new Consistency("rows in bench", m.acknowledged(), opened.countRows());
+            result = RunResult.of(Scenario.WRITE, "", sync, system, threads, m, rows);
+        }
+        sink.runFinished(result);
+        return result;
+    }
+}
