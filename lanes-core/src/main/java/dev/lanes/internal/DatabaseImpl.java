@@ -223,8 +223,13 @@ public final class DatabaseImpl implements Database {
 
     private <T> T awaitSync(WriteRequest r) {
         guards.checkIdentity();
-        lane.submit(r, !Threads.currentIsVirtual(), true);
-        return await(r);
+        boolean platform = !Threads.currentIsVirtual();
+        if (platform) {
+            r.wake = new CompletableFuture<>();
+            r.waiter = Thread.currentThread();
+        }
+        lane.submit(r, platform, true);
+        return lane.awaitLeading(r);
     }
 
     /** Waits for a request's outcome, uninterruptibly: an accepted write may still commit. */

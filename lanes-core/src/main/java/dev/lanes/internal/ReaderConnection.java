@@ -82,6 +82,7 @@ final class ReaderConnection {
 
     // lease holder only
     private long leaseCounter;
+    private boolean leaseInterruptible;
 
     /**
      * The connection's home slot in its {@link ReaderSet}, or -1 for none; set by the set under
@@ -157,22 +158,29 @@ final class ReaderConnection {
     // ------------------------------------------------------------------ leases
 
     /**
-     * Starts a lease: arms the stop signal for it and opens the interruptible window.
+     * Starts a lease: arms the stop signal for it and, for a lease that others may stop (one
+     * with a future or a waiting caller), opens the interruptible window. A read run by its own
+     * caller has no handle anyone could cancel through, so it skips the lock; its deadline still
+     * works, through the progress handler.
      *
      * @param deadlineNanos the {@link System#nanoTime()} deadline, used when {@code withDeadline}
+     * @param stoppable whether {@link #stop} may be called for this lease
      * @return the token that identifies this lease in later {@link #stop} requests
      */
-    long startLease(boolean withDeadline, long deadlineNanos) {
+    long startLease(boolean withDeadline, long deadlineNanos, boolean stoppable) {
         long token = ++leaseCounter;
         stopReason = RUNNING;
         deadline = deadlineNanos;
         hasDeadline = withDeadline;
-        handleLock.lock();
-        try {
-            lease = token;
-            interruptible = true;
-        } finally {
-            handleLock.unlock();
+        leaseInterruptible = stoppable;
+        if (stoppable) {
+            handleLock.lock();
+            try {
+                lease = token;
+                interruptible = true;
+            } finally {
+                handleLock.unlock();
+            }
         }
         return token;
     }
@@ -183,12 +191,14 @@ final class ReaderConnection {
      * {@link #CANCELLED} or {@link #DEADLINE}.
      */
     int endLease() {
-        handleLock.lock();
-        try {
-            interruptible = false;
-            lease = 0;
-        } finally {
-            handleLock.unlock();
+        if (leaseInterruptible) {
+            handleLock.lock();
+            try {
+                interruptible = false;
+                lease = 0;
+            } finally {
+                handleLock.unlock();
+            }
         }
         int reason = stopReason;
         if (reason == RUNNING && hasDeadline && System.nanoTime() - deadline >= 0) {

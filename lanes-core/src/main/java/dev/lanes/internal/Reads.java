@@ -68,11 +68,14 @@ final class Reads {
     private final ScheduledExecutorService timer;
     private final long maxResultBytes;
     private final Duration busyTimeout;
+    /** Whether readers keep prepared statements ({@code statementCacheSize > 0}). */
+    private final boolean statementsCached;
     /** Set once the writer has opened (and initialized) the database. */
     private volatile boolean ready;
 
     Reads(String name, Path path, WriterLane lane, ReaderSet readers, WorkerPool pool,
-            ScheduledExecutorService timer, long maxResultBytes, Duration busyTimeout) {
+            ScheduledExecutorService timer, long maxResultBytes, Duration busyTimeout,
+            boolean statementsCached) {
         this.name = name;
         this.path = path;
         this.lane = lane;
@@ -81,6 +84,7 @@ final class Reads {
         this.timer = timer;
         this.maxResultBytes = maxResultBytes;
         this.busyTimeout = busyTimeout;
+        this.statementsCached = statementsCached;
     }
 
     /** The read path of one database, with its reader set. */
@@ -90,7 +94,8 @@ final class Reads {
                 options.readerCheckoutTimeout(), options.busyTimeout(),
                 options.statementCacheSize(), runtime, pool, runtime.timer());
         return new Reads(name, path, lane, readers, pool, runtime.timer(),
-                options.maxResultBytes(), options.busyTimeout());
+                options.maxResultBytes(), options.busyTimeout(),
+                options.statementCacheSize() > 0);
     }
 
     ReaderSet readers() {
@@ -245,7 +250,7 @@ final class Reads {
             readers.release(lease, true);
             throw e;
         }
-        long token = c.startLease(limits.hasDeadline, limits.deadline);
+        long token = c.startLease(limits.hasDeadline, limits.deadline, task != null);
         if (task != null) {
             task.started(c, token);
         }
@@ -422,12 +427,19 @@ final class Reads {
         public List<Row> run(ReaderConnection c, ReadGuard.StopCheck stop) throws Exception {
             PreparedStatement s = c.cache.get(sql);
             try {
+                // A cached statement keeps the previous run's arguments; clearing them costs a
+                // native call, needed only when this run does not bind every parameter again.
+                if (args.length < s.getParameterMetaData().getParameterCount()) {
+                    s.clearParameters();
+                }
                 Rows.bind(s, args);
                 List<Row> rows;
-                try (ResultSet rs = s.executeQuery()) {
+                try (ResultSet rs = s.executeQuery()) { // closing it resets the statement
                     rows = BoundedRows.read(rs, maxResultBytes, name, sql);
                 }
-                c.cache.release(sql, s);
+                if (!statementsCached) {
+                    c.cache.release(sql, s); // closes it
+                }
                 return rows;
             } catch (Throwable e) {
                 c.cache.evict(sql, s);

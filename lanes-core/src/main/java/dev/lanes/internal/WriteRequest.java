@@ -51,6 +51,19 @@ final class WriteRequest {
     final long enqueuedAt;
     /** How many times the body has started; bounded replays read it. Lane thread only. */
     int runs;
+    /**
+     * The platform thread blocked on this request that may be handed the lane to lead the turn
+     * that runs it; null for asynchronous and virtual-thread callers. Set before admission.
+     */
+    volatile Thread waiter;
+    /** Set, under the lane's lock, when the lane was handed to {@link #waiter}. */
+    volatile boolean leadGranted;
+    /**
+     * Completed to wake {@link #waiter}: when its outcome is delivered or the lane is handed to
+     * it. The waiter replaces a completed one before it checks again. A future, not a bare
+     * unpark, so that no stray permit is ever left on the caller's thread.
+     */
+    volatile CompletableFuture<Void> wake;
     // stage timings, written by the lane (depth under its lock, the rest by the holder)
     int depthAtEntry;
     int groupSize;
@@ -171,12 +184,16 @@ final class WriteRequest {
         recorded = false;
     }
 
-    /** Completes the future with the recorded outcome. */
+    /** Completes the future with the recorded outcome, and wakes a waiter parked on it. */
     void deliver() {
         if (failure != null) {
             future.completeExceptionally(failure);
         } else {
             future.complete(result);
+        }
+        CompletableFuture<Void> w = wake;
+        if (w != null) {
+            w.complete(null);
         }
     }
 

@@ -72,6 +72,7 @@ import org.slf4j.LoggerFactory;
  * {@code NOT_STARTED}, and later writes are refused; there is no silent restart.
  */
 public final class WriterLane implements WorkerPool.Task {
+    static final boolean HANDOFF = !Boolean.getBoolean("lanes.noHandoff");
     private static final Logger log = LoggerFactory.getLogger(WriterLane.class);
 
     private enum Run { IDLE, SCHEDULED, RUNNING }
@@ -839,6 +840,7 @@ public final class WriterLane implements WorkerPool.Task {
      */
     private void finishTurn(boolean used) {
         boolean schedule = false;
+        WriteRequest handedTo = null;
         lock.lock();
         try {
             holder = null;
@@ -861,6 +863,14 @@ public final class WriterLane implements WorkerPool.Task {
                 }
             } else if (queue.isEmpty()) {
                 run = Run.IDLE;
+            } else if (HANDOFF && queue.peekFirst().waiter != null) {
+                // Hand the lane to the caller blocked on the head request: it must be woken
+                // anyway, so it leads the next turn itself, and no pool thread is woken too.
+                WriteRequest head = queue.peekFirst();
+                run = Run.RUNNING;
+                holder = head.waiter;
+                head.leadGranted = true;
+                handedTo = head;
             } else {
                 run = Run.SCHEDULED;
                 schedule = true;
@@ -870,7 +880,37 @@ public final class WriterLane implements WorkerPool.Task {
         }
         if (schedule) {
             pool.submit(this);
+        } else if (handedTo != null) {
+            handedTo.wake.complete(null);
         }
+    }
+
+    /**
+     * Waits for a request submitted by a platform thread that blocks on it, leading any turn the
+     * lane is handed meanwhile. Uninterruptible: an accepted write may still commit.
+     */
+    <T> T awaitLeading(WriteRequest r) {
+        if (r.waiter != null) {
+            while (true) {
+                CompletableFuture<Void> wake = r.wake;
+                if (wake.isDone()) {
+                    wake = new CompletableFuture<>();
+                    r.wake = wake; // armed before the checks, so no wake-up is missed
+                }
+                // Checked before completion: a lane handed over must be run even if this
+                // request's outcome arrived another way (drained by a shutdown).
+                if (r.leadGranted) {
+                    r.leadGranted = false;
+                    turn(null);
+                    continue;
+                }
+                if (r.future.isDone()) {
+                    break;
+                }
+                wake.join();
+            }
+        }
+        return DatabaseImpl.await(r);
     }
 
     private void execute(List<WriteRequest> group) {
