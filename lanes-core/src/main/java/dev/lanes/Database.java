@@ -238,6 +238,13 @@ public interface Database extends AutoCloseable {
     /** Whether an interactive transaction is open now (the writer lane is pinned to it). */
     boolean transactionOpen();
 
+    /**
+     * Tells {@code listener} each time an interactive transaction opens ({@code true}) or ends
+     * ({@code false}), in that order, on the runtime's notification thread, never the writer's.
+     * A throwing listener is logged and affects nothing else.
+     */
+    Subscription onTransactionStateChange(java.util.function.Consumer<Boolean> listener);
+
     /** A point-in-time view of the database; never touches SQLite. */
     DatabaseDiagnostics diagnostics();
 

@@ -58,6 +58,8 @@ public final class DatabaseImpl implements Database {
         reads.readers().identity(guards.identity());
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher());
         lane.commitObserver(changes);
+        ReaderSet readers = reads.readers(); // the hook must not reach this object
+        lane.idleReleaseHook(evict -> readers.releaseIdle());
         try {
             runtime.metrics().databaseOpened(name, lane.gauges());
         } catch (RuntimeException e) {
@@ -319,6 +321,11 @@ public final class DatabaseImpl implements Database {
         return lane.whenTerminated().thenApply(t -> guards.identityFailure() == null ? t
                 : new dev.lanes.Termination(DatabaseState.DEAD,
                         Optional.of(guards.identityFailure())));
+    }
+
+    @Override
+    public Subscription onTransactionStateChange(java.util.function.Consumer<Boolean> listener) {
+        return lane.onTransactionStateChange(Objects.requireNonNull(listener, "listener"));
     }
 
     @Override

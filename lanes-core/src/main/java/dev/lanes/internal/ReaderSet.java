@@ -725,6 +725,24 @@ final class ReaderSet {
         }
     }
 
+    /**
+     * An idle release: closes the connections idle now, to give their memory back; reads in
+     * flight keep theirs, and a later read opens a fresh one. Runs on a platform thread.
+     *
+     * @return how many connections it closed
+     */
+    int releaseIdle() {
+        List<ReaderConnection> toClose;
+        lock.lock();
+        try {
+            toClose = takeAllIdle(null);
+        } finally {
+            lock.unlock();
+        }
+        closeConnections(toClose, false);
+        return toClose == null ? 0 : toClose.size();
+    }
+
     // ------------------------------------------------------------------ statistics
 
     void busyTimedOut() {

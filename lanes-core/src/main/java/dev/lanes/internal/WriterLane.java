@@ -401,6 +401,50 @@ public final class WriterLane implements WorkerPool.Task {
         report(m -> m.uncleanClose(name));
     }
 
+    /** Listeners of interactive-transaction state; see {@link #onTransactionStateChange}. */
+    private final java.util.concurrent.CopyOnWriteArrayList<TransactionStateListener> txListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    dev.lanes.Subscription onTransactionStateChange(java.util.function.Consumer<Boolean> listener) {
+        TransactionStateListener l = new TransactionStateListener(listener);
+        txListeners.add(l);
+        return l;
+    }
+
+    /** Tells the listeners, on the notification thread, that a transaction opened or ended. */
+    private void transactionStateChanged(boolean open) {
+        if (txListeners.isEmpty()) {
+            return;
+        }
+        runtime.changeDispatcher().submit(() -> {
+            for (TransactionStateListener l : txListeners) {
+                try {
+                    l.listener.accept(open);
+                } catch (RuntimeException e) {
+                    log.warn("{}: a transaction-state listener failed; ignored", name, e);
+                }
+            }
+        });
+    }
+
+    private final class TransactionStateListener implements dev.lanes.Subscription {
+        final java.util.function.Consumer<Boolean> listener;
+
+        TransactionStateListener(java.util.function.Consumer<Boolean> listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public boolean isActive() {
+            return txListeners.contains(this);
+        }
+
+        @Override
+        public void close() {
+            txListeners.remove(this);
+        }
+    }
+
     /** Whether an interactive transaction pins the lane now. */
     boolean transactionOpen() {
         lock.lock();
@@ -1524,6 +1568,7 @@ public final class WriterLane implements WorkerPool.Task {
         } finally {
             lock.unlock();
         }
+        transactionStateChanged(true);
         r.succeed(tx);
     }
 
@@ -1752,6 +1797,7 @@ public final class WriterLane implements WorkerPool.Task {
         } finally {
             lock.unlock();
         }
+        transactionStateChanged(false);
     }
 
     // guarded by lock: checks the pinned transaction once its idle timeout has passed
