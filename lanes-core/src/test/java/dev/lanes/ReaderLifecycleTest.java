@@ -133,6 +133,31 @@ class ReaderLifecycleTest {
     }
 
     @Test
+    void aCachedQueryNeverReusesTheArgumentsOfItsPreviousRun() {
+        String sql = "SELECT ? AS a, ? AS b";
+        assertThat(db.query(sql, 1, 2).get(0).values()).containsExactly(1L, 2L);
+        Throwable fewer = catchThrowable(() -> {
+            Row row = db.query(sql, 3).get(0);
+            assertThat(row.get("a")).isEqualTo(3L);
+            assertThat(row.get("b")).as("never the 2 of the previous run").isNull();
+        });
+        if (fewer != null) {
+            assertThat(fewer).isInstanceOf(ReadFailedException.class);
+        }
+        assertThat(db.query(sql, 5, 6).get(0).values()).containsExactly(5L, 6L);
+
+        Database uncached = openWithTable(lanes, dir, "uncached.db",
+                DatabaseOptions.builder().statementCacheSize(0).readers(1).build());
+        for (int i = 0; i < 3; i++) {
+            assertThat(uncached.query(sql, i, i + 1).get(0).values())
+                    .containsExactly((long) i, (long) i + 1);
+            assertThat(uncached.<Long>read(c -> 7L)).isEqualTo(7L);
+        }
+        assertThat(uncached.diagnostics().readers().replacedConnections())
+                .as("uncached statements are closed, not left behind").isZero();
+    }
+
+    @Test
     void aQueryWhoseRowsGrowPastMaxResultBytesFailsBeforeReadingTheRest() {
         Database small = openWithTable(lanes, dir, "small.db",
                 DatabaseOptions.builder().maxResultBytes(1000).build());

@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * then hands the read to the runtime's {@link WorkerPool} and parks until it is done. An
  * asynchronous read waits for admission without any thread (see {@link ReaderSet}) and runs on
  * the pool once admitted. A read never waits for the writer: readers are separate connections
- * on a WAL database.
+ * on a WAL database. A read on the pool holds its pool thread for as long as its body runs (the
+ * pool's "returns promptly" holds only as far as the body does); admission bounds that to
+ * {@code readers} threads per database.
  *
  * <h2>One snapshot</h2>
  * A body runs inside {@code BEGIN} (deferred) … {@code COMMIT}, so all its statements see the
