@@ -183,6 +183,7 @@ public final class DatabaseImpl implements Database {
     public List<Row> query(ReadOptions options, String sql, Object... args) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
+        lane.touch();
         return reads.query(options, sql, args == null ? new Object[0] : args);
     }
 
@@ -194,6 +195,7 @@ public final class DatabaseImpl implements Database {
     @Override
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
+        lane.touch();
         return reads.read(options, requireBody(body));
     }
 
@@ -205,6 +207,7 @@ public final class DatabaseImpl implements Database {
     @Override
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
+        lane.touch();
         return reads.readAsync(options, requireBody(body));
     }
 

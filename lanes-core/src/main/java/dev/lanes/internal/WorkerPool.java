@@ -36,7 +36,11 @@ public final class WorkerPool {
     /** Warn when work has waited behind a pool with no free thread for this long. */
     static final Duration SATURATION_WARNING = Duration.ofSeconds(1);
 
-    /** A serial queue of work: one turn runs at a time, and it returns promptly. */
+    /**
+     * A serial queue of work: one turn runs at a time. A turn holds its thread while it runs:
+     * a write turn for one group, a read for its body (bounded by the database's reader count),
+     * so a slow body occupies a pool thread for its whole duration.
+     */
     public interface Task {
         /** Runs one turn. Must not throw; the pool logs and survives anything that escapes. */
         void runTurn();

@@ -461,6 +461,28 @@ public final class WriterLane implements WorkerPool.Task {
         return lastUsedNanos;
     }
 
+    /**
+     * Marks the database used by a read, so a database that is only read is not idle. Writes the
+     * shared stamp at most about once a second, to keep reader threads off one cache line.
+     */
+    void touch() {
+        long now = System.nanoTime();
+        if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS) {
+            lock.lock();
+            try {
+                lastUsedNanos = now;
+                releasedSinceUse = false;
+                if (!idleCheckArmed && state == DatabaseState.RUNNING) {
+                    armIdleRelease(options.idleRelease().toNanos());
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private static final long TOUCH_GRANULARITY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     /** Installs what an idle release does to the database's other connections (its readers). */
     void idleReleaseHook(java.util.function.Consumer<Boolean> hook) {
         this.idleReleaseHook = hook;
