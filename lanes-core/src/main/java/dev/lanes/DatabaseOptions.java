@@ -56,7 +56,7 @@ public record DatabaseOptions(
     public static final String DISK_RESERVE_ENV = "LANES_DISK_RESERVE_BYTES";
 
     /** The options every database gets unless told otherwise. */
-    public static final DatabaseOptions DEFAULTS = builder().build();
+    public static final DatabaseOptions DEFAULTS = new Builder(defaultDiskReserveOrFallback()).build();
 
     public DatabaseOptions {
         Checks.positive("writeQueueCapacity", writeQueueCapacity);
@@ -93,6 +93,19 @@ public record DatabaseOptions(
         }
     }
 
+    /**
+     * The default reserve for {@link #DEFAULTS}, which must not fail the class's initialization:
+     * a bad {@value #DISK_RESERVE_ENV} falls back here and fails {@link #builder()} (and so
+     * {@code Lanes.open}) instead, with a message naming it.
+     */
+    private static long defaultDiskReserveOrFallback() {
+        try {
+            return defaultDiskReserve();
+        } catch (IllegalArgumentException e) {
+            return 64L * 1024 * 1024;
+        }
+    }
+
     /** A builder holding the defaults. */
     public static Builder builder() {
         return new Builder();
@@ -113,7 +126,7 @@ public record DatabaseOptions(
         private int statementCacheSize = 64;
         private Duration closeTimeout = Duration.ofSeconds(5);
         private Duration transactionIdleTimeout = Duration.ofSeconds(5);
-        private long diskReserveBytes = defaultDiskReserve();
+        private long diskReserveBytes;
         private Duration slowWriteThreshold = Duration.ofMillis(2500);
         private Duration idleRelease = Duration.ofSeconds(30);
         private SqlFunction<?> initializer;
@@ -122,7 +135,13 @@ public record DatabaseOptions(
         private CheckpointMode checkpointMode = CheckpointMode.AUTO;
         private boolean identityCheck = true;
 
-        private Builder() {}
+        private Builder() {
+            this(defaultDiskReserve());
+        }
+
+        private Builder(long diskReserveBytes) {
+            this.diskReserveBytes = diskReserveBytes;
+        }
 
         private Builder(DatabaseOptions o) {
             writeQueueCapacity = o.writeQueueCapacity;

@@ -47,7 +47,8 @@ public final class Lanes implements AutoCloseable {
      * if needed. Opening the same canonical path again returns the same {@link Database}.
      */
     public Database open(Path path) {
-        return open(path, DatabaseOptions.DEFAULTS);
+        // built, not DEFAULTS: a bad LANES_DISK_RESERVE_BYTES must fail here, naming it
+        return open(path, DatabaseOptions.builder().build());
     }
 
     /**

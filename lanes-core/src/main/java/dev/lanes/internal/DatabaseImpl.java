@@ -118,6 +118,7 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(sql, "sql");
         refuseTransactionControl(sql, "db.execute (use db.begin() for a multi-statement "
                 + "transaction)");
+        refuseSeveralStatements(sql, "db.execute (use executeScript for several)");
         Integer count = awaitSync(WriteRequest.statement(sql, args == null ? new Object[0] : args));
         return count;
     }
@@ -128,6 +129,7 @@ public final class DatabaseImpl implements Database {
         List<dev.lanes.Statement> batch = List.copyOf(statements);
         for (int i = 0; i < batch.size(); i++) {
             refuseTransactionControl(batch.get(i).sql(), "statement " + i + " of the batch");
+            refuseSeveralStatements(batch.get(i).sql(), "statement " + i + " of the batch");
         }
         return write(c -> {
             int[] counts = new int[batch.size()];
@@ -135,7 +137,11 @@ public final class DatabaseImpl implements Database {
                 dev.lanes.Statement st = batch.get(i);
                 try (PreparedStatement s = c.prepareStatement(st.sql())) {
                     Rows.bind(s, st.args().toArray());
-                    counts[i] = s.executeUpdate();
+                    long before = totalChanges(c);
+                    int count = s.executeUpdate();
+                    // sqlite3_changes() keeps the previous statement's count across a statement
+                    // that changes no rows (DDL, PRAGMA)
+                    counts[i] = totalChanges(c) == before ? 0 : count;
                 } catch (Exception e) {
                     throw new BatchFailure(i, st.sql(), e);
                 }
@@ -163,6 +169,21 @@ public final class DatabaseImpl implements Database {
             }
             return statements.size();
         });
+    }
+
+    private static long totalChanges(java.sql.Connection c) throws java.sql.SQLException {
+        return c.unwrap(org.sqlite.SQLiteConnection.class).getDatabase().total_changes();
+    }
+
+    /**
+     * The driver compiles only the first statement of a text and silently drops the rest, so a
+     * text holding several is refused before anything runs rather than half run.
+     */
+    private void refuseSeveralStatements(String sql, String where) {
+        if (sql.indexOf(';') >= 0 && SqlText.split(sql).size() > 1) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, lane.name() + ": " + where
+                    + " holds more than one statement; nothing ran", null);
+        }
     }
 
     private void refuseTransactionControl(String sql, String where) {

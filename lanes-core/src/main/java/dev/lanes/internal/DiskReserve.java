@@ -30,13 +30,34 @@ final class DiskReserve {
             return;
         }
         long usable = usable();
-        if (usable >= 0 && usable <= reserveBytes) {
+        long wal = walBytes();
+        if (usable >= 0 && usable <= reserveBytes + wal) {
             throw new CapacityFloorException(name + ": " + usable + " bytes free on the volume, "
-                    + "at or below the reserve of " + reserveBytes + " bytes (diskReserveBytes); "
-                    + "the write was refused and nothing was written. Free space or delete data "
-                    + "(deletes still run below the floor only through maintenance)");
+                    + "at or below the reserve of " + reserveBytes + " bytes (diskReserveBytes)"
+                    + (wal > 0 ? " plus the " + wal + " bytes of WAL a checkpoint may move into "
+                    + "the database" : "") + "; the write was refused and nothing was written. "
+                    + "Free space on the volume, or checkpoint and delete data through "
+                    + "maintenance, which still runs below the floor");
         }
     }
+
+    /**
+     * The WAL's size: a checkpoint can move that much into the database file, so it counts
+     * against free space. Sampled at most every {@link #WAL_SAMPLE_NANOS}: a stat per commit
+     * would cost a sizeable share of a fast commit, and the WAL grows little in between.
+     */
+    private long walBytes() {
+        long now = System.nanoTime();
+        if (now - walSampledAt >= WAL_SAMPLE_NANOS || walSampledAt == 0) {
+            walSampledAt = now;
+            walSample = size(Path.of(path + "-wal"));
+        }
+        return walSample;
+    }
+
+    private static final long WAL_SAMPLE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
+    private long walSampledAt;
+    private long walSample;
 
     /**
      * {@code VACUUM} rewrites the whole database through a temporary copy: it needs the

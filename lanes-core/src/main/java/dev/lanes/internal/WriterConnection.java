@@ -122,6 +122,7 @@ final class WriterConnection implements AutoCloseable {
         long budget = TimeUnit.MILLISECONDS.toNanos(busyTimeoutMillis);
         int currentTimeout = busyTimeoutMillis;
         SQLException last = null;
+        int refused = 0;
         try {
             for (int attempt = 0; attempt <= BEGIN_RETRY_DELAYS_NANOS.length; attempt++) {
                 if (attempt > 0) {
@@ -141,9 +142,7 @@ final class WriterConnection implements AutoCloseable {
                     faults.before(Point.BEGIN);
                     beginImmediate.run();
                     counters.acquisitions.increment();
-                    if (last != null) {
-                        counters.busyAbsorbed.increment();
-                    }
+                    counters.busyAbsorbed.add(refused); // every refusal this retry overcame
                     totalChangesAtBegin = raw.getDatabase().total_changes();
                     if (!changedTables.isEmpty()) {
                         changedTables = new HashSet<>();
@@ -155,6 +154,7 @@ final class WriterConnection implements AutoCloseable {
                         throw e;
                     }
                     counters.busyRefusals.increment();
+                    refused++;
                     last = e;
                 }
             }

@@ -1,0 +1,169 @@
+package dev.lanes;
+
+import static dev.lanes.TestLanes.block;
+import static dev.lanes.TestLanes.insert;
+import static dev.lanes.TestLanes.join;
+import static dev.lanes.TestLanes.openWithTable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Readiness and failure signals: {@link Database#awaitReady()}, {@link Database#whenTerminated()}
+ * and the {@link Database#state()} transitions.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ReadinessTest {
+    @TempDir Path dir;
+    Lanes lanes;
+
+    @BeforeEach
+    void start() {
+        lanes = TestLanes.runtime();
+    }
+
+    @AfterEach
+    void stop() {
+        lanes.close();
+    }
+
+    @Test
+    void awaitReadyOpensADatabaseNothingHasUsedAndCompletesWithIt() throws Exception {
+        Path file = dir.resolve("lazy.db");
+        Database db = lanes.open(file);
+        assertThat(file).as("the connection opens on first use").doesNotExist();
+
+        Database ready = join(db.awaitReady());
+
+        assertThat(ready).isSameAs(db);
+        assertThat(file).as("awaitReady opened it").exists();
+        assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
+        assertThat(db.awaitReady()).as("stays complete").isCompletedWithValue(db);
+        assertThat(db.whenTerminated()).isNotDone();
+    }
+
+    @Test
+    void awaitReadyCompletesAtOnceForADatabaseAlreadyInUse() {
+        Database db = openWithTable(lanes, dir, "used.db");
+
+        assertThat(db.awaitReady()).isCompletedWithValue(db);
+    }
+
+    @Test
+    void awaitReadyCompletesOnlyAfterTheInitializerRan() {
+        Database db = lanes.open(dir.resolve("init.db"), DatabaseOptions.builder()
+                .initializer(c -> c.createStatement().execute("CREATE TABLE made(a)")).build());
+
+        assertThat(db.awaitReady()).as("open waited for it").isCompletedWithValue(db);
+        assertThat(db.execute("INSERT INTO made VALUES (1)")).isEqualTo(1);
+    }
+
+    @Test
+    void aDatabaseThatCannotOpenFailsAwaitReadyAndTerminatesDeadWithTheCause() throws Exception {
+        Path file = dir.resolve("no-such-dir").resolve("x.db");
+        Database db = lanes.open(file);
+
+        DatabaseDeadException dead = failure(db.awaitReady(), DatabaseDeadException.class);
+
+        assertThat(dead.getCause()).as("why it cannot open").isNotNull();
+        assertThat(dead.getMessage()).contains("x.db");
+        assertThat(dead.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+        Termination t = join(db.whenTerminated());
+        assertThat(t.state()).isEqualTo(DatabaseState.DEAD);
+        assertThat(t.cause()).containsSame(dead.getCause());
+        assertThat(db.state()).isEqualTo(DatabaseState.DEAD);
+        assertThat(db.diagnostics().deadCause()).isPresent();
+
+        // A later awaitReady reports the same failure, and a write fails the same way.
+        assertThat(failure(db.awaitReady(), DatabaseDeadException.class).getCause())
+                .isSameAs(dead.getCause());
+        assertThat(catchThrowableOfType(DatabaseDeadException.class, () -> db.write(insert("x"))))
+                .isNotNull();
+        db.close();
+        assertThat(join(db.whenTerminated()).state()).as("the first final state stays")
+                .isEqualTo(DatabaseState.DEAD);
+    }
+
+    @Test
+    void whenTerminatedCompletesClosedAfterClose() {
+        Database db = openWithTable(lanes, dir, "c.db");
+        CompletableFuture<Termination> terminated = db.whenTerminated();
+        assertThat(terminated).isNotDone();
+
+        db.close();
+
+        Termination t = join(terminated);
+        assertThat(t.state()).isEqualTo(DatabaseState.CLOSED);
+        assertThat(t.cause()).isEmpty();
+        assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
+    }
+
+    @Test
+    void awaitReadyOnADatabaseClosedBeforeItOpenedFailsClosed() {
+        Database db = lanes.open(dir.resolve("never.db"));
+        db.close();
+
+        LanesException e = TestLanes.failureOf(db.awaitReady());
+
+        assertThat(e).isInstanceOf(ClosedException.class);
+        assertThat(join(db.whenTerminated()).state()).isEqualTo(DatabaseState.CLOSED);
+    }
+
+    @Test
+    void stateMovesFromRunningThroughClosingToClosed() {
+        Database db = openWithTable(lanes, dir, "s.db");
+        assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
+        TestLanes.Blocker blocker = block(db, insert("held"));
+
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(db::close);
+        TestLanes.awaitTrue("the close to begin", () -> db.state() == DatabaseState.CLOSING);
+        assertThat(db.whenTerminated()).as("not final while closing").isNotDone();
+        assertThat(closing).as("close waits for the held body").isNotDone();
+        assertThat(db.diagnostics().state()).isEqualTo(DatabaseState.CLOSING);
+
+        blocker.release();
+        join(closing);
+
+        assertThat(join(blocker.future)).isEqualTo("held");
+        assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
+        assertThat(join(db.whenTerminated()).state()).isEqualTo(DatabaseState.CLOSED);
+        Database reopened = lanes.open(db.path());
+        assertThat(TestLanes.countOf(reopened, "held")).as("the held write drained").isEqualTo(1);
+    }
+
+    @Test
+    void transactionOpenAndItsListenerFollowAnInteractiveTransaction() throws Exception {
+        Database db = openWithTable(lanes, dir, "tx.db");
+        java.util.concurrent.LinkedBlockingQueue<Boolean> seen =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+        try (Subscription s = db.onTransactionStateChange(seen::add)) {
+            assertThat(db.transactionOpen()).isFalse();
+            Transaction tx = db.begin();
+            assertThat(db.transactionOpen()).isTrue();
+            assertThat(seen.poll(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+            tx.commit();
+            assertThat(db.transactionOpen()).isFalse();
+            assertThat(seen.poll(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS)).isFalse();
+        }
+    }
+
+    private static <E extends LanesException> E failure(CompletableFuture<?> future, Class<E> type)
+            throws Exception {
+        try {
+            Object value = future.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            throw new AssertionError("expected " + type.getSimpleName() + ", got " + value);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(type);
+            return type.cast(e.getCause());
+        }
+    }
+}
