@@ -25,7 +25,11 @@ public enum CheckpointMode {
     /**
      * Another tool owns checkpoints (a replicator such as Litestream): the writer runs with
      * {@code wal_autocheckpoint=0} and Lanes never checkpoints, not even on {@link
-     * Database#checkpoint()}. The WAL grows until that tool checkpoints it.
+     * Database#checkpoint()}. The WAL grows until that tool checkpoints it. One exception is
+     * SQLite's own: when the last connection to the file closes, SQLite checkpoints the WAL and
+     * deletes it. While the replicator runs it holds a connection of its own, so this does not
+     * happen; if Lanes closes while the replicator is down, nothing is lost, but the replicator
+     * starts a new generation (a full snapshot) when it comes back.
      */
     EXTERNAL
 }
