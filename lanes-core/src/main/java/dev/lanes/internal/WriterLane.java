@@ -185,8 +185,7 @@ public final class WriterLane implements WorkerPool.Task {
      * @throws LanesException when the request is refused; it then never ran
      */
     void submit(WriteRequest r, boolean mayLead, boolean waits) {
-        boolean lead = false;
-        boolean schedule = false;
+        Admission admission;
         lock.lock();
         try {
             if (waits && holder == Thread.currentThread()) {
@@ -198,32 +197,45 @@ public final class WriterLane implements WorkerPool.Task {
             if (queue.size() >= options.writeQueueCapacity()) {
                 awaitRoom(r);
             }
-            if (mayLead && run == Run.IDLE && queue.isEmpty() && !contended && pinned == null) {
-                run = Run.RUNNING;
-                holder = Thread.currentThread();
-                lead = true;
-            } else {
-                r.depthAtEntry = queue.size();
-                queue.addLast(r);
-                if (run == Run.IDLE) {
-                    run = Run.SCHEDULED;
-                    schedule = true;
-                }
-            }
+            r.depthAtEntry = queue.size();
+            admission = admit(r, queue,
+                    mayLead && run == Run.IDLE && queue.isEmpty() && !contended && pinned == null);
         } finally {
             lock.unlock();
         }
-        if (schedule) {
+        proceed(admission, r);
+    }
+
+    /** What an admitted request does next, decided under the lock and done after it. */
+    private enum Admission { LEAD, SCHEDULE, QUEUED }
+
+    // guarded by lock: the caller leads the turn itself, or the request queues (and the lane is
+    // scheduled when it was idle)
+    private Admission admit(WriteRequest r, ArrayDeque<WriteRequest> into, boolean lead) {
+        if (lead) {
+            run = Run.RUNNING;
+            holder = Thread.currentThread();
+            return Admission.LEAD;
+        }
+        into.addLast(r);
+        if (run == Run.IDLE) {
+            run = Run.SCHEDULED;
+            return Admission.SCHEDULE;
+        }
+        return Admission.QUEUED;
+    }
+
+    private void proceed(Admission admission, WriteRequest r) {
+        if (admission == Admission.SCHEDULE) {
             pool.submit(this);
-        } else if (lead) {
+        } else if (admission == Admission.LEAD) {
             turn(r);
         }
     }
 
     /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */
     void submitStep(WriteRequest r, boolean mayLead) {
-        boolean lead = false;
-        boolean schedule = false;
+        Admission admission;
         lock.lock();
         try {
             if (holder == Thread.currentThread()) {
@@ -233,25 +245,11 @@ public final class WriterLane implements WorkerPool.Task {
             if (pinned != r.tx || r.tx.state != InteractiveTransaction.State.OPEN) {
                 throw r.tx.notOpen();
             }
-            if (mayLead && run == Run.IDLE && steps.isEmpty()) {
-                run = Run.RUNNING;
-                holder = Thread.currentThread();
-                lead = true;
-            } else {
-                steps.addLast(r);
-                if (run == Run.IDLE) {
-                    run = Run.SCHEDULED;
-                    schedule = true;
-                }
-            }
+            admission = admit(r, steps, mayLead && run == Run.IDLE && steps.isEmpty());
         } finally {
             lock.unlock();
         }
-        if (schedule) {
-            pool.submit(this);
-        } else if (lead) {
-            turn(r);
-        }
+        proceed(admission, r);
     }
 
     /** Corks the lane; returns once the outer transaction is open. */
