@@ -60,6 +60,7 @@ public final class DatabaseImpl implements Database {
         lane.commitObserver(changes);
         ReaderSet readers = reads.readers(); // the hook must not reach this object
         lane.idleReleaseHook(evict -> readers.releaseIdle());
+        readers.onConnectionOpened(lane::connectionsOpened);
         try {
             runtime.metrics().databaseOpened(name, lane.gauges());
         } catch (RuntimeException e) {

@@ -52,9 +52,8 @@ public final class LanesRuntime {
 
     /** The connection cap (0: none) and the lanes whose writer connection is open. */
     private final int maxOpenConnections;
-    private final java.util.Set<WriterLane> openWriters = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Evictions asked for and not yet done, so a burst of opens does not evict too many. */
-    private final AtomicInteger pendingEvictions = new AtomicInteger();
+    private final java.util.Set<WriterLane> withConnections =
+            java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final long sqliteSoftHeapLimit;
     private final java.util.concurrent.atomic.AtomicBoolean processLimitsApplied =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -219,16 +218,25 @@ public final class LanesRuntime {
 
     void connectionOpened() {
         int open = openConnections.incrementAndGet();
-        if (maxOpenConnections > 0 && open - pendingEvictions.get() > maxOpenConnections) {
-            evictLeastRecentlyUsed();
+        if (maxOpenConnections > 0 && open > maxOpenConnections) {
+            evictWhileOverCap();
         }
     }
 
-    /** A writer connection opened or closed; the candidates for eviction are the open ones. */
-    void writerOpened(WriterLane lane, java.sql.Connection c) {
-        openWriters.add(lane);
-        if (sqliteSoftHeapLimit > 0 && processLimitsApplied.compareAndSet(false, true)) {
-            try (java.sql.Statement s = c.createStatement()) {
+    void connectionClosed() {
+        openConnections.decrementAndGet();
+    }
+
+    /**
+     * A database opened a connection (writer or reader): it is a candidate for eviction until
+     * an eviction closed its connections. The first writer open also applies the process-wide
+     * limits.
+     */
+    void connectionsOpened(WriterLane lane, java.sql.Connection writer) {
+        withConnections.add(lane);
+        if (writer != null && sqliteSoftHeapLimit > 0
+                && processLimitsApplied.compareAndSet(false, true)) {
+            try (java.sql.Statement s = writer.createStatement()) {
                 s.execute("PRAGMA soft_heap_limit = " + sqliteSoftHeapLimit);
             } catch (java.sql.SQLException e) {
                 processLimitsApplied.set(false);
@@ -238,34 +246,39 @@ public final class LanesRuntime {
         }
     }
 
-    void writerClosed(WriterLane lane) {
-        openWriters.remove(lane);
+    /** The database's connections were closed by an eviction or its close. */
+    void connectionsReleased(WriterLane lane) {
+        withConnections.remove(lane);
     }
 
     /**
-     * Over the connection cap: the idle database used least recently gives up its connections,
-     * as a background turn. The scan covers only databases with an open writer, at most the
-     * cap's worth.
+     * Over the connection cap: idle databases, least recently used first, give up their
+     * connections at once, on this thread (always a platform thread: the one that just opened a
+     * connection). A lane another eviction has claimed is not chosen twice, and a victim found
+     * busy by the time it is taken is skipped for the next one. The scan covers only databases
+     * that have connections, and gives up after a few victims, for the next open to go on.
      */
-    private void evictLeastRecentlyUsed() {
-        WriterLane victim = null;
-        long oldest = Long.MAX_VALUE;
-        for (WriterLane lane : openWriters) {
-            long used = lane.lastUsedNanos();
-            if (used < oldest && lane.evictable()) {
-                oldest = used;
-                victim = lane;
+    private void evictWhileOverCap() {
+        for (int attempts = 0; attempts < MAX_EVICTIONS_PER_OPEN
+                && openConnections.get() > maxOpenConnections; attempts++) {
+            WriterLane victim = null;
+            long oldest = Long.MAX_VALUE;
+            for (WriterLane lane : withConnections) {
+                long used = lane.lastUsedNanos();
+                if (used < oldest && lane.evictable()) {
+                    oldest = used;
+                    victim = lane;
+                }
             }
-        }
-        if (victim != null) {
-            pendingEvictions.incrementAndGet();
-            victim.releaseInBackground(true, pendingEvictions::decrementAndGet);
+            if (victim == null) {
+                return; // nothing idle to evict now; the next open tries again
+            }
+            victim.evictNow();
         }
     }
 
-    void connectionClosed() {
-        openConnections.decrementAndGet();
-    }
+    /** Victims one open may evict, so that a burst of opens cannot stall one caller for long. */
+    private static final int MAX_EVICTIONS_PER_OPEN = 8;
 
     /** A lane finished closing: forget it, unless a newer database took the path already. */
     void closed(Path path, WriterLane lane) {

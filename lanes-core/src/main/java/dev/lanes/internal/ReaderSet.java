@@ -190,6 +190,13 @@ final class ReaderSet {
     }
 
     /** Installs the identity check run on every reader connection opened from now on. */
+    /** Told after each reader connection opens (the database becomes a candidate for eviction). */
+    private volatile Runnable onConnectionOpened = () -> {};
+
+    void onConnectionOpened(Runnable hook) {
+        this.onConnectionOpened = hook;
+    }
+
     void identity(Identity identity) {
         this.identity = identity;
     }
@@ -555,6 +562,7 @@ final class ReaderSet {
             }
         }
         runtime.connectionOpened();
+        onConnectionOpened.run();
         lock.lock();
         try {
             openConnections++;

@@ -137,7 +137,11 @@ public final class WriterLane implements WorkerPool.Task {
     private volatile boolean connectionOpen;
     // guarded by lock
     private boolean idleCheckArmed;
-    private boolean releasedSinceUse;
+    /** The armed idle check; cancelled on close so the timer does not keep the lane alive. */
+    private java.util.concurrent.ScheduledFuture<?> idleCheck;
+    private volatile boolean releasedSinceUse;
+    /** Whether an eviction has claimed the lane and not yet run. */
+    private volatile boolean evictionPending;
     // turn only
     private boolean initialized;
     private volatile java.util.function.Consumer<Boolean> idleReleaseHook = close -> {};
@@ -465,7 +469,7 @@ public final class WriterLane implements WorkerPool.Task {
      */
     void touch() {
         long now = System.nanoTime();
-        if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS) {
+        if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS || releasedSinceUse) {
             lock.lock();
             try {
                 lastUsedNanos = now;
@@ -490,7 +494,8 @@ public final class WriterLane implements WorkerPool.Task {
     private void armIdleRelease(long delayNanos) {
         idleCheckArmed = true;
         try {
-            runtime.timer().schedule(this::idleCheck, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            idleCheck = runtime.timer().schedule(this::idleCheck, Math.max(0, delayNanos),
+                    TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             idleCheckArmed = false; // the runtime is shutting down
         }
@@ -516,13 +521,13 @@ public final class WriterLane implements WorkerPool.Task {
             lock.unlock();
         }
         if (release) {
-            releaseInBackground(false, () -> {});
+            releaseInBackground(false);
         }
     }
 
     /** Whether the lane could give up its connections now (a racy hint for eviction). */
     boolean evictable() {
-        if (!connectionOpen || !lock.tryLock()) {
+        if (evictionPending || !lock.tryLock()) {
             return false;
         }
         try {
@@ -534,19 +539,42 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /**
+     * Closes the database's connections now, on the calling platform thread, if the lane is
+     * idle and no other eviction claimed it; the lease stays held and the next use reopens
+     * them. A lane in use, or held by a transaction or cork, is left alone.
+     */
+    void evictNow() {
+        lock.lock();
+        try {
+            if (evictionPending) {
+                return;
+            }
+            evictionPending = true;
+        } finally {
+            lock.unlock();
+        }
+        try {
+            release(true);
+        } finally {
+            evictionPending = false;
+        }
+    }
+
+    /** A reader connection opened: the database has connections an eviction could close. */
+    void connectionsOpened() {
+        runtime.connectionsOpened(this, null);
+    }
+
+    /**
      * Releases the database's resources as a background turn: memory and idle readers, and,
      * when {@code closeConnections} (eviction), the writer connection too. It is skipped when
      * the lane is in use by then, or a transaction or cork holds it.
      */
-    void releaseInBackground(boolean closeConnections, Runnable done) {
+    void releaseInBackground(boolean closeConnections) {
         pool.submit(new WorkerPool.Task() {
             @Override
             public void runTurn() {
-                try {
-                    release(closeConnections);
-                } finally {
-                    done.run();
-                }
+                release(closeConnections);
             }
 
             @Override
@@ -556,12 +584,13 @@ public final class WriterLane implements WorkerPool.Task {
         });
     }
 
-    private void release(boolean closeConnections) {
+    /** @return whether it ran (false: the lane was in use, or held by a transaction or cork) */
+    private boolean release(boolean closeConnections) {
         lock.lock();
         try {
             if (run != Run.IDLE || !queue.isEmpty() || pinned != null || corkRequested
                     || state != DatabaseState.RUNNING) {
-                return;
+                return false;
             }
             run = Run.RUNNING;
             holder = Thread.currentThread();
@@ -582,11 +611,15 @@ public final class WriterLane implements WorkerPool.Task {
                 }
             }
             idleReleaseHook.accept(closeConnections);
+            if (closeConnections) {
+                runtime.connectionsReleased(this);
+            }
         } catch (RuntimeException e) {
             log.warn("{}: releasing idle resources failed", name, e);
         } finally {
             finishTurn(false);
         }
+        return true;
     }
 
     /** Whether writes are held by a cork; reads then run on the writer to see them. */
@@ -1057,7 +1090,7 @@ public final class WriterLane implements WorkerPool.Task {
                     initialize(connection);
                     initialized = true;
                 }
-                runtime.writerOpened(this, connection.raw);
+                runtime.connectionsOpened(this, connection.raw);
                 justOpened = true;
                 return true;
             } catch (Throwable e) {
@@ -1100,7 +1133,6 @@ public final class WriterLane implements WorkerPool.Task {
         WriterConnection c = connection;
         connection = null;
         connectionOpen = false;
-        runtime.writerClosed(this);
         if (c != null) {
             try {
                 c.close();
@@ -2006,6 +2038,11 @@ public final class WriterLane implements WorkerPool.Task {
                     }
                 }
             }
+            if (idleCheck != null) {
+                idleCheck.cancel(false);
+                idleCheck = null;
+                idleCheckArmed = false;
+            }
             if (state == DatabaseState.RUNNING || state == DatabaseState.DEAD) {
                 state = DatabaseState.CLOSING;
                 queue.addLast(WriteRequest.close(!drain));
@@ -2057,6 +2094,7 @@ public final class WriterLane implements WorkerPool.Task {
         } finally {
             lock.unlock();
         }
+        runtime.connectionsReleased(this);
         marker.succeed(null);
         long closeNanos = System.nanoTime() - marker.enqueuedAt;
         report(m -> m.databaseClosed(name, closeNanos, false));
