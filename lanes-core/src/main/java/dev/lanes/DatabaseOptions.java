@@ -24,6 +24,8 @@ import java.util.Objects;
  *     with their labels (default 2.5 s)
  * @param idleRelease a database unused this long releases memory and idle reader connections
  *     (default 30 s)
+ * @param maxReadDuration a read that holds its snapshot longer is logged, since it keeps
+ *     checkpoints from resetting the WAL (default 30 s)
  * @param initializer runs once on the writer connection, in one transaction, before the
  *     database accepts work (schema set-up, {@link Migrations}); {@code null} for none
  * @param readerCheckoutTimeout how long a read waits for a free reader connection before it fails
@@ -46,6 +48,7 @@ public record DatabaseOptions(
         long diskReserveBytes,
         Duration slowWriteThreshold,
         Duration idleRelease,
+        Duration maxReadDuration,
         SqlFunction<?> initializer,
         Duration readerCheckoutTimeout,
         long maxResultBytes,
@@ -70,6 +73,7 @@ public record DatabaseOptions(
         Checks.nonNegative("diskReserveBytes", diskReserveBytes);
         Checks.positive("slowWriteThreshold", slowWriteThreshold);
         Checks.positive("idleRelease", idleRelease);
+        Checks.positive("maxReadDuration", maxReadDuration);
         Checks.nonNegative("readerCheckoutTimeout", readerCheckoutTimeout);
         Checks.positive("maxResultBytes", maxResultBytes);
         Objects.requireNonNull(checkpointMode, "checkpointMode");
@@ -129,6 +133,7 @@ public record DatabaseOptions(
         private long diskReserveBytes;
         private Duration slowWriteThreshold = Duration.ofMillis(2500);
         private Duration idleRelease = Duration.ofSeconds(30);
+        private Duration maxReadDuration = Duration.ofSeconds(30);
         private SqlFunction<?> initializer;
         private Duration readerCheckoutTimeout = Duration.ofSeconds(5);
         private long maxResultBytes = Long.MAX_VALUE;
@@ -155,6 +160,7 @@ public record DatabaseOptions(
             diskReserveBytes = o.diskReserveBytes;
             slowWriteThreshold = o.slowWriteThreshold;
             idleRelease = o.idleRelease;
+            maxReadDuration = o.maxReadDuration;
             initializer = o.initializer;
             readerCheckoutTimeout = o.readerCheckoutTimeout;
             maxResultBytes = o.maxResultBytes;
@@ -230,6 +236,15 @@ public record DatabaseOptions(
          */
         public Builder idleRelease(Duration idle) {
             this.idleRelease = Checks.positive("idleRelease", idle);
+            return this;
+        }
+
+        /**
+         * A read holding its snapshot longer than this logs a warning: long readers keep
+         * checkpoints from resetting the WAL. Positive.
+         */
+        public Builder maxReadDuration(Duration duration) {
+            this.maxReadDuration = Checks.positive("maxReadDuration", duration);
             return this;
         }
 
@@ -309,6 +324,7 @@ public record DatabaseOptions(
                     diskReserveBytes,
                     slowWriteThreshold,
                     idleRelease,
+                    maxReadDuration,
                     initializer,
                     readerCheckoutTimeout,
                     maxResultBytes,

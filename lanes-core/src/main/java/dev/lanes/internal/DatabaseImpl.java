@@ -206,7 +206,15 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
         lane.touch();
-        return reads.query(options, sql, args == null ? new Object[0] : args);
+        long started = System.nanoTime();
+        try {
+            List<Row> rows = reads.query(options, sql, args == null ? new Object[0] : args);
+            lane.readFinished(sql, System.nanoTime() - started, null);
+            return rows;
+        } catch (RuntimeException e) {
+            lane.readFinished(sql, System.nanoTime() - started, e);
+            throw e;
+        }
     }
 
     @Override
@@ -218,7 +226,15 @@ public final class DatabaseImpl implements Database {
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         lane.touch();
-        return reads.read(options, requireBody(body));
+        long started = System.nanoTime();
+        try {
+            T value = reads.read(options, requireBody(body));
+            lane.readFinished(null, System.nanoTime() - started, null);
+            return value;
+        } catch (RuntimeException e) {
+            lane.readFinished(null, System.nanoTime() - started, e);
+            throw e;
+        }
     }
 
     @Override
@@ -230,7 +246,11 @@ public final class DatabaseImpl implements Database {
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         lane.touch();
-        return reads.readAsync(options, requireBody(body));
+        long started = System.nanoTime();
+        CompletableFuture<T> future = reads.readAsync(options, requireBody(body));
+        future.whenComplete((v, e) -> lane.readFinished(null, System.nanoTime() - started,
+                e instanceof java.util.concurrent.CompletionException ? e.getCause() : e));
+        return future;
     }
 
     @Override

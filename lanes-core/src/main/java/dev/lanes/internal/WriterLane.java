@@ -72,7 +72,6 @@ import org.slf4j.LoggerFactory;
  * {@code NOT_STARTED}, and later writes are refused; there is no silent restart.
  */
 public final class WriterLane implements WorkerPool.Task {
-    static final boolean HANDOFF = !Boolean.getBoolean("lanes.noHandoff");
     private static final Logger log = LoggerFactory.getLogger(WriterLane.class);
 
     private enum Run { IDLE, SCHEDULED, RUNNING }
@@ -849,6 +848,29 @@ public final class WriterLane implements WorkerPool.Task {
         });
     }
 
+    /**
+     * A read finished: reports it to the metrics listener, and warns when it held its snapshot
+     * longer than {@code maxReadDuration}, since a long reader keeps checkpoints from resetting
+     * the WAL.
+     */
+    void readFinished(String sql, long nanos, Throwable failure) {
+        if (nanos > options.maxReadDuration().toNanos()) {
+            log.warn("{}: a read held its snapshot for {} ms (maxReadDuration {} ms); long reads "
+                    + "keep checkpoints from resetting the WAL, which then grows", name,
+                    TimeUnit.NANOSECONDS.toMillis(nanos), options.maxReadDuration().toMillis());
+        }
+        if (metrics == dev.lanes.MetricsListener.NONE) {
+            return;
+        }
+        report(m -> {
+            m.command(name, dev.lanes.MetricsListener.Operation.READ, false,
+                    sql == null ? "BODY" : SqlText.firstKeyword(sql), nanos, failure == null);
+            if (failure instanceof LanesException) {
+                m.error(name, ((LanesException) failure).code());
+            }
+        });
+    }
+
     private void reportOverload() {
         report(m -> m.overload(name));
     }
@@ -960,7 +982,7 @@ public final class WriterLane implements WorkerPool.Task {
                 }
             } else if (queue.isEmpty()) {
                 run = Run.IDLE;
-            } else if (HANDOFF && queue.peekFirst().waiter != null) {
+            } else if (queue.peekFirst().waiter != null) {
                 // Hand the lane to the caller blocked on the head request: it must be woken
                 // anyway, so it leads the next turn itself, and no pool thread is woken too.
                 WriteRequest head = queue.peekFirst();
