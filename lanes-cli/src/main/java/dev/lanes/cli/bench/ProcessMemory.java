@@ -52,4 +52,19 @@ final class ProcessMemory {
         }
         return -1;
     }
+
+    /** The soft limit on open files from /proc/self/limits, or -1 when it cannot be read. */
+    static long maxOpenFiles() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) {
+                    String[] parts = line.substring("Max open files".length()).trim().split("\\s+");
+                    return parts[0].equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(parts[0]);
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux, or an unexpected format: no limit known
+        }
+        return -1;
+    }
 }

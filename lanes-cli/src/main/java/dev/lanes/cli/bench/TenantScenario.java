@@ -87,6 +87,22 @@ final class TenantScenario implements ScenarioBench {
         }
     }
 
+    /**
+     * The connection cap the tenants need to stay within the process's file descriptors, or 0
+     * (no cap) when they fit without one. Each open database holds one descriptor for its lease
+     * and about three for its connections (writer, a reader or two, WAL and shm are shared).
+     */
+    static int connectionBudget(int databases) {
+        long limit = ProcessMemory.maxOpenFiles();
+        long spare = 1_000; // the JVM's own files, sockets and jars
+        if (limit <= 0 || (long) databases * 4 + spare <= limit) {
+            return 0;
+        }
+        long room = limit - spare - databases; // leases are held for every open database
+        // each connection: its database and WAL files, and the shared-memory file of its database
+        return (int) Math.max(64, room / 3);
+    }
+
     private RunResult measure(Sink sink, Synchronous sync) throws Exception {
         int databases = options.databases();
         int hot = hotDatabases(databases);
@@ -97,7 +113,13 @@ final class TenantScenario implements ScenarioBench {
         long rssBefore = ProcessMemory.residentSetBytes();
         long committedBefore = ProcessMemory.heapCommitted();
         long setupStart = System.nanoTime();
-        try (Lanes lanes = Lanes.builder().name("tenants").build()) {
+        int budget = connectionBudget(databases);
+        if (budget > 0) {
+            sink.runStarting(String.format(Locale.ROOT, "tenants: %,d databases need a connection "
+                    + "budget within %,d file descriptors: maxOpenConnections %,d", databases,
+                    ProcessMemory.maxOpenFiles(), budget));
+        }
+        try (Lanes lanes = Lanes.builder().name("tenants").maxOpenConnections(budget).build()) {
             List<Database> tenants = create(sink, lanes, tenantsDir, sync, databases);
             double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
 
