@@ -1,7 +1,6 @@
 package dev.lanes.bench;
 
 import dev.lanes.Database;
-import dev.lanes.Lanes;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -50,23 +49,11 @@ public class GroupCommitBenchmark {
 
     /** One database shared by every producer thread. */
     @State(Scope.Benchmark)
-    public static class LanesDb {
-        Path dir;
-        Lanes lanes;
-        Database db;
+    public static class LanesDb extends LanesFixture {
 
         @Setup(Level.Trial)
         public void open() {
-            dir = BenchSupport.tempDir("group-commit");
-            lanes = Lanes.create();
-            db = BenchSupport.openLanes(lanes, dir.resolve("lanes.db"), 0);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            BenchSupport.close(db);
-            BenchSupport.close(lanes);
-            BenchSupport.delete(dir);
+            open("group-commit", 0);
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.lanes.bench;
 
-import dev.lanes.Database;
-import dev.lanes.Lanes;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,16 +43,11 @@ public class LeaderPathBenchmark {
     static final int ROWS = 10_000;
 
     @State(Scope.Benchmark)
-    public static class LanesDb {
-        Path dir;
-        Lanes lanes;
-        Database db;
+    public static class LanesDb extends LanesFixture {
 
         @Setup(Level.Trial)
         public void open() {
-            dir = BenchSupport.tempDir("leader-path");
-            lanes = Lanes.create();
-            db = BenchSupport.openLanes(lanes, dir.resolve("lanes.db"), ROWS);
+            open("leader-path", ROWS);
             Thread me = Thread.currentThread();
             requireRoute("db.write", db.write(conn -> Thread.currentThread()) == me, "the caller");
             requireRoute("db.writeAsync", db.writeAsync(conn -> Thread.currentThread()).join() != me,
@@ -69,13 +62,6 @@ public class LeaderPathBenchmark {
                 throw new IllegalStateException(call + " did not run its body on " + expected
                         + "; this benchmark no longer measures what its name says");
             }
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            BenchSupport.close(db);
-            BenchSupport.close(lanes);
-            BenchSupport.delete(dir);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.lanes.bench;
 
-import dev.lanes.Database;
 import dev.lanes.Lanes;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -43,23 +42,11 @@ public class LoneWriteBenchmark {
 
     /** A Lanes runtime with one database holding the empty table. */
     @State(Scope.Benchmark)
-    public static class LanesDb {
-        Path dir;
-        Lanes lanes;
-        Database db;
+    public static class LanesDb extends LanesFixture {
 
         @Setup(Level.Trial)
         public void open() {
-            dir = BenchSupport.tempDir("lone-write");
-            lanes = Lanes.create();
-            db = BenchSupport.openLanes(lanes, dir.resolve("lanes.db"), 0);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            BenchSupport.close(db);
-            BenchSupport.close(lanes);
-            BenchSupport.delete(dir);
+            open("lone-write", 0);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.lanes.bench;
 
-import dev.lanes.Database;
 import dev.lanes.Lanes;
 import dev.lanes.Row;
 import java.nio.file.Path;
@@ -45,23 +44,11 @@ public class PointReadBenchmark {
     static final int ROWS = 10_000;
 
     @State(Scope.Benchmark)
-    public static class LanesDb {
-        Path dir;
-        Lanes lanes;
-        Database db;
+    public static class LanesDb extends LanesFixture {
 
         @Setup(Level.Trial)
         public void open() {
-            dir = BenchSupport.tempDir("point-read");
-            lanes = Lanes.create();
-            db = BenchSupport.openLanes(lanes, dir.resolve("lanes.db"), ROWS);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            BenchSupport.close(db);
-            BenchSupport.close(lanes);
-            BenchSupport.delete(dir);
+            open("point-read", ROWS);
         }
     }
 

@@ -1,9 +1,6 @@
 package dev.lanes.bench;
 
-import dev.lanes.Database;
-import dev.lanes.Lanes;
 import dev.lanes.Row;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -16,7 +13,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -45,29 +41,17 @@ public class StatementCacheBenchmark {
     static final String SELECT = "SELECT v FROM t WHERE id = ?";
 
     @State(Scope.Benchmark)
-    public static class LanesDb {
-        Path dir;
-        Lanes lanes;
-        Database db;
+    public static class LanesDb extends LanesFixture {
         final String[] updates = new String[ROWS];
         final String[] selects = new String[ROWS];
 
         @Setup(Level.Trial)
         public void open() {
-            dir = BenchSupport.tempDir("statement-cache");
-            lanes = Lanes.create();
-            db = BenchSupport.openLanes(lanes, dir.resolve("lanes.db"), ROWS);
+            open("statement-cache", ROWS);
             for (int i = 0; i < ROWS; i++) {
                 updates[i] = "UPDATE t SET v = ? WHERE id = " + (i + 1);
                 selects[i] = "SELECT v FROM t WHERE id = " + (i + 1);
             }
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            BenchSupport.close(db);
-            BenchSupport.close(lanes);
-            BenchSupport.delete(dir);
         }
     }
 
