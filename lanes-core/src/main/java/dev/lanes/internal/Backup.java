@@ -85,8 +85,6 @@ final class Backup {
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         pool.submit(new WorkerPool.Task() {
-            private long queuedAt;
-
             @Override
             public void runTurn() {
                 try {
@@ -100,16 +98,6 @@ final class Backup {
             @Override
             public boolean background() {
                 return true;
-            }
-
-            @Override
-            public void queuedAt(long nanos) {
-                queuedAt = nanos;
-            }
-
-            @Override
-            public long queuedAt() {
-                return queuedAt;
             }
         });
         try {

@@ -89,7 +89,6 @@ final class Checkpointer implements WorkerPool.Task {
     private Kind pending;
     private boolean closing;
     private ScheduledFuture<?> ticking;
-    private long queuedAt;
 
     // turn only
     private SQLiteConnection connection;
@@ -204,16 +203,6 @@ final class Checkpointer implements WorkerPool.Task {
     @Override
     public boolean background() {
         return true;
-    }
-
-    @Override
-    public void queuedAt(long nanos) {
-        queuedAt = nanos; // under the pool's lock
-    }
-
-    @Override
-    public long queuedAt() {
-        return queuedAt;
     }
 
     @Override

@@ -547,7 +547,6 @@ final class Reads {
         private volatile boolean cancelled;
         private volatile ReaderConnection running;
         private long token;
-        private long queuedAt; // written and read under the pool's lock
 
         ReadTask(Lease lease, Work<T> work, Limits limits, ReadFuture<T> future) {
             this.lease = lease;
@@ -639,16 +638,6 @@ final class Reads {
         @Override
         public boolean background() {
             return false;
-        }
-
-        @Override
-        public void queuedAt(long nanos) {
-            queuedAt = nanos;
-        }
-
-        @Override
-        public long queuedAt() {
-            return queuedAt;
         }
     }
 

@@ -47,15 +47,10 @@ public final class WorkerPool {
 
         /** Whether this turn belongs to the background class. */
         boolean background();
-
-        /** Called under the pool lock when the task is queued and when it is taken. */
-        default void queuedAt(long nanos) {}
-
-        /** When the task was queued, as recorded by {@link #queuedAt(long)}. */
-        default long queuedAt() {
-            return 0;
-        }
     }
+
+    /** A task waiting for a thread, and since when (for the queue-wait gauge). */
+    private record Queued(Task task, long since) {}
 
     private final String name;
     private final int maxThreads;
@@ -63,8 +58,8 @@ public final class WorkerPool {
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private final ArrayDeque<Task> foreground = new ArrayDeque<>();
-    private final ArrayDeque<Task> background = new ArrayDeque<>();
+    private final ArrayDeque<Queued> foreground = new ArrayDeque<>();
+    private final ArrayDeque<Queued> background = new ArrayDeque<>();
     private final ArrayDeque<Worker> idle = new ArrayDeque<>();
     private int liveThreads;
     private int busyThreads;
@@ -99,8 +94,7 @@ public final class WorkerPool {
                 return;
             }
             long now = System.nanoTime();
-            task.queuedAt(now);
-            (task.background() ? background : foreground).addLast(task);
+            (task.background() ? background : foreground).addLast(new Queued(task, now));
             if (liveThreads < maxThreads) {
                 liveThreads++;
                 spawn = new Worker(null);
@@ -135,27 +129,26 @@ public final class WorkerPool {
 
     // guarded by lock
     private Task poll() {
-        Task t;
+        Queued q;
         boolean fg = !foreground.isEmpty();
         boolean bg = !background.isEmpty();
         if (fg && bg) {
             picks++;
-            t = picks % BACKGROUND_TURN_EVERY == 0 ? background.pollFirst() : foreground.pollFirst();
+            q = picks % BACKGROUND_TURN_EVERY == 0 ? background.pollFirst() : foreground.pollFirst();
         } else if (fg) {
-            t = foreground.pollFirst();
+            q = foreground.pollFirst();
         } else if (bg) {
-            t = background.pollFirst();
+            q = background.pollFirst();
         } else {
             return null;
         }
         long now = System.nanoTime();
-        long queuedAt = t.queuedAt();
-        long waited = queuedAt == 0 ? 0 : now - queuedAt; // 0: a task that keeps no stamp
+        long waited = now - q.since();
         if (waited > longestQueueWaitNanos) {
             longestQueueWaitNanos = waited;
         }
         checkSaturation(now);
-        return t;
+        return q.task();
     }
 
     private void startThread(Worker w, boolean oneShot) {

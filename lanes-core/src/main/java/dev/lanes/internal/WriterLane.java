@@ -103,7 +103,6 @@ public final class WriterLane implements WorkerPool.Task {
      */
     private boolean contended;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
-    private long queuedAt; // for the pool's queue-wait gauge
     /** The interactive transaction the lane is pinned to; its steps run, the queue waits. */
     private InteractiveTransaction pinned;
     private final ArrayDeque<WriteRequest> steps = new ArrayDeque<>();
@@ -706,16 +705,6 @@ public final class WriterLane implements WorkerPool.Task {
 
     void background(boolean background) {
         this.background = background;
-    }
-
-    @Override
-    public void queuedAt(long nanos) {
-        queuedAt = nanos; // written and read under the pool's lock
-    }
-
-    @Override
-    public long queuedAt() {
-        return queuedAt;
     }
 
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
