@@ -219,6 +219,25 @@ public interface Database extends AutoCloseable {
      */
     void uncork();
 
+    /**
+     * {@link #write(WriteOptions, SqlFunction)}, returning the result with its {@link Profile}:
+     * the wait before the lane took it, the body's time, and what the body bound and read.
+     * Profiling costs only the profiled command; the plain methods collect nothing.
+     */
+    <T> Profiled<T> writeProfiled(WriteOptions options, SqlFunction<T> body);
+
+    /** {@link #execute(String, Object...)}, returning the update count with its {@link Profile}. */
+    Profiled<Integer> executeProfiled(WriteOptions options, String sql, Object... args);
+
+    /** {@link #read(ReadOptions, SqlFunction)}, returning the result with its {@link Profile}. */
+    <T> Profiled<T> readProfiled(ReadOptions options, SqlFunction<T> body);
+
+    /**
+     * {@link #query(ReadOptions, String, Object...)}, returning the rows with their {@link
+     * Profile}: rows, columns and logical bytes read. {@code maxResultBytes} applies.
+     */
+    Profiled<List<Row>> queryProfiled(ReadOptions options, String sql, Object... args);
+
     /** The lifecycle state. */
     DatabaseState state();
 

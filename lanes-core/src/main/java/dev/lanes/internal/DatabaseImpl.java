@@ -334,6 +334,76 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
+    public <T> dev.lanes.Profiled<T> writeProfiled(WriteOptions options, SqlFunction<T> body) {
+        requireBody(body);
+        Profiler profiler = new Profiler();
+        long[] span = new long[2];
+        long called = System.nanoTime();
+        T value = write(options, c -> profiled(profiler, span, c, body));
+        return new dev.lanes.Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
+    }
+
+    @Override
+    public dev.lanes.Profiled<Integer> executeProfiled(WriteOptions options, String sql,
+            Object... args) {
+        Objects.requireNonNull(sql, "sql");
+        refuseTransactionControl(sql, "db.executeProfiled");
+        refuseSeveralStatements(sql, "db.executeProfiled");
+        Object[] bound = args == null ? new Object[0] : args;
+        return writeProfiled(options, c -> {
+            try (PreparedStatement s = c.prepareStatement(sql)) {
+                Rows.bind(s, bound);
+                long before = totalChanges(c);
+                int count = s.executeUpdate();
+                return totalChanges(c) == before ? 0 : count;
+            }
+        });
+    }
+
+    @Override
+    public <T> dev.lanes.Profiled<T> readProfiled(ReadOptions options, SqlFunction<T> body) {
+        requireBody(body);
+        Profiler profiler = new Profiler();
+        long[] span = new long[2];
+        long called = System.nanoTime();
+        T value = read(options, c -> profiled(profiler, span, c, body));
+        return new dev.lanes.Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
+    }
+
+    @Override
+    public dev.lanes.Profiled<List<Row>> queryProfiled(ReadOptions options, String sql,
+            Object... args) {
+        Objects.requireNonNull(sql, "sql");
+        Object[] bound = args == null ? new Object[0] : args;
+        dev.lanes.Profiled<List<Row>> result = readProfiled(options, c -> {
+            try (PreparedStatement s = c.prepareStatement(sql)) {
+                Rows.bind(s, bound);
+                try (ResultSet rs = s.executeQuery()) {
+                    return Rows.read(rs);
+                }
+            }
+        });
+        if (result.profile().resultBytes() > this.options.maxResultBytes()) {
+            throw new dev.lanes.ResultTooLargeException(lane.name() + ": the result of " + sql
+                    + " holds " + result.profile().resultBytes() + " bytes, past maxResultBytes "
+                    + this.options.maxResultBytes());
+        }
+        return result;
+    }
+
+    /** Runs a body on a counting connection, stamping when it started and ended. */
+    private static <T> T profiled(Profiler profiler, long[] span, java.sql.Connection c,
+            SqlFunction<T> body) throws Exception {
+        profiler.reset(); // a replayed body counts its last run only
+        span[0] = System.nanoTime();
+        try {
+            return body.apply(profiler.wrap(c));
+        } finally {
+            span[1] = System.nanoTime();
+        }
+    }
+
+    @Override
     public DatabaseState state() {
         if (guards.identityFailure() != null && !closeCalled) {
             return DatabaseState.DEAD;
