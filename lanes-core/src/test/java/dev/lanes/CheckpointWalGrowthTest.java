@@ -36,10 +36,12 @@ class CheckpointWalGrowthTest {
     /** The writers pause this long between writes: the WAL grows by MiB/s, not at disk speed. */
     static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
-     * The bound on the DEDICATED WAL: the 4 MiB threshold, plus what arrives during a tick and a
-     * checkpoint (about 10 MiB was the most seen here), with room to spare.
+     * The bound on the DEDICATED WAL: the 4 MiB threshold, plus what the paced writer adds while
+     * a tick passes and a checkpoint runs and waits for its locks (10–24 MiB seen here, more on
+     * a quiet machine, where the writer is faster), with room to spare. EXTERNAL, under the same
+     * load, passes it several times over, so the bound still tells bounded from unbounded.
      */
-    static final long DEDICATED_BOUND = 20L * 1024 * 1024;
+    static final long DEDICATED_BOUND = 32L * 1024 * 1024;
 
     @TempDir Path dir;
 
