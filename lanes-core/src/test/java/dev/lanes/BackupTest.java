@@ -2,7 +2,6 @@ package dev.lanes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -197,7 +196,7 @@ class BackupTest {
 
     @Test
     void aVirtualThreadCallerGetsItsCopyMadeOnThePool() throws Exception {
-        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21+");
+        VirtualThreads.assumeAvailable();
         Database db = openRequests("virtual.db");
         writeRequest(db, 1, "x");
         Path copy = dir.resolve("virtual-copy.db");
@@ -205,17 +204,13 @@ class BackupTest {
         AtomicBoolean virtual = new AtomicBoolean();
         Runnable body = () -> {
             try {
-                virtual.set((boolean) Thread.class.getMethod("isVirtual")
-                        .invoke(Thread.currentThread()));
+                virtual.set(VirtualThreads.isVirtual(Thread.currentThread()));
                 db.backup(copy);
             } catch (Throwable e) {
                 failure.set(e);
             }
         };
-        // Thread.ofVirtual().start(body), reached reflectively: the tests compile for JDK 17.
-        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
-        Thread t = (Thread) Class.forName("java.lang.Thread$Builder")
-                .getMethod("start", Runnable.class).invoke(builder, body);
+        Thread t = VirtualThreads.start(body);
         t.join(TestLanes.WAIT.toMillis());
         assertThat(virtual).as("the caller was virtual").isTrue();
         assertThat(failure.get()).isNull();

@@ -186,7 +186,7 @@ class ConnectionBudgetTest {
             assertThat(connected(a)).as("a, least recently used, was evicted").isFalse();
 
             // The lease stays held: another process is refused, as is another runtime here.
-            assertThat(runLeaseChild(a.path())).startsWith("LOCKED");
+            assertThat(LeaseChild.runOn(a.path(), dir)).startsWith("LOCKED");
             try (Lanes other = Lanes.builder().name("other").maxThreads(1).build()) {
                 assertThat(catchThrowableOfType(DatabaseLockedException.class,
                         () -> other.open(a.path()))).isNotNull();
@@ -413,24 +413,5 @@ class ConnectionBudgetTest {
             s.execute("INSERT INTO t(v) VALUES ('impostor')");
         }
         return file;
-    }
-
-    /** Runs {@link LeaseChild} on {@code db} and returns its one line of output. */
-    private String runLeaseChild(Path db) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path err = Files.createTempFile(dir, "child", ".err");
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                LeaseChild.class.getName(), db.toString())
-                .redirectError(err.toFile())
-                .start();
-        boolean ended = child.waitFor(TestLanes.WAIT.toSeconds(), TimeUnit.SECONDS);
-        if (!ended) {
-            child.destroyForcibly();
-        }
-        assertThat(ended).as("the child ended").isTrue();
-        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                .trim();
-        assertThat(out).as("the child's report (stderr: %s)", Files.readString(err)).isNotEmpty();
-        return out;
     }
 }

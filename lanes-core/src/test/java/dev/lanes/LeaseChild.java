@@ -1,6 +1,12 @@
 package dev.lanes;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The second process of {@link LeaseTest}: opens the database given as its argument, writes one
@@ -9,6 +15,28 @@ import java.nio.file.Path;
  */
 public final class LeaseChild {
     private LeaseChild() {}
+
+    /**
+     * Runs this child on {@code db} in a new JVM and returns its one line of output; its standard
+     * error goes to a file in {@code scratch}, quoted when it reports nothing.
+     */
+    static String runOn(Path db, Path scratch) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path err = Files.createTempFile(scratch, "child", ".err");
+        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                LeaseChild.class.getName(), db.toString())
+                .redirectError(err.toFile())
+                .start();
+        boolean ended = child.waitFor(TestLanes.WAIT.toSeconds(), TimeUnit.SECONDS);
+        if (!ended) {
+            child.destroyForcibly();
+        }
+        assertThat(ended).as("the child ended").isTrue();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                .trim();
+        assertThat(out).as("the child's report (stderr: %s)", Files.readString(err)).isNotEmpty();
+        return out;
+    }
 
     public static void main(String[] args) {
         Path path = Path.of(args[0]);

@@ -49,12 +49,12 @@ class LeaseTest {
         Path lockFile = dir.toRealPath().resolve("owned.db.lanes-lock");
         assertThat(lockFile).as("the lock file beside the database").exists();
 
-        String refused = runChild(db.path());
+        String refused = LeaseChild.runOn(db.path(), dir);
         assertThat(refused).startsWith("LOCKED ").contains(lockFile.toString());
         assertThat(countOf(db, "from-child")).as("the refused process wrote nothing").isZero();
 
         db.close();
-        assertThat(runChild(db.path())).isEqualTo("OPENED");
+        assertThat(LeaseChild.runOn(db.path(), dir)).isEqualTo("OPENED");
 
         Database reopened = lanes.open(db.path());
         assertThat(countOf(reopened, "from-child")).isEqualTo(1);
@@ -131,24 +131,5 @@ class LeaseTest {
         try (Lanes other = Lanes.builder().name("other").maxThreads(2).build()) {
             assertThat(countOf(other.open(dir.resolve("a.db")), "a")).isEqualTo(1);
         }
-    }
-
-    /** Runs {@link LeaseChild} on {@code db} and returns its one line of output. */
-    private String runChild(Path db) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path err = Files.createTempFile(dir, "child", ".err");
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                LeaseChild.class.getName(), db.toString())
-                .redirectError(err.toFile())
-                .start();
-        boolean ended = child.waitFor(TestLanes.WAIT.toSeconds(), TimeUnit.SECONDS);
-        if (!ended) {
-            child.destroyForcibly();
-        }
-        assertThat(ended).as("the child ended").isTrue();
-        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                .trim();
-        assertThat(out).as("the child's report (stderr: %s)", Files.readString(err)).isNotEmpty();
-        return out;
     }
 }

@@ -3,9 +3,7 @@ package dev.lanes;
 import static dev.lanes.TestLanes.await;
 import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -43,25 +41,9 @@ class ReaderVirtualThreadsTest {
     static final Duration TICK_BOUND = Duration.ofMillis(1500);
 
     @TempDir Path dir;
-    static Method isVirtual;
-
     @BeforeAll
-    static void requireVirtualThreads() throws Exception {
-        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21+");
-        isVirtual = Thread.class.getMethod("isVirtual");
-    }
-
-    static boolean isVirtual(Thread t) {
-        try {
-            return (boolean) isVirtual.invoke(t);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    static ExecutorService virtualThreadPerTask() throws Exception {
-        return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor")
-                .invoke(null);
+    static void requireVirtualThreads() {
+        VirtualThreads.assumeAvailable();
     }
 
     /** Starts a virtual thread running {@code task}. */
@@ -119,14 +101,14 @@ class ReaderVirtualThreadsTest {
             AtomicInteger virtualCallers = new AtomicInteger();
             CountDownLatch go = new CountDownLatch(1);
             List<Future<?>> results = new ArrayList<>();
-            ExecutorService vts = virtualThreadPerTask();
+            ExecutorService vts = VirtualThreads.perTaskExecutor();
             try {
                 for (int i = 0; i < slowReaders; i++) {
                     results.add(vts.submit(() -> {
                         await(go, "the start");
                         for (int round = 0; round < 1; round++) {
                             db.read(c -> {
-                                if (isVirtual(Thread.currentThread())) {
+                                if (VirtualThreads.isVirtual(Thread.currentThread())) {
                                     bodiesOnVirtualThreads.incrementAndGet();
                                 }
                                 try (ResultSet rs = c.createStatement().executeQuery(SLOW_READ)) {
@@ -141,7 +123,7 @@ class ReaderVirtualThreadsTest {
                 for (int i = 0; i < callers; i++) {
                     int n = i;
                     results.add(vts.submit(() -> {
-                        if (isVirtual(Thread.currentThread())) {
+                        if (VirtualThreads.isVirtual(Thread.currentThread())) {
                             virtualCallers.incrementAndGet();
                         }
                         await(go, "the start");
@@ -149,7 +131,7 @@ class ReaderVirtualThreadsTest {
                             db.execute("INSERT INTO t(v) VALUES (?)", "vt-" + n);
                         }
                         List<Row> rows = db.query("SELECT count(*) AS n FROM t");
-                        boolean onVirtual = db.read(c -> isVirtual(Thread.currentThread()));
+                        boolean onVirtual = db.read(c -> VirtualThreads.isVirtual(Thread.currentThread()));
                         if (onVirtual) {
                             bodiesOnVirtualThreads.incrementAndGet();
                         }

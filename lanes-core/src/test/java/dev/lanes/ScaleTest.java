@@ -96,26 +96,7 @@ class ScaleTest {
                     for (int i = from; i < Math.min(DATABASES, from + BATCH); i++) {
                         Database db = dbs.get(i);
                         int n = i;
-                        writes.add(db.writeAsync(c -> {
-                            enter(inBodies, mostInBodies, bodyThreads);
-                            try (Statement s = c.createStatement()) {
-                                s.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, "
-                                        + "db INTEGER, v TEXT)");
-                                return s.executeUpdate("INSERT INTO t(db, v) VALUES (" + n
-                                        + ", 'first')");
-                            } finally {
-                                inBodies.decrementAndGet();
-                            }
-                        }));
-                        writes.add(db.writeAsync(c -> {
-                            enter(inBodies, mostInBodies, bodyThreads);
-                            try (Statement s = c.createStatement()) {
-                                return s.executeUpdate("INSERT INTO t(db, v) VALUES (" + n
-                                        + ", 'second')");
-                            } finally {
-                                inBodies.decrementAndGet();
-                            }
-                        }));
+                        writes.addAll(writeTwoRows(db, n, inBodies, mostInBodies, bodyThreads));
                     }
                     for (CompletableFuture<Integer> w : writes) {
                         assertThat(TestLanes.join(w)).isEqualTo(1);
@@ -201,26 +182,7 @@ class ScaleTest {
                         Database db = lanes.open(dir.resolve("db-" + i + ".db"));
                         batch.add(db);
                         int n = i;
-                        writes.add(db.writeAsync(c -> {
-                            enter(inBodies, mostInBodies, bodyThreads);
-                            try (Statement s = c.createStatement()) {
-                                s.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, "
-                                        + "db INTEGER, v TEXT)");
-                                return s.executeUpdate("INSERT INTO t(db, v) VALUES (" + n
-                                        + ", 'first')");
-                            } finally {
-                                inBodies.decrementAndGet();
-                            }
-                        }));
-                        writes.add(db.writeAsync(c -> {
-                            enter(inBodies, mostInBodies, bodyThreads);
-                            try (Statement s = c.createStatement()) {
-                                return s.executeUpdate("INSERT INTO t(db, v) VALUES (" + n
-                                        + ", 'second')");
-                            } finally {
-                                inBodies.decrementAndGet();
-                            }
-                        }));
+                        writes.addAll(writeTwoRows(db, n, inBodies, mostInBodies, bodyThreads));
                     }
                     for (CompletableFuture<Integer> w : writes) {
                         assertThat(TestLanes.join(w)).isEqualTo(1);
@@ -254,6 +216,32 @@ class ScaleTest {
             }
         }
         assertThat(missing).as("databases without exactly their two rows").isZero();
+    }
+
+    /**
+     * Two writes to database {@code n}: the first creates the table and inserts 'first', the
+     * second inserts 'second'; both note the threads their bodies run on.
+     */
+    private static List<CompletableFuture<Integer>> writeTwoRows(Database db, int n,
+            AtomicInteger inBodies, AtomicInteger mostInBodies, Set<Thread> bodyThreads) {
+        CompletableFuture<Integer> first = db.writeAsync(c -> {
+            enter(inBodies, mostInBodies, bodyThreads);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, db INTEGER, v TEXT)");
+                return s.executeUpdate("INSERT INTO t(db, v) VALUES (" + n + ", 'first')");
+            } finally {
+                inBodies.decrementAndGet();
+            }
+        });
+        CompletableFuture<Integer> second = db.writeAsync(c -> {
+            enter(inBodies, mostInBodies, bodyThreads);
+            try (Statement s = c.createStatement()) {
+                return s.executeUpdate("INSERT INTO t(db, v) VALUES (" + n + ", 'second')");
+            } finally {
+                inBodies.decrementAndGet();
+            }
+        });
+        return List.of(first, second);
     }
 
     private static void enter(AtomicInteger inBodies, AtomicInteger most, Set<Thread> threads) {

@@ -2,9 +2,7 @@ package dev.lanes;
 
 import static dev.lanes.TestLanes.join;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,25 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class VirtualThreadsTest {
     @TempDir Path dir;
-    static Method isVirtual;
-
     @BeforeAll
-    static void requireVirtualThreads() throws Exception {
-        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21+");
-        isVirtual = Thread.class.getMethod("isVirtual");
-    }
-
-    static boolean isVirtual(Thread t) {
-        try {
-            return (boolean) isVirtual.invoke(t);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    static ExecutorService virtualThreadPerTask() throws Exception {
-        return (ExecutorService) java.util.concurrent.Executors.class
-                .getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+    static void requireVirtualThreads() {
+        VirtualThreads.assumeAvailable();
     }
 
     @Test
@@ -59,25 +41,25 @@ class VirtualThreadsTest {
             AtomicInteger virtualBodies = new AtomicInteger();
             CountDownLatch go = new CountDownLatch(1);
             List<Future<String>> results = new ArrayList<>();
-            ExecutorService vts = virtualThreadPerTask();
+            ExecutorService vts = VirtualThreads.perTaskExecutor();
             try {
                 for (int i = 0; i < writers; i++) {
                     String v = "vt-" + i;
                     results.add(vts.submit(() -> {
-                        if (isVirtual(Thread.currentThread())) {
+                        if (VirtualThreads.isVirtual(Thread.currentThread())) {
                             virtualCallers.incrementAndGet();
                         }
                         go.await();
                         String sync = db.write(c -> {
                             bodyThreads.add(Thread.currentThread());
-                            if (isVirtual(Thread.currentThread())) {
+                            if (VirtualThreads.isVirtual(Thread.currentThread())) {
                                 virtualBodies.incrementAndGet();
                             }
                             return TestLanes.insert(v).apply(c);
                         });
                         // and the async path, joined from the virtual thread
                         return sync + "/" + join(db.writeAsync(c -> {
-                            if (isVirtual(Thread.currentThread())) {
+                            if (VirtualThreads.isVirtual(Thread.currentThread())) {
                                 virtualBodies.incrementAndGet();
                             }
                             return TestLanes.insert(v + "-async").apply(c);
@@ -95,7 +77,7 @@ class VirtualThreadsTest {
 
             assertThat(virtualCallers).as("the callers really were virtual").hasValue(writers);
             assertThat(virtualBodies).as("bodies that ran on a virtual thread").hasValue(0);
-            assertThat(bodyThreads).allSatisfy(t -> assertThat(isVirtual(t)).isFalse());
+            assertThat(bodyThreads).allSatisfy(t -> assertThat(VirtualThreads.isVirtual(t)).isFalse());
             assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(2L * writers);
             assertThat(lanes.diagnostics().liveThreads()).isLessThanOrEqualTo(4);
         }
@@ -105,7 +87,7 @@ class VirtualThreadsTest {
     void aVirtualThreadsExecuteAndQueryRunOnPlatformThreads() throws Exception {
         try (Lanes lanes = Lanes.builder().name("vt").build()) {
             Database db = lanes.open(dir.resolve("vq.db"));
-            ExecutorService vts = virtualThreadPerTask();
+            ExecutorService vts = VirtualThreads.perTaskExecutor();
             try {
                 Future<List<Row>> rows = vts.submit(() -> {
                     db.execute("CREATE TABLE t(v TEXT)");
@@ -115,7 +97,7 @@ class VirtualThreadsTest {
                 assertThat(rows.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
                         .extracting(r -> r.getString("v")).containsExactly("x");
                 Future<Boolean> bodyOnVirtual = vts.submit(
-                        () -> db.write(c -> isVirtual(Thread.currentThread())));
+                        () -> db.write(c -> VirtualThreads.isVirtual(Thread.currentThread())));
                 assertThat(bodyOnVirtual.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
                         .isFalse();
             } finally {
