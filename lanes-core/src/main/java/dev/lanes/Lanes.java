@@ -57,9 +57,11 @@ public final class Lanes implements AutoCloseable {
      * then). The connection opens on first use; a database that cannot open fails every request
      * with {@link DatabaseDeadException}.
      *
-     * <p>The runtime owns the file from here until its close completes: it holds an OS lock on
-     * {@code <file>.lanes-lock} beside it, taken before SQLite opens the file and released once
-     * every connection closed (a killed process leaves no lock behind).
+     * <p>The runtime owns the file from here until its close completes: it holds an OS lock on one
+     * byte of a lock file in {@code .lanes-lock/} beside it (shared by the databases of that
+     * directory), taken before SQLite opens the file and released once every connection closed
+     * (a killed process leaves no lock behind). A directory's leases cost this process at most 256
+     * file descriptors, however many of its databases are open.
      *
      * @throws DatabaseLockedException when another process, or another runtime of this JVM, has
      *     the database open; nothing is opened then

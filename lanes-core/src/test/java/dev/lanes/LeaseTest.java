@@ -14,7 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import dev.lanes.internal.LeaseSlot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,9 +25,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One owner per database file: an OS lock on {@code <name>.lanes-lock} taken at open, refused to
- * a second process and to a second runtime of the same JVM, and released only once every
- * connection really closed.
+ * One owner per database file: an OS lock on the database's byte of a lock file its directory
+ * shares, taken at open, refused to a second process and to a second runtime of the same JVM, and
+ * released only once every connection really closed.
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LeaseTest {
@@ -46,11 +49,11 @@ class LeaseTest {
             throws Exception {
         Database db = openWithTable(lanes, dir, "owned.db");
         db.execute("INSERT INTO t(v) VALUES ('from-parent')");
-        Path lockFile = dir.toRealPath().resolve("owned.db.lanes-lock");
-        assertThat(lockFile).as("the lock file beside the database").exists();
+        LeaseSlot slot = LeaseSlot.of(dir.toRealPath().resolve("owned.db"));
+        assertThat(slot.lockFile()).as("the lock file beside the database").exists();
 
         String refused = LeaseChild.runOn(db.path(), dir);
-        assertThat(refused).startsWith("LOCKED ").contains(lockFile.toString());
+        assertThat(refused).startsWith("LOCKED ").contains(slot.toString());
         assertThat(countOf(db, "from-child")).as("the refused process wrote nothing").isZero();
 
         db.close();
@@ -62,7 +65,7 @@ class LeaseTest {
     }
 
     @Test
-    void aSecondRuntimeInTheSameJvmIsRefusedUntilTheFirstClosesTheDatabase() {
+    void aSecondRuntimeInTheSameJvmIsRefusedUntilTheFirstClosesTheDatabase() throws IOException {
         Database db = openWithTable(lanes, dir, "shared.db");
         try (Lanes other = Lanes.builder().name("other").maxThreads(2).build()) {
             DatabaseLockedException e = catchThrowableOfType(DatabaseLockedException.class,
@@ -70,7 +73,8 @@ class LeaseTest {
             assertThat(e).isNotNull();
             assertThat(e.code()).isEqualTo(ErrorCode.DATABASE_LOCKED);
             assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
-            assertThat(e.getMessage()).contains("shared.db.lanes-lock").contains("'test'");
+            assertThat(e.getMessage()).contains(LeaseSlot.of(dir.toRealPath()
+                    .resolve("shared.db")).toString()).contains("'test'");
             assertThat(other.diagnostics().openDatabases()).as("nothing registered").isZero();
 
             // The refusal left the owner's lock alone: it still writes, and still refuses others.
@@ -121,6 +125,42 @@ class LeaseTest {
             db.close();
         }
         assertThat(countOf(lanes.open(dir.resolve("again.db")), "round")).isEqualTo(20);
+    }
+
+    /**
+     * The databases of a directory share lock files, and closing a descriptor drops every record
+     * lock the process holds on that file: opening and closing neighbours in the same lock file,
+     * through this runtime and another one, must leave the first database owned, while a second
+     * process still opens a neighbour freely.
+     */
+    @Test
+    void neighboursInTheSameLockFileComeAndGoWithoutDroppingTheLease() throws Exception {
+        Database db = openWithTable(lanes, dir, "kept.db");
+        Path real = dir.toRealPath();
+        Path lockFile = LeaseSlot.of(real.resolve("kept.db")).lockFile();
+        List<String> neighbours = new ArrayList<>();
+        for (int i = 0; neighbours.size() < 3; i++) {
+            if (LeaseSlot.of(real.resolve("n" + i + ".db")).lockFile().equals(lockFile)) {
+                neighbours.add("n" + i + ".db");
+            }
+        }
+        try (Lanes other = Lanes.builder().name("other").maxThreads(2).build()) {
+            for (String name : neighbours) {
+                Lanes owner = name.equals(neighbours.get(1)) ? other : lanes;
+                Database neighbour = openWithTable(owner, dir, name);
+                neighbour.execute("INSERT INTO t(v) VALUES ('neighbour')");
+                neighbour.close();
+            }
+            String child = LeaseChild.runOn(dir.resolve(neighbours.get(0)), dir);
+            assertThat(child).as("a closed neighbour is free for another process")
+                    .isEqualTo("OPENED");
+        }
+        assertThat(LeaseChild.runOn(db.path(), dir))
+                .as("after its neighbours in %s came and went, the database is still owned",
+                        lockFile)
+                .startsWith("LOCKED ");
+        assertThat(db.write(insert("still-mine"))).isEqualTo("still-mine");
+        assertThat(countOf(db, "from-child")).isZero();
     }
 
     @Test

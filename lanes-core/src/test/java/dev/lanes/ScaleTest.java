@@ -37,22 +37,25 @@ class ScaleTest {
     private static final int THREADS = 8;
     /** Databases written concurrently: each gets two writeAsync, then the batch is joined. */
     private static final int BATCH = 250;
+    /** The most lock files the leases of one directory spread over. */
+    private static final int LEASE_FILES = 256;
 
     @Test
     void fiveThousandDatabasesOnEightThreadsWithinTheConnectionBudget() throws Exception {
         long limit = openFileLimit();
         int baseline = openFileDescriptors();
-        // Every open database holds its lease's lock file open (one descriptor), whether or not
-        // it has a connection; each SQLite connection in WAL mode holds three (file, -wal, -shm).
-        // Size the budget so that all of it, with a margin, fits under the limit.
+        // The leases of one directory share at most LEASE_FILES lock files, each open once,
+        // whether or not a database has a connection; each SQLite connection in WAL mode holds
+        // three descriptors (file, -wal, -shm). Size the budget so that all of it, with a margin,
+        // fits under the limit.
         long reserve = 1_000;
-        long forConnections = limit - baseline - DATABASES - reserve;
+        long forConnections = limit - baseline - LEASE_FILES - reserve;
         assumeThat(forConnections / 3).as("descriptors for connections under a limit of %d "
                 + "(%d in use already)", limit, baseline).isGreaterThanOrEqualTo(50);
         int cap = (int) Math.min(500, forConnections / 3);
         // Abort the writes well before the limit, so that a budget that does not hold fails this
         // test instead of every test after it in this JVM.
-        long alarm = baseline + DATABASES + (limit - baseline - DATABASES) / 2;
+        long alarm = baseline + LEASE_FILES + (limit - baseline - LEASE_FILES) / 2;
 
         AtomicInteger mostLive = new AtomicInteger();
         AtomicInteger mostOpen = new AtomicInteger();
@@ -62,6 +65,7 @@ class ScaleTest {
         AtomicBoolean overAlarm = new AtomicBoolean();
         Set<Thread> bodyThreads = ConcurrentHashMap.newKeySet();
         int settled;
+        int fdsWithLeases;
         int written = 0;
         long started = System.nanoTime();
         try (Lanes lanes = Lanes.builder().name("scale").maxThreads(THREADS)
@@ -70,7 +74,7 @@ class ScaleTest {
             for (int i = 0; i < DATABASES; i++) {
                 dbs.add(lanes.open(dir.resolve("db-" + i + ".db")));
             }
-            int fdsWithLeases = openFileDescriptors();
+            fdsWithLeases = openFileDescriptors();
 
             AtomicBoolean sampling = new AtomicBoolean(true);
             Thread sampler = new Thread(() -> {
@@ -114,15 +118,17 @@ class ScaleTest {
             });
             settled = lanes.diagnostics().openConnections();
             System.out.printf("scale: %d databases, fd limit %d, baseline %d, with leases %d (%d "
-                            + "per database before any connection), most %d; cap %d, most open "
+                            + "for all leases, before any connection), most %d; cap %d, most open "
                             + "%d, settled %d; most live threads %d, most bodies at once %d, "
                             + "body threads %d; writes took %d ms%n", DATABASES, limit, baseline,
-                    fdsWithLeases, (fdsWithLeases - baseline) / DATABASES, mostFds.get(), cap,
+                    fdsWithLeases, fdsWithLeases - baseline, mostFds.get(), cap,
                     mostOpen.get(), settled, mostLive.get(), mostInBodies.get(),
                     bodyThreads.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         }
 
         SoftAssertions softly = new SoftAssertions();
+        softly.assertThat(fdsWithLeases - baseline).as("descriptors the leases of %d databases "
+                + "hold open, before any connection", DATABASES).isLessThanOrEqualTo(LEASE_FILES);
         softly.assertThat(overAlarm.get()).as("open descriptors passed %d (limit %d; most seen "
                 + "%d, most connections open %d with a cap of %d); the writes were stopped after "
                 + "%d databases", alarm, limit, mostFds.get(), mostOpen.get(), cap, written)

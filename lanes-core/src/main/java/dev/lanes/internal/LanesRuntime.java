@@ -185,7 +185,7 @@ public final class LanesRuntime {
         } catch (TimeoutException e) {
             throw new dev.lanes.DatabaseLockedException(canonical.getFileName() + ": a database of "
                     + "this runtime at the same path is still closing after " + LEASE_WAIT.toSeconds()
-                    + " s and holds the lock file " + Lease.lockFileOf(canonical) + "; retry once "
+                    + " s and holds its lease, " + Lease.describe(canonical) + "; retry once "
                     + "its close completed");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

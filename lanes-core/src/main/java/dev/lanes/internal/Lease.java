@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
@@ -15,25 +17,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ownership of one database file by one runtime: an exclusive OS file lock ({@code fcntl} on
- * Unix, through {@link FileChannel#tryLock()}) on a lock file beside the database, {@code
- * <name>.lanes-lock}. It is taken before SQLite opens the database and released only after every
- * connection to it closed. The OS drops the lock when the process dies, even by {@code kill -9},
- * so a crash leaves no stale lease; the lock file itself stays (deleting it would let two
- * processes lock two different files of the same name).
+ * The ownership of one database file by one runtime: an exclusive OS record lock ({@code fcntl}
+ * on Unix, through {@link FileChannel#tryLock(long, long, boolean)}) on one byte of a lock file
+ * the databases of its directory share (its {@link LeaseSlot}). It is taken before SQLite opens
+ * the database and released only after every connection to it closed. The OS drops the lock when
+ * the process dies, even by {@code kill -9}, so a crash leaves no stale lease; the lock files
+ * stay (deleting one would let two processes lock two different files of the same name).
  *
  * <h2>Concurrency</h2>
  * POSIX record locks belong to the process, not to a channel, and closing <em>any</em>
- * descriptor of a file drops all of the process's locks on it. A second channel on a lock file
- * this JVM already holds must therefore never be opened: {@link #HELD}, guarded by {@link
- * #REGISTRY}, records every lease of the JVM by lock-file path, and an acquisition consults it
- * first. Only after an entry is made is the file opened and locked; the entry is removed only
- * after the channel closed. A second runtime of the same JVM is refused from the registry; a
- * database of the same runtime that is still closing is reported through {@link
- * #pendingRelease} so the runtime can wait for it instead.
+ * descriptor of a file drops all of the process's locks on it. So this JVM opens each lock file
+ * at most once: {@link #FILES} holds one {@link LockFile} per lock file in use, whose channel is
+ * shared by every lease in it and closed only once no lease uses it. {@link #HELD} records every
+ * lease of the JVM by slot, and an acquisition consults it first: a second runtime of the same JVM
+ * is refused from it, and a database of the same runtime that is still closing is reported
+ * through {@link #pendingRelease} so the runtime can wait for it instead.
  *
- * <p>Per lease, {@link #lock} guards {@link #channel}, {@link #fileLock}, {@link #released} and
- * {@link #deferred}. {@link #REGISTRY} and a lease's {@link #lock} are never held together.
+ * <p>{@link #REGISTRY} guards {@link #HELD}, {@link #FILES} and every {@link LockFile#users}
+ * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it;
+ * a lease's {@link #lock} guards {@link #fileLock}, {@link #released} and {@link #deferred}. The
+ * order is lease, then {@link #REGISTRY}, then lock file. A {@link LockFile} leaves {@link #FILES}
+ * only with its channel closed, under {@link #REGISTRY}: a later lease of the same file makes a new
+ * one and opens the file anew only after the old descriptor is gone, so that closing it cannot
+ * drop the new lease's lock.
  *
  * <p>When the lock file cannot be created for a reason other than another owner (most often: the
  * database's directory does not exist, so SQLite could not open it either), the lease is
@@ -44,17 +50,17 @@ import org.slf4j.LoggerFactory;
 final class Lease {
     private static final Logger log = LoggerFactory.getLogger(Lease.class);
 
-    /** The suffix of the lock file beside a database. */
-    static final String SUFFIX = ".lanes-lock";
-
     private static final ReentrantLock REGISTRY = new ReentrantLock();
-    // guarded by REGISTRY: every lease of this JVM that is not yet released, by lock-file path
-    private static final Map<Path, Lease> HELD = new HashMap<>();
+    // guarded by REGISTRY: every lease of this JVM that is not yet released, by slot
+    private static final Map<LeaseSlot, Lease> HELD = new HashMap<>();
+    // guarded by REGISTRY: the lock files some lease of this JVM uses
+    private static final Map<Path, LockFile> FILES = new HashMap<>();
 
     /** The lease of a database that needs none (in-memory). */
-    static final Lease NONE = new Lease(null, null, null, null);
+    static final Lease NONE = new Lease(null, null, null, null, null);
 
-    private final Path lockFile;
+    private final LeaseSlot slot;
+    private final LockFile file;
     private final String name;
     private final Object owner;
     private final String ownerName;
@@ -62,24 +68,19 @@ final class Lease {
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private FileChannel channel;
     private FileLock fileLock;
     private boolean released;
     private IOException deferred;
 
-    private Lease(Path lockFile, String name, Object owner, String ownerName) {
-        this.lockFile = lockFile;
+    private Lease(LeaseSlot slot, LockFile file, String name, Object owner, String ownerName) {
+        this.slot = slot;
+        this.file = file;
         this.name = name;
         this.owner = owner;
         this.ownerName = ownerName;
-        if (lockFile == null) {
+        if (slot == null) {
             releasedFuture.complete(null);
         }
-    }
-
-    /** The lock file beside {@code database}. */
-    static Path lockFileOf(Path database) {
-        return database.resolveSibling(database.getFileName() + SUFFIX);
     }
 
     /** Whether {@code database} names an in-memory database, which takes no lease. */
@@ -103,20 +104,25 @@ final class Lease {
         if (inMemory(database)) {
             return NONE;
         }
-        Path lockFile = lockFileOf(database);
+        LeaseSlot slot = LeaseSlot.of(database);
         Lease lease;
         REGISTRY.lock();
         try {
-            Lease holder = HELD.get(lockFile);
+            Lease holder = HELD.get(slot);
             if (holder != null) {
                 throw new DatabaseLockedException(name + ": the database is already open in this "
                         + "JVM, by the Lanes runtime '" + holder.ownerName + "'"
                         + (holder.owner == owner ? " (a database of this runtime that is still "
-                                + "closing)" : "") + "; lock file " + lockFile + ". Open it once, "
-                        + "through one runtime, and share the Database");
+                                + "closing)" : "")
+                        + (holder.name.equals(name) ? "" : " as '" + holder.name + "', whose "
+                                + "file name shares its lease slot")
+                        + "; lease " + slot + ". Open it once, through one runtime, and share the "
+                        + "Database");
             }
-            lease = new Lease(lockFile, name, owner, ownerName);
-            HELD.put(lockFile, lease);
+            LockFile file = FILES.computeIfAbsent(slot.lockFile(), LockFile::new);
+            file.users++;
+            lease = new Lease(slot, file, name, owner, ownerName);
+            HELD.put(slot, lease);
         } finally {
             REGISTRY.unlock();
         }
@@ -142,47 +148,44 @@ final class Lease {
      * lease (its connections are still closing), completes once it did; null otherwise.
      */
     static CompletableFuture<Void> pendingRelease(Path database, Object owner) {
+        if (inMemory(database)) {
+            return null;
+        }
+        LeaseSlot slot = LeaseSlot.of(database);
         REGISTRY.lock();
         try {
-            Lease holder = HELD.get(lockFileOf(database));
+            Lease holder = HELD.get(slot);
             return holder != null && holder.owner == owner ? holder.releasedFuture : null;
         } finally {
             REGISTRY.unlock();
         }
     }
 
-    // guarded by lock: opens and locks the file, or records why it could not (deferred)
+    /** The slot of {@code database}, for messages. */
+    static String describe(Path database) {
+        return inMemory(database) ? "none (in memory)" : LeaseSlot.of(database).toString();
+    }
+
+    // guarded by lock: locks the slot, or records why the lock file cannot be had yet (deferred)
     private void lockLocked() {
-        FileChannel ch;
-        try {
-            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            deferred = e;
-            log.debug("{}: cannot create the lock file {} yet ({}); the lease is taken when the "
-                    + "database opens", name, lockFile, e.toString());
-            return;
-        }
         FileLock l;
         try {
-            l = ch.tryLock();
+            l = file.tryLock(slot.offset());
         } catch (OverlappingFileLockException e) {
-            // Only reachable if something else in this JVM locked the file outside Lanes. The
-            // channel is left open on purpose: closing it would drop that owner's POSIX lock.
-            throw new DatabaseLockedException(name + ": the lock file " + lockFile + " is "
-                    + "already locked by this JVM outside Lanes; the database is owned elsewhere",
-                    e);
+            // Only reachable if something else in this JVM locked the byte outside Lanes.
+            throw new DatabaseLockedException(name + ": the lease " + slot + " is already "
+                    + "locked by this JVM outside Lanes; the database is owned elsewhere", e);
         } catch (IOException e) {
-            closeQuietly(ch);
             deferred = e;
+            log.debug("{}: cannot lock {} yet ({}); the lease is taken when the database opens",
+                    name, slot, e.toString());
             return;
         }
         if (l == null) {
-            closeQuietly(ch);
             throw new DatabaseLockedException(name + ": the database is open in another process "
-                    + "(lock file " + lockFile + " is locked); close it there first, or open "
+                    + "(its lease, " + slot + ", is locked); close it there first, or open "
                     + "another file");
         }
-        channel = ch;
         fileLock = l;
         deferred = null;
     }
@@ -195,7 +198,7 @@ final class Lease {
      * @throws java.io.UncheckedIOException when the lock file still cannot be created
      */
     void confirm() {
-        if (lockFile == null) {
+        if (slot == null) {
             return;
         }
         lock.lock();
@@ -209,7 +212,8 @@ final class Lease {
             lockLocked();
             if (fileLock == null) {
                 throw new java.io.UncheckedIOException(name + ": cannot create the lock file "
-                        + lockFile + " that guards the database against a second owner", deferred);
+                        + slot.lockFile() + " that guards the database against a second owner",
+                        deferred);
             }
         } finally {
             lock.unlock();
@@ -226,7 +230,7 @@ final class Lease {
      * database closed. Idempotent; never throws.
      */
     void release() {
-        if (lockFile == null) {
+        if (slot == null) {
             return;
         }
         lock.lock();
@@ -236,40 +240,93 @@ final class Lease {
             }
             released = true;
             if (fileLock != null) {
-                try {
-                    fileLock.release();
-                } catch (IOException | RuntimeException e) {
-                    log.warn("{}: releasing the lock on {} failed; closing its channel drops it",
-                            name, lockFile, e);
+                file.unlock(fileLock, name);
+                fileLock = null;
+            }
+            REGISTRY.lock();
+            try {
+                HELD.remove(slot, this);
+                if (--file.users == 0) {
+                    FILES.remove(file.path, file);
+                    file.close(name);
                 }
+            } finally {
+                REGISTRY.unlock();
             }
-            if (channel != null) {
-                closeQuietly(channel);
-            }
-            fileLock = null;
-            channel = null;
         } finally {
             lock.unlock();
-        }
-        REGISTRY.lock();
-        try {
-            HELD.remove(lockFile, this);
-        } finally {
-            REGISTRY.unlock();
         }
         releasedFuture.complete(null);
     }
 
-    private void closeQuietly(FileChannel ch) {
-        try {
-            ch.close();
-        } catch (IOException e) {
-            log.warn("{}: closing the lock file {} failed", name, lockFile, e);
-        }
-    }
-
     @Override
     public String toString() {
-        return "Lease[" + lockFile + "]";
+        return "Lease[" + slot + "]";
+    }
+
+    /**
+     * One lock file of this JVM, opened once and shared by the leases in it. Its channel opens
+     * lazily, and again after a failure to create the file, so that a deferred lease can retry.
+     */
+    private static final class LockFile {
+        final Path path;
+        // guarded by REGISTRY: the leases that use this file, released or not yet
+        int users;
+
+        private final ReentrantLock lock = new ReentrantLock();
+        // guarded by lock
+        private FileChannel channel;
+
+        LockFile(Path path) {
+            this.path = path;
+        }
+
+        /** Locks one byte exclusively, without waiting; null when another process holds it. */
+        FileLock tryLock(long offset) throws IOException {
+            lock.lock();
+            try {
+                if (channel == null) {
+                    // Only the lock directory: a database whose own directory is missing cannot
+                    // open, and must not be given one.
+                    try {
+                        Files.createDirectory(path.getParent());
+                    } catch (FileAlreadyExistsException e) {
+                        // made by another lease, or another process
+                    }
+                    channel = FileChannel.open(path, StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE);
+                }
+                return channel.tryLock(offset, 1, false);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void unlock(FileLock fileLock, String name) {
+            lock.lock();
+            try {
+                fileLock.release();
+            } catch (IOException | RuntimeException e) {
+                log.warn("{}: releasing the lock on {} failed; closing the file drops it once no "
+                        + "other lease uses it", name, path, e);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        // called under REGISTRY with no user left
+        void close(String name) {
+            lock.lock();
+            try {
+                if (channel != null) {
+                    channel.close();
+                    channel = null;
+                }
+            } catch (IOException e) {
+                log.warn("{}: closing the lock file {} failed", name, path, e);
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 }

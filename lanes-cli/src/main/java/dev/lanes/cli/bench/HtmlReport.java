@@ -244,7 +244,8 @@ final class HtmlReport {
         }
         h.append("<h3>Footprint</h3>\n<table class=\"footprint\">\n<tr><th>sync</th>")
                 .append("<th>databases</th><th>hot set</th><th>pool threads live / cap</th>")
-                .append("<th>open connections</th><th>heap per database</th>")
+                .append("<th>open connections / budget</th><th>file descriptors, most / limit</th>")
+                .append("<th>heap per database</th>")
                 .append("<th>RSS per database</th><th>setup</th></tr>\n");
         for (RunResult run : withFootprint) {
             TenantFootprint f = run.footprint();
@@ -254,7 +255,11 @@ final class HtmlReport {
                             f.hotDatabases(), f.hotShare() * 100)).append("</td>")
                     .append("<td class=\"n\">").append(f.liveThreads()).append(" / ")
                     .append(f.maxThreads()).append("</td>")
-                    .append(numberCell("%,.0f", f.openConnections()))
+                    .append("<td class=\"n\">").append(ReportTable.count(f.openConnections()))
+                    .append(" / ").append(f.connectionBudget() == 0 ? "none"
+                            : ReportTable.count(f.connectionBudget())).append("</td>")
+                    .append("<td class=\"n\">").append(ReportTable.count(f.openFilesMost()))
+                    .append(" / ").append(ReportTable.count(f.openFilesLimit())).append("</td>")
                     .append("<td class=\"n\">").append(ReportTable.bytes(f.heapBytesPerDatabase()))
                     .append("</td><td class=\"n\">").append(f.rssBytesPerDatabase() < 0 ? "unknown"
                             : ReportTable.bytes(f.rssBytesPerDatabase()))

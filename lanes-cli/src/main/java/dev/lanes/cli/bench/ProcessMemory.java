@@ -67,4 +67,14 @@ final class ProcessMemory {
         }
         return -1;
     }
+
+    /** The descriptors this process has open, from /proc/self/fd, or -1 when it cannot be read. */
+    static long openFiles() {
+        try (java.util.stream.Stream<java.nio.file.Path> fds =
+                java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.count();
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+    }
 }

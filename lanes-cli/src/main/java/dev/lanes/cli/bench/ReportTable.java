@@ -114,12 +114,20 @@ final class ReportTable implements BenchListener {
     }
 
     private void printFootprint(TenantFootprint f) {
-        out.printf(Locale.ROOT, "  %,d databases: %d of %d pool threads live, %,d connections open;"
-                        + " per database: heap %s, RSS %s beyond the heap (RSS now %s)%n",
+        out.printf(Locale.ROOT, "  %,d databases: %d of %d pool threads live, %,d connections open"
+                        + " (budget %s); per database: heap %s, RSS %s beyond the heap (RSS now %s)%n",
                 f.databases(), f.liveThreads(), f.maxThreads(), f.openConnections(),
+                f.connectionBudget() == 0 ? "none" : String.format(Locale.ROOT, "%,d",
+                        f.connectionBudget()),
                 bytes(f.heapBytesPerDatabase()),
                 f.rssBytesPerDatabase() < 0 ? "unknown" : bytes(f.rssBytesPerDatabase()),
                 f.rssBytesAfter() < 0 ? "unknown" : bytes(f.rssBytesAfter()));
+        out.printf(Locale.ROOT, "  file descriptors: at most %s open, limit %s; setup %.1f s%n",
+                count(f.openFilesMost()), count(f.openFilesLimit()), f.setupSeconds());
+    }
+
+    static String count(long n) {
+        return n < 0 ? "unknown" : String.format(Locale.ROOT, "%,d", n);
     }
 
     private static boolean hasVariants(Scenario scenario) {

@@ -21,6 +21,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param liveThreads the runtime's pool threads alive at the end
  * @param maxThreads the runtime's cap on pool threads
  * @param openConnections SQLite connections open in the runtime at the end
+ * @param connectionBudget the runtime's {@code maxOpenConnections}, 0 for none
+ * @param openFilesLimit the process's soft limit on open files, or -1 when unknown
+ * @param openFilesMost the most descriptors the process had open, sampled every 250 ms from
+ *     before the databases opened to the end, or -1 when unknown
  * @param heapBytesBefore used heap after a GC, before the databases were opened
  * @param heapBytesAfter used heap after a GC, at the end
  * @param heapCommittedBefore committed heap before the databases were opened
@@ -38,6 +42,9 @@ record TenantFootprint(
         int liveThreads,
         int maxThreads,
         int openConnections,
+        int connectionBudget,
+        long openFilesLimit,
+        long openFilesMost,
         long heapBytesBefore,
         long heapBytesAfter,
         long heapCommittedBefore,

@@ -89,19 +89,21 @@ final class TenantScenario implements ScenarioBench {
 
     /**
      * The connection cap the tenants need to stay within the process's file descriptors, or 0
-     * (no cap) when they fit without one. Each open database holds one descriptor for its lease
-     * and about three for its connections (writer, a reader or two, WAL and shm are shared).
+     * (no cap) when they fit without one. The leases of the tenants' directory hold at most
+     * {@value #LEASE_FILES} descriptors however many tenants are open; each connection holds about
+     * three (its database and WAL files, and its database's shared-memory file).
      */
     static int connectionBudget(int databases) {
         long limit = ProcessMemory.maxOpenFiles();
-        long spare = 1_000; // the JVM's own files, sockets and jars
-        if (limit <= 0 || (long) databases * 4 + spare <= limit) {
+        long spare = 1_000 + LEASE_FILES; // the JVM's own files, sockets and jars; the leases
+        if (limit <= 0 || (long) databases * 3 + spare <= limit) {
             return 0;
         }
-        long room = limit - spare - databases; // leases are held for every open database
-        // each connection: its database and WAL files, and the shared-memory file of its database
-        return (int) Math.max(64, room / 3);
+        return (int) Math.max(64, (limit - spare) / 3);
     }
+
+    /** The most lock files the leases of one directory use (see {@code LeaseSlot}). */
+    static final int LEASE_FILES = 256;
 
     private RunResult measure(Sink sink, Synchronous sync) throws Exception {
         int databases = options.databases();
@@ -119,7 +121,8 @@ final class TenantScenario implements ScenarioBench {
                     + "budget within %,d file descriptors: maxOpenConnections %,d", databases,
                     ProcessMemory.maxOpenFiles(), budget));
         }
-        try (Lanes lanes = Lanes.builder().name("tenants").maxOpenConnections(budget).build()) {
+        try (OpenFilesPeak openFiles = new OpenFilesPeak();
+                Lanes lanes = Lanes.builder().name("tenants").maxOpenConnections(budget).build()) {
             List<Database> tenants = create(sink, lanes, tenantsDir, sync, databases);
             double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
 
@@ -154,7 +157,8 @@ final class TenantScenario implements ScenarioBench {
             long rssAfter = ProcessMemory.residentSetBytes();
             TenantFootprint footprint = new TenantFootprint(databases, hot, HOT_PERCENT / 100.0,
                     READ_PERCENT / 100.0, runtime.liveThreads(), runtime.maxThreads(),
-                    runtime.openConnections(), heapBefore, heapAfter, committedBefore,
+                    runtime.openConnections(), budget, ProcessMemory.maxOpenFiles(),
+                    openFiles.most(), heapBefore, heapAfter, committedBefore,
                     ProcessMemory.heapCommitted(), rssBefore, rssAfter, setupSeconds);
             long rows = 0;
             for (Database db : tenants) {
@@ -213,5 +217,39 @@ final class TenantScenario implements ScenarioBench {
             db.query(SELECT, 1);
         }
         return tenants;
+    }
+
+    /**
+     * The most descriptors the process had open, sampled every 250 ms on a daemon thread while
+     * open: the figure that shows the tenants stayed within the limit.
+     */
+    private static final class OpenFilesPeak implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicLong most =
+                new java.util.concurrent.atomic.AtomicLong(ProcessMemory.openFiles());
+        private final java.util.concurrent.ScheduledExecutorService sampler =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "tenants-open-files");
+                    t.setDaemon(true);
+                    return t;
+                });
+
+        OpenFilesPeak() {
+            sampler.scheduleAtFixedRate(this::sample, 250, 250,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+
+        private void sample() {
+            most.accumulateAndGet(ProcessMemory.openFiles(), Math::max);
+        }
+
+        long most() {
+            sample();
+            return most.get();
+        }
+
+        @Override
+        public void close() {
+            sampler.shutdownNow();
+        }
     }
 }

@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
             "Opens the file read-only with plain sqlite-jdbc (no Lanes runtime, no lease), so it"
                     + " works while a Lanes runtime holds the database, and prints its file and"
                     + " WAL sizes, page size and count, freelist, journal mode, the identity UUID"
-                    + " of _lanes_identity, whether the lease (<file>.lanes-lock) is held, and"
-                    + " PRAGMA quick_check.",
+                    + " of _lanes_identity, whether the lease (a byte of .lanes-lock/<xx>) is held,"
+                    + " and PRAGMA quick_check.",
             "Exit status: 0 when quick_check finds nothing, 1 when it reports problems, 2 when"
                     + " the file cannot be inspected."
         })

@@ -31,7 +31,7 @@ final class InspectionText {
             leaseText = "not held";
         }
         row(out, "lease", leaseText);
-        row(out, "lock file", lease.lockFile());
+        row(out, "lock file", lease.lockFile() + ", byte " + lease.lockOffset());
         row(out, "quick_check", String.join("; ", i.quickCheck()));
         row(out, "SQLite", i.sqliteVersion());
         out.flush();

@@ -3,7 +3,9 @@ package dev.lanes.cli.inspect;
 /**
  * Whether a Lanes runtime holds a database's lease, as {@link LeaseProbe} found it.
  *
- * @param lockFile the lock file beside the database, {@code <database file name>.lanes-lock}
+ * @param lockFile the lock file that holds the lease, {@code .lanes-lock/<xx>} beside the
+ *     database, shared by the databases of its directory
+ * @param lockOffset the byte of {@code lockFile} whose lock is the lease
  * @param lockFileExists whether it exists (a database Lanes never opened has none)
  * @param held whether a process holds the lease now
  * @param holderPid the process that holds it, when the probe could tell; else null
@@ -11,4 +13,4 @@ package dev.lanes.cli.inspect;
  *     nothing), {@code file-lock} (a lock attempt on the file), or {@code no-lock-file}
  */
 public record LeaseStatus(
-        String lockFile, boolean lockFileExists, boolean held, Long holderPid, String probe) {}
+        String lockFile, long lockOffset, boolean lockFileExists, boolean held, Long holderPid, String probe) {}

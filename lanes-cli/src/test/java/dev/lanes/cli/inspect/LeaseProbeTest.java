@@ -2,6 +2,7 @@ package dev.lanes.cli.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lanes.internal.LeaseSlot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,43 +15,61 @@ class LeaseProbeTest {
     Path dir;
 
     @Test
-    void theLockFileIsNamedAsLanesNamesIt() {
-        assertThat(LeaseProbe.lockFileOf(Path.of("/data/app.db")))
-                .isEqualTo(Path.of("/data/app.db.lanes-lock"));
+    void theLeaseIsAByteOfALockFileSharedByTheDirectory() {
+        LeaseSlot app = LeaseSlot.of(Path.of("/data/app.db"));
+        assertThat(app.lockFile().getParent()).isEqualTo(Path.of("/data/.lanes-lock"));
+        assertThat(app.lockFile().getFileName().toString()).matches("[0-9a-f]{2}");
+        assertThat(app.offset()).isNotNegative();
+        assertThat(LeaseSlot.of(Path.of("/elsewhere/app.db")).offset())
+                .as("the byte depends on the file name only").isEqualTo(app.offset());
+        assertThat(LeaseSlot.of(Path.of("/data/app2.db"))).isNotEqualTo(app);
     }
 
     @Test
-    void aPosixLockOnTheLockFilesDeviceAndInodeIsTheLease() throws Exception {
-        Path lock = Files.createFile(dir.resolve("app.db.lanes-lock"));
-        String id = deviceAndInode(lock);
+    void aPosixLockOnTheLockFileCoveringTheDatabasesByteIsTheLease() throws Exception {
+        LeaseSlot slot = slotWithLockFile("app.db");
+        String id = deviceAndInode(slot.lockFile());
+        long at = slot.offset();
 
-        assertThat(LeaseProbe.holderFromProcLocks(lock, List.of(
+        assertThat(LeaseProbe.holderFromProcLocks(slot, List.of(
                 "1: FLOCK  ADVISORY  WRITE 10 " + id + " 0 EOF",
-                "2: POSIX  ADVISORY  WRITE 4242 " + id + " 0 EOF"))).contains(4242L);
-        // a waiter blocked on the lock is not its holder; another inode is another file
-        assertThat(LeaseProbe.holderFromProcLocks(lock, List.of(
-                "1: -> POSIX  ADVISORY  WRITE 77 " + id + " 0 EOF",
-                "2: POSIX  ADVISORY  WRITE 4242 00:00:1 0 EOF"))).isEmpty();
+                "2: POSIX  ADVISORY  WRITE 4242 " + id + " " + at + " " + at))).contains(4242L);
+        assertThat(LeaseProbe.holderFromProcLocks(slot, List.of(
+                "1: POSIX  ADVISORY  WRITE 4343 " + id + " " + (at - 1) + " EOF"))).contains(4343L);
+        // a neighbour's byte is another database's lease; a waiter blocked on the lock is not
+        // its holder; another inode is another file
+        assertThat(LeaseProbe.holderFromProcLocks(slot, List.of(
+                "1: POSIX  ADVISORY  WRITE 55 " + id + " " + (at + 1) + " " + (at + 1),
+                "2: POSIX  ADVISORY  WRITE 56 " + id + " 0 " + (at - 1),
+                "3: -> POSIX  ADVISORY  WRITE 77 " + id + " " + at + " " + at,
+                "4: POSIX  ADVISORY  WRITE 4242 00:00:1 0 EOF"))).isEmpty();
     }
 
     @Test
     void theSameInodeOnAnotherDeviceCountsOnlyWhenItsHolderHasTheFileOpen() throws Exception {
-        Path lock = Files.createFile(dir.resolve("app.db.lanes-lock"));
-        long inode = ((Number) Files.getAttribute(lock, "unix:ino")).longValue();
+        LeaseSlot slot = slotWithLockFile("app.db");
+        long inode = ((Number) Files.getAttribute(slot.lockFile(), "unix:ino")).longValue();
         String elsewhere = "ab:cd:" + inode;
         long self = ProcessHandle.current().pid();
 
         // this process does not have the file open: an unrelated file on another device
-        assertThat(LeaseProbe.holderFromProcLocks(lock,
+        assertThat(LeaseProbe.holderFromProcLocks(slot,
                 List.of("1: POSIX  ADVISORY  WRITE " + self + " " + elsewhere + " 0 EOF"))).isEmpty();
-        try (var channel = java.nio.channels.FileChannel.open(lock,
+        try (var channel = java.nio.channels.FileChannel.open(slot.lockFile(),
                 java.nio.file.StandardOpenOption.READ)) {
             assertThat(channel.isOpen()).isTrue();
             // now it has (as on an overlay file system, whose device differs from the lock's)
-            assertThat(LeaseProbe.holderFromProcLocks(lock,
+            assertThat(LeaseProbe.holderFromProcLocks(slot,
                     List.of("1: POSIX  ADVISORY  WRITE " + self + " " + elsewhere + " 0 EOF")))
                     .contains(self);
         }
+    }
+
+    private LeaseSlot slotWithLockFile(String database) throws Exception {
+        LeaseSlot slot = LeaseSlot.of(dir.resolve(database));
+        Files.createDirectories(slot.lockFile().getParent());
+        Files.createFile(slot.lockFile());
+        return slot;
     }
 
     private static String deviceAndInode(Path file) throws Exception {
