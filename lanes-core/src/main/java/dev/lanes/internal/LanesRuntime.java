@@ -37,6 +37,8 @@ public final class LanesRuntime {
     private final WorkerPool pool;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Path, DatabaseImpl> databases = new HashMap<>();
+    // guarded by lock: how many of databases have each file name, so that naming one is O(1)
+    private final Map<String, Integer> openByFileName = new HashMap<>();
     private boolean closed;
     private final AtomicInteger openConnections = new AtomicInteger();
     /**
@@ -106,17 +108,18 @@ public final class LanesRuntime {
      */
     // guarded by lock
     private String displayName(Path canonical) {
-        String file = canonical.getFileName() == null ? canonical.toString()
-                : canonical.getFileName().toString();
-        for (Path other : databases.keySet()) {
-            if (!other.equals(canonical) && other.getFileName() != null
-                    && other.getFileName().toString().equals(file)) {
-                java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-                crc.update(canonical.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                return file + "~" + String.format("%06x", crc.getValue() & 0xFFFFFF);
-            }
+        String file = fileName(canonical);
+        if (openByFileName.getOrDefault(file, 0) == 0) {
+            return file;
         }
-        return file;
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(canonical.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return file + "~" + String.format("%06x", crc.getValue() & 0xFFFFFF);
+    }
+
+    private static String fileName(Path canonical) {
+        return canonical.getFileName() == null ? canonical.toString()
+                : canonical.getFileName().toString();
     }
 
     ScheduledExecutorService timer() {
@@ -151,6 +154,7 @@ public final class LanesRuntime {
                         throw e;
                     }
                     databases.put(canonical, db);
+                    openByFileName.merge(fileName(canonical), 1, Integer::sum);
                 }
             } finally {
                 lock.unlock();
@@ -287,6 +291,7 @@ public final class LanesRuntime {
             DatabaseImpl db = databases.get(path);
             if (db != null && db.lane() == lane) {
                 databases.remove(path);
+                openByFileName.computeIfPresent(fileName(path), (f, n) -> n == 1 ? null : n - 1);
             }
         } finally {
             lock.unlock();

@@ -8,7 +8,9 @@ import dev.lanes.RuntimeDiagnostics;
 import dev.lanes.Synchronous;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
+import org.sqlite.SQLiteDataSource;
 
 /**
  * The tenants scenario: {@code --databases} tenant databases open in one Lanes runtime (its
@@ -28,13 +31,20 @@ import java.util.stream.Collectors;
  * write), then samples what hosting the tenants costs: threads used, open connections, heap and
  * RSS per database ({@link TenantFootprint}). Creating the tenant databases, and one read of each
  * (which opens its first reader connection), is set-up and not measured.
- * There is no baseline: a pool per tenant is exactly what Lanes exists to avoid.
+ *
+ * <p>The baseline is what an application does without a runtime when it cannot keep a pool per
+ * tenant (that many pools would pass the descriptor limit, which is what Lanes' connection budget
+ * exists for): plain sqlite-jdbc, a connection opened per request with the baseline's settings
+ * ({@link BaselineConnections}) and closed after it. It runs on the same files once the runtime
+ * closed, with the same clients and mix.
  */
 final class TenantScenario implements ScenarioBench {
     static final int HOT_PERCENT = 80;
     static final int HOT_SET_PERCENT = 10;
     static final int READ_PERCENT = 80;
     static final int KV_ROWS = 100;
+    /** Tenant creations in flight at once during setup. */
+    private static final int CREATE_WINDOW = 256;
     private static final String SELECT = "SELECT v FROM kv WHERE id = ?";
     private static final String INSERT = "INSERT INTO events(payload) VALUES (?)";
 
@@ -64,7 +74,7 @@ final class TenantScenario implements ScenarioBench {
 
     @Override
     public int plannedRuns() {
-        return options.synchronousFor(Scenario.TENANTS).size();
+        return options.synchronousFor(Scenario.TENANTS).size() * 2;
     }
 
     /** How many tenants form the hot set: {@value #HOT_SET_PERCENT} %, at least one. */
@@ -83,7 +93,11 @@ final class TenantScenario implements ScenarioBench {
     @Override
     public void run(Sink sink) throws Exception {
         for (Synchronous sync : options.synchronousFor(Scenario.TENANTS)) {
-            sink.runFinished(measure(sink, sync));
+            RunResult lanes = measure(sink, sync);
+            sink.runFinished(lanes);
+            RunResult raw = measureRaw(sink, sync);
+            sink.runFinished(raw);
+            sink.compared(Comparison.of(lanes, raw));
         }
     }
 
@@ -109,15 +123,14 @@ final class TenantScenario implements ScenarioBench {
         int databases = options.databases();
         int hot = hotDatabases(databases);
         int clients = options.threadsFor(Scenario.TENANTS);
-        Path tenantsDir = Files.createDirectories(
-                directory.resolve("tenants-" + sync.name().toLowerCase(Locale.ROOT)));
+        Path tenantsDir = Files.createDirectories(tenantsDirectory(sync));
         long heapBefore = ProcessMemory.heapUsedAfterGc();
         long rssBefore = ProcessMemory.residentSetBytes();
         long committedBefore = ProcessMemory.heapCommitted();
         long setupStart = System.nanoTime();
         int budget = connectionBudget(databases);
         if (budget > 0) {
-            sink.runStarting(String.format(Locale.ROOT, "tenants: %,d databases need a connection "
+            sink.status(String.format(Locale.ROOT, "tenants: %,d databases need a connection "
                     + "budget within %,d file descriptors: maxOpenConnections %,d", databases,
                     ProcessMemory.maxOpenFiles(), budget));
         }
@@ -169,6 +182,56 @@ final class TenantScenario implements ScenarioBench {
         }
     }
 
+    /** The baseline: a plain connection opened for each request, on the tenants Lanes made. */
+    private RunResult measureRaw(Sink sink, Synchronous sync) throws Exception {
+        int databases = options.databases();
+        int hot = hotDatabases(databases);
+        int clients = options.threadsFor(Scenario.TENANTS);
+        Path tenantsDir = tenantsDirectory(sync);
+        List<SQLiteDataSource> tenants = new ArrayList<>(databases);
+        for (int i = 0; i < databases; i++) {
+            tenants.add(BaselineConnections.dataSource(tenantFile(tenantsDir, i), sync));
+        }
+        sink.runStarting(String.format(Locale.ROOT, "tenants: raw, a connection per request, "
+                + "%,d databases, %d clients, %s", databases, clients, sync));
+        Measurement m = runner.run("tenants-raw", thread -> {
+            SplittableRandom random = new SplittableRandom(thread);
+            String payload = Payloads.of(thread);
+            return () -> {
+                try (Connection c = tenants.get(pickTenant(random, databases, hot))
+                        .getConnection()) {
+                    if (random.nextInt(100) < READ_PERCENT) {
+                        long id = 1 + random.nextInt(KV_ROWS);
+                        try (PreparedStatement select = c.prepareStatement(SELECT)) {
+                            select.setLong(1, id);
+                            try (ResultSet rs = select.executeQuery()) {
+                                if (!rs.next()) {
+                                    throw new IllegalStateException("row " + id + " missing");
+                                }
+                            }
+                        }
+                        return "read";
+                    }
+                    try (PreparedStatement insert = c.prepareStatement(INSERT)) {
+                        insert.setString(1, payload);
+                        insert.executeUpdate();
+                    }
+                    return "write";
+                }
+            };
+        }, clients);
+        return RunResult.of(Scenario.TENANTS, String.format(Locale.ROOT, "%,d databases",
+                databases), sync, "raw", clients, m, null);
+    }
+
+    private Path tenantsDirectory(Synchronous sync) {
+        return directory.resolve("tenants-" + sync.name().toLowerCase(Locale.ROOT));
+    }
+
+    private static Path tenantFile(Path dir, int tenant) {
+        return dir.resolve(String.format(Locale.ROOT, "t-%06d.db", tenant));
+    }
+
     /** Opens and fills the tenant databases, all at once on the runtime's pool. */
     private static List<Database> create(Sink sink, Lanes lanes, Path dir, Synchronous sync,
             int databases) {
@@ -178,12 +241,21 @@ final class TenantScenario implements ScenarioBench {
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
                 .build();
         List<Database> tenants = new ArrayList<>(databases);
-        List<CompletableFuture<Integer>> created = new ArrayList<>(databases);
+        // A window of creations in flight keeps the pool busy without queueing thousands of
+        // writes at once, whose waits would only show up as slow-write warnings.
+        java.util.ArrayDeque<CompletableFuture<Integer>> inFlight = new java.util.ArrayDeque<>();
+        int step = Math.max(1, databases / 10);
         for (int i = 0; i < databases; i++) {
-            Database db = lanes.open(dir.resolve(String.format(Locale.ROOT, "t-%06d.db", i)),
-                    dbOptions);
+            if (inFlight.size() == CREATE_WINDOW) {
+                inFlight.removeFirst().join();
+            }
+            if (i > 0 && i % step == 0) {
+                sink.status(String.format(Locale.ROOT, "tenants: creating %,d of %,d databases",
+                        i + 1, databases));
+            }
+            Database db = lanes.open(tenantFile(dir, i), dbOptions);
             tenants.add(db);
-            created.add(db.writeAsync(conn -> {
+            inFlight.add(db.writeAsync(conn -> {
                 try (Statement s = conn.createStatement()) {
                     s.execute("CREATE TABLE kv(id INTEGER PRIMARY KEY, v TEXT)");
                     s.execute("CREATE TABLE events(id INTEGER PRIMARY KEY, payload TEXT)");
@@ -200,14 +272,7 @@ final class TenantScenario implements ScenarioBench {
                 return KV_ROWS;
             }));
         }
-        int step = Math.max(1, databases / 10);
-        for (int i = 0; i < databases; i++) {
-            created.get(i).join();
-            if ((i + 1) % step == 0 && i + 1 < databases) {
-                sink.status(String.format(Locale.ROOT, "tenants: created %,d of %,d databases",
-                        i + 1, databases));
-            }
-        }
+        inFlight.forEach(CompletableFuture::join);
         // one read each opens a reader connection per tenant, as a tenant's first request would:
         // part of setting up, not of the load (with 1,000 tenants, a one-second warm-up would
         // otherwise spend itself opening readers)

@@ -97,7 +97,7 @@ class BenchCommandTest {
                 "read:lanes/2/alone", "read:raw/2/alone",
                 "read:lanes/2/with writer", "read:raw/2/with writer",
                 "rtw:lanes/2", "rtw:hikari/2",
-                "tenants:lanes/2/12 databases");
+                "tenants:lanes/2/12 databases", "tenants:raw/2/12 databases");
         for (JsonNode run : report.get("runs")) {
             String scenario = run.get("scenario").asText();
             if (scenario.equals("read")) {
@@ -112,7 +112,11 @@ class BenchCommandTest {
                 assertThat(run.get("errors").size()).as("%s", run).isZero();
                 assertThat(run.get("operations").asLong()).isPositive();
             }
-            if (scenario.equals("tenants")) {
+            if (scenario.equals("tenants") && run.get("system").asText().equals("raw")) {
+                assertThat(run.get("operations").asLong()).isPositive();
+                assertThat(run.has("footprint")).isFalse();
+            }
+            if (scenario.equals("tenants") && run.get("system").asText().equals("lanes")) {
                 JsonNode footprint = run.get("footprint");
                 assertThat(footprint.get("databases").asInt()).isEqualTo(12);
                 assertThat(footprint.get("liveThreads").asInt())
@@ -122,7 +126,7 @@ class BenchCommandTest {
                 assertThat(run.get("latencyByKind").has("write")).isTrue();
             }
         }
-        assertThat(report.get("comparisons")).hasSize(4 + 4 + 1);
+        assertThat(report.get("comparisons")).hasSize(4 + 4 + 1 + 1);
         assertThat(report.get("scenarios")).hasSize(4);
 
         SvgStructure svg = SvgStructure.parse(Files.readString(html));
@@ -131,7 +135,8 @@ class BenchCommandTest {
         assertThat(svg.chartsOfClass("percentile-chart")).hasSize(4 + 4 + 1 + 1);
         assertThat(out.toString()).contains("reads/s", "tx/s", "ops/s", "12 databases:",
                 "wrote " + json, "wrote " + html);
-        assertThat(err.toString()).contains("[19/19] tenants: lanes, 12 databases, 2 clients",
+        assertThat(err.toString()).contains("[19/20] tenants: lanes, 12 databases, 2 clients",
+                "[20/20] tenants: raw, a connection per request, 12 databases, 2 clients",
                 "tenants: creating 12 databases");
         assertScratchIsGone();
     }
