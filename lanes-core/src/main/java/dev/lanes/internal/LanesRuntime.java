@@ -54,8 +54,7 @@ public final class LanesRuntime {
 
     /** The connection cap (0: none) and the lanes whose writer connection is open. */
     private final int maxOpenConnections;
-    private final java.util.Set<WriterLane> withConnections =
-            java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final EvictionOrder evictionOrder = new EvictionOrder();
     private final long sqliteSoftHeapLimit;
     private final java.util.concurrent.atomic.AtomicBoolean processLimitsApplied =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -237,7 +236,7 @@ public final class LanesRuntime {
      * limits.
      */
     void connectionsOpened(WriterLane lane, java.sql.Connection writer) {
-        withConnections.add(lane);
+        evictionOrder.opened(lane);
         if (writer != null && sqliteSoftHeapLimit > 0
                 && processLimitsApplied.compareAndSet(false, true)) {
             try (java.sql.Statement s = writer.createStatement()) {
@@ -252,32 +251,26 @@ public final class LanesRuntime {
 
     /** The database's connections were closed by an eviction or its close. */
     void connectionsReleased(WriterLane lane) {
-        withConnections.remove(lane);
+        evictionOrder.released(lane);
     }
 
     /**
-     * Over the connection cap: idle databases, least recently used first, give up their
-     * connections at once, on this thread (always a platform thread: the one that just opened a
-     * connection). A lane another eviction has claimed is not chosen twice, and a victim found
-     * busy by the time it is taken is skipped for the next one. The scan covers only databases
-     * that have connections, and gives up after a few victims, for the next open to go on.
+     * Over the connection cap: idle databases, least recently used first ({@link
+     * EvictionOrder}), give up their connections at once, on this thread (always a platform
+     * thread: the one that just opened a connection). A victim is taken out of the order, so no
+     * other eviction chooses it too; one found busy by the time it is evicted is given back. After
+     * a few victims the open goes on, and the next open evicts again.
      */
     private void evictWhileOverCap() {
         for (int attempts = 0; attempts < MAX_EVICTIONS_PER_OPEN
                 && openConnections.get() > maxOpenConnections; attempts++) {
-            WriterLane victim = null;
-            long oldest = Long.MAX_VALUE;
-            for (WriterLane lane : withConnections) {
-                long used = lane.lastUsedNanos();
-                if (used < oldest && lane.evictable()) {
-                    oldest = used;
-                    victim = lane;
-                }
-            }
+            WriterLane victim = evictionOrder.takeVictim();
             if (victim == null) {
                 return; // nothing idle to evict now; the next open tries again
             }
-            victim.evictNow();
+            if (!victim.evictNow()) {
+                evictionOrder.requeue(victim);
+            }
         }
     }
 

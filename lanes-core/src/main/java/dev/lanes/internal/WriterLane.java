@@ -540,19 +540,21 @@ public final class WriterLane implements WorkerPool.Task {
      * Closes the database's connections now, on the calling platform thread, if the lane is
      * idle and no other eviction claimed it; the lease stays held and the next use reopens
      * them. A lane in use, or held by a transaction or cork, is left alone.
+     *
+     * @return whether the connections were closed
      */
-    void evictNow() {
+    boolean evictNow() {
         lock.lock();
         try {
             if (evictionPending) {
-                return;
+                return false;
             }
             evictionPending = true;
         } finally {
             lock.unlock();
         }
         try {
-            release(true);
+            return release(true);
         } finally {
             evictionPending = false;
         }
