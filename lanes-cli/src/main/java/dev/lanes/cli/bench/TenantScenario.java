@@ -3,7 +3,6 @@ package dev.lanes.cli.bench;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
-import dev.lanes.Row;
 import dev.lanes.RuntimeDiagnostics;
 import dev.lanes.Synchronous;
 import java.nio.file.Files;
@@ -11,6 +10,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,24 +142,21 @@ final class TenantScenario implements ScenarioBench {
             sink.runStarting(String.format(Locale.ROOT, "tenants: lanes, %,d databases, %d clients,"
                     + " %s", databases, clients, sync));
             LongAdder writesAcknowledged = new LongAdder();
-            Measurement m = runner.run("tenants", thread -> {
-                SplittableRandom random = new SplittableRandom(thread);
-                String payload = Payloads.of(thread);
-                return () -> {
-                    Database db = tenants.get(pickTenant(random, databases, hot));
-                    if (random.nextInt(100) < READ_PERCENT) {
-                        long id = 1 + random.nextInt(KV_ROWS);
-                        List<Row> rows = db.query(SELECT, id);
-                        if (rows.size() != 1) {
-                            throw new IllegalStateException(db.path() + ": row " + id + " missing");
-                        }
-                        return "read";
+            Measurement m = runner.run("tenants", mix(databases, hot, new TenantClient() {
+                @Override
+                public void read(int tenant, long id) {
+                    Database db = tenants.get(tenant);
+                    if (db.query(SELECT, id).size() != 1) {
+                        throw new IllegalStateException(db.path() + ": row " + id + " missing");
                     }
-                    db.execute(INSERT, payload);
+                }
+
+                @Override
+                public void write(int tenant, String payload) {
+                    tenants.get(tenant).execute(INSERT, payload);
                     writesAcknowledged.increment();
-                    return "write";
-                };
-            }, clients);
+                }
+            }), clients);
             RunResult measured = RunResult.of(Scenario.TENANTS,
                     String.format(Locale.ROOT, "%,d databases", databases), sync, "lanes", clients,
                     m, null);
@@ -194,34 +191,58 @@ final class TenantScenario implements ScenarioBench {
         }
         sink.runStarting(String.format(Locale.ROOT, "tenants: raw, a connection per request, "
                 + "%,d databases, %d clients, %s", databases, clients, sync));
-        Measurement m = runner.run("tenants-raw", thread -> {
+        Measurement m = runner.run("tenants-raw", mix(databases, hot, new TenantClient() {
+            @Override
+            public void read(int tenant, long id) throws SQLException {
+                try (Connection c = tenants.get(tenant).getConnection();
+                        PreparedStatement select = c.prepareStatement(SELECT)) {
+                    select.setLong(1, id);
+                    try (ResultSet rs = select.executeQuery()) {
+                        if (!rs.next()) {
+                            throw new IllegalStateException("row " + id + " missing");
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public void write(int tenant, String payload) throws SQLException {
+                try (Connection c = tenants.get(tenant).getConnection();
+                        PreparedStatement insert = c.prepareStatement(INSERT)) {
+                    insert.setString(1, payload);
+                    insert.executeUpdate();
+                }
+            }
+        }), clients);
+        return RunResult.of(Scenario.TENANTS, String.format(Locale.ROOT, "%,d databases",
+                databases), sync, "raw", clients, m, null);
+    }
+
+    /** One system's way of serving a tenant's requests. */
+    private interface TenantClient {
+        void read(int tenant, long id) throws Exception;
+
+        void write(int tenant, String payload) throws Exception;
+    }
+
+    /**
+     * The request mix, the same for every system: each request picks a tenant (skewed to the hot
+     * set), then is a point read ({@value #READ_PERCENT} %) or a single-row insert.
+     */
+    private static Workload mix(int databases, int hot, TenantClient client) {
+        return thread -> {
             SplittableRandom random = new SplittableRandom(thread);
             String payload = Payloads.of(thread);
             return () -> {
-                try (Connection c = tenants.get(pickTenant(random, databases, hot))
-                        .getConnection()) {
-                    if (random.nextInt(100) < READ_PERCENT) {
-                        long id = 1 + random.nextInt(KV_ROWS);
-                        try (PreparedStatement select = c.prepareStatement(SELECT)) {
-                            select.setLong(1, id);
-                            try (ResultSet rs = select.executeQuery()) {
-                                if (!rs.next()) {
-                                    throw new IllegalStateException("row " + id + " missing");
-                                }
-                            }
-                        }
-                        return "read";
-                    }
-                    try (PreparedStatement insert = c.prepareStatement(INSERT)) {
-                        insert.setString(1, payload);
-                        insert.executeUpdate();
-                    }
-                    return "write";
+                int tenant = pickTenant(random, databases, hot);
+                if (random.nextInt(100) < READ_PERCENT) {
+                    client.read(tenant, 1 + random.nextInt(KV_ROWS));
+                    return "read";
                 }
+                client.write(tenant, payload);
+                return "write";
             };
-        }, clients);
-        return RunResult.of(Scenario.TENANTS, String.format(Locale.ROOT, "%,d databases",
-                databases), sync, "raw", clients, m, null);
+        };
     }
 
     private Path tenantsDirectory(Synchronous sync) {
