@@ -220,11 +220,22 @@ public final class WriterLane implements WorkerPool.Task {
             return Admission.LEAD;
         }
         into.addLast(r);
-        if (run == Run.IDLE) {
-            run = Run.SCHEDULED;
-            return Admission.SCHEDULE;
+        return scheduleIfIdle() ? Admission.SCHEDULE : Admission.QUEUED;
+    }
+
+    /**
+     * Guarded by lock: an idle lane that was given work becomes scheduled, and the caller submits
+     * it to the pool once the lock is released. A lane running or already scheduled will find the
+     * work itself, so it is never submitted twice.
+     *
+     * @return whether the caller must submit the lane
+     */
+    private boolean scheduleIfIdle() {
+        if (run != Run.IDLE) {
+            return false;
         }
-        return Admission.QUEUED;
+        run = Run.SCHEDULED;
+        return true;
     }
 
     private void proceed(Admission admission, WriteRequest r) {
@@ -1883,10 +1894,7 @@ public final class WriterLane implements WorkerPool.Task {
                 return;
             }
             steps.addLast(WriteRequest.txStep(tx, WriteRequest.Step.EXPIRE, null, null, null));
-            if (run == Run.IDLE) {
-                run = Run.SCHEDULED;
-                schedule = true;
-            }
+            schedule = scheduleIfIdle();
         } finally {
             lock.unlock();
         }
@@ -2045,10 +2053,7 @@ public final class WriterLane implements WorkerPool.Task {
                 if (pinned != null && steps.stream().noneMatch(r -> r.step == WriteRequest.Step.ROLLBACK)) {
                     steps.addLast(WriteRequest.txStep(pinned, WriteRequest.Step.ROLLBACK, null,
                             "the database was shut down", null));
-                    if (run == Run.IDLE) {
-                        run = Run.SCHEDULED;
-                        schedule = true;
-                    }
+                    schedule = scheduleIfIdle();
                 }
             }
             if (idleCheck != null) {
@@ -2059,10 +2064,7 @@ public final class WriterLane implements WorkerPool.Task {
             if (state == DatabaseState.RUNNING || state == DatabaseState.DEAD) {
                 state = DatabaseState.CLOSING;
                 queue.addLast(WriteRequest.close(!drain));
-                if (run == Run.IDLE && !schedule) {
-                    run = Run.SCHEDULED;
-                    schedule = true;
-                }
+                schedule |= scheduleIfIdle();
             }
             if (notFullWaiters > 0) {
                 notFull.signalAll();
