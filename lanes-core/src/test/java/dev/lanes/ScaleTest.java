@@ -3,6 +3,7 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.lanes.internal.LeaseSlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,8 +38,7 @@ class ScaleTest {
     private static final int THREADS = 8;
     /** Databases written concurrently: each gets two writeAsync, then the batch is joined. */
     private static final int BATCH = 250;
-    /** The most lock files the leases of one directory spread over. */
-    private static final int LEASE_FILES = 256;
+    private static final int LEASE_FILES = LeaseSlot.FILES;
 
     @Test
     void fiveThousandDatabasesOnEightThreadsWithinTheConnectionBudget() throws Exception {

@@ -52,7 +52,7 @@ public final class LanesRuntime {
 
     private final dev.lanes.MetricsListener metrics;
 
-    /** The connection cap (0: none) and the lanes whose writer connection is open. */
+    /** The connection cap (0: none) and the lanes with connections open, in eviction order. */
     private final int maxOpenConnections;
     private final EvictionOrder evictionOrder = new EvictionOrder();
     private final long sqliteSoftHeapLimit;

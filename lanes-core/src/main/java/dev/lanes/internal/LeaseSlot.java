@@ -34,8 +34,8 @@ public record LeaseSlot(Path lockFile, long offset) {
     /** The directory, beside the databases, that holds their lock files. */
     public static final String DIRECTORY = ".lanes-lock";
 
-    /** How many lock files a directory's leases spread over. */
-    static final int FILES = 256;
+    /** How many lock files a directory's leases spread over: its most descriptors. */
+    public static final int FILES = 256;
 
     /** The slot of {@code database}, a canonical path. */
     public static LeaseSlot of(Path database) {

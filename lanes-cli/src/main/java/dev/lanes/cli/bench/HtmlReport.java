@@ -256,8 +256,7 @@ final class HtmlReport {
                     .append("<td class=\"n\">").append(f.liveThreads()).append(" / ")
                     .append(f.maxThreads()).append("</td>")
                     .append("<td class=\"n\">").append(ReportTable.count(f.openConnections()))
-                    .append(" / ").append(f.connectionBudget() == 0 ? "none"
-                            : ReportTable.count(f.connectionBudget())).append("</td>")
+                    .append(" / ").append(f.connectionBudgetText()).append("</td>")
                     .append("<td class=\"n\">").append(ReportTable.count(f.openFilesMost()))
                     .append(" / ").append(ReportTable.count(f.openFilesLimit())).append("</td>")
                     .append("<td class=\"n\">").append(ReportTable.bytes(f.heapBytesPerDatabase()))

@@ -117,8 +117,7 @@ final class ReportTable implements BenchListener {
         out.printf(Locale.ROOT, "  %,d databases: %d of %d pool threads live, %,d connections open"
                         + " (budget %s); per database: heap %s, RSS %s beyond the heap (RSS now %s)%n",
                 f.databases(), f.liveThreads(), f.maxThreads(), f.openConnections(),
-                f.connectionBudget() == 0 ? "none" : String.format(Locale.ROOT, "%,d",
-                        f.connectionBudget()),
+                f.connectionBudgetText(),
                 bytes(f.heapBytesPerDatabase()),
                 f.rssBytesPerDatabase() < 0 ? "unknown" : bytes(f.rssBytesPerDatabase()),
                 f.rssBytesAfter() < 0 ? "unknown" : bytes(f.rssBytesAfter()));

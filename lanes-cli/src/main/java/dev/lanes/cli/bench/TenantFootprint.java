@@ -53,6 +53,11 @@ record TenantFootprint(
         long rssBytesAfter,
         double setupSeconds) {
 
+    /** The connection budget for people: its count, or "none". */
+    String connectionBudgetText() {
+        return connectionBudget == 0 ? "none" : ReportTable.count(connectionBudget);
+    }
+
     /** Heap growth per database, in bytes; never negative. */
     @JsonProperty
     long heapBytesPerDatabase() {

@@ -5,6 +5,7 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.RuntimeDiagnostics;
 import dev.lanes.Synchronous;
+import dev.lanes.internal.LeaseSlot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -13,11 +14,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 import org.sqlite.SQLiteDataSource;
@@ -102,22 +108,18 @@ final class TenantScenario implements ScenarioBench {
     }
 
     /**
-     * The connection cap the tenants need to stay within the process's file descriptors, or 0
-     * (no cap) when they fit without one. The leases of the tenants' directory hold at most
-     * {@value #LEASE_FILES} descriptors however many tenants are open; each connection holds about
-     * three (its database and WAL files, and its database's shared-memory file).
+     * The connection cap the tenants need to stay within {@code limit} file descriptors (the
+     * process's soft limit; 0 or less when unknown), or 0 (no cap) when they fit without one. The leases of the tenants' directory hold at most
+     * {@link LeaseSlot#FILES} descriptors however many tenants are open; each connection holds
+     * about three (its database and WAL files, and its database's shared-memory file).
      */
-    static int connectionBudget(int databases) {
-        long limit = ProcessMemory.maxOpenFiles();
-        long spare = 1_000 + LEASE_FILES; // the JVM's own files, sockets and jars; the leases
+    static int connectionBudget(int databases, long limit) {
+        long spare = 1_000 + LeaseSlot.FILES; // the JVM's own files, sockets and jars; the leases
         if (limit <= 0 || (long) databases * 3 + spare <= limit) {
             return 0;
         }
         return (int) Math.max(64, (limit - spare) / 3);
     }
-
-    /** The most lock files the leases of one directory use (see {@code LeaseSlot}). */
-    static final int LEASE_FILES = 256;
 
     private RunResult measure(Sink sink, Synchronous sync) throws Exception {
         int databases = options.databases();
@@ -128,11 +130,12 @@ final class TenantScenario implements ScenarioBench {
         long rssBefore = ProcessMemory.residentSetBytes();
         long committedBefore = ProcessMemory.heapCommitted();
         long setupStart = System.nanoTime();
-        int budget = connectionBudget(databases);
+        long openFilesLimit = ProcessMemory.maxOpenFiles();
+        int budget = connectionBudget(databases, openFilesLimit);
         if (budget > 0) {
             sink.status(String.format(Locale.ROOT, "tenants: %,d databases need a connection "
                     + "budget within %,d file descriptors: maxOpenConnections %,d", databases,
-                    ProcessMemory.maxOpenFiles(), budget));
+                    openFilesLimit, budget));
         }
         try (OpenFilesPeak openFiles = new OpenFilesPeak();
                 Lanes lanes = Lanes.builder().name("tenants").maxOpenConnections(budget).build()) {
@@ -157,9 +160,8 @@ final class TenantScenario implements ScenarioBench {
                     writesAcknowledged.increment();
                 }
             }), clients);
-            RunResult measured = RunResult.of(Scenario.TENANTS,
-                    String.format(Locale.ROOT, "%,d databases", databases), sync, "lanes", clients,
-                    m, null);
+            RunResult measured = RunResult.of(Scenario.TENANTS, variant(databases), sync, "lanes",
+                    clients, m, null);
             m = null; // its recorders are not the tenants' footprint: let the GC take them
 
             RuntimeDiagnostics runtime = lanes.diagnostics();
@@ -167,7 +169,7 @@ final class TenantScenario implements ScenarioBench {
             long rssAfter = ProcessMemory.residentSetBytes();
             TenantFootprint footprint = new TenantFootprint(databases, hot, HOT_PERCENT / 100.0,
                     READ_PERCENT / 100.0, runtime.liveThreads(), runtime.maxThreads(),
-                    runtime.openConnections(), budget, ProcessMemory.maxOpenFiles(),
+                    runtime.openConnections(), budget, openFilesLimit,
                     openFiles.most(), heapBefore, heapAfter, committedBefore,
                     ProcessMemory.heapCommitted(), rssBefore, rssAfter, setupSeconds);
             long rows = 0;
@@ -214,8 +216,7 @@ final class TenantScenario implements ScenarioBench {
                 }
             }
         }), clients);
-        return RunResult.of(Scenario.TENANTS, String.format(Locale.ROOT, "%,d databases",
-                databases), sync, "raw", clients, m, null);
+        return RunResult.of(Scenario.TENANTS, variant(databases), sync, "raw", clients, m, null);
     }
 
     /** One system's way of serving a tenant's requests. */
@@ -245,6 +246,11 @@ final class TenantScenario implements ScenarioBench {
         };
     }
 
+    /** How a tenants run is labelled: by its number of databases. */
+    private static String variant(int databases) {
+        return String.format(Locale.ROOT, "%,d databases", databases);
+    }
+
     private Path tenantsDirectory(Synchronous sync) {
         return directory.resolve("tenants-" + sync.name().toLowerCase(Locale.ROOT));
     }
@@ -264,14 +270,14 @@ final class TenantScenario implements ScenarioBench {
         List<Database> tenants = new ArrayList<>(databases);
         // A window of creations in flight keeps the pool busy without queueing thousands of
         // writes at once, whose waits would only show up as slow-write warnings.
-        java.util.ArrayDeque<CompletableFuture<Integer>> inFlight = new java.util.ArrayDeque<>();
+        ArrayDeque<CompletableFuture<Integer>> inFlight = new ArrayDeque<>();
         int step = Math.max(1, databases / 10);
         for (int i = 0; i < databases; i++) {
             if (inFlight.size() == CREATE_WINDOW) {
                 inFlight.removeFirst().join();
             }
             if (i > 0 && i % step == 0) {
-                sink.status(String.format(Locale.ROOT, "tenants: creating %,d of %,d databases",
+                sink.status(String.format(Locale.ROOT, "tenants: opening database %,d of %,d",
                         i + 1, databases));
             }
             Database db = lanes.open(tenantFile(dir, i), dbOptions);
@@ -310,18 +316,16 @@ final class TenantScenario implements ScenarioBench {
      * open: the figure that shows the tenants stayed within the limit.
      */
     private static final class OpenFilesPeak implements AutoCloseable {
-        private final java.util.concurrent.atomic.AtomicLong most =
-                new java.util.concurrent.atomic.AtomicLong(ProcessMemory.openFiles());
-        private final java.util.concurrent.ScheduledExecutorService sampler =
-                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        private final AtomicLong most = new AtomicLong(ProcessMemory.openFiles());
+        private final ScheduledExecutorService sampler =
+                Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "tenants-open-files");
                     t.setDaemon(true);
                     return t;
                 });
 
         OpenFilesPeak() {
-            sampler.scheduleAtFixedRate(this::sample, 250, 250,
-                    java.util.concurrent.TimeUnit.MILLISECONDS);
+            sampler.scheduleAtFixedRate(this::sample, 250, 250, TimeUnit.MILLISECONDS);
         }
 
         private void sample() {

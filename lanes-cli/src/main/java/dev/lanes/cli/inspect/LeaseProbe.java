@@ -106,6 +106,7 @@ public final class LeaseProbe {
         }
         return Optional.ofNullable(sameInode);
     }
+
     /** Whether process {@code pid} has {@code file} open, as far as its fd table can be read. */
     private static boolean hasOpen(long pid, Path file) {
         Path fds = Path.of("/proc", Long.toString(pid), "fd");

@@ -13,4 +13,9 @@ package dev.lanes.cli.inspect;
  *     nothing), {@code file-lock} (a lock attempt on the file), or {@code no-lock-file}
  */
 public record LeaseStatus(
-        String lockFile, long lockOffset, boolean lockFileExists, boolean held, Long holderPid, String probe) {}
+        String lockFile,
+        long lockOffset,
+        boolean lockFileExists,
+        boolean held,
+        Long holderPid,
+        String probe) {}
