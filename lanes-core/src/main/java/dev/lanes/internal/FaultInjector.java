@@ -17,4 +17,11 @@ public interface FaultInjector {
      * reaching SQLite, exactly as if SQLite had refused it.
      */
     void before(Point point) throws SQLException;
+
+    /**
+     * Called on the lane's thread after the step ran and succeeded. Throwing makes a step that
+     * took effect report a failure, as SQLite does when a commit's frames reached the WAL and
+     * only the sync that followed failed.
+     */
+    default void after(Point point) throws SQLException {}
 }

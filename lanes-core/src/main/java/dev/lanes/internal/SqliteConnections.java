@@ -54,6 +54,35 @@ final class SqliteConnections {
         return e.getErrorCode() & 0xFF;
     }
 
+    /**
+     * Whether {@code e} is an I/O-class failure of SQLite: {@code SQLITE_IOERR} (a failed read,
+     * write or sync), {@code SQLITE_FULL}, {@code SQLITE_CORRUPT}, {@code SQLITE_NOTADB}, {@code
+     * SQLITE_CANTOPEN} or {@code SQLITE_NOMEM}. After one, what reached the file is not known.
+     */
+    static boolean isIoFailure(SQLException e) {
+        switch (primaryCode(e)) {
+            case 7: // SQLITE_NOMEM
+            case 10: // SQLITE_IOERR, and its extended codes (IOERR_FSYNC, IOERR_WRITE, ...)
+            case 11: // SQLITE_CORRUPT
+            case 13: // SQLITE_FULL
+            case 14: // SQLITE_CANTOPEN
+            case 26: // SQLITE_NOTADB
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /** Whether {@code t} or one of its causes is an {@linkplain #isIoFailure I/O-class} failure. */
+    static boolean causedByIoFailure(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException && isIoFailure((SQLException) c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static boolean isBusy(SQLException e) {
         int code = primaryCode(e);
         return code == 5 /* SQLITE_BUSY */ || code == 6 /* SQLITE_LOCKED */;

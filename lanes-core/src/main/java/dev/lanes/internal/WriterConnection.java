@@ -193,6 +193,44 @@ final class WriterConnection implements AutoCloseable {
     void commit() throws SQLException {
         faults.before(Point.COMMIT);
         commit.run();
+        faults.after(Point.COMMIT);
+    }
+
+    /**
+     * Ends the transaction after its {@code COMMIT} failed, and says whether it certainly did not
+     * persist.
+     *
+     * <p>Only a {@code COMMIT} refused before it wrote anything proves that: SQLite then keeps the
+     * transaction open (a deferred foreign key that fails, a busy lock), and it is rolled back,
+     * verified. Every other failure may have committed. Once a commit's frames reached the WAL,
+     * a failed sync makes SQLite report an error and roll back in memory, but crash recovery
+     * replays every complete commit in the WAL; with {@code synchronous=FULL}, the frames that pad
+     * the WAL after the commit frame can fail with a full disk after the commit frame is written;
+     * and a failed autocheckpoint makes a commit that is already durable return an error. So an
+     * I/O-class error, or a failure that ended the transaction on its own, leaves the outcome
+     * unknown, and after a failed sync the file's state is not known either (as PostgreSQL
+     * learned): the caller must poison the writer.
+     *
+     * @return true when nothing of the transaction persisted (rolled back, verified); false when
+     *     its outcome is unknown
+     */
+    boolean rolledBackAfterFailedCommit(SQLException failure) {
+        boolean stillOpen;
+        try {
+            stillOpen = inTransaction();
+        } catch (SQLException probe) {
+            stillOpen = false;
+        }
+        boolean clean = rollbackVerified();
+        return clean && stillOpen && !SqliteConnections.isIoFailure(failure);
+    }
+
+    /** The poison cause after a failed commit whose outcome is unknown. */
+    static String commitUnknown(String what, SQLException failure) {
+        return what + " failed (" + failure.getMessage() + ") "
+                + (SqliteConnections.isIoFailure(failure) ? "with an I/O error: its frames may "
+                + "be in the WAL, where crash recovery replays them, and the file's state is not "
+                + "known" : "and it could not be verified that nothing of it persisted");
     }
 
     /** One named savepoint's three steps, each statement prepared once. */

@@ -1105,7 +1105,17 @@ public final class WriterLane implements WorkerPool.Task {
                         SqliteConnections.openWriter(path, options.synchronous(), options.busyTimeout(),
                                 options.checkpointMode()),
                         options.statementCacheSize(), options.busyTimeout(),
-                        point -> faults.before(point), counters);
+                        new FaultInjector() { // reads the field, so later installations apply
+                            @Override
+                            public void before(Point point) throws SQLException {
+                                faults.before(point);
+                            }
+
+                            @Override
+                            public void after(Point point) throws SQLException {
+                                faults.after(point);
+                            }
+                        }, counters);
                 runtime.connectionOpened();
                 connectionOpen = true;
                 identity.onWriterOpened(connection.raw);
@@ -1279,7 +1289,7 @@ public final class WriterLane implements WorkerPool.Task {
             changed = c.changesSinceBegin();
             c.commit();
         } catch (SQLException e) {
-            boolean clean = c.rollbackVerified();
+            boolean clean = c.rolledBackAfterFailedCommit(e);
             WriteOutcome outcome = clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN;
             for (WriteRequest r : ran) {
                 r.fail(new WriteFailedException(outcome, name + ": COMMIT failed (" + e.getMessage()
@@ -1287,7 +1297,7 @@ public final class WriterLane implements WorkerPool.Task {
                         + "persisted is unknown"), e));
             }
             if (!clean) {
-                poison("COMMIT failed and the rollback could not be verified: " + e.getMessage());
+                poison(WriterConnection.commitUnknown("COMMIT", e));
             }
             return List.of();
         }
@@ -1507,9 +1517,15 @@ public final class WriterLane implements WorkerPool.Task {
         }
         if (failure != null) {
             // Statements outside a transaction autocommit one by one: if any committed, the
-            // request may have applied in part.
-            r.fail(failureOf(r, c.commits() != commitsBefore ? WriteOutcome.UNKNOWN
+            // request may have applied in part. An I/O error (a VACUUM or checkpoint whose sync
+            // failed) leaves the file's state unknown.
+            boolean ioFailure = SqliteConnections.causedByIoFailure(failure);
+            r.fail(failureOf(r, c.commits() != commitsBefore || ioFailure ? WriteOutcome.UNKNOWN
                     : WriteOutcome.ROLLED_BACK, failure));
+            if (ioFailure) {
+                poison("a maintenance request failed with an I/O error (" + failure + "); the "
+                        + "file's state is not known");
+            }
         } else {
             r.succeed(value);
             counters.committed.increment();
@@ -1801,15 +1817,14 @@ public final class WriterLane implements WorkerPool.Task {
             changed = c.changesSinceBegin();
             c.commit();
         } catch (SQLException e) {
-            boolean clean = c.rollbackVerified();
+            boolean clean = c.rolledBackAfterFailedCommit(e);
             endTransaction(tx, clean ? InteractiveTransaction.State.ROLLED_BACK
                     : InteractiveTransaction.State.UNKNOWN, "COMMIT failed: " + e.getMessage());
             r.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
                     name + ": COMMIT failed (" + e.getMessage() + ")" + (clean ? "; the "
                     + "transaction was rolled back" : "; whether it persisted is unknown"), e));
             if (!clean) {
-                poison("COMMIT of an interactive transaction failed and the rollback could not "
-                        + "be verified: " + e.getMessage());
+                poison(WriterConnection.commitUnknown("the COMMIT of an interactive transaction", e));
             }
             return;
         }
@@ -1930,13 +1945,13 @@ public final class WriterLane implements WorkerPool.Task {
                     changed = c.changesSinceBegin();
                     c.commit();
                 } catch (SQLException e) {
-                    boolean clean = c.rollbackVerified();
+                    boolean clean = c.rolledBackAfterFailedCommit(e);
                     r.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK
                             : WriteOutcome.UNKNOWN, name + ": uncork's COMMIT failed ("
                             + e.getMessage() + ")" + (clean ? "; none of the corked writes "
                             + "persisted" : "; whether the corked writes persisted is unknown"), e));
                     if (!clean) {
-                        poison("uncork's COMMIT failed and the rollback could not be verified");
+                        poison(WriterConnection.commitUnknown("uncork's COMMIT", e));
                     }
                     return;
                 }
@@ -2094,8 +2109,10 @@ public final class WriterLane implements WorkerPool.Task {
                     c.commit();
                     log.info("{}: closed while corked: the corked writes were committed", name);
                 } catch (SQLException e) {
+                    boolean clean = c.rolledBackAfterFailedCommit(e);
                     log.error("{}: closed while corked, and committing the corked writes failed; "
-                            + "they did not persist", name, e);
+                            + "{}", name, clean ? "they did not persist"
+                            : "whether they persisted is unknown", e);
                 }
             }
             corked = false;
