@@ -1,6 +1,6 @@
 package dev.lanes;
 
-import dev.lanes.internal.LanesRuntime;
+import dev.lanes.internal.engine.LanesRuntime;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.TestLanes.Blocker;
-import dev.lanes.internal.DatabaseImpl;
-import dev.lanes.internal.FaultInjector;
+import dev.lanes.internal.engine.DatabaseImpl;
+import dev.lanes.internal.sqlite.FaultInjector;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;

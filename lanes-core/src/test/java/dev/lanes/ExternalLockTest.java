@@ -75,8 +75,8 @@ class ExternalLockTest {
                 DatabaseOptions.builder().busyTimeout(Duration.ofSeconds(20)).build());
         // Counts the lane's BEGIN IMMEDIATE attempts (installed before the connection opens).
         java.util.concurrent.Semaphore begins = new java.util.concurrent.Semaphore(0);
-        ((dev.lanes.internal.DatabaseImpl) db).lane().faults(point -> {
-            if (point == dev.lanes.internal.FaultInjector.Point.BEGIN) {
+        ((dev.lanes.internal.engine.DatabaseImpl) db).lane().faults(point -> {
+            if (point == dev.lanes.internal.sqlite.FaultInjector.Point.BEGIN) {
                 begins.release();
             }
         });

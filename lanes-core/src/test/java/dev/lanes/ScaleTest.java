@@ -3,7 +3,7 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.lanes.internal.LeaseSlot;
+import dev.lanes.internal.file.LeaseSlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.lanes.TestLanes.Blocker;
-import dev.lanes.internal.WriterLane;
+import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

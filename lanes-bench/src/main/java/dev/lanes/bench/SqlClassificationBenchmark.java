@@ -1,6 +1,6 @@
 package dev.lanes.bench;
 
-import dev.lanes.internal.SqlText;
+import dev.lanes.internal.sql.SqlText;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

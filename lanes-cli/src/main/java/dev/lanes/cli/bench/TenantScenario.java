@@ -5,7 +5,7 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.RuntimeDiagnostics;
 import dev.lanes.Synchronous;
-import dev.lanes.internal.LeaseSlot;
+import dev.lanes.internal.file.LeaseSlot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,6 +1,6 @@
 package dev.lanes.cli.inspect;
 
-import dev.lanes.internal.LeaseSlot;
+import dev.lanes.internal.file.LeaseSlot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

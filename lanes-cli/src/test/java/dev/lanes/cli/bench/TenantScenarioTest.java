@@ -2,7 +2,7 @@ package dev.lanes.cli.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lanes.internal.LeaseSlot;
+import dev.lanes.internal.file.LeaseSlot;
 import org.junit.jupiter.api.Test;
 
 class TenantScenarioTest {

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lanes.Database;
 import dev.lanes.Lanes;
 import dev.lanes.cli.LanesCommand;
-import dev.lanes.internal.LeaseSlot;
+import dev.lanes.internal.file.LeaseSlot;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;

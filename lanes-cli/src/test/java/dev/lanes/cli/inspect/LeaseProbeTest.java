@@ -2,7 +2,7 @@ package dev.lanes.cli.inspect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lanes.internal.LeaseSlot;
+import dev.lanes.internal.file.LeaseSlot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

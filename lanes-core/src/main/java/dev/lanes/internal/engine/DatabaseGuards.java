@@ -1,0 +1,205 @@
+package dev.lanes.internal.engine;
+
+import dev.lanes.internal.file.Backup;
+import dev.lanes.internal.file.Checkpointer;
+import dev.lanes.internal.file.Identity;
+import dev.lanes.internal.file.Lease;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.writer.WriterLane;
+import dev.lanes.CheckpointMode;
+import dev.lanes.CheckpointResult;
+import dev.lanes.ClosingException;
+import dev.lanes.DatabaseDeadException;
+import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.IdentityMismatchException;
+import dev.lanes.InvalidRequestException;
+import dev.lanes.WriteOutcome;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The guards of one database, held by its {@link DatabaseImpl}: the {@link Lease}, the {@link
+ * Identity}, checkpoint ownership (the {@link Checkpointer} in {@link CheckpointMode#DEDICATED}
+ * mode, and the checkpoint record), and {@link Backup}s in flight.
+ *
+ * <h2>Release order</h2>
+ * The lease is the last thing a database lets go of: {@link #afterClose} chains, behind the
+ * close of the writer lane and the reader set, the close of the checkpointer's connection and the
+ * end of every backup in flight, and only then releases the lease. This holds however the close
+ * was started (close, shutdownNow, the runtime's close, an identity mismatch) and however long it
+ * takes: a close that timed out for its caller still releases the lease when it really ends.
+ *
+ * <p>Concurrency: the fields are final or thread-safe; {@link #closing} is set once, by
+ * compare-and-set, so the chain is built once whoever closes first.
+ */
+final class DatabaseGuards {
+    private static final Logger log = LoggerFactory.getLogger(DatabaseGuards.class);
+
+    private final Path path;
+    private final String name;
+    private final DatabaseOptions options;
+    private final Lease lease;
+    private final Identity identity;
+    private final Checkpointer.Stats checkpoints;
+    /** Null unless the mode is {@link CheckpointMode#DEDICATED}. */
+    private final Checkpointer checkpointer;
+    private final Backup.Tracker backups;
+    private final WorkerPool pool;
+    private final LanesRuntime runtime;
+    private final AtomicReference<CompletableFuture<Void>> closing = new AtomicReference<>();
+
+    /**
+     * @param onMismatch told once when a new connection finds the file swapped; the database
+     *     must stop using its connections (it goes dead)
+     */
+    DatabaseGuards(Path path, String name, DatabaseOptions options, Lease lease, WorkerPool pool,
+            LanesRuntime runtime, Consumer<IdentityMismatchException> onMismatch) {
+        this.path = path;
+        this.name = name;
+        this.options = options;
+        this.lease = lease;
+        this.pool = pool;
+        this.runtime = runtime;
+        this.identity = new Identity(path, name, options.identityCheck(),
+                options.diskReserveBytes(), lease, onMismatch);
+        this.checkpoints = new Checkpointer.Stats(options.checkpointMode());
+        this.checkpointer = options.checkpointMode() == CheckpointMode.DEDICATED
+                ? new Checkpointer(path, name, options.synchronous(), pool, runtime, identity,
+                        checkpoints)
+                : null;
+        this.backups = new Backup.Tracker(name);
+    }
+
+    /** Starts the background checkpointer, if any; call once the database is fully built. */
+    void start() {
+        if (checkpointer != null) {
+            checkpointer.start(runtime.timer());
+        }
+    }
+
+    Identity identity() {
+        return identity;
+    }
+
+    Lease lease() {
+        return lease;
+    }
+
+    /** The identity mismatch found, if any: the database is dead. */
+    IdentityMismatchException identityFailure() {
+        return identity.failure();
+    }
+
+    /** Refuses work once the file was found swapped; the writer may not have noticed yet. */
+    void checkIdentity() {
+        IdentityMismatchException failure = identity.failure();
+        if (failure != null) {
+            throw new DatabaseDeadException(name + ": the database is dead ("
+                    + failure.getMessage() + "); the request never ran", failure);
+        }
+    }
+
+    /**
+     * A {@code PASSIVE} checkpoint through the writer lane's top-level path, recorded for
+     * diagnostics.
+     *
+     * @param maintenance runs a body on the lane's top-level path ({@code db.maintenance})
+     * @throws InvalidRequestException in {@link CheckpointMode#EXTERNAL} mode
+     */
+    CheckpointResult checkpoint(
+            java.util.function.Function<dev.lanes.SqlFunction<CheckpointResult>, CheckpointResult>
+                    maintenance) {
+        if (options.checkpointMode() == CheckpointMode.EXTERNAL) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": checkpointMode "
+                    + "is EXTERNAL: another tool owns this database's checkpoints and Lanes never "
+                    + "runs one; checkpoint with that tool, or open with another mode", null);
+        }
+        try {
+            CheckpointResult result = maintenance.apply(c -> Checkpointer.run(c, "PASSIVE"));
+            checkpoints.record("PASSIVE", result);
+            return result;
+        } catch (RuntimeException e) {
+            checkpoints.failed("PASSIVE", e);
+            throw e;
+        }
+    }
+
+    /** Checkpoint ownership and the WAL's size, for diagnostics (one {@code stat}, no SQLite). */
+    DatabaseDiagnostics.Checkpoints checkpointDiagnostics() {
+        return checkpoints.view(path);
+    }
+
+    /**
+     * Backs the database up to {@code target}; see {@link Backup}. Opens the database first if
+     * it is not open yet, so there is a file to copy.
+     */
+    void backup(Path target, WriterLane lane) {
+        checkIdentity();
+        switch (lane.state()) {
+            case RUNNING:
+                break;
+            case CLOSING:
+                throw new ClosingException(name + ": the database is closing; the backup never "
+                        + "started");
+            case CLOSED:
+                throw backups.closed();
+            case DEAD:
+            default:
+                throw new DatabaseDeadException(name + ": the database is dead; the backup never "
+                        + "started", null);
+        }
+        try {
+            lane.awaitReady().join();
+        } catch (CompletionException e) {
+            throw DatabaseImpl.rethrow(e.getCause());
+        }
+        backups.enter();
+        try {
+            Backup.run(path, target, name, identity, runtime, pool, options.busyTimeout());
+        } finally {
+            backups.exit();
+        }
+    }
+
+    /**
+     * Chains the guards' own release behind {@code connectionsClosed} (the writer lane and the
+     * reader set closed): the checkpointer's connection closes, backups in flight end, then the
+     * lease is released. Built once; later calls return the same future.
+     *
+     * @return completes, as {@code connectionsClosed} did, once the lease is released
+     */
+    CompletableFuture<Void> afterClose(CompletableFuture<Void> connectionsClosed) {
+        CompletableFuture<Void> existing = closing.get();
+        if (existing != null) {
+            return existing;
+        }
+        CompletableFuture<Void> chain = new CompletableFuture<>();
+        if (!closing.compareAndSet(null, chain)) {
+            return closing.get();
+        }
+        connectionsClosed.whenComplete((v, laneFailure) -> {
+            CompletableFuture<Void> checkpointerClosed = checkpointer == null
+                    ? CompletableFuture.completedFuture(null) : checkpointer.close();
+            checkpointerClosed
+                    .thenCompose(x -> backups.close())
+                    .whenComplete((x, e) -> {
+                        if (e != null) {
+                            log.warn("{}: closing the guards' connections failed", name, e);
+                        }
+                        lease.release();
+                        if (laneFailure != null) {
+                            chain.completeExceptionally(laneFailure);
+                        } else {
+                            chain.complete(null);
+                        }
+                    });
+        });
+        return chain;
+    }
+}

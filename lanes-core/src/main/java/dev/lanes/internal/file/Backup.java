@@ -1,0 +1,299 @@
+package dev.lanes.internal.file;
+
+import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.ClosedException;
+import dev.lanes.ClosingException;
+import dev.lanes.InvalidRequestException;
+import dev.lanes.LanesException;
+import dev.lanes.ReadFailedException;
+import dev.lanes.WriteOutcome;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+
+/**
+ * An online, consistent copy of a database: {@code VACUUM INTO} on a read-only connection of its
+ * own, never the writer's, so writers go on committing while it runs. {@code VACUUM INTO} reads
+ * inside one read transaction, so the copy is exactly one committed state (a prefix of the commit
+ * history), compacted, in rollback-journal mode.
+ *
+ * <p>The copy is written to a temporary file beside the target, synced, opened again and checked
+ * with {@code PRAGMA integrity_check}, and only then given the target's name, with a hard link
+ * (which, unlike a rename, never replaces a file that appeared meanwhile). A failed backup leaves
+ * nothing at the target. SQLite runs only on platform threads: a virtual-thread caller hands the
+ * copy to the runtime's pool, as a background turn, and waits.
+ *
+ * <p>Concurrency: a backup touches nothing shared but the {@link Tracker}, whose fields are
+ * guarded by its lock; the connections are confined to the thread running the copy.
+ */
+public final class Backup {
+    private static final Logger log = LoggerFactory.getLogger(Backup.class);
+
+    private final Path source;
+    private final Path target;
+    private final String name;
+    private final Identity identity;
+    private final LanesRuntime runtime;
+    private final Duration busyTimeout;
+
+    private Backup(Path source, Path target, String name, Identity identity, LanesRuntime runtime,
+            Duration busyTimeout) {
+        this.source = source;
+        this.target = target;
+        this.name = name;
+        this.identity = identity;
+        this.runtime = runtime;
+        this.busyTimeout = busyTimeout;
+    }
+
+    /**
+     * Copies {@code source} to {@code target}, on this thread when it is a platform thread, else
+     * on the pool.
+     *
+     * @throws InvalidRequestException when the target exists or is the database itself
+     * @throws ReadFailedException when the copy failed; nothing is left at the target
+     */
+    public static void run(Path source, Path target, String name, Identity identity,
+            LanesRuntime runtime, WorkerPool pool, Duration busyTimeout) {
+        Path absolute = target.toAbsolutePath().normalize();
+        Path canonicalTarget = LanesRuntime.canonical(absolute);
+        if (canonicalTarget.equals(source)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": the backup "
+                    + "target is the database itself (" + target + "); choose another path", null);
+        }
+        refuseExisting(name, absolute);
+        Backup b = new Backup(source, absolute, name, identity, runtime, busyTimeout);
+        if (!Threads.currentIsVirtual()) {
+            b.copy();
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        pool.submit(new WorkerPool.Task() {
+            @Override
+            public void runTurn() {
+                try {
+                    b.copy();
+                    done.complete(null);
+                } catch (Throwable e) {
+                    done.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public boolean background() {
+                return true;
+            }
+        });
+        try {
+            done.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof LanesException) {
+                throw (LanesException) cause;
+            }
+            throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": the backup to "
+                    + target + " failed: " + cause, cause);
+        }
+    }
+
+    private static void refuseExisting(String name, Path target) {
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": the backup "
+                    + "target " + target + " already exists; a backup never overwrites a file. "
+                    + "Choose a new path, or remove the file first", null);
+        }
+    }
+
+    /** Runs the copy on this (platform) thread. */
+    private void copy() {
+        Path dir = target.getParent();
+        Path temp = dir.resolve(target.getFileName() + ".lanes-backup-"
+                + UUID.randomUUID().toString().substring(0, 8));
+        long start = System.nanoTime();
+        boolean done = false;
+        try {
+            vacuumInto(temp);
+            sync(temp);
+            verify(temp);
+            publish(temp);
+            done = true;
+            log.info("{}: backed up to {} ({} bytes) in {} ms", name, target, Files.size(target),
+                    (System.nanoTime() - start) / 1_000_000);
+        } catch (LanesException e) {
+            throw e;
+        } catch (SQLException | IOException | RuntimeException e) {
+            throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": the backup to "
+                    + target + " failed (" + e.getMessage() + "); nothing was left at the "
+                    + "target", e);
+        } finally {
+            deleteQuietly(temp);
+            if (!done) {
+                deleteQuietly(temp.resolveSibling(temp.getFileName() + "-journal"));
+            }
+        }
+    }
+
+    /** {@code VACUUM INTO temp} on a fresh read-only connection to the database. */
+    private void vacuumInto(Path temp) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setBusyTimeout(SqliteConnections.busyTimeoutMillis(busyTimeout));
+        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + source);
+        runtime.connectionOpened();
+        try {
+            c.getConnectionConfig().setAutoCommit(false); // manual mode: SQLite autocommits
+            identity.onReaderOpened(c);
+            try (PreparedStatement s = c.prepareStatement("VACUUM INTO ?")) {
+                s.setString(1, temp.toString());
+                s.execute();
+            }
+        } finally {
+            try {
+                c.close();
+            } finally {
+                runtime.connectionClosed();
+            }
+        }
+    }
+
+    private static void sync(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
+
+    /** Opens the copy and runs {@code PRAGMA integrity_check}; throws unless it says ok. */
+    private void verify(Path temp) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        try (SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + temp);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("PRAGMA integrity_check")) {
+            StringBuilder problems = new StringBuilder();
+            while (rs.next()) {
+                String line = rs.getString(1);
+                if (!"ok".equals(line)) {
+                    problems.append(problems.length() == 0 ? "" : "; ").append(line);
+                }
+            }
+            if (problems.length() > 0) {
+                throw new SQLException("the copy failed PRAGMA integrity_check: " + problems);
+            }
+        }
+    }
+
+    /** Gives the copy the target's name without ever replacing a file, then syncs the folder. */
+    private void publish(Path temp) throws IOException {
+        try {
+            Files.createLink(target, temp);
+        } catch (FileAlreadyExistsException e) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": the backup "
+                    + "target " + target + " appeared while the copy was made; it was left "
+                    + "untouched. Choose a new path", e);
+        } catch (UnsupportedOperationException | IOException e) {
+            // No hard links here: a move without REPLACE_EXISTING still refuses an existing file
+            // (though not atomically).
+            Files.move(temp, target);
+        }
+        try (FileChannel d = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            log.debug("{}: cannot sync the folder of {}: {}", name, target, e.toString());
+        }
+    }
+
+    private void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            log.warn("{}: cannot delete the temporary file {}", name, file, e);
+        }
+    }
+
+    /**
+     * The backups of one database in flight, so its close waits for their connections before the
+     * lease is released. Guarded by {@link #lock}.
+     */
+    public static final class Tracker {
+        private final String name;
+        private final ReentrantLock lock = new ReentrantLock();
+        // guarded by lock
+        private int active;
+        private boolean closing;
+        private final CompletableFuture<Void> drained = new CompletableFuture<>();
+
+        public Tracker(String name) {
+            this.name = name;
+        }
+
+        /** Admits a backup. @throws ClosingException once the database is closing */
+        public void enter() {
+            lock.lock();
+            try {
+                if (closing) {
+                    throw new ClosingException(name + ": the database is closing; the backup "
+                            + "never started");
+                }
+                active++;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        public void exit() {
+            boolean last;
+            lock.lock();
+            try {
+                active--;
+                last = closing && active == 0;
+            } finally {
+                lock.unlock();
+            }
+            if (last) {
+                drained.complete(null);
+            }
+        }
+
+        /** Refuses new backups; completes when the ones in flight ended. */
+        public CompletableFuture<Void> close() {
+            boolean now;
+            lock.lock();
+            try {
+                closing = true;
+                now = active == 0;
+            } finally {
+                lock.unlock();
+            }
+            if (now) {
+                drained.complete(null);
+            }
+            return drained;
+        }
+
+        /** A refusal for a database that is closed, for callers that check state first. */
+        public ClosedException closed() {
+            return new ClosedException(name + ": the database is closed; the backup never "
+                    + "started");
+        }
+    }
+}

@@ -1,0 +1,284 @@
+package dev.lanes.internal.file;
+
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.IdentityMismatchException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The physical identity of one database file, so that a file swapped underneath the runtime
+ * (restored from a backup, replaced by a deploy, moved by hand) is noticed before Lanes writes to
+ * or reads from the wrong one.
+ *
+ * <p>Two marks are pinned at the first open: the UUID in the singleton table {@value #TABLE},
+ * which the first writable open installs, and the file's key ({@link
+ * BasicFileAttributes#fileKey()}: device and inode on Unix). Every connection opened afterwards,
+ * the writer's, each reader's, the checkpointer's and a backup's, is checked against both. A
+ * connection already open keeps its file descriptor, so it cannot notice a swap; the next one to
+ * open does. On a mismatch the check throws {@link IdentityMismatchException}, remembers it
+ * ({@link #failure()}), and tells the database, which goes dead.
+ *
+ * <p>Installation is skipped, with a warning, when free space is at or below the disk reserve
+ * (opening must still work below the floor so a user can delete data) or when another connection
+ * holds the write lock; the file key still guards new connections, and a later writable open
+ * installs and pins the UUID. A UUID another process installed meanwhile is accepted and pinned.
+ * Readers never install.
+ *
+ * <h2>Concurrency</h2>
+ * Called from whichever threads open connections: the writer lane's holder, reader threads, the
+ * checkpointer. {@link #pinnedUuid}, {@link #pinnedKey}, {@link #keyPinned} and {@link #failure}
+ * are guarded by {@link #lock}; SQL runs outside it, on the caller's own connection, except the
+ * installation, which only the writer's turn performs and which pins under the lock afterwards.
+ * The mismatch callback runs outside the lock.
+ */
+public final class Identity {
+    private static final Logger log = LoggerFactory.getLogger(Identity.class);
+
+    /** The table holding the database's identity: one row, {@code id = 1}. */
+    static final String TABLE = "_lanes_identity";
+
+    private final Path path;
+    private final String name;
+    private final boolean enabled;
+    private final long diskReserveBytes;
+    private final Lease lease;
+    private final Consumer<IdentityMismatchException> onMismatch;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private String pinnedUuid;
+    private Object pinnedKey;
+    private boolean keyPinned;
+    private IdentityMismatchException failure;
+
+    /**
+     * @param path the canonical database path
+     * @param name the database's name, for messages
+     * @param enabled whether identity is checked at all ({@code identityCheck})
+     * @param diskReserveBytes at or below this much free space, the table is not installed
+     * @param lease the database's lease, confirmed when the writer opens
+     * @param onMismatch told once, on the first mismatch, so the database can go dead
+     */
+    public Identity(Path path, String name, boolean enabled, long diskReserveBytes, Lease lease,
+            Consumer<IdentityMismatchException> onMismatch) {
+        this.path = path;
+        this.name = name;
+        this.enabled = enabled;
+        this.diskReserveBytes = diskReserveBytes;
+        this.lease = Objects.requireNonNull(lease, "lease");
+        this.onMismatch = onMismatch == null ? e -> {} : onMismatch;
+    }
+
+    /**
+     * The writer connection just opened: confirms the lease (its first chance to be taken when the
+     * lock file could not be created at open), then installs or checks the identity.
+     *
+     * @throws IdentityMismatchException when the file is not the one pinned earlier
+     * @throws SQLException when the identity cannot be read or installed
+     */
+    public void onWriterOpened(Connection c) throws SQLException {
+        lease.confirm();
+        if (!enabled) {
+            return;
+        }
+        check(c, true);
+    }
+
+    /**
+     * A reader connection (or any other connection opened besides the writer: checkpointer,
+     * backup) just opened: checks it against the pinned identity, installing nothing.
+     *
+     * @throws IdentityMismatchException when the file is not the one pinned earlier
+     * @throws SQLException when the identity cannot be read
+     */
+    public void onReaderOpened(Connection c) throws SQLException {
+        if (!enabled) {
+            return;
+        }
+        check(c, false);
+    }
+
+    /** The mismatch found, once one was; null while the file is the pinned one. */
+    public IdentityMismatchException failure() {
+        lock.lock();
+        try {
+            return failure;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The pinned UUID, or null when none is pinned (yet, or ever when the check is off). */
+    String uuid() {
+        lock.lock();
+        try {
+            return pinnedUuid;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void check(Connection c, boolean writable) throws SQLException {
+        IdentityMismatchException earlier = failure();
+        if (earlier != null) {
+            throw new IdentityMismatchException(earlier.getMessage(), earlier);
+        }
+        // The file key first, before any SQL: a connection to a swapped file may share the old
+        // file's -wal and -shm (they go by path) and read nonsense.
+        Object key = fileKey();
+        IdentityMismatchException mismatch = null;
+        lock.lock();
+        try {
+            if (!keyPinned) {
+                pinnedKey = key;
+                keyPinned = true;
+            } else if (key != null && pinnedKey != null && !key.equals(pinnedKey)) {
+                mismatch = mismatch("the file at " + path + " is another file (file key "
+                        + key + ", pinned " + pinnedKey + ")");
+            }
+        } finally {
+            lock.unlock();
+        }
+        String stored = null;
+        if (mismatch == null) {
+            stored = readUuid(c);
+            if (stored == null && writable) {
+                stored = install(c);
+            }
+        }
+        boolean first = false;
+        lock.lock();
+        try {
+            if (mismatch == null) {
+                if (pinnedUuid == null) {
+                    pinnedUuid = stored; // first sight, or installed meanwhile by another process
+                } else if (!pinnedUuid.equals(stored)) {
+                    mismatch = mismatch("its " + TABLE + " holds " + (stored == null ? "no identity"
+                            : "identity " + stored) + ", pinned " + pinnedUuid);
+                }
+            }
+            if (mismatch != null) {
+                if (failure == null) {
+                    failure = mismatch;
+                    first = true;
+                } else {
+                    mismatch = failure; // another connection recorded it first
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (mismatch != null) {
+            if (first) {
+                log.error("{}", mismatch.getMessage());
+                try {
+                    onMismatch.accept(mismatch); // outside the lock: the database goes dead
+                } catch (RuntimeException e) {
+                    log.warn("{}: reacting to the identity mismatch failed", name, e);
+                }
+            }
+            throw new IdentityMismatchException(mismatch.getMessage(), mismatch);
+        }
+    }
+
+    private IdentityMismatchException mismatch(String what) {
+        return new IdentityMismatchException(name + ": the database file was replaced underneath "
+                + "the runtime: " + what + ". The database is dead; find out what replaced the "
+                + "file, then reopen it (identityCheck(false) turns this check off)");
+    }
+
+    /** The file's key now (device and inode on Unix), or null where the platform has none. */
+    private Object fileKey() {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            // The file is gone from its path: whatever the connection opened is not it.
+            return "(no file at the path: " + e + ")";
+        }
+    }
+
+    /** The identity stored in the database, or null when it has none. */
+    static String readUuid(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master "
+                    + "WHERE type = 'table' AND name = '" + TABLE + "'")) {
+                if (!rs.next() || rs.getInt(1) == 0) {
+                    return null;
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT uuid FROM " + TABLE + " WHERE id = 1")) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Installs a fresh identity in one immediate transaction, unless space is at or below the
+     * reserve or the write lock is taken; returns what the table holds afterwards (null when
+     * skipped).
+     */
+    private String install(Connection c) throws SQLException {
+        if (diskReserveBytes > 0) {
+            long free = usableSpace();
+            if (free >= 0 && free <= diskReserveBytes) {
+                log.warn("{}: free space ({} bytes) is at or below the disk reserve ({} bytes); "
+                        + "the identity table is not installed now, only the file key guards the "
+                        + "database until a later open installs it", name, free, diskReserveBytes);
+                return null;
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            try {
+                s.execute("BEGIN IMMEDIATE");
+            } catch (SQLException e) {
+                if (SqliteConnections.isBusy(e)) {
+                    log.warn("{}: another connection holds the write lock; the identity table is "
+                            + "not installed now, a later open installs it", name);
+                    return null;
+                }
+                throw e;
+            }
+            try {
+                s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + "(id INTEGER PRIMARY KEY "
+                        + "CHECK (id = 1), uuid TEXT NOT NULL)");
+                String uuid;
+                try (ResultSet rs = s.executeQuery("SELECT uuid FROM " + TABLE + " WHERE id = 1")) {
+                    uuid = rs.next() ? rs.getString(1) : null;
+                }
+                if (uuid == null) {
+                    uuid = UUID.randomUUID().toString();
+                    s.execute("INSERT INTO " + TABLE + "(id, uuid) VALUES (1, '" + uuid + "')");
+                }
+                s.execute("COMMIT");
+                return uuid;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    s.execute("ROLLBACK");
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private long usableSpace() {
+        try {
+            return Files.getFileStore(path).getUsableSpace();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+}

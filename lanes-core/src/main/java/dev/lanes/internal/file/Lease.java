@@ -1,0 +1,332 @@
+package dev.lanes.internal.file;
+
+import dev.lanes.DatabaseLockedException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ownership of one database file by one runtime: an exclusive OS record lock ({@code fcntl}
+ * on Unix, through {@link FileChannel#tryLock(long, long, boolean)}) on one byte of a lock file
+ * the databases of its directory share (its {@link LeaseSlot}). It is taken before SQLite opens
+ * the database and released only after every connection to it closed. The OS drops the lock when
+ * the process dies, even by {@code kill -9}, so a crash leaves no stale lease; the lock files
+ * stay (deleting one would let two processes lock two different files of the same name).
+ *
+ * <h2>Concurrency</h2>
+ * POSIX record locks belong to the process, not to a channel, and closing <em>any</em>
+ * descriptor of a file drops all of the process's locks on it. So this JVM opens each lock file
+ * at most once: {@link #FILES} holds one {@link LockFile} per lock file in use, whose channel is
+ * shared by every lease in it and closed only once no lease uses it. {@link #HELD} records every
+ * lease of the JVM by slot, and an acquisition consults it first: a second runtime of the same JVM
+ * is refused from it, and a database of the same runtime that is still closing is reported
+ * through {@link #pendingRelease} so the runtime can wait for it instead.
+ *
+ * <p>{@link #REGISTRY} guards {@link #HELD}, {@link #FILES} and every {@link LockFile#users}
+ * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it;
+ * a lease's {@link #lock} guards {@link #fileLock}, {@link #released} and {@link #deferred}. The
+ * order is lease, then {@link #REGISTRY}, then lock file. A {@link LockFile} leaves {@link #FILES}
+ * only with its channel closed, under {@link #REGISTRY}: a later lease of the same file makes a new
+ * one and opens the file anew only after the old descriptor is gone, so that closing it cannot
+ * drop the new lease's lock.
+ *
+ * <p>When the lock file cannot be created for a reason other than another owner (most often: the
+ * database's directory does not exist, so SQLite could not open it either), the lease is
+ * <em>deferred</em>: the database is registered and fails when first used, as any database that
+ * cannot be opened does. The writer confirms the lease ({@link #confirm()}) as soon as its
+ * connection exists; a deferred lease retries then and, failing, makes the database dead.
+ */
+public final class Lease {
+    private static final Logger log = LoggerFactory.getLogger(Lease.class);
+
+    private static final ReentrantLock REGISTRY = new ReentrantLock();
+    // guarded by REGISTRY: every lease of this JVM that is not yet released, by slot
+    private static final Map<LeaseSlot, Lease> HELD = new HashMap<>();
+    // guarded by REGISTRY: the lock files some lease of this JVM uses
+    private static final Map<Path, LockFile> FILES = new HashMap<>();
+
+    /** The lease of a database that needs none (in-memory). */
+    static final Lease NONE = new Lease(null, null, null, null, null);
+
+    private final LeaseSlot slot;
+    private final LockFile file;
+    private final String name;
+    private final Object owner;
+    private final String ownerName;
+    private final CompletableFuture<Void> releasedFuture = new CompletableFuture<>();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private FileLock fileLock;
+    private boolean released;
+    private IOException deferred;
+
+    private Lease(LeaseSlot slot, LockFile file, String name, Object owner, String ownerName) {
+        this.slot = slot;
+        this.file = file;
+        this.name = name;
+        this.owner = owner;
+        this.ownerName = ownerName;
+        if (slot == null) {
+            releasedFuture.complete(null);
+        }
+    }
+
+    /** Whether {@code database} names an in-memory database, which takes no lease. */
+    static boolean inMemory(Path database) {
+        String file = database.getFileName() == null ? "" : database.getFileName().toString();
+        return file.equals(":memory:") || file.startsWith("file::memory:");
+    }
+
+    /**
+     * Takes the lease of {@code database} for {@code owner}, without waiting.
+     *
+     * @param database the canonical path of the database file
+     * @param name the database's name, for messages
+     * @param owner the runtime taking it
+     * @param ownerName the runtime's name, for messages
+     * @throws DatabaseLockedException when another process, or another runtime of this JVM, holds
+     *     it, or a database of {@code owner} that has not finished closing (see {@link
+     *     #pendingRelease})
+     */
+    public static Lease acquire(Path database, String name, Object owner, String ownerName) {
+        if (inMemory(database)) {
+            return NONE;
+        }
+        LeaseSlot slot = LeaseSlot.of(database);
+        Lease lease;
+        REGISTRY.lock();
+        try {
+            Lease holder = HELD.get(slot);
+            if (holder != null) {
+                throw new DatabaseLockedException(name + ": the database is already open in this "
+                        + "JVM, by the Lanes runtime '" + holder.ownerName + "'"
+                        + (holder.owner == owner ? " (a database of this runtime that is still "
+                                + "closing)" : "")
+                        + (holder.name.equals(name) ? "" : " as '" + holder.name + "', whose "
+                                + "file name shares its lease slot")
+                        + "; lease " + slot + ". Open it once, through one runtime, and share the "
+                        + "Database");
+            }
+            LockFile file = FILES.computeIfAbsent(slot.lockFile(), LockFile::new);
+            file.users++;
+            lease = new Lease(slot, file, name, owner, ownerName);
+            HELD.put(slot, lease);
+        } finally {
+            REGISTRY.unlock();
+        }
+        boolean ok = false;
+        try {
+            lease.lock.lock();
+            try {
+                lease.lockLocked();
+            } finally {
+                lease.lock.unlock();
+            }
+            ok = true;
+            return lease;
+        } finally {
+            if (!ok) {
+                lease.release();
+            }
+        }
+    }
+
+    /**
+     * When a database of {@code owner} at {@code database} has closed but not yet released its
+     * lease (its connections are still closing), completes once it did; null otherwise.
+     */
+    public static CompletableFuture<Void> pendingRelease(Path database, Object owner) {
+        if (inMemory(database)) {
+            return null;
+        }
+        LeaseSlot slot = LeaseSlot.of(database);
+        REGISTRY.lock();
+        try {
+            Lease holder = HELD.get(slot);
+            return holder != null && holder.owner == owner ? holder.releasedFuture : null;
+        } finally {
+            REGISTRY.unlock();
+        }
+    }
+
+    /** The slot of {@code database}, for messages. */
+    public static String describe(Path database) {
+        return inMemory(database) ? "none (in memory)" : LeaseSlot.of(database).toString();
+    }
+
+    // guarded by lock: locks the slot, or records why the lock file cannot be had yet (deferred)
+    private void lockLocked() {
+        FileLock l;
+        try {
+            l = file.tryLock(slot.offset());
+        } catch (OverlappingFileLockException e) {
+            // Only reachable if something else in this JVM locked the byte outside Lanes.
+            throw new DatabaseLockedException(name + ": the lease " + slot + " is already "
+                    + "locked by this JVM outside Lanes; the database is owned elsewhere", e);
+        } catch (IOException e) {
+            deferred = e;
+            log.debug("{}: cannot lock {} yet ({}); the lease is taken when the database opens",
+                    name, slot, e.toString());
+            return;
+        }
+        if (l == null) {
+            throw new DatabaseLockedException(name + ": the database is open in another process "
+                    + "(its lease, " + slot + ", is locked); close it there first, or open "
+                    + "another file");
+        }
+        fileLock = l;
+        deferred = null;
+    }
+
+    /**
+     * Makes sure the OS lock is held: a deferred lease tries once more. Called on the writer's
+     * turn right after its connection opened.
+     *
+     * @throws DatabaseLockedException when another process took the file meanwhile
+     * @throws java.io.UncheckedIOException when the lock file still cannot be created
+     */
+    void confirm() {
+        if (slot == null) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (released) {
+                throw new IllegalStateException(name + ": the lease was released");
+            }
+            if (fileLock != null) {
+                return;
+            }
+            lockLocked();
+            if (fileLock == null) {
+                throw new java.io.UncheckedIOException(name + ": cannot create the lock file "
+                        + slot.lockFile() + " that guards the database against a second owner",
+                        deferred);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Completes once the lease is released. */
+    public CompletableFuture<Void> released() {
+        return releasedFuture;
+    }
+
+    /**
+     * Releases the OS lock and forgets the lease. Call only once every connection to the
+     * database closed. Idempotent; never throws.
+     */
+    public void release() {
+        if (slot == null) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (released) {
+                return;
+            }
+            released = true;
+            if (fileLock != null) {
+                file.unlock(fileLock, name);
+                fileLock = null;
+            }
+            REGISTRY.lock();
+            try {
+                HELD.remove(slot, this);
+                if (--file.users == 0) {
+                    FILES.remove(file.path, file);
+                    file.close(name);
+                }
+            } finally {
+                REGISTRY.unlock();
+            }
+        } finally {
+            lock.unlock();
+        }
+        releasedFuture.complete(null);
+    }
+
+    @Override
+    public String toString() {
+        return "Lease[" + slot + "]";
+    }
+
+    /**
+     * One lock file of this JVM, opened once and shared by the leases in it. Its channel opens
+     * lazily, and again after a failure to create the file, so that a deferred lease can retry.
+     */
+    private static final class LockFile {
+        final Path path;
+        // guarded by REGISTRY: the leases that use this file, released or not yet
+        int users;
+
+        private final ReentrantLock lock = new ReentrantLock();
+        // guarded by lock
+        private FileChannel channel;
+
+        LockFile(Path path) {
+            this.path = path;
+        }
+
+        /** Locks one byte exclusively, without waiting; null when another process holds it. */
+        FileLock tryLock(long offset) throws IOException {
+            lock.lock();
+            try {
+                if (channel == null) {
+                    // Only the lock directory: a database whose own directory is missing cannot
+                    // open, and must not be given one.
+                    try {
+                        Files.createDirectory(path.getParent());
+                    } catch (FileAlreadyExistsException e) {
+                        // made by another lease, or another process
+                    }
+                    channel = FileChannel.open(path, StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE);
+                }
+                return channel.tryLock(offset, 1, false);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void unlock(FileLock fileLock, String name) {
+            lock.lock();
+            try {
+                fileLock.release();
+            } catch (IOException | RuntimeException e) {
+                log.warn("{}: releasing the lock on {} failed; closing the file drops it once no "
+                        + "other lease uses it", name, path, e);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        // called under REGISTRY with no user left
+        void close(String name) {
+            lock.lock();
+            try {
+                if (channel != null) {
+                    channel.close();
+                    channel = null;
+                }
+            } catch (IOException e) {
+                log.warn("{}: closing the lock file {} failed", name, path, e);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,705 @@
+package dev.lanes.internal.reader;
+
+import dev.lanes.internal.sql.BoundedRows;
+import dev.lanes.internal.engine.DatabaseImpl;
+import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.guard.ReadGuard;
+import dev.lanes.internal.sql.ReadOnlyClassifier;
+import dev.lanes.internal.sql.Rows;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.writer.WriteRequest;
+import dev.lanes.internal.writer.WriterLane;
+import dev.lanes.BusyException;
+import dev.lanes.CancelledException;
+import dev.lanes.DeadlineExceededException;
+import dev.lanes.LanesException;
+import dev.lanes.ReadFailedException;
+import dev.lanes.ReadOnlyViolationException;
+import dev.lanes.ReadOptions;
+import dev.lanes.Row;
+import dev.lanes.SqlFunction;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.reader.ReaderSet.Lease;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one database's reads on its {@link ReaderSet}: decides which thread runs SQLite, bounds
+ * the read by its deadline, stops it when cancelled, and turns what happened into one outcome.
+ *
+ * <h2>Who runs SQLite</h2>
+ * SQLite runs only on platform threads (a native call pins a virtual thread's carrier). A
+ * platform-thread caller of a synchronous read waits for admission and runs the read on its own
+ * thread with the checked-out connection: no hop, so a lone point read costs about what plain
+ * JDBC costs. A virtual-thread caller waits for admission where it is (parking, not pinning),
+ * then hands the read to the runtime's {@link WorkerPool} and parks until it is done. An
+ * asynchronous read waits for admission without any thread (see {@link ReaderSet}) and runs on
+ * the pool once admitted. A read never waits for the writer: readers are separate connections
+ * on a WAL database. A read on the pool holds its pool thread for as long as its body runs (the
+ * pool's "returns promptly" holds only as far as the body does); admission bounds that to
+ * {@code readers} threads per database.
+ *
+ * <h2>One snapshot</h2>
+ * A body runs inside {@code BEGIN} (deferred) … {@code COMMIT}, so all its statements see the
+ * snapshot taken at its first statement. A query is one statement, which is its own snapshot in
+ * SQLite's autocommit mode, so it runs without the pair.
+ *
+ * <h2>Stopping</h2>
+ * Every reader connection has a progress handler that aborts the running statement once the
+ * lease is cancelled or past its deadline; a cancellation also calls {@code sqlite3_interrupt},
+ * guarded against a concurrent close (see {@link ReaderConnection}). The read then fails with
+ * {@link CancelledException} or {@link DeadlineExceededException}, and the connection is rolled
+ * back, verified and reused, or closed and replaced when it cannot be verified.
+ *
+ * <h2>Concurrency</h2>
+ * Holds no mutable state but {@link #ready}, a one-way latch. A read's own objects ({@link
+ * ReadTask}, {@link AsyncRead}) hand their state between the caller, the pool thread and a
+ * canceller through volatile fields; their comments say how.
+ */
+public final class Reads {
+    private static final Logger log = LoggerFactory.getLogger(Reads.class);
+
+    private final String name;
+    private final Path path;
+    private final WriterLane lane;
+    private final ReaderSet readers;
+    private final WorkerPool pool;
+    private final ScheduledExecutorService timer;
+    private final long maxResultBytes;
+    private final Duration busyTimeout;
+    /** Whether readers keep prepared statements ({@code statementCacheSize > 0}). */
+    private final boolean statementsCached;
+    /** Set once the writer has opened (and initialized) the database. */
+    private volatile boolean ready;
+
+    Reads(String name, Path path, WriterLane lane, ReaderSet readers, WorkerPool pool,
+            ScheduledExecutorService timer, long maxResultBytes, Duration busyTimeout,
+            boolean statementsCached) {
+        this.name = name;
+        this.path = path;
+        this.lane = lane;
+        this.readers = readers;
+        this.pool = pool;
+        this.timer = timer;
+        this.maxResultBytes = maxResultBytes;
+        this.busyTimeout = busyTimeout;
+        this.statementsCached = statementsCached;
+    }
+
+    /** The read path of one database, with its reader set. */
+    public static Reads create(String name, Path path, dev.lanes.DatabaseOptions options,
+            WriterLane lane, LanesRuntime runtime, WorkerPool pool) {
+        ReaderSet readers = new ReaderSet(name, path, options.readers(),
+                options.readerCheckoutTimeout(), options.busyTimeout(),
+                options.statementCacheSize(), runtime, pool, runtime.timer());
+        return new Reads(name, path, lane, readers, pool, runtime.timer(),
+                options.maxResultBytes(), options.busyTimeout(),
+                options.statementCacheSize() > 0);
+    }
+
+    public ReaderSet readers() {
+        return readers;
+    }
+
+    /** Stops admitting reads; completes when every reader connection is closed. */
+    public CompletableFuture<Void> beginClose(boolean drain) {
+        return readers.beginClose(drain);
+    }
+
+    // ------------------------------------------------------------------ entry points
+
+    public <T> T read(ReadOptions options, SqlFunction<T> body) {
+        Limits limits = Limits.of(options);
+        if (lane.corked()) {
+            return DatabaseImpl.await(onLane(new BodyWork<>(body), true));
+        }
+        return run(limits, new BodyWork<>(body));
+    }
+
+    public List<Row> query(ReadOptions options, String sql, Object[] args) {
+        refuseWrites(sql);
+        Limits limits = Limits.of(options);
+        if (lane.corked()) {
+            return DatabaseImpl.await(onLane(new QueryWork(sql, args), true));
+        }
+        return run(limits, new QueryWork(sql, args));
+    }
+
+    public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
+        Limits limits = Limits.of(options);
+        if (lane.corked()) {
+            @SuppressWarnings("unchecked")
+            CompletableFuture<T> f = (CompletableFuture<T>) (CompletableFuture<?>)
+                    onLane(new BodyWork<>(body), false).future;
+            return f;
+        }
+        AsyncRead<T> read = new AsyncRead<>(new BodyWork<>(body), limits);
+        CompletableFuture<Void> writerReady = writerReady();
+        if (writerReady == null) {
+            read.start();
+        } else {
+            writerReady.whenComplete((v, e) -> {
+                if (e != null) {
+                    read.future.fail(asLanes(e));
+                } else {
+                    try {
+                        read.start();
+                    } catch (LanesException refused) {
+                        read.future.fail(refused);
+                    }
+                }
+            });
+        }
+        return read.future;
+    }
+
+    /**
+     * While corked, a read runs on the writer lane as a request that writes nothing, so that it
+     * sees the corked writes: on the writer's guarded connection, under the read guard. Reader
+     * deadlines do not apply there.
+     */
+    private WriteRequest onLane(Work<?> work, boolean waits) {
+        WriteRequest r = WriteRequest.body(dev.lanes.WriteOptions.DEFAULTS, c -> {
+            ReadGuard guard = new ReadGuard(name, c, () -> {});
+            try {
+                Object value = work.runOn(guard.connection());
+                if (guard.refusal() != null) {
+                    throw guard.refusal();
+                }
+                return value;
+            } finally {
+                guard.end();
+            }
+        });
+        lane.submit(r, waits && !Threads.currentIsVirtual(), waits);
+        return r;
+    }
+
+    /** Refuses SQL that writes, before anything runs. */
+    void refuseWrites(String sql) {
+        String why = ReadOnlyClassifier.refusal(sql);
+        if (why != null) {
+            throw ReadGuard.violation(name, why);
+        }
+    }
+
+    private <T> T run(Limits limits, Work<T> work) {
+        CompletableFuture<Void> writerReady = writerReady();
+        if (writerReady != null) {
+            try {
+                writerReady.join();
+            } catch (CompletionException e) {
+                throw asLanes(e.getCause());
+            }
+        }
+        Lease lease = readers.acquire(limits.hasDeadline, limits.deadline);
+        if (!Threads.currentIsVirtual()) {
+            return runLeased(lease, work, limits, null);
+        }
+        ReadTask<T> task = new ReadTask<>(lease, work, limits, new ReadFuture<>());
+        pool.submit(task);
+        return task.await();
+    }
+
+    /**
+     * Readers open read-only, so the writer must have created the file in WAL mode first. Returns
+     * null when reads may go ahead, else the writer's readiness to wait for.
+     */
+    private CompletableFuture<Void> writerReady() {
+        if (ready) {
+            return null;
+        }
+        CompletableFuture<Void> opened = lane.awaitReady(); // asks the writer to open if needed
+        if (opened.isDone()) {
+            if (opened.isCompletedExceptionally()) {
+                return opened; // dead or closed: the caller reports why
+            }
+            ready = true;
+            return null;
+        }
+        if (ReaderConnection.isWalDatabase(path)) {
+            // The writer created the file already and is finishing its first turn; do not wait,
+            // since that turn may be a write body reading through this very call.
+            return null;
+        }
+        return opened;
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /**
+     * Runs a read on this platform thread with a leased reader, and returns the lease whatever
+     * happens.
+     *
+     * @param task the pool task running it, told when the connection is live; null on the
+     *     caller's own thread
+     */
+    private <T> T runLeased(Lease lease, Work<T> work, Limits limits, ReadTask<?> task) {
+        if (limits.hasDeadline && System.nanoTime() - limits.deadline >= 0) {
+            readers.release(lease, true);
+            readers.deadlineExceeded();
+            throw new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
+                    + limits.timeoutMillis() + " ms deadline passed before it could start; it "
+                    + "never ran", null);
+        }
+        ReaderConnection c;
+        try {
+            c = readers.connect(lease);
+        } catch (LanesException e) {
+            readers.release(lease, true);
+            throw e;
+        }
+        long token = c.startLease(limits.hasDeadline, limits.deadline, task != null);
+        if (task != null) {
+            task.started(c, token);
+        }
+        T value = null;
+        Throwable failure = null;
+        boolean began = false;
+        try {
+            if (work.transactional()) {
+                c.begin();
+                began = true;
+            }
+            value = work.run(c, work.transactional() ? () -> checkStop(c, limits) : null);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        int stop = c.endLease();
+        boolean reusable;
+        if (failure != null) {
+            reusable = c.rollbackVerified();
+        } else if (began) {
+            reusable = commitClean(c);
+        } else {
+            reusable = true; // a query: its statement was reset, so SQLite left the snapshot
+        }
+        readers.release(lease, reusable);
+        if (!reusable) {
+            log.warn("{}: a reader was left dirty (an open transaction or a statement still "
+                    + "holding its snapshot) and could not be verified clean; it was closed and "
+                    + "will be replaced", name);
+        }
+        return outcome(stop, value, failure, limits);
+    }
+
+    /** Ends a body's transaction; whether the connection is clean afterwards. */
+    private boolean commitClean(ReaderConnection c) {
+        try {
+            c.commit();
+        } catch (SQLException e) {
+            // The body read everything it returned inside its snapshot; the connection is the
+            // only thing in doubt.
+            log.warn("{}: COMMIT after a read failed ({}); checking the reader", name,
+                    e.getMessage());
+            return c.rollbackVerified();
+        }
+        return !c.strayStatements();
+    }
+
+    private <T> T outcome(int stop, T value, Throwable failure, Limits limits) {
+        if (stop == ReaderConnection.CANCELLED) {
+            readers.cancelled();
+            throw new CancelledException(WriteOutcome.ROLLED_BACK, name + ": the read was "
+                    + "cancelled and stopped; it wrote nothing", failure);
+        }
+        if (stop == ReaderConnection.DEADLINE) {
+            readers.deadlineExceeded();
+            throw new DeadlineExceededException(WriteOutcome.ROLLED_BACK, name + ": the read ran "
+                    + "past its " + limits.timeoutMillis() + " ms deadline and was stopped; it "
+                    + "wrote nothing", failure);
+        }
+        if (failure != null) {
+            throw failureOf(failure);
+        }
+        return value;
+    }
+
+    /** For the guard, before each statement: fails a read that must stop. */
+    private void checkStop(ReaderConnection c, Limits limits) {
+        int stop = c.currentStopReason();
+        if (stop == ReaderConnection.CANCELLED) {
+            throw new CancelledException(WriteOutcome.ROLLED_BACK, name + ": the read was "
+                    + "cancelled; no further statement runs", null);
+        }
+        if (stop == ReaderConnection.DEADLINE) {
+            throw new DeadlineExceededException(WriteOutcome.ROLLED_BACK, name + ": the read is "
+                    + "past its " + limits.timeoutMillis() + " ms deadline; no further statement "
+                    + "runs", null);
+        }
+    }
+
+    private LanesException failureOf(Throwable t) {
+        if (t instanceof LanesException) {
+            return (LanesException) t;
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException) {
+                int code = SqliteConnections.primaryCode((SQLException) c);
+                if (code == 5 || code == 6) { // SQLITE_BUSY, SQLITE_LOCKED
+                    readers.busyTimedOut();
+                    return new BusyException(name + ": a reader stayed blocked for the whole "
+                            + "busyTimeout (" + busyTimeout.toMillis() + " ms): " + c.getMessage()
+                            + "; the read wrote nothing", t);
+                }
+                if (code == 8) { // SQLITE_READONLY: the query_only backstop caught a write
+                    return new ReadOnlyViolationException(name + ": SQLite refused a write on a "
+                            + "reader (" + c.getMessage() + "); reads run on read-only "
+                            + "connections, so write with db.write or db.execute", t);
+                }
+                break;
+            }
+        }
+        return new ReadFailedException(WriteOutcome.ROLLED_BACK, name + ": the read failed: " + t,
+                t);
+    }
+
+    private static LanesException asLanes(Throwable t) {
+        if (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return DatabaseImpl.rethrow(t);
+    }
+
+    // ------------------------------------------------------------------ work
+
+    /** What a read does on its connection. */
+    private interface Work<T> {
+        /** Whether it needs BEGIN … COMMIT around it (several statements, one snapshot). */
+        boolean transactional();
+
+        T run(ReaderConnection c, ReadGuard.StopCheck stop) throws Exception;
+
+        /** Runs on a connection that is already guarded (the writer's, while corked). */
+        T runOn(java.sql.Connection guarded) throws Exception;
+    }
+
+    /** A body on a guarded connection. */
+    private final class BodyWork<T> implements Work<T> {
+        private final SqlFunction<T> body;
+
+        BodyWork(SqlFunction<T> body) {
+            this.body = body;
+        }
+
+        @Override
+        public boolean transactional() {
+            return true;
+        }
+
+        @Override
+        public T run(ReaderConnection c, ReadGuard.StopCheck stop) throws Exception {
+            ReadGuard guard = new ReadGuard(name, c.raw, stop);
+            try {
+                T value = body.apply(guard.connection());
+                if (guard.refusal() != null) {
+                    throw guard.refusal(); // the body swallowed it
+                }
+                return value;
+            } finally {
+                guard.end();
+            }
+        }
+
+        @Override
+        public T runOn(java.sql.Connection guarded) throws Exception {
+            return body.apply(guarded);
+        }
+    }
+
+    /** One query, already classified, on the connection's statement cache. */
+    private final class QueryWork implements Work<List<Row>> {
+        private final String sql;
+        private final Object[] args;
+
+        QueryWork(String sql, Object[] args) {
+            this.sql = sql;
+            this.args = args;
+        }
+
+        @Override
+        public boolean transactional() {
+            return false;
+        }
+
+        @Override
+        public List<Row> run(ReaderConnection c, ReadGuard.StopCheck stop) throws Exception {
+            PreparedStatement s = c.cache.get(sql);
+            try {
+                // A cached statement keeps the previous run's arguments; clearing them costs a
+                // native call, needed only when this run does not bind every parameter again.
+                if (args.length < s.getParameterMetaData().getParameterCount()) {
+                    s.clearParameters();
+                }
+                Rows.bind(s, args);
+                List<Row> rows;
+                try (ResultSet rs = s.executeQuery()) { // closing it resets the statement
+                    rows = BoundedRows.read(rs, maxResultBytes, name, sql);
+                }
+                if (!statementsCached) {
+                    c.cache.release(sql, s); // closes it
+                }
+                return rows;
+            } catch (Throwable e) {
+                c.cache.evict(sql, s);
+                throw e;
+            }
+        }
+
+        @Override
+        public List<Row> runOn(java.sql.Connection guarded) throws Exception {
+            try (PreparedStatement s = guarded.prepareStatement(sql)) {
+                Rows.bind(s, args);
+                try (ResultSet rs = s.executeQuery()) {
+                    return BoundedRows.read(rs, maxResultBytes, name, sql);
+                }
+            }
+        }
+    }
+
+    /** A read's deadline, fixed at the call. */
+    private static final class Limits {
+        static final Limits NONE = new Limits(false, 0, null);
+
+        final boolean hasDeadline;
+        final long deadline;
+        final Duration timeout;
+
+        private Limits(boolean hasDeadline, long deadline, Duration timeout) {
+            this.hasDeadline = hasDeadline;
+            this.deadline = deadline;
+            this.timeout = timeout;
+        }
+
+        static Limits of(ReadOptions options) {
+            if (options.timeout().isEmpty()) {
+                return NONE;
+            }
+            Duration timeout = options.timeout().get();
+            return new Limits(true, System.nanoTime() + ReaderSet.nanos(timeout), timeout);
+        }
+
+        long timeoutMillis() {
+            return timeout == null ? 0 : timeout.toMillis();
+        }
+    }
+
+    // ------------------------------------------------------------------ pool hand-off
+
+    /**
+     * A read's future. Completed by the runtime through {@link #succeed}/{@link #fail}; any other
+     * completion ({@code cancel}, {@code orTimeout}, {@code complete} by the caller) stops the
+     * read: it fails inside SQLite and returns its reader.
+     */
+    final class ReadFuture<T> extends CompletableFuture<T> {
+        private volatile boolean internal;
+        private volatile Runnable onExternalCompletion;
+
+        ReadFuture() {
+            whenComplete((v, e) -> {
+                Runnable stop = onExternalCompletion;
+                if (!internal && stop != null) {
+                    stop.run();
+                }
+            });
+        }
+
+        void onExternalCompletion(Runnable stop) {
+            this.onExternalCompletion = stop;
+            if (isDone() && !internal) {
+                stop.run();
+            }
+        }
+
+        void succeed(T value) {
+            internal = true;
+            complete(value);
+        }
+
+        void fail(LanesException failure) {
+            internal = true;
+            completeExceptionally(failure);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            CancellationException e = new CancellationException(name + ": the read was "
+                    + "cancelled");
+            boolean cancelled = completeExceptionally(e);
+            return cancelled || isCancelled();
+        }
+    }
+
+    /**
+     * One admitted read handed to the pool. Hand-off with a canceller: the pool thread publishes
+     * the live connection in {@link #running} and then reads {@link #cancelled}; the canceller
+     * sets {@code cancelled} and then reads {@code running}. Both are volatile, so at least one
+     * of them sees the other and the stop is delivered.
+     */
+    private final class ReadTask<T> implements WorkerPool.Task {
+        private final Lease lease;
+        private final Work<T> work;
+        private final Limits limits;
+        final ReadFuture<T> future;
+        private volatile boolean cancelled;
+        private volatile ReaderConnection running;
+        private long token;
+
+        ReadTask(Lease lease, Work<T> work, Limits limits, ReadFuture<T> future) {
+            this.lease = lease;
+            this.work = work;
+            this.limits = limits;
+            this.future = future;
+        }
+
+        @Override
+        public void runTurn() {
+            if (cancelled || future.isDone()) {
+                readers.release(lease, true); // its connection was never touched
+                readers.cancelled();
+                return;
+            }
+            T value = null;
+            LanesException failure = null;
+            try {
+                value = runLeased(lease, work, limits, this);
+            } catch (LanesException e) {
+                failure = e;
+            } catch (Throwable t) {
+                failure = new ReadFailedException(WriteOutcome.ROLLED_BACK, name + ": the read "
+                        + "failed: " + t, t);
+            }
+            running = null;
+            // After the lease went back, so callbacks chained on the future never hold a reader.
+            if (failure != null) {
+                future.fail(failure);
+            } else {
+                future.succeed(value);
+            }
+        }
+
+        void started(ReaderConnection c, long leaseToken) {
+            token = leaseToken;
+            running = c;
+            if (cancelled) {
+                c.stop(leaseToken, ReaderConnection.CANCELLED);
+            }
+        }
+
+        /** Stops the read from any thread; a virtual thread leaves the native call to the timer. */
+        void cancel() {
+            cancelled = true;
+            ReaderConnection c = running;
+            if (c == null) {
+                return;
+            }
+            long t = token;
+            if (!Threads.currentIsVirtual()) {
+                c.stop(t, ReaderConnection.CANCELLED);
+                return;
+            }
+            // No native call on a virtual thread: raise the flag the progress handler polls now,
+            // and leave sqlite3_interrupt (for a statement stuck in one long step) to the timer.
+            c.flagStop(t, ReaderConnection.CANCELLED);
+            try {
+                timer.execute(() -> c.stop(t, ReaderConnection.CANCELLED));
+            } catch (RejectedExecutionException e) {
+                // the runtime is shutting down; the flag alone stops the read
+            }
+        }
+
+        /**
+         * Waits for the result on a virtual thread. An interrupt stops the read; its outcome is
+         * then {@link CancelledException} unless it had finished, and the interrupt stays set.
+         */
+        T await() {
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    try {
+                        return future.get();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                        cancel();
+                    } catch (ExecutionException e) {
+                        throw asLanes(e.getCause());
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public boolean background() {
+            return false;
+        }
+    }
+
+    /**
+     * An asynchronous read from the call to its admission. The waiter and the task are published
+     * through volatile fields so that a cancellation finds whichever exists; a grant that arrives
+     * after the future completed returns the lease untouched.
+     */
+    private final class AsyncRead<T> implements ReaderSet.AsyncAdmission {
+        final ReadFuture<T> future = new ReadFuture<>();
+        private final Work<T> work;
+        private final Limits limits;
+        private volatile ReaderSet.Waiter waiter;
+        private volatile ReadTask<T> task;
+
+        AsyncRead(Work<T> work, Limits limits) {
+            this.work = work;
+            this.limits = limits;
+            future.onExternalCompletion(this::cancel);
+        }
+
+        /** Asks for admission; throws when the database refuses reads now. */
+        void start() {
+            waiter = readers.acquireAsync(limits.hasDeadline, limits.deadline, this);
+        }
+
+        @Override
+        public void granted(Lease lease) {
+            if (future.isDone()) {
+                readers.release(lease, true); // cancelled while waiting; nothing touched it
+                return;
+            }
+            ReadTask<T> t = new ReadTask<>(lease, work, limits, future);
+            task = t;
+            pool.submit(t); // cancelled meanwhile, the task returns the lease at once
+        }
+
+        @Override
+        public void refused(LanesException failure) {
+            future.fail(failure);
+        }
+
+        private void cancel() {
+            ReaderSet.Waiter w = waiter;
+            if (w != null) {
+                readers.cancelWaiting(w);
+            }
+            ReadTask<T> t = task;
+            if (t != null) {
+                t.cancel();
+            }
+        }
+    }
+}

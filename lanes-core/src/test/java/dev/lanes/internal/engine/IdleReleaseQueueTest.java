@@ -1,0 +1,259 @@
+package dev.lanes.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.DatabaseState;
+import dev.lanes.MetricsListener;
+import dev.lanes.RuntimeDiagnostics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 6, idle release, from inside: the idle queue (the runtime's timer) holds each database at
+ * most once, a release runs as a turn of the lane, and a database closed while its release waits
+ * never runs it.
+ *
+ * <p>A release is observed through {@code WriterLane.idleReleaseHook}: {@code release} calls it
+ * right after {@code PRAGMA shrink_memory}, and nothing else calls it. Installing a counting hook
+ * replaces whatever the database installed there (its readers' part of the release); these tests
+ * open no readers.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class IdleReleaseQueueTest {
+    private static final long WAIT_MS = 30_000;
+
+    @TempDir Path dir;
+
+    private LanesRuntime runtime;
+    private final List<CountDownLatch> held = new ArrayList<>();
+
+    private LanesRuntime runtime(int maxThreads) {
+        runtime = new LanesRuntime("idleq", maxThreads, 256 * 1024, MetricsListener.NONE, 0, 0);
+        return runtime;
+    }
+
+    @AfterEach
+    void closeRuntime() {
+        held.forEach(CountDownLatch::countDown);
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    private static DatabaseOptions idle(Duration idleRelease) {
+        return DatabaseOptions.builder().idleRelease(idleRelease)
+                .transactionIdleTimeout(Duration.ofSeconds(60)).build();
+    }
+
+    private DatabaseImpl open(String name, DatabaseOptions options) {
+        DatabaseImpl db = (DatabaseImpl) runtime.open(dir.resolve(name), options);
+        db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");
+        return db;
+    }
+
+    /** Counts the releases of {@code db}; see the class comment. */
+    private static AtomicInteger countReleases(DatabaseImpl db) {
+        AtomicInteger releases = new AtomicInteger();
+        db.lane().idleReleaseHook(closeConnections -> releases.incrementAndGet());
+        return releases;
+    }
+
+    /** The idle checks pending in the runtime's timer (nothing else uses it in these tests). */
+    private int pendingChecks() {
+        return ((java.util.concurrent.ScheduledThreadPoolExecutor) runtime.timer()).getQueue()
+                .size();
+    }
+
+    /** Holds a pool thread with a write to {@code db} until the test ends or releases it. */
+    private CountDownLatch hold(Database db) {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        held.add(release);
+        db.writeAsync(c -> {
+            started.countDown();
+            return release.await(WAIT_MS, TimeUnit.MILLISECONDS);
+        });
+        await(started);
+        return release;
+    }
+
+    @Test
+    void thousandsOfTurnsArmOneIdleCheckPerDatabase() {
+        runtime(4);
+        DatabaseOptions options = idle(Duration.ofMinutes(10));
+        List<DatabaseImpl> dbs = List.of(open("a.db", options), open("b.db", options),
+                open("c.db", options));
+        for (int i = 0; i < 500; i++) {
+            for (DatabaseImpl db : dbs) {
+                db.execute("INSERT INTO t(v) VALUES (?)", "sync " + i); // led by this thread
+            }
+            assertThat(pendingChecks()).isEqualTo(dbs.size());
+        }
+        for (int batch = 0; batch < 5; batch++) { // within the write queue's capacity of 256
+            List<CompletableFuture<Integer>> async = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                for (DatabaseImpl db : dbs) {
+                    async.add(db.writeAsync(c -> c.createStatement().executeUpdate(
+                            "INSERT INTO t(v) VALUES ('async')"))); // turns on the pool
+                }
+            }
+            async.forEach(f -> assertThat(f.join()).isEqualTo(1));
+            assertThat(pendingChecks()).isEqualTo(dbs.size());
+        }
+        assertThat(pendingChecks()).as("idle checks pending for three databases after 3,000 "
+                + "turns").isEqualTo(dbs.size());
+    }
+
+    @Test
+    void aBusyDatabaseRechecksLazilyAndIsReleasedOnceWhenItFinallyIdles() {
+        runtime(2);
+        Duration idle = Duration.ofMillis(500);
+        DatabaseImpl db = open("a.db", idle(idle));
+        AtomicInteger releases = countReleases(db);
+        // Busy for three idle periods: the check comes due again and again, finds the database
+        // used meanwhile, and re-arms itself; never more than one is pending. (Only a stall of
+        // this thread longer than the idle release could make the database idle meanwhile.)
+        long until = System.nanoTime() + 3 * idle.toNanos();
+        int writes = 0;
+        int mostPending = 0;
+        while (System.nanoTime() - until < 0) {
+            db.execute("INSERT INTO t(v) VALUES (?)", "busy " + writes++);
+            mostPending = Math.max(mostPending, pendingChecks());
+        }
+        assertThat(mostPending).isEqualTo(1);
+        assertThat(releases.get()).as("releases while the database was never idle for %s "
+                + "(%d writes)", idle, writes).isZero();
+
+        awaitTrue("the release after the database went idle", () -> releases.get() == 1);
+        awaitTrue("no check left pending after the release", () -> pendingChecks() == 0);
+        assertThat(releases.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aReleaseIsATurnOfTheLaneSoAWriteArrivingDuringItWaitsForIt() {
+        runtime(2);
+        DatabaseImpl db = open("a.db", idle(Duration.ofMillis(100)));
+        CountDownLatch releasing = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        held.add(finish);
+        List<Boolean> closeArguments = new ArrayList<>();
+        db.lane().idleReleaseHook(closeConnections -> {
+            closeArguments.add(closeConnections);
+            releasing.countDown();
+            try {
+                finish.await(WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        await(releasing);
+
+        CompletableFuture<Integer> write = db.writeAsync(c -> c.createStatement().executeUpdate(
+                "INSERT INTO t(v) VALUES ('during the release')"));
+        assertThat(db.diagnostics().queuedWrites()).as("the write waits behind the release")
+                .isEqualTo(1);
+        assertThat(write).isNotDone();
+
+        finish.countDown();
+        assertThat(write.join()).isEqualTo(1);
+        assertThat(closeArguments).as("an idle release keeps the writer connection")
+                .containsExactly(false);
+    }
+
+    @Test
+    void aDatabaseClosedWhileItsReleaseWaitsInTheRunQueueNeverRunsItAndIsCollected()
+            throws Exception {
+        runtime(1);
+        DatabaseImpl holder = open("holder.db", idle(Duration.ofMinutes(10)));
+        CountDownLatch pool = hold(holder);
+        // Held only through this box, so that the test can drop its last strong reference.
+        DatabaseImpl[] box = {open("a.db", idle(Duration.ofMillis(100)))};
+        AtomicInteger releases = countReleases(box[0]);
+        awaitTrue("the release turn to queue",
+                () -> runtime.diagnostics().runnableBackground() == 1);
+
+        // close() needs the pool for the close turn; the only thread is held, so it waits.
+        Database closingDb = box[0];
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(closingDb::close);
+        closingDb = null;
+        awaitTrue("the database to be closing", () -> box[0].state() == DatabaseState.CLOSING);
+        pool.countDown();
+        closing.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        awaitTrue("the pool to go quiet", () -> {
+            RuntimeDiagnostics d = runtime.diagnostics();
+            return d.busyThreads() == 0 && d.runnableBackground() == 0
+                    && d.runnableForeground() == 0;
+        });
+
+        assertThat(box[0].state()).isEqualTo(DatabaseState.CLOSED);
+        assertThat(releases.get()).as("releases run after the close began").isZero();
+        assertThat(runtime.diagnostics().openConnections()).as("only the holder's writer")
+                .isEqualTo(1);
+
+        java.lang.ref.WeakReference<Database> ref = new java.lang.ref.WeakReference<>(box[0]);
+        box[0] = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ref.get() != null && System.nanoTime() - deadline < 0) {
+            System.gc();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        assertThat(ref.get()).as("the closed database, collected within 10 s").isNull();
+    }
+
+    @Test
+    void aDatabaseClosedWhileItsIdleCheckIsPendingIsNeverReleased() {
+        runtime(2);
+        Duration idle = Duration.ofMillis(200);
+        DatabaseImpl db = open("a.db", idle(idle));
+        AtomicInteger releases = countReleases(db);
+        assertThat(pendingChecks()).isEqualTo(1);
+        db.close();
+
+        // Mark time with a control opened after the close: once it is released, the closed
+        // database's check (due earlier, on the same single timer thread) has fired.
+        DatabaseImpl control = open("control.db", idle(idle));
+        AtomicInteger controlReleases = countReleases(control);
+        awaitTrue("the control's release", () -> controlReleases.get() == 1);
+
+        assertThat(releases.get()).as("releases of the closed database").isZero();
+        assertThat(runtime.diagnostics().openConnections()).as("only the control's writer")
+                .isEqualTo(1);
+        assertThat(pendingChecks()).isZero();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(WAIT_MS, TimeUnit.MILLISECONDS)) {
+                fail("timed out waiting for a latch");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted");
+        }
+    }
+
+    private static void awaitTrue(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("timed out waiting for " + what);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.lanes.internal.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.lanes.IdentityMismatchException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pinning rules of {@link Identity}, on plain connections. */
+class IdentityPinningTest {
+    @TempDir Path dir;
+
+    private final List<IdentityMismatchException> told = new ArrayList<>();
+
+    private Identity identity(Path db, boolean enabled, long reserve) {
+        return new Identity(db, db.getFileName().toString(), enabled, reserve, Lease.NONE,
+                told::add);
+    }
+
+    private static Connection open(Path db) throws SQLException {
+        return DriverManager.getConnection("jdbc:sqlite:" + db);
+    }
+
+    @Test
+    void theWriterInstallsAndPinsAndLaterConnectionsToTheSameFilePass() throws Exception {
+        Path db = dir.resolve("a.db");
+        Identity id = identity(db, true, 0);
+        try (Connection w = open(db)) {
+            id.onWriterOpened(w);
+            assertThat(id.uuid()).isNotNull().isEqualTo(Identity.readUuid(w));
+        }
+        try (Connection again = open(db); Connection reader = open(db)) {
+            id.onWriterOpened(again);
+            id.onReaderOpened(reader);
+        }
+        assertThat(id.failure()).isNull();
+        assertThat(told).isEmpty();
+    }
+
+    @Test
+    void aReaderFirstPinsWithoutInstallingAndTheWriterInstallsLater() throws Exception {
+        Path db = dir.resolve("b.db");
+        try (Connection c = open(db)) {
+            c.createStatement().execute("CREATE TABLE x(v)");
+        }
+        Identity id = identity(db, true, 0);
+        try (Connection reader = open(db)) {
+            id.onReaderOpened(reader);
+            assertThat(Identity.readUuid(reader)).as("readers never install").isNull();
+        }
+        try (Connection w = open(db)) {
+            id.onWriterOpened(w);
+            assertThat(Identity.readUuid(w)).isNotNull().isEqualTo(id.uuid());
+        }
+    }
+
+    @Test
+    void aSwappedFileFailsEveryLaterCheckAndTellsTheDatabaseOnce() throws Exception {
+        Path db = dir.resolve("c.db");
+        Path other = dir.resolve("other.db");
+        Identity id = identity(db, true, 0);
+        try (Connection w = open(db)) {
+            id.onWriterOpened(w);
+        }
+        try (Connection c = open(other)) {
+            c.createStatement().execute("CREATE TABLE x(v)");
+        }
+        Files.move(other, db, StandardCopyOption.REPLACE_EXISTING);
+
+        try (Connection reader = open(db)) {
+            IdentityMismatchException e = catchThrowableOfType(IdentityMismatchException.class,
+                    () -> id.onReaderOpened(reader));
+            assertThat(e.getMessage()).contains("file key");
+        }
+        try (Connection w = open(db)) {
+            assertThat(catchThrowableOfType(IdentityMismatchException.class,
+                    () -> id.onWriterOpened(w))).isNotNull();
+            assertThat(Identity.readUuid(w)).as("nothing installed in the impostor").isNull();
+        }
+        assertThat(id.failure()).isNotNull();
+        assertThat(told).hasSize(1);
+    }
+
+    @Test
+    void atOrBelowTheDiskReserveNothingIsInstalledButTheFileKeyStillGuards() throws Exception {
+        Path db = dir.resolve("d.db");
+        Identity id = identity(db, true, Long.MAX_VALUE);
+        try (Connection w = open(db)) {
+            id.onWriterOpened(w);
+            assertThat(Identity.readUuid(w)).isNull();
+        }
+        assertThat(id.uuid()).isNull();
+        Path other = dir.resolve("other.db");
+        try (Connection c = open(other)) {
+            c.createStatement().execute("CREATE TABLE x(v)");
+        }
+        Files.move(other, db, StandardCopyOption.REPLACE_EXISTING);
+        try (Connection reader = open(db)) {
+            assertThat(catchThrowableOfType(IdentityMismatchException.class,
+                    () -> id.onReaderOpened(reader))).isNotNull();
+        }
+    }
+
+    @Test
+    void turnedOffItNeitherInstallsNorChecks() throws Exception {
+        Path db = dir.resolve("e.db");
+        Identity id = identity(db, false, 0);
+        try (Connection w = open(db)) {
+            id.onWriterOpened(w);
+            assertThat(Identity.readUuid(w)).isNull();
+        }
+        Path other = dir.resolve("other.db");
+        try (Connection c = open(other)) {
+            c.createStatement().execute("CREATE TABLE x(v)");
+        }
+        Files.move(other, db, StandardCopyOption.REPLACE_EXISTING);
+        try (Connection reader = open(db)) {
+            id.onReaderOpened(reader);
+        }
+        assertThat(told).isEmpty();
+    }
+}
