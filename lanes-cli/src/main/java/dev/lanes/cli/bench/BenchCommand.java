@@ -36,7 +36,10 @@ import picocli.CommandLine.Spec;
                     + " with setAutoCommit(false); failures are counted by kind.",
             "  tenants  --databases tenant databases in one runtime, skewed to a hot set, reads"
                     + " and writes mixed; reports threads, connections, heap and RSS per database.",
-            "Every run uses fresh database files. Ratios above 1 mean Lanes is better."
+            "Every run uses fresh database files. Ratios above 1 mean Lanes is better.",
+            "With --repeat N every configuration runs N times, Lanes and its baseline"
+                    + " interleaved; rows then show medians, ratios the median (min-max) of the"
+                    + " N repetition pairs."
         })
 public final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -62,6 +65,13 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Unmeasured work before each run's measurement"
                     + " (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+            description = "Runs every configuration N times, Lanes and its baseline interleaved"
+                    + " (A B A B ...), each run with its own warm-up and fresh files; reports the"
+                    + " median of each figure and, per ratio, the median, min and max over the N"
+                    + " repetition pairs (default: ${DEFAULT-VALUE}).")
+    private int repeat;
 
     @Option(names = "--synchronous", paramLabel = "LEVELS", split = ",",
             description = "Synchronous levels every scenario runs at, comma-separated:"
@@ -92,7 +102,7 @@ public final class BenchCommand implements Callable<Integer> {
         BenchOptions options = options();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ReportTable table = new ReportTable(out);
+        ReportTable table = new ReportTable(out, options.repeat());
         BenchReport result;
         try (ScratchDirectory scratch = ScratchDirectory.create(options.dir());
                 Progress progress = Progress.forConsole(System.console() != null, out, err)) {
@@ -121,7 +131,7 @@ public final class BenchCommand implements Callable<Integer> {
                 ? scenarios
                 : databases != null ? List.of(Scenario.TENANTS) : List.of(Scenario.WRITE);
         try {
-            return new BenchOptions(chosen, threads, duration, warmup, synchronous,
+            return new BenchOptions(chosen, threads, duration, warmup, repeat, synchronous,
                     databases != null ? databases : BenchOptions.DEFAULT_DATABASES, dir, json,
                     report);
         } catch (IllegalArgumentException e) {

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Told what a bench is doing while it runs, so that it can be shown as it happens: the table
- * prints each run's row when it finished, the progress display moves on each run's start.
- * Callbacks come from the thread running the bench, in order.
+ * prints a system's rows as soon as its runs in a configuration are done, the progress display
+ * moves on each run's start. Callbacks come from the thread running the bench, in order.
  */
 interface BenchListener {
 
@@ -22,8 +22,15 @@ interface BenchListener {
     /** Work between runs that takes a while (creating tenant databases): {@code text} says what. */
     default void status(String text) {}
 
-    /** A run finished with {@code run}. */
+    /** A run finished with {@code run}: every repetition, as soon as it is done. */
     default void runFinished(RunResult run) {}
+
+    /**
+     * One system's runs in one configuration are all done: {@code repetitions}, in order, one
+     * per {@code --repeat} (so one when the bench does not repeat). It follows the last of them's
+     * {@link #runFinished}.
+     */
+    default void systemFinished(List<RunResult> repetitions) {}
 
     /** A scenario finished; {@code comparisons} are its ratios against the baselines. */
     default void scenarioFinished(Scenario scenario, List<Comparison> comparisons) {}

@@ -16,6 +16,7 @@ import java.util.Objects;
  *     own default ({@link Scenario#defaultThreads()})
  * @param duration how long each run is measured
  * @param warmup how long each run works, unmeasured, before its measurement starts
+ * @param repeat how many times each configuration runs, Lanes and its baseline interleaved
  * @param synchronous the synchronous levels every scenario runs at, in order, without repeats; or
  *     null for each scenario's own default ({@link Scenario#defaultSynchronous()})
  * @param databases the tenant databases of the tenants scenario
@@ -28,6 +29,7 @@ record BenchOptions(
         Integer threads,
         Duration duration,
         Duration warmup,
+        int repeat,
         List<Synchronous> synchronous,
         int databases,
         Path dir,
@@ -53,6 +55,9 @@ record BenchOptions(
         Objects.requireNonNull(warmup, "warmup");
         if (warmup.isNegative()) {
             throw new IllegalArgumentException("--warmup must not be negative, was " + warmup);
+        }
+        if (repeat < 1) {
+            throw new IllegalArgumentException("--repeat must be at least 1, was " + repeat);
         }
         if (synchronous != null) {
             if (synchronous.isEmpty()) {

@@ -119,6 +119,7 @@ record BenchReport(
      * The options the bench ran with, in JSON-friendly units.
      *
      * @param threads {@code --threads}, or null when each scenario used its own default
+     * @param repeat {@code --repeat}: how many times each configuration ran
      * @param synchronous {@code --synchronous}, or null when each scenario used its own default
      */
     record Settings(
@@ -126,6 +127,7 @@ record BenchReport(
             Integer threads,
             double durationSeconds,
             double warmupSeconds,
+            int repeat,
             List<Synchronous> synchronous,
             int databases) {
 
@@ -135,6 +137,7 @@ record BenchReport(
                     options.threads(),
                     options.duration().toNanos() / 1e9,
                     options.warmup().toNanos() / 1e9,
+                    options.repeat(),
                     options.synchronous(),
                     options.databases());
         }

@@ -1,6 +1,7 @@
 package dev.lanes.cli.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,17 +9,33 @@ import java.util.List;
  * The plan of a bench: the chosen scenarios in order, each making its runs on fresh database
  * files in the scratch directory. It gathers what they measured into a {@link BenchReport} and
  * tells a {@link BenchListener} about every step as it happens.
+ *
+ * <p>It is also the one place that decides the order of runs within a configuration: with
+ * {@code --repeat N}, Lanes and its baseline alternate, {@code lanes 1, baseline 1, lanes 2,
+ * baseline 2, ...}, so that a slow drift of a shared machine (another job starting, a cache
+ * filling) falls on both sides alike, and repetition i of one is compared with repetition i of
+ * the other, its neighbour in time ({@link Comparison#of(List, List)}).
  */
 final class BenchSuite {
     private final BenchOptions options;
     private final List<ScenarioBench> scenarios;
 
     BenchSuite(BenchOptions options, Path directory) {
+        this(options, benchesOf(options, directory));
+    }
+
+    /** A suite of the given benches; package-private for tests, which script their runs. */
+    BenchSuite(BenchOptions options, List<ScenarioBench> scenarios) {
         this.options = options;
-        this.scenarios = new ArrayList<>();
+        this.scenarios = List.copyOf(scenarios);
+    }
+
+    private static List<ScenarioBench> benchesOf(BenchOptions options, Path directory) {
+        List<ScenarioBench> benches = new ArrayList<>();
         for (Scenario scenario : options.scenarios()) {
-            scenarios.add(benchOf(scenario, options, directory));
+            benches.add(benchOf(scenario, options, directory));
         }
+        return benches;
     }
 
     private static ScenarioBench benchOf(Scenario scenario, BenchOptions options, Path directory) {
@@ -36,9 +53,10 @@ final class BenchSuite {
         }
     }
 
-    /** How many measured runs the bench makes in all. */
+    /** How many measured runs the bench makes in all: two per comparison, per repetition. */
     int plannedRuns() {
-        return scenarios.stream().mapToInt(ScenarioBench::plannedRuns).sum();
+        return scenarios.stream().mapToInt(ScenarioBench::plannedComparisons).sum() * 2
+                * options.repeat();
     }
 
     /** Runs every scenario, telling {@code listener} about each step as soon as it happens. */
@@ -51,32 +69,69 @@ final class BenchSuite {
             List<Comparison> ofScenario = new ArrayList<>();
             summaries.add(BenchReport.ScenarioSummary.of(bench));
             listener.scenarioStarting(bench.scenario(), bench.description());
-            bench.run(new ScenarioBench.Sink() {
-                @Override
-                public void runStarting(String label) {
-                    listener.runStarting(label, options.warmup().plus(options.duration()));
-                }
-
-                @Override
-                public void status(String text) {
-                    listener.status(text);
-                }
-
-                @Override
-                public void runFinished(RunResult run) {
-                    runs.add(run);
-                    listener.runFinished(run);
-                }
-
-                @Override
-                public void compared(Comparison comparison) {
-                    ofScenario.add(comparison);
-                }
-            });
+            bench.run(new Interleaved(listener, runs, ofScenario));
             comparisons.addAll(ofScenario);
             listener.scenarioFinished(bench.scenario(), ofScenario);
         }
         return new BenchReport(
                 environment, BenchReport.Settings.of(options), summaries, runs, comparisons);
+    }
+
+    /**
+     * Makes a scenario's comparisons, {@code --repeat} times each side, interleaved. Used by the
+     * bench's one thread only; {@link #repetition} is that of the run being measured, for its
+     * label.
+     */
+    private final class Interleaved implements ScenarioBench.Sink {
+        private final BenchListener listener;
+        private final List<RunResult> runs;
+        private final List<Comparison> comparisons;
+        private final Duration expected = options.warmup().plus(options.duration());
+        private int repetition;
+
+        Interleaved(BenchListener listener, List<RunResult> runs, List<Comparison> comparisons) {
+            this.listener = listener;
+            this.runs = runs;
+            this.comparisons = comparisons;
+        }
+
+        @Override
+        public void runStarting(String label) {
+            int repeat = options.repeat();
+            listener.runStarting(
+                    repeat == 1 ? label : label + ", " + Repetitions.label(repetition, repeat),
+                    expected);
+        }
+
+        @Override
+        public void status(String text) {
+            listener.status(text);
+        }
+
+        @Override
+        public void compare(ScenarioBench.Side lanes, ScenarioBench.Side baseline)
+                throws Exception {
+            int repeat = options.repeat();
+            List<RunResult> ofLanes = new ArrayList<>(repeat);
+            List<RunResult> ofBaseline = new ArrayList<>(repeat);
+            for (int i = 1; i <= repeat; i++) {
+                ofLanes.add(measure(lanes, i));
+                if (i == repeat) {
+                    // Lanes' rows can show while the baseline's last run is still to come
+                    listener.systemFinished(List.copyOf(ofLanes));
+                }
+                ofBaseline.add(measure(baseline, i));
+            }
+            listener.systemFinished(List.copyOf(ofBaseline));
+            comparisons.add(Comparison.of(ofLanes, ofBaseline));
+        }
+
+        private RunResult measure(ScenarioBench.Side side, int i) throws Exception {
+            repetition = i;
+            RunResult run = side.run(i).inRepetition(i);
+            runs.add(run);
+            listener.runFinished(run);
+            return run;
+        }
     }
 }

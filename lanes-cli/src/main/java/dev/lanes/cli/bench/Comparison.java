@@ -1,6 +1,10 @@
 package dev.lanes.cli.bench;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.lanes.Synchronous;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Lanes against its baseline in one configuration of a scenario, as ratios where above 1 means
@@ -8,28 +12,82 @@ import dev.lanes.Synchronous;
  * latencies over Lanes'. A ratio is {@code null} when its divisor is zero (a system that
  * completed no request in the window).
  *
+ * <p>Under {@code --repeat N} each ratio is taken per repetition pair (repetition i of Lanes
+ * against repetition i of the baseline, which ran next to each other) and summarised as a {@link
+ * Spread}; {@link #throughputRatio()}, {@link #p50Ratio()} and {@link #p99Ratio()} are the
+ * medians, the fields a single run always had in the JSON.
+ *
  * @param baseline the baseline system's name ({@code hikari} or {@code raw})
+ * @param throughput Lanes' throughput over the baseline's, per repetition pair
+ * @param p50 the baseline's p50 latency over Lanes', per repetition pair
+ * @param p99 the baseline's p99 latency over Lanes', per repetition pair
  */
+@JsonPropertyOrder({"scenario", "variant", "synchronous", "threads", "baseline",
+        "throughputRatio", "p50Ratio", "p99Ratio", "repetitions"})
 record Comparison(
         Scenario scenario,
         String variant,
         Synchronous synchronous,
         int threads,
         String baseline,
-        Double throughputRatio,
-        Double p50Ratio,
-        Double p99Ratio) {
+        Spread throughput,
+        Spread p50,
+        Spread p99) {
 
+    /** One run of Lanes against one of the baseline. */
     static Comparison of(RunResult lanes, RunResult baseline) {
-        return new Comparison(
-                lanes.scenario(),
-                lanes.variant(),
-                lanes.synchronous(),
-                lanes.threads(),
-                baseline.system(),
-                throughputRatio(lanes.operationsPerSecond(), baseline.operationsPerSecond()),
-                latencyRatio(baseline.latency().p50Micros(), lanes.latency().p50Micros()),
-                latencyRatio(baseline.latency().p99Micros(), lanes.latency().p99Micros()));
+        return of(List.of(lanes), List.of(baseline));
+    }
+
+    /**
+     * The repetitions of Lanes against those of the baseline, pair by pair in order.
+     *
+     * @throws IllegalArgumentException when there are none, or not as many of each
+     */
+    static Comparison of(List<RunResult> lanes, List<RunResult> baselines) {
+        if (lanes.isEmpty() || lanes.size() != baselines.size()) {
+            throw new IllegalArgumentException("repetition pairs need as many runs of each side,"
+                    + " at least one: " + lanes.size() + " of lanes, " + baselines.size()
+                    + " of the baseline");
+        }
+        List<Double> throughput = new ArrayList<>();
+        List<Double> p50 = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        for (int i = 0; i < lanes.size(); i++) {
+            RunResult l = lanes.get(i);
+            RunResult b = baselines.get(i);
+            throughput.add(throughputRatio(l.operationsPerSecond(), b.operationsPerSecond()));
+            p50.add(latencyRatio(b.latency().p50Micros(), l.latency().p50Micros()));
+            p99.add(latencyRatio(b.latency().p99Micros(), l.latency().p99Micros()));
+        }
+        RunResult first = lanes.get(0);
+        return new Comparison(first.scenario(), first.variant(), first.synchronous(),
+                first.threads(), baselines.get(0).system(), Repetitions.spread(throughput),
+                Repetitions.spread(p50), Repetitions.spread(p99));
+    }
+
+    /** The median throughput ratio; null when no repetition has one. */
+    @JsonProperty
+    Double throughputRatio() {
+        return throughput.median();
+    }
+
+    /** The median p50 ratio; null when no repetition has one. */
+    @JsonProperty
+    Double p50Ratio() {
+        return p50.median();
+    }
+
+    /** The median p99 ratio; null when no repetition has one. */
+    @JsonProperty
+    Double p99Ratio() {
+        return p99.median();
+    }
+
+    /** How many repetition pairs the ratios are of. */
+    @JsonProperty
+    int repetitions() {
+        return throughput.perRepetition().size();
     }
 
     private static Double throughputRatio(double lanes, double baseline) {

@@ -17,6 +17,10 @@ import java.util.stream.Collectors;
  * latency-percentile chart per configuration ({@link PercentileChart}), Lanes against its
  * baseline, followed by the ratios and every run's figures as tables. The charts are inline SVG
  * and the styles inline CSS: the page loads nothing, runs no script, and opens offline.
+ *
+ * <p>Under {@code --repeat N} the charts draw the median of each system's N runs, the ratios show
+ * their median and the min and max over the repetition pairs, and the runs table lists every
+ * repetition with its number.
  */
 final class HtmlReport {
     private static final Map<String, String> COLORS = Map.of(
@@ -66,7 +70,15 @@ final class HtmlReport {
         h.append("<p class=\"note\">Each run uses fresh database files, its own unmeasured"
                 + " warm-up, then a measured window. Throughput counts requests that succeeded in"
                 + " the window; latencies are theirs. Ratios above 1 mean Lanes is better"
-                + " (throughput lanes/baseline, latency baseline/lanes).</p>\n");
+                + " (throughput lanes/baseline, latency baseline/lanes).");
+        int repeat = report.settings().repeat();
+        if (repeat > 1) {
+            h.append(" Every configuration ran ").append(repeat).append(" times, Lanes and its"
+                    + " baseline interleaved: the charts show the median of each system's runs,"
+                    + " each ratio its median and (min-max) over the repetition pairs, and the"
+                    + " runs tables every repetition.");
+        }
+        h.append("</p>\n");
         for (BenchReport.ScenarioSummary summary : report.scenarios()) {
             scenario(h, report, summary);
         }
@@ -87,7 +99,7 @@ final class HtmlReport {
         row(h, "Database files", e.directory() + " (" + e.fileSystem() + ")");
         row(h, "Run", "started " + e.startedAt() + "; "
                 + seconds(s.warmupSeconds()) + " warm-up + " + seconds(s.durationSeconds())
-                + " measured per run; scenarios "
+                + " measured per run; --repeat " + s.repeat() + "; scenarios "
                 + s.scenarios().stream().map(Scenario::id).collect(Collectors.joining(", ")));
         h.append("</table>\n");
     }
@@ -115,23 +127,31 @@ final class HtmlReport {
             configurations.computeIfAbsent(configuration(run), k -> new ArrayList<>()).add(run);
         }
 
+        // one bar and one line per system: the median of its repetitions
+        Map<String, List<RunResult>> medians = new LinkedHashMap<>();
+        configurations.forEach((label, ofConfig) -> medians.put(label,
+                Repetitions.medians(ofConfig)));
         List<BarChart.Group> groups = new ArrayList<>();
-        configurations.forEach((label, ofConfig) -> groups.add(new BarChart.Group(label, bars(ofConfig))));
+        medians.forEach((label, ofConfig) -> groups.add(new BarChart.Group(label, bars(ofConfig))));
+        int repeat = report.settings().repeat();
+        String ofRuns = repeat == 1 ? "" : "; medians of " + repeat + " runs";
         h.append("<h3>Throughput (").append(Svg.escape(summary.unit()))
-                .append(", longer is better)</h3>\n<figure class=\"throughput\">")
+                .append(", longer is better").append(ofRuns)
+                .append(")</h3>\n<figure class=\"throughput\">")
                 .append(BarChart.render(scenario.id() + ": throughput", summary.unit(), groups))
                 .append("</figure>\n");
 
-        h.append("<h3>Latency percentiles (log scale, lower is better)</h3>\n")
+        h.append("<h3>Latency percentiles (log scale, lower is better").append(ofRuns)
+                .append(")</h3>\n")
                 .append("<div class=\"charts\">\n");
-        configurations.forEach((label, ofConfig) -> h.append("<figure class=\"latency\">")
+        medians.forEach((label, ofConfig) -> h.append("<figure class=\"latency\">")
                 .append(PercentileChart.render(label, series(ofConfig)))
                 .append("</figure>\n"));
         h.append("</div>\n");
 
-        ratios(h, report, scenario, summary.unit());
-        runTable(h, runs, summary.unit());
-        footprints(h, runs);
+        ratios(h, report, scenario, summary.unit(), repeat);
+        runTable(h, runs, summary.unit(), repeat);
+        footprints(h, runs, repeat);
         h.append("</section>\n");
     }
 
@@ -172,14 +192,17 @@ final class HtmlReport {
         return series;
     }
 
-    private static void ratios(StringBuilder h, BenchReport report, Scenario scenario, String unit) {
+    private static void ratios(StringBuilder h, BenchReport report, Scenario scenario, String unit,
+            int repeat) {
         List<Comparison> comparisons = report.comparisons().stream()
                 .filter(c -> c.scenario() == scenario)
                 .collect(Collectors.toList());
         if (comparisons.isEmpty()) {
             return;
         }
-        h.append("<h3>Ratios (above 1 means Lanes is better)</h3>\n<table class=\"ratios\">\n")
+        h.append("<h3>Ratios (above 1 means Lanes is better")
+                .append(repeat == 1 ? "" : "; median (min-max) of " + repeat + " repetition pairs")
+                .append(")</h3>\n<table class=\"ratios\">\n")
                 .append("<tr><th>sync</th><th>threads</th><th>with</th><th>baseline</th><th>")
                 .append(Svg.escape(unit)).append(" lanes/baseline</th>")
                 .append("<th>p50 baseline/lanes</th><th>p99 baseline/lanes</th></tr>\n");
@@ -187,20 +210,29 @@ final class HtmlReport {
             h.append("<tr><td>").append(c.synchronous()).append("</td><td class=\"n\">")
                     .append(c.threads()).append("</td><td>").append(Svg.escape(c.variant()))
                     .append("</td><td>").append(Svg.escape(c.baseline())).append("</td>")
-                    .append(ratioCell(c.throughputRatio())).append(ratioCell(c.p50Ratio()))
-                    .append(ratioCell(c.p99Ratio())).append("</tr>\n");
+                    .append(ratioCell(c.throughput())).append(ratioCell(c.p50()))
+                    .append(ratioCell(c.p99())).append("</tr>\n");
         }
         h.append("</table>\n");
     }
 
-    private static String ratioCell(Double ratio) {
-        return "<td class=\"n\">" + (ratio == null ? "n/a"
-                : String.format(Locale.ROOT, "%.2fx", ratio)) + "</td>";
+    private static String ratioCell(Spread ratio) {
+        return "<td class=\"n\">" + Svg.escape(ReportTable.ratio(ratio)) + "</td>";
     }
 
-    private static void runTable(StringBuilder h, List<RunResult> runs, String unit) {
+    /** The header of the column that numbers repetitions, when there are several. */
+    private static String repeatHeader(int repeat) {
+        return repeat == 1 ? "" : "<th>repeat</th>";
+    }
+
+    private static String repeatCell(RunResult run, int repeat) {
+        return repeat == 1 ? "" : "<td class=\"n\">" + run.repetition() + "/" + repeat + "</td>";
+    }
+
+    private static void runTable(StringBuilder h, List<RunResult> runs, String unit, int repeat) {
         h.append("<h3>Runs</h3>\n<table class=\"runs\">\n<tr><th>sync</th><th>system</th>")
-                .append("<th>threads</th><th>with</th><th>").append(Svg.escape(unit))
+                .append("<th>threads</th><th>with</th>").append(repeatHeader(repeat))
+                .append("<th>").append(Svg.escape(unit))
                 .append("</th><th>p50 us</th><th>p90 us</th><th>p99 us</th><th>p99.9 us</th>")
                 .append("<th>max us</th><th>errors</th><th>check</th></tr>\n");
         for (RunResult run : runs) {
@@ -208,7 +240,7 @@ final class HtmlReport {
             h.append("<tr><td>").append(run.synchronous()).append("</td><td>")
                     .append(Svg.escape(run.system())).append("</td><td class=\"n\">")
                     .append(run.threads()).append("</td><td>").append(Svg.escape(run.variant()))
-                    .append("</td>")
+                    .append("</td>").append(repeatCell(run, repeat))
                     .append(numberCell("%,.0f", run.operationsPerSecond()))
                     .append(numberCell("%,.1f", l.p50Micros()))
                     .append(numberCell("%,.1f", l.p90Micros()))
@@ -235,7 +267,7 @@ final class HtmlReport {
                 : "<td class=\"bad\">" + Svg.escape("MISMATCH " + text) + "</td>";
     }
 
-    private static void footprints(StringBuilder h, List<RunResult> runs) {
+    private static void footprints(StringBuilder h, List<RunResult> runs, int repeat) {
         List<RunResult> withFootprint = runs.stream()
                 .filter(r -> r.footprint() != null)
                 .collect(Collectors.toList());
@@ -243,6 +275,7 @@ final class HtmlReport {
             return;
         }
         h.append("<h3>Footprint</h3>\n<table class=\"footprint\">\n<tr><th>sync</th>")
+                .append(repeatHeader(repeat))
                 .append("<th>databases</th><th>hot set</th><th>pool threads live / cap</th>")
                 .append("<th>open connections / budget</th><th>file descriptors, most / limit</th>")
                 .append("<th>heap per database</th>")
@@ -250,6 +283,7 @@ final class HtmlReport {
         for (RunResult run : withFootprint) {
             TenantFootprint f = run.footprint();
             h.append("<tr><td>").append(run.synchronous()).append("</td>")
+                    .append(repeatCell(run, repeat))
                     .append(numberCell("%,.0f", f.databases()))
                     .append("<td>").append(String.format(Locale.ROOT, "%,d (%.0f %% of requests)",
                             f.hotDatabases(), f.hotShare() * 100)).append("</td>")

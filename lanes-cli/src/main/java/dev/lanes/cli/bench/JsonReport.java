@@ -13,6 +13,21 @@ import java.nio.file.Path;
  * system and configuration, each naming its {@code scenario}) and {@code comparisons} (the
  * ratios). Fields that do not apply to a run (a footprint outside the tenants scenario, say) are
  * left out rather than written as null.
+ *
+ * <p>{@code --repeat N} adds fields and renames none, so a reader of single runs keeps working:
+ * <ul>
+ *   <li>{@code settings.repeat}: N.
+ *   <li>{@code runs}: every repetition's raw figures, N per system and configuration, in the
+ *       order they ran (Lanes and its baseline alternating); {@code runs[].repetition} numbers
+ *       them from 1.
+ *   <li>{@code comparisons}: still one per configuration. {@code throughputRatio}, {@code
+ *       p50Ratio} and {@code p99Ratio} are the medians over the N repetition pairs (with N = 1,
+ *       the one ratio, as before); {@code repetitions} is N; {@code throughput}, {@code p50} and
+ *       {@code p99} each hold {@code median}, {@code min}, {@code max} and {@code perRepetition},
+ *       the ratio of repetition i of Lanes against repetition i of the baseline, in order, {@code
+ *       null} where a divisor was zero (such a pair is left out of median, min and max; they are
+ *       left out when no pair has a ratio, as a ratio has always been).
+ * </ul>
  */
 final class JsonReport {
     private JsonReport() {}

@@ -65,6 +65,12 @@ interface Progress extends BenchListener, AutoCloseable {
             }
 
             @Override
+            public void systemFinished(List<RunResult> repetitions) {
+                progress.systemFinished(repetitions);
+                progress.print(() -> output.systemFinished(repetitions));
+            }
+
+            @Override
             public void scenarioFinished(Scenario scenario, List<Comparison> comparisons) {
                 progress.scenarioFinished(scenario, comparisons);
                 progress.print(() -> output.scenarioFinished(scenario, comparisons));

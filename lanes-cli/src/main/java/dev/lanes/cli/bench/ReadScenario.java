@@ -25,8 +25,9 @@ import java.util.stream.Collectors;
  * as it can (through {@code db.execute} for Lanes, through its own autocommit connection for raw
  * JDBC). A read that finds no row counts as a failure.
  *
- * <p>Each synchronous level gets one database file, filled once; every run of that level opens it
- * afresh, Lanes and raw JDBC back to back, so both read the same pages.
+ * <p>Each synchronous level gets one database file, filled once; every run of that level (every
+ * repetition too) opens it afresh, Lanes and raw JDBC next to each other, so both read the same
+ * pages.
  */
 final class ReadScenario implements ScenarioBench {
     static final int ROWS = 100_000;
@@ -60,8 +61,8 @@ final class ReadScenario implements ScenarioBench {
     }
 
     @Override
-    public int plannedRuns() {
-        return options.synchronousFor(Scenario.READ).size() * threadCounts().size() * 2 * 2;
+    public int plannedComparisons() {
+        return options.synchronousFor(Scenario.READ).size() * threadCounts().size() * 2;
     }
 
     /** A lone reader, then the scenario's threads (once, when they are 1). */
@@ -80,9 +81,10 @@ final class ReadScenario implements ScenarioBench {
             for (int threads : threadCounts()) {
                 for (String variant : List.of(ALONE, WITH_WRITER)) {
                     boolean writer = variant.equals(WITH_WRITER);
-                    RunResult lanes = measureLanes(sink, file, sync, threads, writer);
-                    RunResult raw = measureRaw(sink, file, sync, threads, writer);
-                    sink.compared(Comparison.of(lanes, raw));
+                    // the runs only read the filled file (or update rows in place): every
+                    // repetition reads the same file
+                    sink.compare(rep -> measureLanes(sink, file, sync, threads, writer),
+                            rep -> measureRaw(sink, file, sync, threads, writer));
                 }
             }
         }
@@ -144,7 +146,7 @@ final class ReadScenario implements ScenarioBench {
             };
             m = runner.run("read-lanes", reads, threads, writer ? writes : null);
         }
-        return finished(sink, "lanes", sync, threads, writer, m);
+        return result("lanes", sync, threads, writer, m);
     }
 
     private RunResult measureRaw(Sink sink, Path file, Synchronous sync, int threads,
@@ -153,15 +155,13 @@ final class ReadScenario implements ScenarioBench {
         Workload reads = thread -> new RawReader(file, new SplittableRandom(thread));
         Workload writes = thread -> new RawWriter(file, sync, new SplittableRandom(-1));
         Measurement m = runner.run("read-raw", reads, threads, writer ? writes : null);
-        return finished(sink, "raw", sync, threads, writer, m);
+        return result("raw", sync, threads, writer, m);
     }
 
-    private static RunResult finished(Sink sink, String system, Synchronous sync, int threads,
+    private static RunResult result(String system, Synchronous sync, int threads,
             boolean writer, Measurement m) {
-        RunResult result = RunResult.of(
+        return RunResult.of(
                 Scenario.READ, writer ? WITH_WRITER : ALONE, sync, system, threads, m, null);
-        sink.runFinished(result);
-        return result;
     }
 
     private static String label(String system, Synchronous sync, int threads, boolean writer) {

@@ -59,8 +59,8 @@ final class ReadThenWriteScenario implements ScenarioBench {
     }
 
     @Override
-    public int plannedRuns() {
-        return 2 * options.synchronousFor(Scenario.RTW).size();
+    public int plannedComparisons() {
+        return options.synchronousFor(Scenario.RTW).size();
     }
 
     @Override
@@ -68,11 +68,13 @@ final class ReadThenWriteScenario implements ScenarioBench {
         int threads = options.threadsFor(Scenario.RTW);
         for (Synchronous sync : options.synchronousFor(Scenario.RTW)) {
             String level = sync.name().toLowerCase(Locale.ROOT);
-            RunResult lanes = measureLanes(sink, directory.resolve("rtw-lanes-" + level + ".db"),
-                    sync, threads);
-            RunResult hikari = measureHikari(sink,
-                    directory.resolve("rtw-hikari-" + level + ".db"), sync, threads);
-            sink.compared(Comparison.of(lanes, hikari));
+            sink.compare(
+                    rep -> measureLanes(sink,
+                            directory.resolve("rtw-lanes-" + level + "-r" + rep + ".db"), sync,
+                            threads),
+                    rep -> measureHikari(sink,
+                            directory.resolve("rtw-hikari-" + level + "-r" + rep + ".db"), sync,
+                            threads));
         }
     }
 
@@ -85,7 +87,6 @@ final class ReadThenWriteScenario implements ScenarioBench {
                 // each thread has at most one transaction waiting: none is refused admission
                 .writeQueueCapacity(Math.max(DatabaseOptions.DEFAULTS.writeQueueCapacity(), threads))
                 .build();
-        RunResult result;
         try (Lanes lanes = Lanes.builder().name("bench").build()) {
             Database db = lanes.open(file, dbOptions);
             db.execute(CREATE);
@@ -99,17 +100,14 @@ final class ReadThenWriteScenario implements ScenarioBench {
                 return "transaction";
             }, threads);
             long counter = db.query(SELECT).get(0).getLong("v");
-            result = RunResult.of(Scenario.RTW, "", sync, "lanes", threads, m,
+            return RunResult.of(Scenario.RTW, "", sync, "lanes", threads, m,
                     new Consistency("counter value", m.acknowledged(), counter));
         }
-        sink.runFinished(result);
-        return result;
     }
 
     private RunResult measureHikari(Sink sink, Path file, Synchronous sync, int threads)
             throws Exception {
         sink.runStarting(label("hikari", sync, threads));
-        RunResult result;
         try (HikariDataSource pool = HikariSystem.openPool(file, sync)) {
             try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
                 s.execute(CREATE);
@@ -123,11 +121,9 @@ final class ReadThenWriteScenario implements ScenarioBench {
             try (Connection c = pool.getConnection()) {
                 counter = readCounter(c);
             }
-            result = RunResult.of(Scenario.RTW, "", sync, "hikari", threads, m,
+            return RunResult.of(Scenario.RTW, "", sync, "hikari", threads, m,
                     new Consistency("counter value", m.acknowledged(), counter));
         }
-        sink.runFinished(result);
-        return result;
     }
 
     /** The JDBC read-then-write most applications write; a failure rolls back and is thrown. */

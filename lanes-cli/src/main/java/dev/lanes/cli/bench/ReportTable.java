@@ -10,9 +10,16 @@ import java.util.stream.Collectors;
 
 /**
  * Prints a bench as plain-text tables: a preamble saying what ran where, then per scenario a line
- * saying what it compares, one row per run as soon as it finished (a bench takes a minute; nobody
- * should stare at a blank screen), and the ratios of its comparisons. ASCII only ({@code us},
- * {@code x}), so the tables survive any terminal encoding and paste cleanly into an issue.
+ * saying what it compares, one row per system and configuration as soon as its runs are done (a
+ * bench takes a minute; nobody should stare at a blank screen), and the ratios of its
+ * comparisons. ASCII only ({@code us}, {@code x}), so the tables survive any terminal encoding
+ * and paste cleanly into an issue.
+ *
+ * <p>Under {@code --repeat N} (N &gt; 1) the preamble says so, a row shows the median of each
+ * figure over the N runs (its errors are their sum), each repetition's failed consistency check
+ * and footprint still get their own lines, and a ratio shows its median with the min and max of
+ * the N repetition pairs: {@code 3.70x (3.41-4.02)}. With N = 1 the same code prints what a
+ * single run is, unchanged.
  *
  * <p>Not thread-safe: the bench calls it from the thread that runs it.
  */
@@ -35,17 +42,23 @@ final class ReportTable implements BenchListener {
     }
 
     private final PrintWriter out;
+    private final int repeat;
 
-    ReportTable(PrintWriter out) {
+    /** A table of a bench that runs every configuration {@code repeat} times. */
+    ReportTable(PrintWriter out, int repeat) {
         this.out = out;
+        this.repeat = repeat;
     }
 
-    /** The preamble: what runs, for how long, and on what. */
+    /** The preamble: what runs, how often, for how long, and on what. */
     void printHeader(BenchOptions options, BenchReport.Environment environment) {
-        out.printf(Locale.ROOT, "lanes bench: %s; %s warm-up + %s measured per run%n",
+        out.printf(Locale.ROOT,
+                "lanes bench: %s; %s warm-up + %s measured per run; --repeat %d%s%n",
                 options.scenarios().stream().map(Scenario::id).collect(Collectors.joining(", ")),
                 human(options.warmup()),
-                human(options.duration()));
+                human(options.duration()),
+                repeat,
+                repeat == 1 ? "" : ", lanes and baseline interleaved");
         out.printf(Locale.ROOT, "%s (%s); Java %s; %d CPUs, %s; SQLite %s (sqlite-jdbc %s)%n",
                 environment.directory(),
                 environment.fileSystem(),
@@ -60,12 +73,17 @@ final class ReportTable implements BenchListener {
     @Override
     public void scenarioStarting(Scenario scenario, String description) {
         out.printf(Locale.ROOT, "%n%s: %s%n", scenario.id(), description);
+        if (repeat > 1) {
+            out.printf(Locale.ROOT, "each row: the median of %d runs (errors: their sum)%n",
+                    repeat);
+        }
         printRow(runColumns(scenario), headers(runColumns(scenario)), "errors");
         out.flush();
     }
 
     @Override
-    public void runFinished(RunResult run) {
+    public void systemFinished(List<RunResult> repetitions) {
+        RunResult run = Repetitions.median(repetitions);
         List<Column> columns = runColumns(run.scenario());
         if (run.latencyByKind().isEmpty()) {
             printRow(columns, runCells(run, run.variant(), run.operationsPerSecond(), run.latency()),
@@ -77,14 +95,20 @@ final class ReportTable implements BenchListener {
             run.latencyByKind().forEach((kind, latency) -> printRow(columns,
                     runCells(run, kind, latency.count() / run.seconds(), latency), ""));
         }
-        if (run.consistency() != null && !run.consistency().holds()) {
-            // a lost acknowledged write is the one result a bench must never hide
-            out.printf(Locale.ROOT, "  ! %s: %,d acknowledged but %,d found (%s)%n",
-                    run.system(), run.consistency().acknowledged(), run.consistency().found(),
-                    run.consistency().subject());
-        }
-        if (run.footprint() != null) {
-            printFootprint(run.footprint());
+        for (RunResult one : repetitions) {
+            // facts of each run, not figures to take a median of
+            String which = repetitions.size() == 1
+                    ? "" : Repetitions.label(one.repetition(), repetitions.size());
+            Consistency check = one.consistency();
+            if (check != null && !check.holds()) {
+                // a lost acknowledged write is the one result a bench must never hide
+                out.printf(Locale.ROOT, "  ! %s%s: %,d acknowledged but %,d found (%s)%n",
+                        one.system(), which.isEmpty() ? "" : ", " + which, check.acknowledged(),
+                        check.found(), check.subject());
+            }
+            if (one.footprint() != null) {
+                printFootprint(one.footprint(), which.isEmpty() ? "" : which + ": ");
+            }
         }
         out.flush();
     }
@@ -95,7 +119,8 @@ final class ReportTable implements BenchListener {
             return;
         }
         List<Column> columns = ratioColumns(scenario);
-        out.printf(Locale.ROOT, "ratios (above 1 means lanes is better)%n");
+        out.printf(Locale.ROOT, "ratios (above 1 means lanes is better)%s%n", repeat == 1
+                ? "" : ": median (min-max) of " + repeat + " repetition pairs");
         printRow(columns, headers(columns), null);
         for (Comparison c : comparisons) {
             List<String> cells = new ArrayList<>();
@@ -105,24 +130,25 @@ final class ReportTable implements BenchListener {
                 cells.add(c.variant());
             }
             cells.add(c.baseline());
-            cells.add(ratio(c.throughputRatio()));
-            cells.add(ratio(c.p50Ratio()));
-            cells.add(ratio(c.p99Ratio()));
+            cells.add(ratio(c.throughput()));
+            cells.add(ratio(c.p50()));
+            cells.add(ratio(c.p99()));
             printRow(columns, cells, null);
         }
         out.flush();
     }
 
-    private void printFootprint(TenantFootprint f) {
-        out.printf(Locale.ROOT, "  %,d databases: %d of %d pool threads live, %,d connections open"
-                        + " (budget %s); per database: heap %s, RSS %s beyond the heap (RSS now %s)%n",
-                f.databases(), f.liveThreads(), f.maxThreads(), f.openConnections(),
+    private void printFootprint(TenantFootprint f, String prefix) {
+        out.printf(Locale.ROOT, "  %s%,d databases: %d of %d pool threads live, %,d connections"
+                        + " open (budget %s); per database: heap %s, RSS %s beyond the heap (RSS now"
+                        + " %s)%n",
+                prefix, f.databases(), f.liveThreads(), f.maxThreads(), f.openConnections(),
                 f.connectionBudgetText(),
                 bytes(f.heapBytesPerDatabase()),
                 f.rssBytesPerDatabase() < 0 ? "unknown" : bytes(f.rssBytesPerDatabase()),
                 f.rssBytesAfter() < 0 ? "unknown" : bytes(f.rssBytesAfter()));
-        out.printf(Locale.ROOT, "  file descriptors: at most %s open, limit %s; setup %.1f s%n",
-                count(f.openFilesMost()), count(f.openFilesLimit()), f.setupSeconds());
+        out.printf(Locale.ROOT, "  %sfile descriptors: at most %s open, limit %s; setup %.1f s%n",
+                prefix, count(f.openFilesMost()), count(f.openFilesLimit()), f.setupSeconds());
     }
 
     static String count(long n) {
@@ -153,7 +179,9 @@ final class ReportTable implements BenchListener {
         return columns;
     }
 
-    private static List<Column> ratioColumns(Scenario scenario) {
+    private List<Column> ratioColumns(Scenario scenario) {
+        // "15.46x (14.90-16.02)" needs more room than a single ratio
+        int wide = repeat == 1 ? 0 : 24;
         List<Column> columns = new ArrayList<>();
         columns.add(new Column("sync", 8, true));
         columns.add(new Column("threads", 7, false));
@@ -162,8 +190,8 @@ final class ReportTable implements BenchListener {
         }
         columns.add(new Column("  baseline", 10, true));
         columns.add(new Column(scenario.unit() + " lanes/baseline", 24, false));
-        columns.add(new Column("p50 baseline/lanes", 20, false));
-        columns.add(new Column("p99 baseline/lanes", 20, false));
+        columns.add(new Column("p50 baseline/lanes", Math.max(20, wide), false));
+        columns.add(new Column("p99 baseline/lanes", Math.max(20, wide), false));
         return columns;
     }
 
@@ -209,8 +237,22 @@ final class ReportTable implements BenchListener {
         return String.format(Locale.ROOT, "%,.1f", micros);
     }
 
-    private static String ratio(Double ratio) {
-        return ratio == null ? "n/a" : String.format(Locale.ROOT, "%.2fx", ratio);
+    /**
+     * A ratio for people: {@code 3.70x} for one repetition; {@code 3.70x (3.41-4.02)}, the median
+     * and the range, for several; {@code n/a} when no repetition has one, and a count of those
+     * that have none when some have.
+     */
+    static String ratio(Spread spread) {
+        if (spread.median() == null) {
+            return "n/a";
+        }
+        String median = String.format(Locale.ROOT, "%.2fx", spread.median());
+        if (spread.perRepetition().size() == 1) {
+            return median;
+        }
+        int undefined = spread.undefined();
+        return String.format(Locale.ROOT, "%s (%.2f-%.2f%s)", median, spread.min(), spread.max(),
+                undefined == 0 ? "" : ", " + undefined + " n/a");
     }
 
     private static String errors(Map<String, Long> errors) {

@@ -16,6 +16,8 @@ import java.util.TreeMap;
  *     "alone"} or {@code "with writer"} for reads; empty when nothing does
  * @param system {@code lanes}, or the baseline's name: {@code hikari}, {@code raw}
  * @param threads the measured threads
+ * @param repetition which of the configuration's {@code --repeat} runs of this system it was,
+ *     from 1; 0 for a median of several ({@link Repetitions#median(java.util.List)})
  * @param seconds the measured window
  * @param operations successful requests within the window
  * @param operationsPerSecond {@code operations / seconds}, in the scenario's unit
@@ -35,6 +37,7 @@ record RunResult(
         Synchronous synchronous,
         String system,
         int threads,
+        int repetition,
         double seconds,
         long operations,
         double operationsPerSecond,
@@ -66,7 +69,7 @@ record RunResult(
         if (m.latencyByKind().size() > 1) {
             m.latencyByKind().forEach((kind, recorder) -> byKind.put(kind, Latency.of(recorder)));
         }
-        return new RunResult(scenario, variant, synchronous, system, threads, m.seconds(),
+        return new RunResult(scenario, variant, synchronous, system, threads, 1, m.seconds(),
                 m.latency().count(), m.operationsPerSecond(), Latency.of(m.latency()), byKind,
                 m.errors().counts(), m.backgroundPerSecond(), consistency, footprint);
     }
@@ -78,8 +81,15 @@ record RunResult(
 
     /** This result with a consistency check and a footprint added after the measurement. */
     RunResult with(Consistency consistency, TenantFootprint footprint) {
-        return new RunResult(scenario, variant, synchronous, system, threads, seconds, operations,
-                operationsPerSecond, latency, latencyByKind, errors, backgroundPerSecond,
-                consistency, footprint);
+        return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
+                operations, operationsPerSecond, latency, latencyByKind, errors,
+                backgroundPerSecond, consistency, footprint);
+    }
+
+    /** This result as the {@code repetition}-th run of its system in its configuration. */
+    RunResult inRepetition(int repetition) {
+        return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
+                operations, operationsPerSecond, latency, latencyByKind, errors,
+                backgroundPerSecond, consistency, footprint);
     }
 }

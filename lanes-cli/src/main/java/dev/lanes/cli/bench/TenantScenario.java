@@ -42,7 +42,8 @@ import org.sqlite.SQLiteDataSource;
  * tenant (that many pools would pass the descriptor limit, which is what Lanes' connection budget
  * exists for): plain sqlite-jdbc, a connection opened per request with the baseline's settings
  * ({@link BaselineConnections}) and closed after it. It runs on the same files once the runtime
- * closed, with the same clients and mix.
+ * closed, with the same clients and mix. Each repetition creates its own tenant databases, which
+ * its baseline run then uses.
  */
 final class TenantScenario implements ScenarioBench {
     static final int HOT_PERCENT = 80;
@@ -79,8 +80,8 @@ final class TenantScenario implements ScenarioBench {
     }
 
     @Override
-    public int plannedRuns() {
-        return options.synchronousFor(Scenario.TENANTS).size() * 2;
+    public int plannedComparisons() {
+        return options.synchronousFor(Scenario.TENANTS).size();
     }
 
     /** How many tenants form the hot set: {@value #HOT_SET_PERCENT} %, at least one. */
@@ -99,11 +100,7 @@ final class TenantScenario implements ScenarioBench {
     @Override
     public void run(Sink sink) throws Exception {
         for (Synchronous sync : options.synchronousFor(Scenario.TENANTS)) {
-            RunResult lanes = measure(sink, sync);
-            sink.runFinished(lanes);
-            RunResult raw = measureRaw(sink, sync);
-            sink.runFinished(raw);
-            sink.compared(Comparison.of(lanes, raw));
+            sink.compare(rep -> measure(sink, sync, rep), rep -> measureRaw(sink, sync, rep));
         }
     }
 
@@ -121,11 +118,11 @@ final class TenantScenario implements ScenarioBench {
         return (int) Math.max(64, (limit - spare) / 3);
     }
 
-    private RunResult measure(Sink sink, Synchronous sync) throws Exception {
+    private RunResult measure(Sink sink, Synchronous sync, int repetition) throws Exception {
         int databases = options.databases();
         int hot = hotDatabases(databases);
         int clients = options.threadsFor(Scenario.TENANTS);
-        Path tenantsDir = Files.createDirectories(tenantsDirectory(sync));
+        Path tenantsDir = Files.createDirectories(tenantsDirectory(sync, repetition));
         long heapBefore = ProcessMemory.heapUsedAfterGc();
         long rssBefore = ProcessMemory.residentSetBytes();
         long committedBefore = ProcessMemory.heapCommitted();
@@ -181,12 +178,15 @@ final class TenantScenario implements ScenarioBench {
         }
     }
 
-    /** The baseline: a plain connection opened for each request, on the tenants Lanes made. */
-    private RunResult measureRaw(Sink sink, Synchronous sync) throws Exception {
+    /**
+     * The baseline: a plain connection opened for each request, on the tenants Lanes made in the
+     * same repetition.
+     */
+    private RunResult measureRaw(Sink sink, Synchronous sync, int repetition) throws Exception {
         int databases = options.databases();
         int hot = hotDatabases(databases);
         int clients = options.threadsFor(Scenario.TENANTS);
-        Path tenantsDir = tenantsDirectory(sync);
+        Path tenantsDir = tenantsDirectory(sync, repetition);
         List<SQLiteDataSource> tenants = new ArrayList<>(databases);
         for (int i = 0; i < databases; i++) {
             tenants.add(BaselineConnections.dataSource(tenantFile(tenantsDir, i), sync));
@@ -251,8 +251,9 @@ final class TenantScenario implements ScenarioBench {
         return String.format(Locale.ROOT, "%,d databases", databases);
     }
 
-    private Path tenantsDirectory(Synchronous sync) {
-        return directory.resolve("tenants-" + sync.name().toLowerCase(Locale.ROOT));
+    private Path tenantsDirectory(Synchronous sync, int repetition) {
+        return directory.resolve(
+                "tenants-" + sync.name().toLowerCase(Locale.ROOT) + "-r" + repetition);
     }
 
     private static Path tenantFile(Path dir, int tenant) {

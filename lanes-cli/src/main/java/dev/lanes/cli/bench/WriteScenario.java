@@ -8,9 +8,10 @@ import java.util.stream.Collectors;
 /**
  * The write scenario: for each synchronous level, Lanes against a HikariCP pool with {@code
  * threads} writers, then Lanes against one raw connection with a lone writer, each thread
- * inserting single rows of about 100 bytes as fast as they are acknowledged. Every run gets a
- * fresh database file and its own warm-up, the two sides of a comparison run back to back in one
- * process, and after each run the table's rows are counted against the acknowledged inserts.
+ * inserting single rows of about 100 bytes as fast as they are acknowledged. Every run (every
+ * repetition too) gets a fresh database file and its own warm-up, the two sides of a comparison
+ * run next to each other in one process, and after each run the table's rows are counted against
+ * the acknowledged inserts.
  */
 final class WriteScenario implements ScenarioBench {
     /** Opens a system on a fresh file; a lambda per system keeps the plan readable. */
@@ -44,34 +45,34 @@ final class WriteScenario implements ScenarioBench {
     }
 
     @Override
-    public int plannedRuns() {
-        return 4 * options.synchronousFor(Scenario.WRITE).size();
+    public int plannedComparisons() {
+        return 2 * options.synchronousFor(Scenario.WRITE).size();
     }
 
     @Override
     public void run(Sink sink) throws Exception {
         int writers = options.threadsFor(Scenario.WRITE);
         for (Synchronous sync : options.synchronousFor(Scenario.WRITE)) {
-            RunResult lanes = measure(sink, "lanes", sync, writers,
-                    file -> LanesSystem.open(file, sync, writers));
-            RunResult hikari = measure(sink, "hikari", sync, writers,
-                    file -> HikariSystem.open(file, sync));
-            sink.compared(Comparison.of(lanes, hikari));
-
-            RunResult loneLanes = measure(sink, "lanes", sync, 1,
-                    file -> LanesSystem.open(file, sync, 1));
-            RunResult raw = measure(sink, "raw", sync, 1, file -> RawJdbcSystem.open(file, sync));
-            sink.compared(Comparison.of(loneLanes, raw));
+            sink.compare(
+                    rep -> measure(sink, rep, "lanes", sync, writers,
+                            file -> LanesSystem.open(file, sync, writers)),
+                    rep -> measure(sink, rep, "hikari", sync, writers,
+                            file -> HikariSystem.open(file, sync)));
+            sink.compare(
+                    rep -> measure(sink, rep, "lanes", sync, 1,
+                            file -> LanesSystem.open(file, sync, 1)),
+                    rep -> measure(sink, rep, "raw", sync, 1,
+                            file -> RawJdbcSystem.open(file, sync)));
         }
     }
 
-    private RunResult measure(Sink sink, String system, Synchronous sync, int threads,
-            Opener opener) throws Exception {
+    private RunResult measure(Sink sink, int repetition, String system, Synchronous sync,
+            int threads, Opener opener) throws Exception {
         String level = sync.name().toLowerCase(Locale.ROOT);
-        Path file = directory.resolve("write-" + system + "-" + level + "-" + threads + ".db");
+        Path file = directory.resolve(
+                "write-" + system + "-" + level + "-" + threads + "-r" + repetition + ".db");
         sink.runStarting("write: " + system + ", " + threads + " thread" + (threads == 1 ? "" : "s")
                 + ", " + sync);
-        RunResult result;
         try (BenchSystem opened = opener.open(file)) {
             Measurement m = runner.run("write-" + system, thread -> {
                 String payload = Payloads.of(thread);
@@ -81,9 +82,7 @@ final class WriteScenario implements ScenarioBench {
                 };
             }, threads);
             Consistency rows = new Consistency("rows in bench", m.acknowledged(), opened.countRows());
-            result = RunResult.of(Scenario.WRITE, "", sync, system, threads, m, rows);
+            return RunResult.of(Scenario.WRITE, "", sync, system, threads, m, rows);
         }
-        sink.runFinished(result);
-        return result;
     }
 }

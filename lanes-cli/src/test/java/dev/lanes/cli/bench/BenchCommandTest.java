@@ -51,6 +51,7 @@ class BenchCommandTest {
             assertThat(run.get("consistency").get("holds").asBoolean()).as("%s", run).isTrue();
         }
         assertThat(systems).containsExactly("lanes/4", "hikari/4", "lanes/1", "raw/1");
+        assertThat(report.get("settings").get("repeat").asInt()).isEqualTo(1);
         assertThat(report.get("comparisons")).hasSize(2);
         assertThat(report.get("comparisons").get(0).get("baseline").asText()).isEqualTo("hikari");
         assertThat(report.get("comparisons").get(0).get("throughputRatio").asDouble()).isPositive();
@@ -139,6 +140,85 @@ class BenchCommandTest {
                 "[20/20] tenants: raw, a connection per request, 12 databases, 2 clients",
                 "tenants: creating 12 databases");
         assertScratchIsGone();
+    }
+
+    @Test
+    // a guard against a hung writer, not a speed assertion: 8 runs of 300 ms
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void repeatedRunsAlternateTheSystemsAndReportMediansWithTheirRange() throws Exception {
+        Path json = output.resolve("repeat.json");
+        Path html = output.resolve("repeat.html");
+
+        int exit = run("bench", "--threads", "2", "--duration", "200ms", "--warmup", "100ms",
+                "--repeat", "2", "--synchronous", "normal", "--dir", scratchParent.toString(),
+                "--json", json.toString(), "--report", html.toString());
+
+        assertThat(exit).as(out.toString() + err).isZero();
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        List<String> runs = new ArrayList<>();
+        for (JsonNode run : report.get("runs")) {
+            runs.add(run.get("system").asText() + "/" + run.get("threads").asInt() + " #"
+                    + run.get("repetition").asInt());
+            // the check runs after every repetition
+            assertThat(run.get("consistency").get("holds").asBoolean()).as("%s", run).isTrue();
+            assertThat(run.get("operations").asLong()).as("writes of %s", run).isPositive();
+        }
+        assertThat(runs).containsExactly(
+                "lanes/2 #1", "hikari/2 #1", "lanes/2 #2", "hikari/2 #2",
+                "lanes/1 #1", "raw/1 #1", "lanes/1 #2", "raw/1 #2");
+        assertThat(report.get("settings").get("repeat").asInt()).isEqualTo(2);
+        assertThat(report.get("comparisons")).hasSize(2);
+        for (JsonNode c : report.get("comparisons")) {
+            JsonNode throughput = c.get("throughput");
+            assertThat(c.get("repetitions").asInt()).isEqualTo(2);
+            assertThat(throughput.get("perRepetition")).hasSize(2);
+            assertThat(throughput.get("min").asDouble())
+                    .isLessThanOrEqualTo(throughput.get("median").asDouble())
+                    .isLessThanOrEqualTo(throughput.get("max").asDouble());
+            assertThat(c.get("throughputRatio").asDouble())
+                    .isEqualTo(throughput.get("median").asDouble());
+        }
+        String text = out.toString();
+        assertThat(text).contains("--repeat 2, lanes and baseline interleaved",
+                "each row: the median of 2 runs", "median (min-max) of 2 repetition pairs");
+        // one row per system and configuration
+        assertThat(text.lines().filter(l -> l.startsWith("NORMAL   lanes"))).hasSize(2);
+        // a ratio: its median, then its range
+        assertThat(text).containsPattern(
+                "NORMAL +2 hikari +\\d+\\.\\d\\dx \\(\\d+\\.\\d\\d-\\d+\\.\\d\\d\\)");
+        assertThat(err.toString()).contains(
+                "[1/8] write: lanes, 2 threads, NORMAL, repeat 1/2 (300ms)",
+                "[2/8] write: hikari, 2 threads, NORMAL, repeat 1/2 (300ms)",
+                "[3/8] write: lanes, 2 threads, NORMAL, repeat 2/2 (300ms)",
+                "[8/8] write: raw, 1 thread, NORMAL, repeat 2/2 (300ms)");
+        assertThat(Files.readString(html)).contains("<th>repeat</th>", "--repeat 2");
+        assertScratchIsGone();
+    }
+
+    @Test
+    void repeatIsOneUnlessGiven() {
+        assertThat(parse("bench").repeat()).isEqualTo(1);
+        assertThat(parse("bench", "--repeat", "3").repeat()).isEqualTo(3);
+    }
+
+    @Test
+    void aRepeatBelowOneIsRefusedBeforeAnythingRuns() {
+        int exit = run("bench", "--repeat", "0", "--dir", scratchParent.toString());
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--repeat must be at least 1, was 0", "Usage:");
+
+        err.getBuffer().setLength(0);
+        assertThat(run("bench", "--repeat=-3", "--dir", scratchParent.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--repeat must be at least 1, was -3");
+        assertThat(scratchParent).isEmptyDirectory();
+    }
+
+    @Test
+    void aRepeatThatIsNotANumberIsRefused() {
+        int exit = run("bench", "--repeat", "three", "--dir", scratchParent.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--repeat", "'three' is not an int");
     }
 
     @Test

@@ -59,6 +59,38 @@ class HtmlReportTest {
     }
 
     @Test
+    void repeatedRunsAreChartedAsMediansAndListedOneByOne() throws Exception {
+        String repeated = HtmlReport.render(RepeatedFixtures.report());
+        SvgStructure svg = SvgStructure.parse(repeated);
+
+        // one chart per configuration and one bar per system, whatever the repetitions
+        assertThat(svg.chartsOfClass("bar-chart")).hasSize(2);
+        assertThat(svg.chartsOfClass("percentile-chart")).hasSize(3);
+        // write: 2 configurations x 2 systems; tenants: lanes all, read, write, and raw
+        assertThat(svg.count("rect", "bar")).isEqualTo(4 + 4);
+        assertThat(repeated).contains("lanes: 120,000 writes/s", "hikari: 50,000 writes/s")
+                .doesNotContain("lanes: 130,000 writes/s");
+        assertThat(repeated).contains("--repeat 3", "medians of 3 runs",
+                "median (min-max) of 3 repetition pairs");
+        assertThat(repeated).contains("<td class=\"n\">2.00x (2.00-3.25)</td>",
+                "<td class=\"n\">0.88x (0.75-1.00, 1 n/a)</td>");
+        // the runs table: every repetition with its number, its own check
+        String runs = repeated.substring(repeated.indexOf("<h3>Runs</h3>"));
+        runs = runs.substring(0, runs.indexOf("</table>"));
+        assertThat(runs).contains("<th>repeat</th>");
+        assertThat(runs.split("<tr><td>", -1)).hasSize(1 + 12);
+        assertThat(runs).contains("<td class=\"n\">2/3</td><td class=\"n\">130,000</td>",
+                "MISMATCH rows in bench: 10 acknowledged, 9 found");
+        String tenants = repeated.substring(repeated.indexOf("id=\"scenario-tenants\""));
+        assertThat(tenants).contains("Footprint", "10.0 KiB", "20.0 KiB", "30.0 KiB");
+    }
+
+    @Test
+    void aSingleRunHasNoRepeatColumn() {
+        assertThat(html).contains("--repeat 1").doesNotContain("<th>repeat</th>", "median");
+    }
+
+    @Test
     void tenantsShowTheirFootprint() {
         String tenants = html.substring(html.indexOf("id=\"scenario-tenants\""));
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ProgressTest {
@@ -18,16 +19,23 @@ class ProgressTest {
             public void status(String text) {
                 new PrintWriter(out, true).println("table saw " + text);
             }
+
+            @Override
+            public void systemFinished(List<RunResult> repetitions) {
+                new PrintWriter(out, true).println("table saw " + repetitions.size() + " runs");
+            }
         });
 
         listener.benchStarting(2);
         listener.runStarting("write: lanes, 64 threads, NORMAL", Duration.ofSeconds(6));
         listener.status("tenants: creating 10 databases");
+        listener.systemFinished(RepeatedFixtures.tenants().runsOfLanes());
         progress.close();
 
         assertThat(err.toString()).isEqualTo(String.format(
                 "[1/2] write: lanes, 64 threads, NORMAL (6s)%n[1/2] tenants: creating 10 databases%n"));
-        assertThat(out.toString()).isEqualTo(String.format("table saw tenants: creating 10 databases%n"));
+        assertThat(out.toString()).isEqualTo(String.format(
+                "table saw tenants: creating 10 databases%ntable saw 3 runs%n"));
     }
 
     @Test

@@ -45,8 +45,8 @@ final class ReportFixtures {
             }
         }
         RunResult rtwLanes = run(Scenario.RTW, "", "lanes", 16, 15_000, 800, 5_000, Map.of());
-        RunResult rtwHikari = new RunResult(Scenario.RTW, "", Synchronous.NORMAL, "hikari", 16, 5,
-                0, 0, new Latency(0, 0, 0, 0, 0, 0), Map.of(),
+        RunResult rtwHikari = new RunResult(Scenario.RTW, "", Synchronous.NORMAL, "hikari", 16, 1,
+                5, 0, 0, new Latency(0, 0, 0, 0, 0, 0), Map.of(),
                 Map.of("SQLITE_BUSY", 9_000L, "SQLITE_BUSY_SNAPSHOT", 50L), null,
                 new Consistency("counter value", 0, 0), null);
         runs.add(rtwLanes);
@@ -54,7 +54,7 @@ final class ReportFixtures {
         comparisons.add(Comparison.of(rtwLanes, rtwHikari));
 
         RunResult tenants = new RunResult(Scenario.TENANTS, "1,000 databases", Synchronous.NORMAL,
-                "lanes", 16, 5, 300_000, 60_000, latency(6, 8_000), Map.of(
+                "lanes", 16, 1, 5, 300_000, 60_000, latency(6, 8_000), Map.of(
                         "read", latency(4, 8_500), "write", latency(15, 50)),
                 Map.of(), null, new Consistency("rows in events, all tenants", 10, 10),
                 new TenantFootprint(1000, 100, 0.8, 0.8, 64, 64, 2100, 3000, 20_000, 9_500, 10_000_000, 60_000_000,
@@ -66,23 +66,31 @@ final class ReportFixtures {
             scenarios.add(new BenchReport.ScenarioSummary(s, s.title(), s.unit(),
                     "what " + s.id() + " compares <with> \"quotes\" & ampersands"));
         }
-        BenchReport.Environment environment = new BenchReport.Environment(
+        BenchReport.Settings settings = new BenchReport.Settings(List.of(Scenario.values()), null,
+                5, 1, 1, null, 1000);
+        return new BenchReport(environment(), settings, scenarios, runs, comparisons);
+    }
+
+    /** The machine the fixtures ran on. */
+    static BenchReport.Environment environment() {
+        return new BenchReport.Environment(
                 "17.0.15 (OpenJDK 64-Bit Server VM, Debian)", "Linux 6.1 amd64", 2, "AMD EPYC",
                 24L << 30, "3.53.4", "3.53.4.0", "/tmp/lanes-bench-1", "ext4",
                 "2025-01-01T00:00:00Z");
-        BenchReport.Settings settings = new BenchReport.Settings(List.of(Scenario.values()), null,
-                5, 1, null, 1000);
-        return new BenchReport(environment, settings, scenarios, runs, comparisons);
     }
 
-    private static RunResult run(Scenario scenario, String variant, String system, int threads,
+    /**
+     * A run at NORMAL of 5 s with 1,000 latencies: p90 twice p50, p99.9 three times p99, max ten
+     * times p99; a writer of 20,000/s beside reads "with writer".
+     */
+    static RunResult run(Scenario scenario, String variant, String system, int threads,
             double perSecond, double p50, double p99, Map<String, Long> errors) {
-        return new RunResult(scenario, variant, Synchronous.NORMAL, system, threads, 5,
+        return new RunResult(scenario, variant, Synchronous.NORMAL, system, threads, 1, 5,
                 (long) (perSecond * 5), perSecond, latency(p50, p99), Map.of(), errors,
                 variant.equals("with writer") ? 20_000.0 : null, null, null);
     }
 
-    private static Latency latency(double p50, double p99) {
+    static Latency latency(double p50, double p99) {
         return new Latency(1000, p50, p50 * 2, p99, p99 * 3, p99 * 10);
     }
 }
