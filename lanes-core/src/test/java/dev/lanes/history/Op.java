@@ -51,6 +51,8 @@ record Op(long id, int client, Kind kind, List<Mop> mops, long invoke, long comp
         QUERY,
         /** {@code db.read(body)}: several keys in one snapshot, on a reader. */
         READ,
+        /** {@code db.readAsync(body)}, joined by the client. */
+        READ_ASYNC,
         /**
          * HOOK(db.dataSource()): a JDBC client ({@code DataSource.getConnection()}, autocommit
          * statements and {@code setAutoCommit(false)} transactions) is one more kind; the
