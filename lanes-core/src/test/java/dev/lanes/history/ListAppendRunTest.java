@@ -16,6 +16,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -141,6 +142,64 @@ class ListAppendRunTest {
         assertThat(disconnected).as("samples that found a database with every connection closed "
                 + "underneath it (of %d; at most %d connections open, cap %d)", samples, mostOpen,
                 cap).isPositive();
+    }
+
+    /**
+     * {@code close()} drains what was accepted; {@code shutdownNow()} fails what is queued
+     * NOT_STARTED and lets only the running turn finish. Either way, mid-run, every outcome is
+     * honest: what failed is absent, what returned is present. {@code shutdownNow()} while corked
+     * rolls the held writes back, as a crash would lose them, so that history is checked as one
+     * that ended in a crash.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"close", "shutdownNow", "close-corked", "shutdownNow-corked"})
+    void closingMidRunKeepsEveryOutcomeHonest(String how) throws Exception {
+        boolean corked = how.endsWith("-corked");
+        boolean now = how.startsWith("shutdownNow");
+        Config config = Config.defaults().withClients(16, 1_000).withSeed(how.hashCode());
+        if (corked) {
+            config = config.withCork(50, 0, false);
+        }
+        Path file = dir.resolve("closing-" + how + ".db");
+        CountDownLatch midRun = new CountDownLatch(800);
+        ListAppendWorkload workload;
+        Stats stats;
+        try (Lanes lanes = Lanes.builder().name("history-closing").maxThreads(8).build()) {
+            Database db = lanes.open(file, options(64));
+            ListAppendWorkload.createSchema(db);
+            workload = new ListAppendWorkload(db, config, new ListAppendWorkload.Listener() {
+                @Override
+                public void invoked(Op pending) {}
+
+                @Override
+                public void completed(Op done) {
+                    midRun.countDown();
+                }
+            });
+            ListAppendWorkload running = workload;
+            CompletableFuture<Stats> run = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return running.run(RUN_SECONDS);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(midRun.await(RUN_SECONDS, TimeUnit.SECONDS)).as("800 completions").isTrue();
+            if (now) {
+                db.shutdownNow();
+            } else {
+                db.close();
+            }
+            workload.stop();
+            stats = run.get(RUN_SECONDS, TimeUnit.SECONDS);
+        }
+        History history = new History(workload.ops(), finalStateOf(file), now && corked);
+        Run run = new Run(history, stats, 0);
+
+        assertConsistent(run);
+        assertThat(count(history, Outcome.NOT_STARTED)).as("requests refused once closing")
+                .isPositive();
+        assertThat(count(history, Outcome.OK)).as("requests that returned").isGreaterThan(700);
     }
 
     // ------------------------------------------------------------------ running and checking

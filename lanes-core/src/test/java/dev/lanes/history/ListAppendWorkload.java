@@ -1,6 +1,7 @@
 package dev.lanes.history;
 
 import dev.lanes.Database;
+import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
@@ -133,9 +134,14 @@ final class ListAppendWorkload {
         void completed(Op done);
     }
 
-    /** What a run recorded beyond the history: faults meant, outcomes seen, surprises. */
+    /**
+     * What a run recorded beyond the history: faults meant, outcomes seen, surprises. {@code
+     * corkRefusals}: cork or uncork calls refused as invalid at that moment (a cork right after
+     * an uncork that was deferred behind an open transaction), tried again later.
+     */
     record Stats(long virtualClients, long meantToFailButOk, Map<Outcome, Long> innocentsNotOk,
-            List<String> innocentFailures, List<Throwable> unexpected, long corkCycles) {
+            List<String> innocentFailures, List<Throwable> unexpected, long corkCycles,
+            long corkRefusals) {
 
         /** Innocent operations (no fault meant, replayable) that ended other than OK. */
         long innocentsFailed() {
@@ -157,6 +163,7 @@ final class ListAppendWorkload {
             Outcome.UNKNOWN, new AtomicLong()));
     private final AtomicInteger virtualClients = new AtomicInteger();
     private final AtomicLong corkCycles = new AtomicLong();
+    private final AtomicLong corkRefusals = new AtomicLong();
     private final Semaphore completions = new Semaphore(0);
     private final AtomicBoolean stop = new AtomicBoolean();
     private final ReentrantReadWriteLock transactionGate = new ReentrantReadWriteLock();
@@ -253,7 +260,8 @@ final class ListAppendWorkload {
             }
         });
         return new Stats(virtualClients.get(), meantToFailButOk.get(), innocents,
-                List.copyOf(innocentFailures), List.copyOf(unexpected), corkCycles.get());
+                List.copyOf(innocentFailures), List.copyOf(unexpected), corkCycles.get(),
+                corkRefusals.get());
     }
 
     /** The operations recorded so far (all of them once {@link #run} returned). */
@@ -512,36 +520,41 @@ final class ListAppendWorkload {
 
     // ------------------------------------------------------------------ corker
 
+    /**
+     * Corks and uncorks in turns, every {@code corkEvery} completions. A cork refused because a
+     * deferred uncork has not run yet (it returned at once behind an open transaction, and the
+     * database stays corked until that transaction ends) is tried again at the next turn.
+     */
     private void runCorker(CountDownLatch clientsDone) throws InterruptedException {
         boolean corked = false;
         int epochs = 0;
         while (awaitCompletions(clientsDone)) {
             if (!corked) {
-                corkControl(Kind.CORK);
+                if (!corkControl(Kind.CORK)) {
+                    continue;
+                }
                 corked = true;
                 epochs++;
                 if (config.corkEpochs() > 0 && epochs > config.corkEpochs()) {
                     return; // corked for good: the crash test kills the process like this
                 }
-            } else {
-                uncork();
+            } else if (uncork()) {
                 corked = false;
                 corkCycles.incrementAndGet();
             }
         }
-        if (corked) {
-            uncork(); // the run ends committed, so the final state holds everything
-            corkCycles.incrementAndGet();
+        if (corked && uncork()) {
+            corkCycles.incrementAndGet(); // the run ends committed: the final state holds all
         }
     }
 
-    private void uncork() {
+    private boolean uncork() {
         boolean gated = config.uncorkOutsideTransactions();
         if (gated) {
             transactionGate.writeLock().lock();
         }
         try {
-            corkControl(Kind.UNCORK);
+            return corkControl(Kind.UNCORK);
         } finally {
             if (gated) {
                 transactionGate.writeLock().unlock();
@@ -549,8 +562,9 @@ final class ListAppendWorkload {
         }
     }
 
-    /** Waits for {@code corkEvery} more completions; false once the clients are done. */
+    /** Waits for {@code corkEvery} completions since the last turn; false once clients are done. */
     private boolean awaitCompletions(CountDownLatch clientsDone) throws InterruptedException {
+        completions.drainPermits();
         while (!completions.tryAcquire(config.corkEvery(), 50, TimeUnit.MILLISECONDS)) {
             if (clientsDone.getCount() == 0 || stop.get()) {
                 return false;
@@ -559,7 +573,8 @@ final class ListAppendWorkload {
         return clientsDone.getCount() > 0 && !stop.get();
     }
 
-    private void corkControl(Kind kind) {
+    /** Runs {@code cork()} or {@code uncork()} as an operation; whether it succeeded. */
+    private boolean corkControl(Kind kind) {
         Op pending = new Op(ids.incrementAndGet(), 0, kind, List.of(), System.nanoTime(),
                 Op.NEVER, Outcome.UNKNOWN);
         listener.invoked(pending);
@@ -571,6 +586,9 @@ final class ListAppendWorkload {
                 db.uncork();
             }
             end = pending.completedAs(System.nanoTime(), Outcome.OK, List.of());
+        } catch (InvalidRequestException e) {
+            end = pending.completedAs(System.nanoTime(), Outcome.of(e.outcome()), List.of());
+            corkRefusals.incrementAndGet();
         } catch (LanesException e) {
             end = pending.completedAs(System.nanoTime(), Outcome.of(e.outcome()), List.of());
             innocentsNotOk.get(end.outcome()).incrementAndGet();
@@ -578,6 +596,7 @@ final class ListAppendWorkload {
         }
         done.add(end);
         listener.completed(end);
+        return end.outcome() == Outcome.OK;
     }
 
     // ------------------------------------------------------------------ keys
