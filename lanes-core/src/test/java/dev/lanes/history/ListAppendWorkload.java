@@ -16,10 +16,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -45,7 +49,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p><b>Concurrency.</b> Each client thread owns its {@link Random} and records only its own
  * operations; the shared recorders are concurrent ({@link AtomicLong} ids and values, a
- * concurrent queue of completed operations). The key pool is guarded by its lock. {@code
+ * concurrent queue of completed operations). The key pool is guarded by its lock. Only the
+ * corker thread calls {@code cork()} and {@code uncork()}; clients release one permit of {@code
+ * completions} per finished operation, and the corker takes its turns by them. {@code stop} is
+ * set by anyone and read by every client before each operation. {@code
  * transactionGate} (when {@link Config#uncorkOutsideTransactions}) is held shared by an
  * interactive transaction from {@code begin()} to its end and exclusively by the corker around
  * {@code uncork()}, so no uncork is ever deferred behind an open transaction (a deferred uncork
@@ -290,31 +297,31 @@ final class ListAppendWorkload {
     /** How an operation is meant to go wrong, if at all. */
     private enum Fault { NONE, FAIL, CULPRIT }
 
+    /** The kinds a fault can be planted in: bodies, batches and transactions. */
+    private static final Set<Kind> FAULTABLE = EnumSet.of(Kind.WRITE,
+            Kind.WRITE_ASYNC, Kind.BATCH, Kind.TRANSACTION);
+
     private void runOne(int client, Kind kind, Random random) {
         double f = random.nextDouble();
-        Fault fault = f < config.failRate() ? Fault.FAIL
+        Fault fault = !FAULTABLE.contains(kind) ? Fault.NONE
+                : f < config.failRate() ? Fault.FAIL
                 : f < config.failRate() + config.culpritRate() ? Fault.CULPRIT : Fault.NONE;
         boolean replayable = random.nextDouble() >= config.nonReplayableRate();
         List<Mop> planned = plan(kind, random);
-        if (kind == Kind.QUERY || kind == Kind.READ || kind == Kind.READ_ASYNC
-                || kind == Kind.EXECUTE) {
-            fault = Fault.NONE; // a read cannot be made to fail usefully; execute is one append
-        }
         boolean viaRun = random.nextInt(3) == 0;
         Op pending = new Op(ids.incrementAndGet(), client, kind, planned, System.nanoTime(),
                 Op.NEVER, Outcome.UNKNOWN);
         listener.invoked(pending); // before Lanes sees it: a killed run must know it was asked
-        Fault meant = fault;
         Op end;
         try {
-            List<Mop> result = execute(kind, planned, meant, replayable, viaRun);
+            List<Mop> result = execute(kind, planned, fault, replayable, viaRun);
             end = pending.completedAs(System.nanoTime(), Outcome.OK, result);
-            if (meant != Fault.NONE) {
+            if (fault != Fault.NONE) {
                 meantToFailButOk.incrementAndGet();
             }
         } catch (LanesException e) {
             end = pending.completedAs(System.nanoTime(), Outcome.of(e.outcome()), planned);
-            if (meant == Fault.NONE && replayable) {
+            if (fault == Fault.NONE && replayable) {
                 innocentsNotOk.get(end.outcome()).incrementAndGet();
                 if (innocentFailures.size() < 5) {
                     innocentFailures.add(kind + " " + planned + ": " + e);
@@ -461,10 +468,10 @@ final class ListAppendWorkload {
     }
 
     /** The future's value; its failure as thrown, not wrapped. */
-    private static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
+    private static <T> T join(CompletableFuture<T> future) {
         try {
             return future.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
