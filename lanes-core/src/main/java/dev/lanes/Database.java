@@ -220,23 +220,51 @@ public interface Database extends AutoCloseable {
     void uncork();
 
     /**
-     * {@link #write(WriteOptions, SqlFunction)}, returning the result with its {@link Profile}:
-     * the wait before the lane took it, the body's time, and what the body bound and read.
-     * Profiling costs only the profiled command; the plain methods collect nothing.
+     * The profiled form of this database's commands: each runs as its plain form does and
+     * returns its result with a {@link Profile}. Cheap; the same object every time.
      */
-    <T> Profiled<T> writeProfiled(WriteOptions options, SqlFunction<T> body);
-
-    /** {@link #execute(String, Object...)}, returning the update count with its {@link Profile}. */
-    Profiled<Integer> executeProfiled(WriteOptions options, String sql, Object... args);
-
-    /** {@link #read(ReadOptions, SqlFunction)}, returning the result with its {@link Profile}. */
-    <T> Profiled<T> readProfiled(ReadOptions options, SqlFunction<T> body);
+    Profiling profiled();
 
     /**
-     * {@link #query(ReadOptions, String, Object...)}, returning the rows with their {@link
-     * Profile}: rows, columns and logical bytes read. {@code maxResultBytes} applies.
+     * {@code profiled().write(options, body)}.
+     *
+     * @deprecated use {@link #profiled()}
      */
-    Profiled<List<Row>> queryProfiled(ReadOptions options, String sql, Object... args);
+    @Deprecated
+    default <T> Profiled<T> writeProfiled(WriteOptions options, SqlFunction<T> body) {
+        return profiled().write(options, body);
+    }
+
+    /**
+     * {@code profiled().execute(sql, args)}; the options are not used by a statement.
+     *
+     * @deprecated use {@link #profiled()}
+     */
+    @Deprecated
+    default Profiled<Integer> executeProfiled(WriteOptions options, String sql, Object... args) {
+        java.util.Objects.requireNonNull(options, "options");
+        return profiled().execute(sql, args);
+    }
+
+    /**
+     * {@code profiled().read(options, body)}.
+     *
+     * @deprecated use {@link #profiled()}
+     */
+    @Deprecated
+    default <T> Profiled<T> readProfiled(ReadOptions options, SqlFunction<T> body) {
+        return profiled().read(options, body);
+    }
+
+    /**
+     * {@code profiled().query(options, sql, args)}.
+     *
+     * @deprecated use {@link #profiled()}
+     */
+    @Deprecated
+    default Profiled<List<Row>> queryProfiled(ReadOptions options, String sql, Object... args) {
+        return profiled().query(options, sql, args);
+    }
 
     /** The lifecycle state. */
     DatabaseState state();
@@ -244,9 +272,19 @@ public interface Database extends AutoCloseable {
     /**
      * Completes when the writer connection is open and the {@linkplain
      * DatabaseOptions#initializer() initializer} ran, opening it now if it is not; fails with
-     * {@link DatabaseDeadException} carrying the cause when it cannot open.
+     * {@link DatabaseDeadException} carrying the cause when it cannot open. Returns at once.
      */
-    CompletableFuture<Database> awaitReady();
+    CompletableFuture<Database> whenReady();
+
+    /**
+     * {@link #whenReady()}.
+     *
+     * @deprecated it does not wait; use {@link #whenReady()}
+     */
+    @Deprecated
+    default CompletableFuture<Database> awaitReady() {
+        return whenReady();
+    }
 
     /**
      * Completes when the database reaches a final state: {@link DatabaseState#CLOSED}, or
@@ -255,7 +293,17 @@ public interface Database extends AutoCloseable {
     CompletableFuture<Termination> whenTerminated();
 
     /** Whether an interactive transaction is open now (the writer lane is pinned to it). */
-    boolean transactionOpen();
+    boolean isTransactionOpen();
+
+    /**
+     * {@link #isTransactionOpen()}.
+     *
+     * @deprecated use {@link #isTransactionOpen()}
+     */
+    @Deprecated
+    default boolean transactionOpen() {
+        return isTransactionOpen();
+    }
 
     /**
      * Tells {@code listener} each time an interactive transaction opens ({@code true}) or ends
@@ -268,9 +316,12 @@ public interface Database extends AutoCloseable {
     DatabaseDiagnostics diagnostics();
 
     /**
-     * Marks later work of this database as background: while foreground work waits, background
-     * work gets one pool turn in four, so it always progresses but never crowds others out.
+     * Marks later work of this database as background, or foreground again; see {@link
+     * DatabaseOptions#background()}, which sets it at open.
+     *
+     * @deprecated set {@code DatabaseOptions.builder().background(true)} at open
      */
+    @Deprecated
     void setBackground(boolean background);
 
     /**

@@ -5,55 +5,29 @@ import java.util.Objects;
 
 /**
  * How one database is run. Immutable; built with {@link #builder()}, whose setters reject a bad
- * value at once with a message that names it.
- *
- * @param writeQueueCapacity writes that may wait in the queue (default 256)
- * @param maxGroupSize writes committed together in one transaction at most (default 64)
- * @param readers read-only connections per database (default 4)
- * @param busyTimeout how long a turn may wait, in all, for SQLite's write lock held by another
- *     connection (default 5 s)
- * @param synchronous the durability level of a commit (default {@link Synchronous#NORMAL})
- * @param statementCacheSize prepared statements kept per connection for {@link
- *     Database#execute} (default 64)
- * @param closeTimeout how long {@link Database#close()} waits for the drain (default 5 s)
- * @param transactionIdleTimeout how long an interactive {@link Transaction} may sit idle before
- *     it is rolled back (default 5 s)
- * @param diskReserveBytes free disk space below which write turns are refused with {@link
- *     CapacityFloorException} (default 64 MiB, or env {@value #DISK_RESERVE_ENV})
- * @param slowWriteThreshold writes slower than this, from submission to outcome, log one WARN
- *     with their labels (default 2.5 s)
- * @param idleRelease a database unused this long releases memory and idle reader connections
- *     (default 30 s)
- * @param maxReadDuration a read that holds its snapshot longer is logged, since it keeps
- *     checkpoints from resetting the WAL (default 30 s)
- * @param initializer runs once on the writer connection, in one transaction, before the
- *     database accepts work (schema set-up, {@link Migrations}); {@code null} for none
- * @param readerCheckoutTimeout how long a read waits for a free reader connection before it fails
- *     with {@link AdmissionTimeoutException} (default 5 s)
- * @param maxResultBytes how large the rows of one {@link Database#query} may grow before it fails
- *     with {@link ResultTooLargeException} (default {@link Long#MAX_VALUE}: no limit)
- * @param checkpointMode who checkpoints the WAL (default {@link CheckpointMode#AUTO})
- * @param identityCheck whether every new connection checks that the file is still the one first
- *     opened, failing with {@link IdentityMismatchException} otherwise (default true)
+ * value at once with a message that names it. Two options are equal when every setting is: a
+ * second {@link Lanes#open(java.nio.file.Path, DatabaseOptions) open} of the same file must pass
+ * equal options (or none).
  */
-public record DatabaseOptions(
-        int writeQueueCapacity,
-        int maxGroupSize,
-        int readers,
-        Duration busyTimeout,
-        Synchronous synchronous,
-        int statementCacheSize,
-        Duration closeTimeout,
-        Duration transactionIdleTimeout,
-        long diskReserveBytes,
-        Duration slowWriteThreshold,
-        Duration idleRelease,
-        Duration maxReadDuration,
-        SqlFunction<?> initializer,
-        Duration readerCheckoutTimeout,
-        long maxResultBytes,
-        CheckpointMode checkpointMode,
-        boolean identityCheck) {
+public final class DatabaseOptions {
+    private final int writeQueueCapacity;
+    private final int maxGroupSize;
+    private final int readers;
+    private final Duration busyTimeout;
+    private final Synchronous synchronous;
+    private final int statementCacheSize;
+    private final Duration closeTimeout;
+    private final Duration transactionIdleTimeout;
+    private final long diskReserveBytes;
+    private final Duration slowWriteThreshold;
+    private final Duration idleRelease;
+    private final Duration maxReadDuration;
+    private final SqlFunction<?> initializer;
+    private final Duration readerCheckoutTimeout;
+    private final long maxResultBytes;
+    private final CheckpointMode checkpointMode;
+    private final boolean identityCheck;
+    private final boolean background;
 
     /** Environment variable that overrides the default {@link #diskReserveBytes()}. */
     public static final String DISK_RESERVE_ENV = "LANES_DISK_RESERVE_BYTES";
@@ -61,22 +35,68 @@ public record DatabaseOptions(
     /** The options every database gets unless told otherwise. */
     public static final DatabaseOptions DEFAULTS = new Builder(defaultDiskReserveOrFallback()).build();
 
-    public DatabaseOptions {
-        Checks.positive("writeQueueCapacity", writeQueueCapacity);
-        Checks.positive("maxGroupSize", maxGroupSize);
-        Checks.positive("readers", readers);
-        Checks.nonNegative("busyTimeout", busyTimeout);
-        Objects.requireNonNull(synchronous, "synchronous");
-        Checks.nonNegative("statementCacheSize", statementCacheSize);
-        Checks.nonNegative("closeTimeout", closeTimeout);
-        Checks.positive("transactionIdleTimeout", transactionIdleTimeout);
-        Checks.nonNegative("diskReserveBytes", diskReserveBytes);
-        Checks.positive("slowWriteThreshold", slowWriteThreshold);
-        Checks.positive("idleRelease", idleRelease);
-        Checks.positive("maxReadDuration", maxReadDuration);
-        Checks.nonNegative("readerCheckoutTimeout", readerCheckoutTimeout);
-        Checks.positive("maxResultBytes", maxResultBytes);
-        Objects.requireNonNull(checkpointMode, "checkpointMode");
+    private DatabaseOptions(Builder b) {
+        this.writeQueueCapacity = b.writeQueueCapacity;
+        this.maxGroupSize = b.maxGroupSize;
+        this.readers = b.readers;
+        this.busyTimeout = b.busyTimeout;
+        this.synchronous = b.synchronous;
+        this.statementCacheSize = b.statementCacheSize;
+        this.closeTimeout = b.closeTimeout;
+        this.transactionIdleTimeout = b.transactionIdleTimeout;
+        this.diskReserveBytes = b.diskReserveBytes;
+        this.slowWriteThreshold = b.slowWriteThreshold;
+        this.idleRelease = b.idleRelease;
+        this.maxReadDuration = b.maxReadDuration;
+        this.initializer = b.initializer;
+        this.readerCheckoutTimeout = b.readerCheckoutTimeout;
+        this.maxResultBytes = b.maxResultBytes;
+        this.checkpointMode = b.checkpointMode;
+        this.identityCheck = b.identityCheck;
+        this.background = b.background;
+    }
+
+    /**
+     * Options with these settings, {@code background} false; the values are checked as the
+     * builder's setters check them.
+     *
+     * @deprecated a constructor that every new option would break; use {@link #builder()}
+     */
+    @Deprecated
+    public DatabaseOptions(int writeQueueCapacity,
+            int maxGroupSize,
+            int readers,
+            Duration busyTimeout,
+            Synchronous synchronous,
+            int statementCacheSize,
+            Duration closeTimeout,
+            Duration transactionIdleTimeout,
+            long diskReserveBytes,
+            Duration slowWriteThreshold,
+            Duration idleRelease,
+            Duration maxReadDuration,
+            SqlFunction<?> initializer,
+            Duration readerCheckoutTimeout,
+            long maxResultBytes,
+            CheckpointMode checkpointMode,
+            boolean identityCheck) {
+        this(new Builder(diskReserveBytes)
+                .writeQueueCapacity(writeQueueCapacity)
+                .maxGroupSize(maxGroupSize)
+                .readers(readers)
+                .busyTimeout(busyTimeout)
+                .synchronous(synchronous)
+                .statementCacheSize(statementCacheSize)
+                .closeTimeout(closeTimeout)
+                .transactionIdleTimeout(transactionIdleTimeout)
+                .slowWriteThreshold(slowWriteThreshold)
+                .idleRelease(idleRelease)
+                .maxReadDuration(maxReadDuration)
+                .readerCheckoutTimeout(readerCheckoutTimeout)
+                .maxResultBytes(maxResultBytes)
+                .checkpointMode(checkpointMode)
+                .identityCheck(identityCheck)
+                .nullableInitializer(initializer));
     }
 
     /**
@@ -110,6 +130,185 @@ public record DatabaseOptions(
         }
     }
 
+    /** Writes that may wait in the queue (default 256). */
+    public int writeQueueCapacity() {
+        return writeQueueCapacity;
+    }
+
+    /** Writes committed together in one transaction at most (default 64). */
+    public int maxGroupSize() {
+        return maxGroupSize;
+    }
+
+    /** Read-only connections per database (default 4). */
+    public int readers() {
+        return readers;
+    }
+
+    /**
+     * How long a turn may wait, in all, for SQLite's write lock held by another connection
+     * (default 5 s).
+     */
+    public Duration busyTimeout() {
+        return busyTimeout;
+    }
+
+    /** The durability level of a commit (default {@link Synchronous#NORMAL}). */
+    public Synchronous synchronous() {
+        return synchronous;
+    }
+
+    /** Prepared statements kept per connection for {@link Database#execute} (default 64). */
+    public int statementCacheSize() {
+        return statementCacheSize;
+    }
+
+    /** How long {@link Database#close()} waits for the drain (default 5 s). */
+    public Duration closeTimeout() {
+        return closeTimeout;
+    }
+
+    /**
+     * How long an interactive {@link Transaction} may sit idle before it is rolled back (default
+     * 5 s).
+     */
+    public Duration transactionIdleTimeout() {
+        return transactionIdleTimeout;
+    }
+
+    /**
+     * Free disk space below which write turns are refused with {@link CapacityFloorException}
+     * (default 64 MiB, or env {@value #DISK_RESERVE_ENV}).
+     */
+    public long diskReserveBytes() {
+        return diskReserveBytes;
+    }
+
+    /**
+     * Writes slower than this, from submission to outcome, log one WARN with their labels
+     * (default 2.5 s).
+     */
+    public Duration slowWriteThreshold() {
+        return slowWriteThreshold;
+    }
+
+    /**
+     * A database unused this long releases memory and idle reader connections (default 30 s).
+     */
+    public Duration idleRelease() {
+        return idleRelease;
+    }
+
+    /**
+     * A read that holds its snapshot longer is logged, since it keeps checkpoints from resetting
+     * the WAL (default 30 s).
+     */
+    public Duration maxReadDuration() {
+        return maxReadDuration;
+    }
+
+    /**
+     * Runs once on the writer connection, in one transaction, before the database accepts work
+     * (schema set-up, {@link Migrations}); {@code null} for none.
+     */
+    public SqlFunction<?> initializer() {
+        return initializer;
+    }
+
+    /**
+     * How long a read waits for a free reader connection before it fails with {@link
+     * AdmissionTimeoutException} (default 5 s).
+     */
+    public Duration readerCheckoutTimeout() {
+        return readerCheckoutTimeout;
+    }
+
+    /**
+     * How large the rows of one {@link Database#query} may grow before it fails with {@link
+     * ResultTooLargeException} (default {@link Long#MAX_VALUE}: no limit).
+     */
+    public long maxResultBytes() {
+        return maxResultBytes;
+    }
+
+    /** Who checkpoints the WAL (default {@link CheckpointMode#AUTO}). */
+    public CheckpointMode checkpointMode() {
+        return checkpointMode;
+    }
+
+    /**
+     * Whether every new connection checks that the file is still the one first opened, failing
+     * with {@link IdentityMismatchException} otherwise (default true).
+     */
+    public boolean identityCheck() {
+        return identityCheck;
+    }
+
+    /**
+     * Whether the database's work is background work (default false): while foreground work
+     * waits, background work gets one pool turn in four, so it always progresses but never
+     * crowds others out.
+     */
+    public boolean background() {
+        return background;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof DatabaseOptions)) {
+            return false;
+        }
+        DatabaseOptions other = (DatabaseOptions) o;
+        return writeQueueCapacity == other.writeQueueCapacity
+                && maxGroupSize == other.maxGroupSize
+                && readers == other.readers
+                && Objects.equals(busyTimeout, other.busyTimeout)
+                && Objects.equals(synchronous, other.synchronous)
+                && statementCacheSize == other.statementCacheSize
+                && Objects.equals(closeTimeout, other.closeTimeout)
+                && Objects.equals(transactionIdleTimeout, other.transactionIdleTimeout)
+                && diskReserveBytes == other.diskReserveBytes
+                && Objects.equals(slowWriteThreshold, other.slowWriteThreshold)
+                && Objects.equals(idleRelease, other.idleRelease)
+                && Objects.equals(maxReadDuration, other.maxReadDuration)
+                && Objects.equals(initializer, other.initializer)
+                && Objects.equals(readerCheckoutTimeout, other.readerCheckoutTimeout)
+                && maxResultBytes == other.maxResultBytes
+                && Objects.equals(checkpointMode, other.checkpointMode)
+                && identityCheck == other.identityCheck
+                && background == other.background;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous, statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes, slowWriteThreshold, idleRelease, maxReadDuration, initializer, readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background);
+    }
+
+    @Override
+    public String toString() {
+        return "DatabaseOptions[" + "writeQueueCapacity=" + writeQueueCapacity + ", "
+                + "maxGroupSize=" + maxGroupSize + ", "
+                + "readers=" + readers + ", "
+                + "busyTimeout=" + busyTimeout + ", "
+                + "synchronous=" + synchronous + ", "
+                + "statementCacheSize=" + statementCacheSize + ", "
+                + "closeTimeout=" + closeTimeout + ", "
+                + "transactionIdleTimeout=" + transactionIdleTimeout + ", "
+                + "diskReserveBytes=" + diskReserveBytes + ", "
+                + "slowWriteThreshold=" + slowWriteThreshold + ", "
+                + "idleRelease=" + idleRelease + ", "
+                + "maxReadDuration=" + maxReadDuration + ", "
+                + "initializer=" + initializer + ", "
+                + "readerCheckoutTimeout=" + readerCheckoutTimeout + ", "
+                + "maxResultBytes=" + maxResultBytes + ", "
+                + "checkpointMode=" + checkpointMode + ", "
+                + "identityCheck=" + identityCheck + ", "
+                + "background=" + background + "]";
+    }
+
     /** A builder holding the defaults. */
     public static Builder builder() {
         return new Builder();
@@ -139,6 +338,7 @@ public record DatabaseOptions(
         private long maxResultBytes = Long.MAX_VALUE;
         private CheckpointMode checkpointMode = CheckpointMode.AUTO;
         private boolean identityCheck = true;
+        private boolean background;
 
         private Builder() {
             this(defaultDiskReserve());
@@ -166,6 +366,7 @@ public record DatabaseOptions(
             maxResultBytes = o.maxResultBytes;
             checkpointMode = o.checkpointMode;
             identityCheck = o.identityCheck;
+            background = o.background;
         }
 
         /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
@@ -311,25 +512,22 @@ public record DatabaseOptions(
             return this;
         }
 
+        /**
+         * Whether the database's work is background work; see {@link
+         * DatabaseOptions#background()}.
+         */
+        public Builder background(boolean background) {
+            this.background = background;
+            return this;
+        }
+
+        private Builder nullableInitializer(SqlFunction<?> initializer) {
+            this.initializer = initializer;
+            return this;
+        }
+
         public DatabaseOptions build() {
-            return new DatabaseOptions(
-                    writeQueueCapacity,
-                    maxGroupSize,
-                    readers,
-                    busyTimeout,
-                    synchronous,
-                    statementCacheSize,
-                    closeTimeout,
-                    transactionIdleTimeout,
-                    diskReserveBytes,
-                    slowWriteThreshold,
-                    idleRelease,
-                    maxReadDuration,
-                    initializer,
-                    readerCheckoutTimeout,
-                    maxResultBytes,
-                    checkpointMode,
-                    identityCheck);
+            return new DatabaseOptions(this);
         }
     }
 }

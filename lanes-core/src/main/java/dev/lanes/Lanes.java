@@ -47,8 +47,10 @@ public final class Lanes implements AutoCloseable {
      * if needed. Opening the same canonical path again returns the same {@link Database}.
      */
     public Database open(Path path) {
-        // built, not DEFAULTS: a bad LANES_DISK_RESERVE_BYTES must fail here, naming it
-        return open(path, DatabaseOptions.builder().build());
+        Objects.requireNonNull(path, "path");
+        // no options: the open database as it is, or a new one with the defaults, built there
+        // (not DEFAULTS) so that a bad LANES_DISK_RESERVE_BYTES fails the open, naming it
+        return runtime.open(path, null);
     }
 
     /**

@@ -79,4 +79,20 @@ public final class Migrations implements SqlFunction<Integer> {
         }
         return scripts.size();
     }
+
+    /** Migrations are equal when their scripts are: a database opened twice with them is one. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Migrations && ((Migrations) o).scripts.equals(scripts);
+    }
+
+    @Override
+    public int hashCode() {
+        return scripts.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "Migrations[" + scripts.size() + " scripts]";
+    }
 }

@@ -53,7 +53,7 @@ class ObservabilityMetricsListenerTest {
                     throw new IllegalStateException("listener failed in " + method.getName());
                 });
         // The runtime logs each failure of the listener; keep them here, off the console.
-        Logger internal = (Logger) LoggerFactory.getLogger("dev.lanes.internal");
+        Logger internal = (Logger) LoggerFactory.getLogger("dev.lanes");
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.list = new CopyOnWriteArrayList<>();
         logged.start();

@@ -64,7 +64,7 @@ class ReadObservabilityTest {
 
     @Test
     void aReadHoldingItsSnapshotPastMaxReadDurationIsLogged() {
-        Logger lane = (Logger) LoggerFactory.getLogger("dev.lanes.internal.writer.WriterLane");
+        Logger lane = (Logger) LoggerFactory.getLogger("dev.lanes.reads");
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.list = new CopyOnWriteArrayList<>();
         logged.start();

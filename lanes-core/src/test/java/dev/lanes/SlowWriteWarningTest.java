@@ -12,7 +12,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.lanes.TestLanes.Blocker;
-import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,7 +51,7 @@ class SlowWriteWarningTest {
     @BeforeEach
     void start() {
         lanes = Lanes.builder().name("slow").maxThreads(1).build();
-        writerLog = (Logger) LoggerFactory.getLogger(WriterLane.class);
+        writerLog = (Logger) LoggerFactory.getLogger("dev.lanes.writer");
         appender = new ListAppender<>();
         appender.list = new CopyOnWriteArrayList<>(); // appended on lane threads, read here
         appender.start();

@@ -1,5 +1,7 @@
 package dev.lanes.internal.engine;
 
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.file.Backup;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.Identity;
@@ -17,7 +19,6 @@ import dev.lanes.InvalidRequestException;
 import dev.lanes.WriteOutcome;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * compare-and-set, so the chain is built once whoever closes first.
  */
 final class DatabaseGuards {
-    private static final Logger log = LoggerFactory.getLogger(DatabaseGuards.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
 
     private final Path path;
     private final String name;
@@ -70,7 +71,8 @@ final class DatabaseGuards {
                 options.diskReserveBytes(), lease, onMismatch);
         this.checkpoints = new Checkpointer.Stats(options.checkpointMode());
         this.checkpointer = options.checkpointMode() == CheckpointMode.DEDICATED
-                ? new Checkpointer(path, name, options.synchronous(), pool, runtime, identity,
+                ? new Checkpointer(path, name, options.synchronous(), pool, runtime.budget(),
+                        runtime.clock(), identity,
                         checkpoints)
                 : null;
         this.backups = new Backup.Tracker(name);
@@ -154,14 +156,10 @@ final class DatabaseGuards {
                 throw new DatabaseDeadException(name + ": the database is dead; the backup never "
                         + "started", null);
         }
-        try {
-            lane.awaitReady().join();
-        } catch (CompletionException e) {
-            throw DatabaseImpl.rethrow(e.getCause());
-        }
+        Failures.join(lane.awaitReady());
         backups.enter();
         try {
-            Backup.run(path, target, name, identity, runtime, pool, options.busyTimeout());
+            Backup.run(path, target, name, identity, runtime.budget(), pool, options.busyTimeout());
         } finally {
             backups.exit();
         }

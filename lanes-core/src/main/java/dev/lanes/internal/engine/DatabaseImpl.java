@@ -1,92 +1,148 @@
 package dev.lanes.internal.engine;
 
-import dev.lanes.internal.sql.BatchFailure;
-import dev.lanes.internal.notify.ChangeNotifier;
-import dev.lanes.internal.sqlite.FaultInjector;
-import dev.lanes.internal.writer.InteractiveTransaction;
-import dev.lanes.internal.file.Lease;
-import dev.lanes.internal.telemetry.Profiler;
-import dev.lanes.internal.reader.ReaderSet;
-import dev.lanes.internal.reader.Reads;
-import dev.lanes.internal.sql.Rows;
-import dev.lanes.internal.sql.SqlText;
-import dev.lanes.internal.util.Threads;
-import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.writer.WriteRequest;
-import dev.lanes.internal.writer.WriterLane;
 import dev.lanes.Change;
+import dev.lanes.CheckpointResult;
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
-import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
+import dev.lanes.Profiling;
 import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.Subscription;
+import dev.lanes.Termination;
 import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
-import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOptions;
-import dev.lanes.WriteOutcome;
+import dev.lanes.internal.file.DiskReserve;
+import dev.lanes.internal.file.Lease;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.notify.ChangeNotifier;
+import dev.lanes.internal.notify.TransactionStateListeners;
+import dev.lanes.internal.reader.Reads;
+import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sqlite.FaultInjector;
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.telemetry.ReadTelemetry;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.writer.LaneSetup;
+import dev.lanes.internal.writer.WriteRequest;
+import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConnection;
 
 /**
- * A {@link Database}: the public face of one database, turning calls into requests on its
- * {@link WriterLane}. Holds no state of its own beyond the lane and the options.
+ * A {@link Database}: the public face of one database. It turns calls into requests on its
+ * {@link WriterLane} and reads on its {@link Reads}, routes reads to the lane while corked (so
+ * that they see the corked writes), refuses what may not run before anything runs, and owns the
+ * database's parts: the guards of its file ({@link DatabaseGuards}), its change notifications,
+ * its {@link IdleRelease}, and its close.
+ *
+ * <p>Concurrency: every field is final and thread-safe but {@link #closeCalled}, a one-way
+ * latch.
  */
 public final class DatabaseImpl implements Database {
-
     private final Path path;
+    private final String name;
     private final DatabaseOptions options;
+    private final LanesRuntime runtime;
     private final WriterLane lane;
     private final Reads reads;
     private final ChangeNotifier changes;
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
     private final DatabaseGuards guards;
+    private final IdleRelease idle;
+    private final ReadTelemetry readTelemetry;
+    private final TransactionStateListeners transactionListeners;
+    private final DatabaseProfiling profiling;
     /** Whether close or shutdownNow was called (a database dead by identity then reads CLOSED). */
     private volatile boolean closeCalled;
 
-    DatabaseImpl(Path path, String name, DatabaseOptions options, WorkerPool pool,
-            LanesRuntime runtime, Lease lease) {
+    DatabaseImpl(Path path, String name, DatabaseOptions options, LanesRuntime runtime,
+            Lease lease) {
         this.path = path;
+        this.name = name;
         this.options = options;
+        this.runtime = runtime;
         // A swapped file: stop using the connections at once; queued work fails NOT_STARTED.
-        this.guards = new DatabaseGuards(path, name, options, lease, pool, runtime,
+        this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
                 mismatch -> closeAll(false));
-        this.lane = new WriterLane(path, name, options, pool, runtime, guards.identity());
-        this.reads = Reads.create(name, path, options, lane, runtime, pool);
+        MetricsReporter metrics = new MetricsReporter(name, runtime.metrics());
+        this.transactionListeners = new TransactionStateListeners(name,
+                runtime.changeDispatcher());
+        this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
+                runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
+                guards.identity(), new DiskReserve(name, path, options.diskReserveBytes(),
+                        runtime.clock()), new LaneEvents()));
+        lane.background(options.background());
+        this.reads = Reads.create(name, path, options, lane::awaitReady, runtime.budget(),
+                runtime.pool(), runtime.timer(), runtime.clock());
         reads.readers().identity(guards.identity());
+        this.idle = new IdleRelease(name, options.idleRelease(), lane, reads.readers(),
+                runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock());
+        reads.readers().onConnectionOpened(idle::connectionOpened);
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher());
         lane.commitObserver(changes);
-        ReaderSet readers = reads.readers(); // the hook must not reach this object
-        lane.idleReleaseHook(evict -> readers.releaseIdle());
-        readers.onConnectionOpened(lane::connectionsOpened);
+        this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
+        this.profiling = new DatabaseProfiling(this, runtime.clock());
         try {
             runtime.metrics().databaseOpened(name, lane.gauges());
         } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(DatabaseImpl.class)
+            LoggerFactory.getLogger(LogNames.METRICS)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);
         }
         guards.start();
     }
 
-    /** The writer lane, for tests that inject faults. Not API. */
+    /** What the lane tells the database. */
+    private final class LaneEvents implements LaneSetup.Events {
+        @Override
+        public void writerOpened(SQLiteConnection connection) {
+            runtime.applyProcessLimits(connection);
+            idle.connectionOpened();
+        }
+
+        @Override
+        public void used() {
+            idle.used();
+        }
+
+        @Override
+        public void closed() {
+            idle.close();
+            runtime.closed(path, DatabaseImpl.this);
+        }
+    }
+
+    /** The writer lane, for white-box tests of the engine. Not API. */
     public WriterLane lane() {
         return lane;
+    }
+
+    /** The idle release and eviction of this database, for white-box tests. */
+    IdleRelease idleRelease() {
+        return idle;
+    }
+
+    /** Installs a fault injector on the writer connection; for tests. Not API. */
+    public void faults(FaultInjector injector) {
+        lane.faults(injector);
     }
 
     /** Installs a fault injector on reader connections opened from now on; for tests. Not API. */
@@ -99,9 +155,15 @@ public final class DatabaseImpl implements Database {
         return path;
     }
 
+    String name() {
+        return name;
+    }
+
     DatabaseOptions options() {
         return options;
     }
+
+    // ------------------------------------------------------------------ writes
 
     @Override
     public <T> T write(SqlFunction<T> body) {
@@ -110,7 +172,7 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public <T> T write(WriteOptions options, SqlFunction<T> body) {
-        return awaitSync(WriteRequest.body(requireOptions(options), requireBody(body)));
+        return runAndWait(lane.body(requireOptions(options), requireBody(body)));
     }
 
     @Override
@@ -120,22 +182,20 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body) {
-        WriteRequest r = WriteRequest.body(requireOptions(options), requireBody(body));
-        guards.checkIdentity();
-        lane.submit(r, false, false);
-        @SuppressWarnings("unchecked")
-        CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>) r.future;
-        return future;
+        return submitAsync(lane.body(requireOptions(options), requireBody(body)));
     }
 
     @Override
     public int execute(String sql, Object... args) {
+        return runAndWait(statement(sql, args, "db.execute"));
+    }
+
+    /** A statement request, refused before anything runs when it may not run. */
+    WriteRequest statement(String sql, Object[] args, String where) {
         Objects.requireNonNull(sql, "sql");
-        refuseTransactionControl(sql, "db.execute (use db.begin() for a multi-statement "
-                + "transaction)");
-        refuseSeveralStatements(sql, "db.execute (use executeScript for several)");
-        Integer count = awaitSync(WriteRequest.statement(sql, args == null ? new Object[0] : args));
-        return count;
+        Refusals.transactionControl(name, where, sql);
+        Refusals.severalStatements(name, where, sql);
+        return lane.statement(sql, args == null ? new Object[0] : args);
     }
 
     @Override
@@ -143,26 +203,11 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(statements, "statements");
         List<dev.lanes.Statement> batch = List.copyOf(statements);
         for (int i = 0; i < batch.size(); i++) {
-            refuseTransactionControl(batch.get(i).sql(), "statement " + i + " of the batch");
-            refuseSeveralStatements(batch.get(i).sql(), "statement " + i + " of the batch");
+            String where = "statement " + i + " of the batch";
+            Refusals.transactionControl(name, where, batch.get(i).sql());
+            Refusals.severalStatements(name, where, batch.get(i).sql());
         }
-        return write(c -> {
-            int[] counts = new int[batch.size()];
-            for (int i = 0; i < batch.size(); i++) {
-                dev.lanes.Statement st = batch.get(i);
-                try (PreparedStatement s = c.prepareStatement(st.sql())) {
-                    Rows.bind(s, st.args().toArray());
-                    long before = totalChanges(c);
-                    int count = s.executeUpdate();
-                    // sqlite3_changes() keeps the previous statement's count across a statement
-                    // that changes no rows (DDL, PRAGMA)
-                    counts[i] = totalChanges(c) == before ? 0 : count;
-                } catch (Exception e) {
-                    throw new BatchFailure(i, st.sql(), e);
-                }
-            }
-            return counts;
-        });
+        return write(c -> Statements.batch(c, batch));
     }
 
     @Override
@@ -170,45 +215,56 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(sql, "sql");
         List<String> statements = SqlText.split(sql);
         for (int i = 0; i < statements.size(); i++) {
-            refuseTransactionControl(statements.get(i), "statement " + i + " of the script");
+            Refusals.transactionControl(name, "statement " + i + " of the script",
+                    statements.get(i));
         }
-        return write(c -> {
-            try (java.sql.Statement s = c.createStatement()) {
-                for (int i = 0; i < statements.size(); i++) {
-                    try {
-                        s.execute(statements.get(i));
-                    } catch (Exception e) {
-                        throw new BatchFailure(i, statements.get(i), e);
-                    }
-                }
-            }
-            return statements.size();
-        });
+        return write(c -> Statements.script(c, statements));
     }
 
-    private static long totalChanges(java.sql.Connection c) throws java.sql.SQLException {
-        return c.unwrap(org.sqlite.SQLiteConnection.class).getDatabase().total_changes();
+    @Override
+    public <T> T maintenance(SqlFunction<T> body) {
+        return runAndWait(lane.maintenance(requireBody(body)));
     }
 
-    /**
-     * The driver compiles only the first statement of a text and silently drops the rest, so a
-     * text holding several is refused before anything runs rather than half run.
-     */
-    private void refuseSeveralStatements(String sql, String where) {
-        if (sql.indexOf(';') >= 0 && SqlText.split(sql).size() > 1) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, lane.name() + ": " + where
-                    + " holds more than one statement; nothing ran", null);
+    @Override
+    public Transaction begin() {
+        return begin(TransactionOptions.DEFAULTS);
+    }
+
+    @Override
+    public Transaction begin(TransactionOptions options) {
+        Objects.requireNonNull(options, "options");
+        return runAndWait(lane.begin(options));
+    }
+
+    @Override
+    public void cork() {
+        lane.cork(!Threads.currentIsVirtual());
+    }
+
+    @Override
+    public void uncork() {
+        WriteRequest r = lane.uncork(!Threads.currentIsVirtual());
+        if (r != null) {
+            Failures.join(r.future());
         }
     }
 
-    private void refuseTransactionControl(String sql, String where) {
-        String keyword = SqlText.transactionControl(sql);
-        if (keyword != null) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, lane.name()
-                    + ": transaction control (" + keyword + ") in " + where + " is refused: the "
-                    + "lane owns the transaction; nothing ran", null);
-        }
+    /** Runs a request for a caller that waits for it; see {@link WriterLane#runAndWait}. */
+    <T> T runAndWait(WriteRequest r) {
+        guards.checkIdentity();
+        return lane.runAndWait(r, !Threads.currentIsVirtual());
     }
+
+    private <T> CompletableFuture<T> submitAsync(WriteRequest r) {
+        guards.checkIdentity();
+        lane.submit(r, false, false);
+        @SuppressWarnings("unchecked")
+        CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>) r.future();
+        return future;
+    }
+
+    // ------------------------------------------------------------------ reads
 
     @Override
     public List<Row> query(String sql, Object... args) {
@@ -217,18 +273,26 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public List<Row> query(ReadOptions options, String sql, Object... args) {
+        return query(options, sql, args, null);
+    }
+
+    /**
+     * A query; while corked, on the lane. With {@code span}, stamps when its statement ran (for a
+     * profile of this very path).
+     */
+    List<Row> query(ReadOptions options, String sql, Object[] args, long[] span) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
-        lane.touch();
-        long started = System.nanoTime();
-        try {
-            List<Row> rows = reads.query(options, sql, args == null ? new Object[0] : args);
-            lane.readFinished(sql, System.nanoTime() - started, null);
-            return rows;
-        } catch (RuntimeException e) {
-            lane.readFinished(sql, System.nanoTime() - started, e);
-            throw e;
-        }
+        Object[] bound = args == null ? new Object[0] : args;
+        return measuredRead(sql, () -> {
+            Refusals.writeOnReader(name, sql);
+            if (lane.corked()) {
+                return readOnLane(c -> Statements.query(c, sql, bound, options().maxResultBytes(),
+                        name));
+            }
+            return span == null ? reads.query(options, sql, bound)
+                    : reads.query(options, sql, bound, span);
+        });
     }
 
     @Override
@@ -239,16 +303,9 @@ public final class DatabaseImpl implements Database {
     @Override
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
-        lane.touch();
-        long started = System.nanoTime();
-        try {
-            T value = reads.read(options, requireBody(body));
-            lane.readFinished(null, System.nanoTime() - started, null);
-            return value;
-        } catch (RuntimeException e) {
-            lane.readFinished(null, System.nanoTime() - started, e);
-            throw e;
-        }
+        requireBody(body);
+        return measuredRead(null, () -> lane.corked() ? readOnLane(body)
+                : reads.read(options, body));
     }
 
     @Override
@@ -259,13 +316,49 @@ public final class DatabaseImpl implements Database {
     @Override
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
-        lane.touch();
-        long started = System.nanoTime();
-        CompletableFuture<T> future = reads.readAsync(options, requireBody(body));
-        future.whenComplete((v, e) -> lane.readFinished(null, System.nanoTime() - started,
-                e instanceof java.util.concurrent.CompletionException ? e.getCause() : e));
+        requireBody(body);
+        idle.touched();
+        long started = runtime.clock().nanoTime();
+        CompletableFuture<T> future = lane.corked() ? submitAsync(readRequestOnLane(body))
+                : reads.readAsync(options, body);
+        future.whenComplete((v, e) -> readTelemetry.finished(null,
+                runtime.clock().nanoTime() - started, e == null ? null : Failures.asLanes(e)));
         return future;
     }
+
+    private <T> T measuredRead(String sql, java.util.function.Supplier<T> read) {
+        idle.touched();
+        long started = runtime.clock().nanoTime();
+        try {
+            T value = read.get();
+            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, null);
+            return value;
+        } catch (RuntimeException e) {
+            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, e);
+            throw e;
+        }
+    }
+
+    /**
+     * While corked, a read runs on the writer lane as a request that writes nothing, so that it
+     * sees the corked writes: on the writer's guarded connection, under the read guard too.
+     * Reader deadlines do not apply there.
+     */
+    private <T> T readOnLane(SqlFunction<T> body) {
+        return runAndWait(readRequestOnLane(body));
+    }
+
+    private WriteRequest readRequestOnLane(SqlFunction<?> body) {
+        return lane.body(WriteOptions.DEFAULTS, c -> Reads.runGuarded(
+                ConnectionGuard.read(name, c, ConnectionGuard.StopCheck.NONE), body));
+    }
+
+    @Override
+    public Profiling profiled() {
+        return profiling;
+    }
+
+    // ------------------------------------------------------------------ notifications
 
     @Override
     public Subscription onChange(Consumer<Change> listener) {
@@ -278,144 +371,24 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
-    public <T> T maintenance(SqlFunction<T> body) {
-        return awaitSync(WriteRequest.topLevel(requireBody(body)));
+    public Subscription onTransactionStateChange(Consumer<Boolean> listener) {
+        return transactionListeners.subscribe(Objects.requireNonNull(listener, "listener"));
     }
 
-    private <T> T awaitSync(WriteRequest r) {
-        guards.checkIdentity();
-        boolean platform = !Threads.currentIsVirtual();
-        if (platform) {
-            r.wake = new CompletableFuture<>();
-            r.waiter = Thread.currentThread();
-        }
-        lane.submit(r, platform, true);
-        return lane.awaitLeading(r);
-    }
+    // ------------------------------------------------------------------ the file
 
-    /** Waits for a request's outcome, uninterruptibly: an accepted write may still commit. */
-    public static <T> T await(WriteRequest r) {
-        try {
-            @SuppressWarnings("unchecked")
-            T value = (T) r.future.join();
-            return value;
-        } catch (CompletionException e) {
-            throw rethrow(e.getCause());
-        }
+    @Override
+    public CheckpointResult checkpoint() {
+        return guards.checkpoint(this::maintenance);
     }
 
     @Override
-    public Transaction begin() {
-        return begin(TransactionOptions.DEFAULTS);
+    public void backup(Path target) {
+        Objects.requireNonNull(target, "target");
+        guards.backup(target, lane);
     }
 
-    @Override
-    public Transaction begin(TransactionOptions options) {
-        Objects.requireNonNull(options, "options");
-        InteractiveTransaction tx = new InteractiveTransaction(lane,
-                lane.name(), options, this.options.transactionIdleTimeout());
-        return awaitSync(WriteRequest.txBegin(tx, options.admission()));
-    }
-
-    @Override
-    public void cork() {
-        lane.cork(!Threads.currentIsVirtual());
-    }
-
-    @Override
-    public void uncork() {
-        WriteRequest r = lane.uncork();
-        if (r != null) {
-            await(r);
-        }
-    }
-
-    /** The failure of a request, as thrown to the caller that waited for it. */
-    public static LanesException rethrow(Throwable cause) {
-        if (cause instanceof LanesException) {
-            return (LanesException) cause;
-        }
-        // Outcomes are always recorded as LanesException; anything else is a defect.
-        return new WriteFailedException(WriteOutcome.UNKNOWN, "unexpected failure: " + cause, cause);
-    }
-
-    private static WriteOptions requireOptions(WriteOptions options) {
-        return Objects.requireNonNull(options, "options");
-    }
-
-    private static <T> SqlFunction<T> requireBody(SqlFunction<T> body) {
-        return Objects.requireNonNull(body, "body");
-    }
-
-    @Override
-    public <T> dev.lanes.Profiled<T> writeProfiled(WriteOptions options, SqlFunction<T> body) {
-        requireBody(body);
-        Profiler profiler = new Profiler();
-        long[] span = new long[2];
-        long called = System.nanoTime();
-        T value = write(options, c -> profiled(profiler, span, c, body));
-        return new dev.lanes.Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
-    }
-
-    @Override
-    public dev.lanes.Profiled<Integer> executeProfiled(WriteOptions options, String sql,
-            Object... args) {
-        Objects.requireNonNull(sql, "sql");
-        refuseTransactionControl(sql, "db.executeProfiled");
-        refuseSeveralStatements(sql, "db.executeProfiled");
-        Object[] bound = args == null ? new Object[0] : args;
-        return writeProfiled(options, c -> {
-            try (PreparedStatement s = c.prepareStatement(sql)) {
-                Rows.bind(s, bound);
-                long before = totalChanges(c);
-                int count = s.executeUpdate();
-                return totalChanges(c) == before ? 0 : count;
-            }
-        });
-    }
-
-    @Override
-    public <T> dev.lanes.Profiled<T> readProfiled(ReadOptions options, SqlFunction<T> body) {
-        requireBody(body);
-        Profiler profiler = new Profiler();
-        long[] span = new long[2];
-        long called = System.nanoTime();
-        T value = read(options, c -> profiled(profiler, span, c, body));
-        return new dev.lanes.Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
-    }
-
-    @Override
-    public dev.lanes.Profiled<List<Row>> queryProfiled(ReadOptions options, String sql,
-            Object... args) {
-        Objects.requireNonNull(sql, "sql");
-        Object[] bound = args == null ? new Object[0] : args;
-        dev.lanes.Profiled<List<Row>> result = readProfiled(options, c -> {
-            try (PreparedStatement s = c.prepareStatement(sql)) {
-                Rows.bind(s, bound);
-                try (ResultSet rs = s.executeQuery()) {
-                    return Rows.read(rs);
-                }
-            }
-        });
-        if (result.profile().resultBytes() > this.options.maxResultBytes()) {
-            throw new dev.lanes.ResultTooLargeException(lane.name() + ": the result of " + sql
-                    + " holds " + result.profile().resultBytes() + " bytes, past maxResultBytes "
-                    + this.options.maxResultBytes());
-        }
-        return result;
-    }
-
-    /** Runs a body on a counting connection, stamping when it started and ended. */
-    private static <T> T profiled(Profiler profiler, long[] span, java.sql.Connection c,
-            SqlFunction<T> body) throws Exception {
-        profiler.reset(); // a replayed body counts its last run only
-        span[0] = System.nanoTime();
-        try {
-            return body.apply(profiler.wrap(c));
-        } finally {
-            span[1] = System.nanoTime();
-        }
-    }
+    // ------------------------------------------------------------------ state
 
     @Override
     public DatabaseState state() {
@@ -430,35 +403,18 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
-    public dev.lanes.CheckpointResult checkpoint() {
-        return guards.checkpoint(this::maintenance);
-    }
-
-    @Override
-    public void backup(Path target) {
-        Objects.requireNonNull(target, "target");
-        guards.backup(target, lane);
-    }
-
-    @Override
-    public CompletableFuture<Database> awaitReady() {
+    public CompletableFuture<Database> whenReady() {
         return lane.awaitReady().thenApply(v -> this);
     }
 
     @Override
-    public CompletableFuture<dev.lanes.Termination> whenTerminated() {
+    public CompletableFuture<Termination> whenTerminated() {
         return lane.whenTerminated().thenApply(t -> guards.identityFailure() == null ? t
-                : new dev.lanes.Termination(DatabaseState.DEAD,
-                        Optional.of(guards.identityFailure())));
+                : new Termination(DatabaseState.DEAD, Optional.of(guards.identityFailure())));
     }
 
     @Override
-    public Subscription onTransactionStateChange(java.util.function.Consumer<Boolean> listener) {
-        return lane.onTransactionStateChange(Objects.requireNonNull(listener, "listener"));
-    }
-
-    @Override
-    public boolean transactionOpen() {
+    public boolean isTransactionOpen() {
         return lane.transactionOpen();
     }
 
@@ -476,9 +432,12 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
+    @Deprecated
     public void setBackground(boolean background) {
         lane.background(background);
     }
+
+    // ------------------------------------------------------------------ close
 
     @Override
     public void close() {
@@ -508,6 +467,7 @@ public final class DatabaseImpl implements Database {
         return guards.afterClose(CompletableFuture.allOf(lane.beginClose(drain), readersClosed));
     }
 
+    /** Waits, uninterruptibly and at most {@code closeTimeout}, for the close to complete. */
     private void awaitClose(CompletableFuture<Void> closed) {
         long timeout = options.closeTimeout().toNanos();
         boolean interrupted = false;
@@ -519,13 +479,12 @@ public final class DatabaseImpl implements Database {
                 } catch (InterruptedException e) {
                     interrupted = true; // keep waiting; the close is under way either way
                 } catch (ExecutionException e) {
-                    throw rethrow(e.getCause());
+                    throw Failures.asLanes(e.getCause());
                 } catch (TimeoutException e) {
                     lane.closeTimedOut(timeout);
-                    throw new CloseTimeoutException(lane.name() + ": close did not finish "
-                            + "within " + options.closeTimeout().toMillis() + " ms ("
-                            + lane.view().queued() + " writes still queued); it goes on in the "
-                            + "background");
+                    throw new CloseTimeoutException(name + ": close did not finish within "
+                            + options.closeTimeout().toMillis() + " ms (" + lane.view().queued()
+                            + " writes still queued); it goes on in the background");
                 }
             }
         } finally {
@@ -533,6 +492,19 @@ public final class DatabaseImpl implements Database {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private static WriteOptions requireOptions(WriteOptions options) {
+        return Objects.requireNonNull(options, "options");
+    }
+
+    private static <T> SqlFunction<T> requireBody(SqlFunction<T> body) {
+        return Objects.requireNonNull(body, "body");
+    }
+
+    /** Rethrows what a caller waited for; for the engine's own waits. */
+    static LanesException rethrow(Throwable cause) {
+        return Failures.asLanes(cause);
     }
 
     @Override

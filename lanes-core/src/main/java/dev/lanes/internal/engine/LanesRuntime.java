@@ -1,85 +1,105 @@
 package dev.lanes.internal.engine;
 
-import dev.lanes.internal.notify.ChangeDispatcher;
-import dev.lanes.internal.scheduler.EvictionOrder;
-import dev.lanes.internal.file.Lease;
-import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.writer.WriterLane;
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.ClosedException;
 import dev.lanes.Database;
+import dev.lanes.DatabaseLockedException;
 import dev.lanes.DatabaseOptions;
+import dev.lanes.InvalidRequestException;
+import dev.lanes.MetricsListener;
 import dev.lanes.RuntimeDiagnostics;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.file.CanonicalPath;
+import dev.lanes.internal.file.Lease;
+import dev.lanes.internal.notify.ChangeDispatcher;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Timer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConnection;
 
 /**
- * The engine behind {@link dev.lanes.Lanes}: the shared worker pool and the registry of open
- * databases, one per canonical path.
+ * The engine behind {@link dev.lanes.Lanes}: the shared worker pool, timer and connection budget,
+ * and the registry of open databases, one per canonical path.
  *
- * <p>Concurrency: {@link #databases} and {@link #closed} are guarded by {@link #lock}. A database
- * leaves the registry when its close completes, so opening the same path afterwards yields a
- * fresh database, while opening it during the close returns the closing one. Each database
- * holds a {@link Lease} on its file from open until its last connection closed, which can be a
- * moment after it left the registry; an open of the same path waits for that release (at most
- * {@link #LEASE_WAIT}).
+ * <h2>Concurrency</h2>
+ * {@link #databases}, {@link #openByFileName} and {@link #closed} are guarded by {@link #lock},
+ * which is held only to look up or change the registry, never across file I/O: an open reserves
+ * its path in the registry with a pending entry, takes the lease and builds the database outside
+ * the lock, then completes the entry; concurrent opens of the same path wait for that entry, and
+ * opens of other paths go on. A database leaves the registry when its close completes, so opening
+ * the same path afterwards yields a fresh database, while opening it during the close returns the
+ * closing one. Each database holds a {@link Lease} on its file from open until its last
+ * connection closed, which can be a moment after it left the registry; an open of the same path
+ * waits for that release (at most {@link #LEASE_WAIT}).
  */
 public final class LanesRuntime {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.LIFECYCLE);
+
+    /** How long an open waits for a database of this runtime at the same path to finish closing. */
+    static final Duration LEASE_WAIT = Duration.ofSeconds(10);
+
     private final String name;
     private final WorkerPool pool;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Map<Path, DatabaseImpl> databases = new HashMap<>();
-    // guarded by lock: how many of databases have each file name, so that naming one is O(1)
-    private final Map<String, Integer> openByFileName = new HashMap<>();
-    private boolean closed;
-    private final AtomicInteger openConnections = new AtomicInteger();
-    /**
-     * Fires deadlines (idle transactions, read admission timeouts) and delivers read stop
-     * requests ({@code sqlite3_interrupt}, which never blocks); runs no other SQLite call, only
-     * schedules lanes.
-     */
-    private final ScheduledThreadPoolExecutor timer;
+    private final Timer timer;
+    /** The time of every timeout, deadline and stamp of the runtime; see {@link Clock}. */
+    private final Clock clock;
     /** Delivers change notifications of every database, never on a writer's thread. */
     private final ChangeDispatcher changeDispatcher;
-
-    private final dev.lanes.MetricsListener metrics;
-
-    /** The connection cap (0: none) and the lanes with connections open, in eviction order. */
-    private final int maxOpenConnections;
-    private final EvictionOrder evictionOrder = new EvictionOrder();
+    private final MetricsListener metrics;
+    private final ConnectionBudget budget;
     private final long sqliteSoftHeapLimit;
-    private final java.util.concurrent.atomic.AtomicBoolean processLimitsApplied =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean processLimitsApplied = new AtomicBoolean();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private final Map<Path, CompletableFuture<DatabaseImpl>> databases = new HashMap<>();
+    /** How many registered databases have each file name, so that naming one is O(1). */
+    private final Map<String, Integer> openByFileName = new HashMap<>();
+    private boolean closed;
 
     public LanesRuntime(String name, int maxThreads, long threadStackSize,
-            dev.lanes.MetricsListener metrics, int maxOpenConnections, long sqliteSoftHeapLimit) {
+            MetricsListener metrics, int maxOpenConnections, long sqliteSoftHeapLimit) {
+        this(name, maxThreads, threadStackSize, metrics, maxOpenConnections, sqliteSoftHeapLimit,
+                Clock.SYSTEM, Timer.system(name));
+    }
+
+    /**
+     * A runtime whose timeouts and deadlines run on {@code clock} and {@code timer}; tests pass a
+     * manual clock that is its own timer.
+     */
+    public LanesRuntime(String name, int maxThreads, long threadStackSize,
+            MetricsListener metrics, int maxOpenConnections, long sqliteSoftHeapLimit,
+            Clock clock, Timer timer) {
         this.name = name;
+        this.clock = clock;
+        this.timer = timer;
         this.metrics = metrics;
-        this.maxOpenConnections = maxOpenConnections;
+        this.budget = new ConnectionBudget(maxOpenConnections);
         this.sqliteSoftHeapLimit = sqliteSoftHeapLimit;
-        this.pool = new WorkerPool(name, maxThreads, threadStackSize);
-        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, name + "-timer");
-            t.setDaemon(true);
-            return t;
-        });
-        this.timer.setRemoveOnCancelPolicy(true);
+        this.pool = new WorkerPool(name, maxThreads, threadStackSize, clock);
         this.changeDispatcher = new ChangeDispatcher(name);
         try {
-            metrics.runtimeStarted(new dev.lanes.MetricsListener.PoolGauges() {
+            metrics.runtimeStarted(new MetricsListener.PoolGauges() {
                 @Override
                 public int liveThreads() {
                     return pool.snapshot().liveThreads();
@@ -97,13 +117,156 @@ public final class LanesRuntime {
                 }
             });
         } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(LanesRuntime.class)
-                    .warn("{}: the metrics listener failed to bind the pool gauges", name, e);
+            log.warn("{}: the metrics listener failed to bind the pool gauges", name, e);
         }
     }
 
-    public dev.lanes.MetricsListener metrics() {
+    MetricsListener metrics() {
         return metrics;
+    }
+
+    WorkerPool pool() {
+        return pool;
+    }
+
+    public Timer timer() {
+        return timer;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    ConnectionBudget budget() {
+        return budget;
+    }
+
+    ChangeDispatcher changeDispatcher() {
+        return changeDispatcher;
+    }
+
+    // ------------------------------------------------------------------ open
+
+    /**
+     * Opens the database at {@code path}, or returns the one open there.
+     *
+     * @param options the options to open it with; null to take an open database as it is (or
+     *     open with the defaults)
+     * @throws InvalidRequestException when it is open with other options, naming the first that
+     *     differs
+     */
+    public Database open(Path path, DatabaseOptions options) {
+        Path canonical = CanonicalPath.of(path);
+        long leaseDeadline = System.nanoTime() + LEASE_WAIT.toNanos();
+        DatabaseImpl db;
+        while (true) {
+            Reservation r = reserve(canonical, path);
+            if (r.existing != null) {
+                db = Failures.join(r.existing); // an open of the same path under way elsewhere
+                checkSameOptions(db, options);
+                break;
+            }
+            if (r.releasing != null) {
+                awaitRelease(canonical, r.releasing, leaseDeadline);
+                continue;
+            }
+            db = build(canonical, r, options == null ? DatabaseOptions.builder().build() : options);
+            break;
+        }
+        if (db.options().initializer() != null) {
+            // Whoever opens it, an initialized database is handed out only once initialized.
+            try {
+                Failures.join(db.whenReady());
+            } catch (RuntimeException e) {
+                db.close();
+                throw e;
+            }
+        }
+        return db;
+    }
+
+    /** What an open found for its path: an entry to wait for, a lease to wait for, or its own. */
+    private record Reservation(CompletableFuture<DatabaseImpl> existing,
+            CompletableFuture<Void> releasing, CompletableFuture<DatabaseImpl> mine,
+            String display) {}
+
+    private Reservation reserve(Path canonical, Path asked) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new ClosedException(name + ": the runtime is closed; cannot open " + asked);
+            }
+            CompletableFuture<DatabaseImpl> entry = databases.get(canonical);
+            if (entry != null) {
+                return new Reservation(entry, null, null, null);
+            }
+            CompletableFuture<Void> releasing = Lease.pendingRelease(canonical, this);
+            if (releasing != null) {
+                return new Reservation(null, releasing, null, null);
+            }
+            String display = displayName(canonical);
+            CompletableFuture<DatabaseImpl> mine = new CompletableFuture<>();
+            databases.put(canonical, mine);
+            openByFileName.merge(fileName(canonical), 1, Integer::sum);
+            return new Reservation(null, null, mine, display);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes the lease and builds the database, outside the lock; undoes the reservation on failure. */
+    private DatabaseImpl build(Path canonical, Reservation r, DatabaseOptions options) {
+        DatabaseImpl db;
+        try {
+            // Owned before SQLite opens the file; refused: nothing stays registered.
+            Lease lease = Lease.acquire(canonical, r.display, this, name);
+            try {
+                db = new DatabaseImpl(canonical, r.display, options, this, lease);
+            } catch (RuntimeException | Error e) {
+                lease.release();
+                throw e;
+            }
+        } catch (RuntimeException | Error e) {
+            forget(canonical, r.mine);
+            r.mine.completeExceptionally(e);
+            throw e;
+        }
+        r.mine.complete(db);
+        return db;
+    }
+
+    private static void checkSameOptions(DatabaseImpl db, DatabaseOptions asked) {
+        if (asked == null) {
+            return;
+        }
+        String difference = OptionsDifference.between(db.options(), asked);
+        if (difference != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, db.name() + ": the "
+                    + "database is already open in this runtime with other options; "
+                    + difference + ". Open it once and share the Database, or pass the same "
+                    + "options (or none)", null);
+        }
+    }
+
+    /**
+     * Waits, outside the lock, for the lease of a database of this runtime that closed but has not
+     * yet released it (its connections are still closing).
+     */
+    private void awaitRelease(Path canonical, CompletableFuture<Void> releasing, long deadline) {
+        try {
+            releasing.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new DatabaseLockedException(canonical.getFileName() + ": a database of this "
+                    + "runtime at the same path is still closing after " + LEASE_WAIT.toSeconds()
+                    + " s and holds its lease, " + Lease.describe(canonical) + "; retry once its "
+                    + "close completed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DatabaseLockedException(canonical.getFileName() + ": interrupted while "
+                    + "waiting for a closing database of this runtime to release the file", e);
+        } catch (ExecutionException e) {
+            // released anyway: the lease future never fails
+        }
     }
 
     /**
@@ -116,8 +279,8 @@ public final class LanesRuntime {
         if (openByFileName.getOrDefault(file, 0) == 0) {
             return file;
         }
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        crc.update(canonical.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        CRC32 crc = new CRC32();
+        crc.update(canonical.toString().getBytes(StandardCharsets.UTF_8));
         return file + "~" + String.format("%06x", crc.getValue() & 0xFFFFFF);
     }
 
@@ -126,175 +289,49 @@ public final class LanesRuntime {
                 : canonical.getFileName().toString();
     }
 
-    public ScheduledExecutorService timer() {
-        return timer;
-    }
-
-    public ChangeDispatcher changeDispatcher() {
-        return changeDispatcher;
-    }
-
-    public Database open(Path path, DatabaseOptions options) {
-        Path canonical = canonical(path);
-        DatabaseImpl db;
-        long leaseDeadline = System.nanoTime() + LEASE_WAIT.toNanos();
-        while (true) {
-            CompletableFuture<Void> releasing;
-            lock.lock();
-            try {
-                if (closed) {
-                    throw new ClosedException(name + ": the runtime is closed; cannot open " + path);
-                }
-                db = databases.get(canonical);
-                releasing = db != null ? null : Lease.pendingRelease(canonical, this);
-                if (db == null && releasing == null) {
-                    // Owned before SQLite opens the file; refused: nothing is registered.
-                    String display = displayName(canonical);
-                    Lease lease = Lease.acquire(canonical, display, this, name);
-                    try {
-                        db = new DatabaseImpl(canonical, display, options, pool, this, lease);
-                    } catch (RuntimeException | Error e) {
-                        lease.release();
-                        throw e;
-                    }
-                    databases.put(canonical, db);
-                    openByFileName.merge(fileName(canonical), 1, Integer::sum);
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (db != null) {
-                break;
-            }
-            awaitRelease(canonical, releasing, leaseDeadline);
-        }
-        if (db.options().initializer() != null) {
-            // Whoever opens it, an initialized database is handed out only once initialized.
-            try {
-                db.awaitReady().join();
-            } catch (java.util.concurrent.CompletionException e) {
-                db.close();
-                throw DatabaseImpl.rethrow(e.getCause());
-            }
-        }
-        return db;
-    }
-
-    /** How long an open waits for a database of this runtime at the same path to finish closing. */
-    static final java.time.Duration LEASE_WAIT = java.time.Duration.ofSeconds(10);
-
-    /**
-     * Waits, outside the lock, for the lease of a database of this runtime that closed but has not
-     * yet released it (its connections are still closing).
-     */
-    private void awaitRelease(Path canonical, CompletableFuture<Void> releasing, long deadline) {
-        try {
-            releasing.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            throw new dev.lanes.DatabaseLockedException(canonical.getFileName() + ": a database of "
-                    + "this runtime at the same path is still closing after " + LEASE_WAIT.toSeconds()
-                    + " s and holds its lease, " + Lease.describe(canonical) + "; retry once "
-                    + "its close completed");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new dev.lanes.DatabaseLockedException(canonical.getFileName() + ": interrupted "
-                    + "while waiting for a closing database of this runtime to release the file", e);
-        } catch (ExecutionException e) {
-            // released anyway: the lease future never fails
-        }
-    }
-
-    /**
-     * The path SQLite will really open: symbolic links and {@code ..} resolved, also for a file
-     * that does not exist yet (through its parent directory).
-     */
-    public static Path canonical(Path path) {
-        Path absolute = path.toAbsolutePath().normalize();
-        try {
-            if (Files.exists(absolute)) {
-                return absolute.toRealPath();
-            }
-            Path parent = absolute.getParent();
-            if (parent != null && Files.exists(parent)) {
-                return parent.toRealPath().resolve(absolute.getFileName());
-            }
-        } catch (IOException e) {
-            // fall through: the database will fail to open and report why
-        }
-        return absolute;
-    }
-
-    public void connectionOpened() {
-        int open = openConnections.incrementAndGet();
-        if (maxOpenConnections > 0 && open > maxOpenConnections) {
-            evictWhileOverCap();
-        }
-    }
-
-    public void connectionClosed() {
-        openConnections.decrementAndGet();
-    }
-
-    /**
-     * A database opened a connection (writer or reader): it is a candidate for eviction until
-     * an eviction closed its connections. The first writer open also applies the process-wide
-     * limits.
-     */
-    public void connectionsOpened(WriterLane lane, java.sql.Connection writer) {
-        evictionOrder.opened(lane);
-        if (writer != null && sqliteSoftHeapLimit > 0
-                && processLimitsApplied.compareAndSet(false, true)) {
-            try (java.sql.Statement s = writer.createStatement()) {
-                s.execute("PRAGMA soft_heap_limit = " + sqliteSoftHeapLimit);
-            } catch (java.sql.SQLException e) {
-                processLimitsApplied.set(false);
-                org.slf4j.LoggerFactory.getLogger(LanesRuntime.class)
-                        .warn("{}: setting SQLite's soft heap limit failed", name, e);
-            }
-        }
-    }
-
-    /** The database's connections were closed by an eviction or its close. */
-    public void connectionsReleased(WriterLane lane) {
-        evictionOrder.released(lane);
-    }
-
-    /**
-     * Over the connection cap: idle databases, least recently used first ({@link
-     * EvictionOrder}), give up their connections at once, on this thread (always a platform
-     * thread: the one that just opened a connection). A victim is taken out of the order, so no
-     * other eviction chooses it too; one found busy by the time it is evicted is given back. After
-     * a few victims the open goes on, and the next open evicts again.
-     */
-    private void evictWhileOverCap() {
-        for (int attempts = 0; attempts < MAX_EVICTIONS_PER_OPEN
-                && openConnections.get() > maxOpenConnections; attempts++) {
-            WriterLane victim = evictionOrder.takeVictim();
-            if (victim == null) {
-                return; // nothing idle to evict now; the next open tries again
-            }
-            if (!victim.evictNow()) {
-                evictionOrder.requeue(victim);
-            }
-        }
-    }
-
-    /** Victims one open may evict, so that a burst of opens cannot stall one caller for long. */
-    private static final int MAX_EVICTIONS_PER_OPEN = 8;
-
-    /** A lane finished closing: forget it, unless a newer database took the path already. */
-    public void closed(Path path, WriterLane lane) {
+    /** A database finished closing: forget it, unless a newer database took the path already. */
+    void closed(Path path, DatabaseImpl db) {
         lock.lock();
         try {
-            DatabaseImpl db = databases.get(path);
-            if (db != null && db.lane() == lane) {
-                databases.remove(path);
-                openByFileName.computeIfPresent(fileName(path), (f, n) -> n == 1 ? null : n - 1);
+            CompletableFuture<DatabaseImpl> entry = databases.get(path);
+            if (entry != null && entry.getNow(null) == db) {
+                forgetLocked(path, entry);
             }
         } finally {
             lock.unlock();
         }
     }
+
+    private void forget(Path path, CompletableFuture<DatabaseImpl> entry) {
+        lock.lock();
+        try {
+            forgetLocked(path, entry);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // guarded by lock
+    private void forgetLocked(Path path, CompletableFuture<DatabaseImpl> entry) {
+        if (databases.remove(path, entry)) {
+            openByFileName.computeIfPresent(fileName(path), (f, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    /** The first writer connection of the runtime applies the process-wide limits. */
+    void applyProcessLimits(SQLiteConnection writer) {
+        if (sqliteSoftHeapLimit <= 0 || !processLimitsApplied.compareAndSet(false, true)) {
+            return;
+        }
+        try (java.sql.Statement s = writer.createStatement()) {
+            s.execute("PRAGMA soft_heap_limit = " + sqliteSoftHeapLimit);
+        } catch (SQLException e) {
+            processLimitsApplied.set(false);
+            log.warn("{}: setting SQLite's soft heap limit failed", name, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ views, close
 
     public RuntimeDiagnostics diagnostics() {
         WorkerPool.Snapshot s = pool.snapshot();
@@ -306,8 +343,28 @@ public final class LanesRuntime {
             lock.unlock();
         }
         return new RuntimeDiagnostics(s.liveThreads(), s.maxThreads(), s.busyThreads(),
-                s.runnableForeground(), s.runnableBackground(), open, openConnections.get(),
+                s.runnableForeground(), s.runnableBackground(), open, budget.open(),
                 s.longestQueueWait(), s.saturationStretches(), s.saturated());
+    }
+
+    /** The databases registered now, opened or being opened; those that failed are left out. */
+    private List<DatabaseImpl> registered() {
+        List<CompletableFuture<DatabaseImpl>> entries;
+        lock.lock();
+        try {
+            entries = new ArrayList<>(databases.values());
+        } finally {
+            lock.unlock();
+        }
+        List<DatabaseImpl> open = new ArrayList<>(entries.size());
+        for (CompletableFuture<DatabaseImpl> e : entries) {
+            try {
+                open.add(e.join());
+            } catch (RuntimeException failed) {
+                // its open failed; its caller was told
+            }
+        }
+        return open;
     }
 
     /**
@@ -316,57 +373,38 @@ public final class LanesRuntime {
      * still hold and use their handles.
      */
     public void abandoned() {
-        List<DatabaseImpl> open;
         lock.lock();
         try {
             if (closed) {
                 return;
             }
-            open = new ArrayList<>(databases.values());
         } finally {
             lock.unlock();
         }
-        for (DatabaseImpl db : open) {
-            org.slf4j.LoggerFactory.getLogger(LanesRuntime.class).warn("{}: its Lanes runtime "
-                    + "was garbage-collected without close(); close the runtime at shutdown so "
-                    + "that connections close cleanly and leases are released", db.lane().name());
+        for (DatabaseImpl db : registered()) {
+            log.warn("{}: its Lanes runtime was garbage-collected without close(); close the "
+                    + "runtime at shutdown so that connections close cleanly and leases are "
+                    + "released", db.name());
             db.lane().uncleanClose();
         }
     }
 
     /** Closes every database, all at once, then stops the threads. */
     public void close() {
-        List<DatabaseImpl> open;
         lock.lock();
         try {
             closed = true;
-            open = new ArrayList<>(databases.values());
         } finally {
             lock.unlock();
         }
+        List<DatabaseImpl> open = registered();
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         long timeoutNanos = 0;
         for (DatabaseImpl db : open) {
             closing.add(db.beginClose());
             timeoutNanos = Math.max(timeoutNanos, db.options().closeTimeout().toNanos());
         }
-        long deadline = System.nanoTime() + timeoutNanos;
-        List<String> late = new ArrayList<>();
-        boolean interrupted = false;
-        for (int i = 0; i < closing.size(); i++) {
-            while (true) {
-                try {
-                    closing.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException | TimeoutException e) {
-                    late.add(open.get(i).lane().name());
-                    open.get(i).lane().closeTimedOut(timeoutNanos);
-                    break;
-                }
-            }
-        }
+        List<String> late = awaitAll(open, closing, timeoutNanos);
         // The threads stop once every close completed: a late close still needs the pool (its
         // turn) and the timer (an open transaction's idle timeout ends it).
         CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0])).whenComplete((v, e) -> {
@@ -376,16 +414,39 @@ public final class LanesRuntime {
             try {
                 metrics.runtimeClosed();
             } catch (RuntimeException | LinkageError failure) {
-                org.slf4j.LoggerFactory.getLogger(LanesRuntime.class)
-                        .warn("{}: the metrics listener failed", name, failure);
+                log.warn("{}: the metrics listener failed", name, failure);
             }
         });
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
         if (!late.isEmpty()) {
             throw new CloseTimeoutException(name + ": " + late.size() + " database(s) did not "
                     + "close in time and go on closing in the background: " + late);
         }
+    }
+
+    /** Waits for the closes, uninterruptibly, until one deadline; the names of the late ones. */
+    private List<String> awaitAll(List<DatabaseImpl> open, List<CompletableFuture<Void>> closing,
+            long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        List<String> late = new ArrayList<>();
+        boolean interrupted = false;
+        for (int i = 0; i < closing.size(); i++) {
+            while (true) {
+                try {
+                    closing.get(i).get(Math.max(0, deadline - System.nanoTime()),
+                            TimeUnit.NANOSECONDS);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    late.add(open.get(i).name());
+                    open.get(i).lane().closeTimedOut(timeoutNanos);
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return late;
     }
 }

@@ -1,6 +1,7 @@
 package dev.lanes.internal.file;
 
-import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.scheduler.WorkerPool;
@@ -47,22 +48,22 @@ import org.sqlite.SQLiteConnection;
  * guarded by its lock; the connections are confined to the thread running the copy.
  */
 public final class Backup {
-    private static final Logger log = LoggerFactory.getLogger(Backup.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
 
     private final Path source;
     private final Path target;
     private final String name;
     private final Identity identity;
-    private final LanesRuntime runtime;
+    private final ConnectionBudget budget;
     private final Duration busyTimeout;
 
-    private Backup(Path source, Path target, String name, Identity identity, LanesRuntime runtime,
+    private Backup(Path source, Path target, String name, Identity identity, ConnectionBudget budget,
             Duration busyTimeout) {
         this.source = source;
         this.target = target;
         this.name = name;
         this.identity = identity;
-        this.runtime = runtime;
+        this.budget = budget;
         this.busyTimeout = busyTimeout;
     }
 
@@ -74,15 +75,15 @@ public final class Backup {
      * @throws ReadFailedException when the copy failed; nothing is left at the target
      */
     public static void run(Path source, Path target, String name, Identity identity,
-            LanesRuntime runtime, WorkerPool pool, Duration busyTimeout) {
+            ConnectionBudget budget, WorkerPool pool, Duration busyTimeout) {
         Path absolute = target.toAbsolutePath().normalize();
-        Path canonicalTarget = LanesRuntime.canonical(absolute);
+        Path canonicalTarget = CanonicalPath.of(absolute);
         if (canonicalTarget.equals(source)) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": the backup "
                     + "target is the database itself (" + target + "); choose another path", null);
         }
         refuseExisting(name, absolute);
-        Backup b = new Backup(source, absolute, name, identity, runtime, busyTimeout);
+        Backup b = new Backup(source, absolute, name, identity, budget, busyTimeout);
         if (!Threads.currentIsVirtual()) {
             b.copy();
             return;
@@ -159,7 +160,7 @@ public final class Backup {
         config.setReadOnly(true);
         config.setBusyTimeout(SqliteConnections.busyTimeoutMillis(busyTimeout));
         SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + source);
-        runtime.connectionOpened();
+        budget.opened();
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode: SQLite autocommits
             identity.onReaderOpened(c);
@@ -171,7 +172,7 @@ public final class Backup {
             try {
                 c.close();
             } finally {
-                runtime.connectionClosed();
+                budget.closed();
             }
         }
     }

@@ -1,7 +1,10 @@
 package dev.lanes.internal.file;
 
-import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.reader.ReaderConnection;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.CheckpointMode;
 import dev.lanes.CheckpointResult;
@@ -20,8 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -60,7 +61,7 @@ import org.sqlite.SQLiteOpenMode;
  * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field.
  */
 public final class Checkpointer implements WorkerPool.Task {
-    private static final Logger log = LoggerFactory.getLogger(Checkpointer.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
 
     /** A WAL this large that grew since the last checkpoint gets a {@code PASSIVE} one. */
     static final long WAL_THRESHOLD_BYTES = 4L * 1024 * 1024;
@@ -81,7 +82,8 @@ public final class Checkpointer implements WorkerPool.Task {
     private final String name;
     private final Synchronous synchronous;
     private final WorkerPool pool;
-    private final LanesRuntime runtime;
+    private final ConnectionBudget budget;
+    private final Clock clock;
     private final Identity identity;
     private final Stats stats;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -91,7 +93,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private Run state = Run.IDLE;
     private Kind pending;
     private boolean closing;
-    private ScheduledFuture<?> ticking;
+    private Timer.Scheduled ticking;
 
     // turn only
     private SQLiteConnection connection;
@@ -99,19 +101,20 @@ public final class Checkpointer implements WorkerPool.Task {
     // tick only (the timer's single thread)
     private long lastSize = -1;
     private FileTime lastModified;
-    private long lastChangeNanos = System.nanoTime();
+    private long lastChangeNanos;
     private FileTime checkpointedAt;
     private long truncateTriedNanos;
     private boolean truncateTried;
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
-            LanesRuntime runtime, Identity identity, Stats stats) {
+            ConnectionBudget budget, Clock clock, Identity identity, Stats stats) {
         this.path = path;
         this.wal = walOf(path);
         this.name = name;
         this.synchronous = synchronous;
         this.pool = pool;
-        this.runtime = runtime;
+        this.budget = budget;
+        this.clock = clock;
         this.identity = identity;
         this.stats = stats;
     }
@@ -131,12 +134,12 @@ public final class Checkpointer implements WorkerPool.Task {
     }
 
     /** Starts looking at the WAL on the runtime's timer. */
-    public void start(ScheduledExecutorService timer) {
+    public void start(Timer timer) {
         lock.lock();
         try {
             if (!closing && ticking == null) {
-                ticking = timer.scheduleWithFixedDelay(this::tick, TICK.toMillis(),
-                        TICK.toMillis(), TimeUnit.MILLISECONDS);
+                lastChangeNanos = clock.nanoTime();
+                ticking = timer.scheduleWithFixedDelay(this::tick, TICK.toNanos());
             }
         } finally {
             lock.unlock();
@@ -156,7 +159,7 @@ public final class Checkpointer implements WorkerPool.Task {
                 size = 0;
                 modified = null;
             }
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             if (size != lastSize || !java.util.Objects.equals(modified, lastModified)) {
                 lastSize = size;
                 lastModified = modified;
@@ -296,7 +299,7 @@ public final class Checkpointer implements WorkerPool.Task {
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
         config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, "0");
         SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
-        runtime.connectionOpened();
+        budget.opened();
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode, as every connection
             identity.onReaderOpened(c);
@@ -307,7 +310,7 @@ public final class Checkpointer implements WorkerPool.Task {
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            runtime.connectionClosed();
+            budget.closed();
             throw e;
         }
     }
@@ -333,7 +336,7 @@ public final class Checkpointer implements WorkerPool.Task {
             } catch (SQLException e) {
                 log.warn("{}: closing the checkpointer's connection failed", name, e);
             }
-            runtime.connectionClosed();
+            budget.closed();
         }
     }
 
@@ -351,7 +354,7 @@ public final class Checkpointer implements WorkerPool.Task {
                 closing = true;
                 pending = null;
                 if (ticking != null) {
-                    ticking.cancel(false);
+                    ticking.cancel();
                 }
                 if (state == Run.IDLE) {
                     state = Run.SCHEDULED;

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.lanes.internal.util.Clock;
 
 /**
  * The free-space floor of one database's volume. Write turns ask {@link #check()} after taking
@@ -16,9 +17,11 @@ public final class DiskReserve {
     private final String name;
     private final Path path;
     private final long reserveBytes;
+    private final Clock clock;
     private FileStore store;
 
-    public DiskReserve(String name, Path path, long reserveBytes) {
+    public DiskReserve(String name, Path path, long reserveBytes, Clock clock) {
+        this.clock = clock;
         this.name = name;
         this.path = path;
         this.reserveBytes = reserveBytes;
@@ -47,7 +50,7 @@ public final class DiskReserve {
      * would cost a sizeable share of a fast commit, and the WAL grows little in between.
      */
     private long walBytes() {
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         if (now - walSampledAt >= WAL_SAMPLE_NANOS || walSampledAt == 0) {
             walSampledAt = now;
             walSample = size(Path.of(path + "-wal"));

@@ -1,5 +1,6 @@
 package dev.lanes.internal.file;
 
+import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.IdentityMismatchException;
 import java.io.IOException;
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * The mismatch callback runs outside the lock.
  */
 public final class Identity {
-    private static final Logger log = LoggerFactory.getLogger(Identity.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
 
     /** The table holding the database's identity: one row, {@code id = 1}. */
     static final String TABLE = "_lanes_identity";

@@ -1,5 +1,6 @@
 package dev.lanes.internal.file;
 
+import dev.lanes.internal.util.LogNames;
 import dev.lanes.DatabaseLockedException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * connection exists; a deferred lease retries then and, failing, makes the database dead.
  */
 public final class Lease {
-    private static final Logger log = LoggerFactory.getLogger(Lease.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
 
     private static final ReentrantLock REGISTRY = new ReentrantLock();
     // guarded by REGISTRY: every lease of this JVM that is not yet released, by slot

@@ -1,5 +1,6 @@
 package dev.lanes.internal.notify;
 
+import dev.lanes.internal.util.LogNames;
 import dev.lanes.Change;
 import dev.lanes.Subscription;
 import java.util.ArrayDeque;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * database go on.
  */
 public final class ChangeNotifier implements CommitObserver {
-    private static final Logger log = LoggerFactory.getLogger(ChangeNotifier.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.NOTIFY);
 
     /** Changes waiting for delivery before new ones are merged into the newest. */
     static final int MAX_PENDING = 1024;

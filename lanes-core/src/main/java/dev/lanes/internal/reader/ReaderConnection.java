@@ -4,6 +4,7 @@ import dev.lanes.internal.sqlite.ControlStatement;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.sqlite.StatementCache;
+import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.sqlite.FaultInjector.Point;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,6 +71,7 @@ public final class ReaderConnection {
     final SQLiteConnection raw;
     final StatementCache cache;
     private final FaultInjector faults;
+    private final Clock clock;
     private final ControlStatement begin;
     private final ControlStatement commit;
     private final ControlStatement rollback;
@@ -94,8 +96,9 @@ public final class ReaderConnection {
      */
     int home = -1;
 
-    private ReaderConnection(SQLiteConnection raw, int statementCacheSize, FaultInjector faults)
-            throws SQLException {
+    private ReaderConnection(SQLiteConnection raw, int statementCacheSize, FaultInjector faults,
+            Clock clock) throws SQLException {
+        this.clock = clock;
         this.raw = raw;
         this.faults = faults;
         this.cache = new StatementCache(raw, statementCacheSize);
@@ -121,7 +124,7 @@ public final class ReaderConnection {
      * @throws SQLException when SQLite cannot open it or refuses the setup
      */
     static ReaderConnection open(Path path, Duration busyTimeout, int statementCacheSize,
-            FaultInjector faults) throws SQLException {
+            FaultInjector faults, Clock clock) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(SqliteConnections.busyTimeoutMillis(busyTimeout));
@@ -132,7 +135,7 @@ public final class ReaderConnection {
             }
             raw.getConnectionConfig().setGetGeneratedKeys(false);
             raw.getConnectionConfig().setAutoCommit(false); // manual mode, without a BEGIN
-            return new ReaderConnection(raw, statementCacheSize, faults);
+            return new ReaderConnection(raw, statementCacheSize, faults, clock);
         } catch (SQLException | RuntimeException e) {
             try {
                 raw.close();
@@ -167,7 +170,7 @@ public final class ReaderConnection {
      * caller has no handle anyone could cancel through, so it skips the lock; its deadline still
      * works, through the progress handler.
      *
-     * @param deadlineNanos the {@link System#nanoTime()} deadline, used when {@code withDeadline}
+     * @param deadlineNanos the {@link Clock} deadline, used when {@code withDeadline}
      * @param stoppable whether {@link #stop} may be called for this lease
      * @return the token that identifies this lease in later {@link #stop} requests
      */
@@ -205,7 +208,7 @@ public final class ReaderConnection {
             }
         }
         int reason = stopReason;
-        if (reason == RUNNING && hasDeadline && System.nanoTime() - deadline >= 0) {
+        if (reason == RUNNING && hasDeadline && clock.nanoTime() - deadline >= 0) {
             reason = DEADLINE;
         }
         hasDeadline = false;
@@ -218,7 +221,7 @@ public final class ReaderConnection {
         if (stopReason != RUNNING) {
             return true;
         }
-        if (hasDeadline && System.nanoTime() - deadline >= 0) {
+        if (hasDeadline && clock.nanoTime() - deadline >= 0) {
             stopReason = DEADLINE;
             return true;
         }

@@ -1,9 +1,12 @@
 package dev.lanes.internal.reader;
 
+import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.file.Identity;
-import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.AdmissionTimeoutException;
 import dev.lanes.CancelledException;
@@ -23,8 +26,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -89,7 +90,7 @@ import org.slf4j.LoggerFactory;
  * future once none is checked out and none waits.
  */
 public final class ReaderSet {
-    private static final Logger log = LoggerFactory.getLogger(ReaderSet.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
 
     private enum State { OPEN, CLOSING, CLOSED }
 
@@ -99,9 +100,9 @@ public final class ReaderSet {
         /** Null until the read opens one; owned by the lease holder. */
         ReaderConnection connection;
 
-        Lease(ReaderConnection connection) {
+        Lease(ReaderConnection connection, long acquiredAt) {
             this.connection = connection;
-            this.acquiredAt = System.nanoTime();
+            this.acquiredAt = acquiredAt;
         }
     }
 
@@ -118,17 +119,18 @@ public final class ReaderSet {
     static final class Waiter {
         final Condition condition; // sync waiters
         final AsyncAdmission callback; // async waiters
-        final long enqueuedAt = System.nanoTime();
+        final long enqueuedAt;
         /** When the wait ends: the checkout timeout, or the read's deadline if sooner. */
         final long end;
         final boolean deadlineFirst;
         // guarded by lock
         Lease lease;
         LanesException failure;
-        ScheduledFuture<?> timeout;
+        Timer.Scheduled timeout;
 
-        Waiter(Condition condition, AsyncAdmission callback, long checkoutTimeoutNanos,
-                boolean hasDeadline, long deadline) {
+        Waiter(Condition condition, AsyncAdmission callback, long enqueuedAt,
+                long checkoutTimeoutNanos, boolean hasDeadline, long deadline) {
+            this.enqueuedAt = enqueuedAt;
             this.condition = condition;
             this.callback = callback;
             long admissionEnd = enqueuedAt + checkoutTimeoutNanos;
@@ -143,9 +145,10 @@ public final class ReaderSet {
     private final Duration checkoutTimeout;
     private final Duration busyTimeout;
     private final int statementCacheSize;
-    private final LanesRuntime runtime;
+    private final ConnectionBudget budget;
     private final WorkerPool pool;
-    private final ScheduledExecutorService timer;
+    private final Timer timer;
+    private final Clock clock;
     private volatile FaultInjector faults = FaultInjector.NONE;
     /** Checks each new connection against the file first opened; null checks nothing. */
     private volatile Identity identity;
@@ -178,15 +181,16 @@ public final class ReaderSet {
     private final LongAdder cancellations = new LongAdder();
 
     ReaderSet(String name, Path path, int capacity, Duration checkoutTimeout,
-            Duration busyTimeout, int statementCacheSize, LanesRuntime runtime, WorkerPool pool,
-            ScheduledExecutorService timer) {
+            Duration busyTimeout, int statementCacheSize, ConnectionBudget budget, WorkerPool pool,
+            Timer timer, Clock clock) {
+        this.clock = clock;
         this.name = name;
         this.path = path;
         this.capacity = capacity;
         this.checkoutTimeout = checkoutTimeout;
         this.busyTimeout = busyTimeout;
         this.statementCacheSize = statementCacheSize;
-        this.runtime = runtime;
+        this.budget = budget;
         this.pool = pool;
         this.timer = timer;
         this.free = new AtomicInteger(capacity);
@@ -242,19 +246,19 @@ public final class ReaderSet {
             if (waiters.isEmpty() && takeSlot()) {
                 return granted(takeIdle());
             }
-            w = new Waiter(lock.newCondition(), null, nanos(checkoutTimeout), hasDeadline,
+            w = new Waiter(lock.newCondition(), null, clock.nanoTime(), nanos(checkoutTimeout), hasDeadline,
                     deadline);
             waiters.addLast(w);
             queued = waiters.size();
             asyncGrants = handOff(); // a slot freed since the check above
             try {
                 while (w.lease == null && w.failure == null) {
-                    long remaining = w.end - System.nanoTime();
+                    long remaining = w.end - clock.nanoTime();
                     if (remaining <= 0) {
                         deliver = expireDue(); // this waiter, and any earlier one also due
                         break;
                     }
-                    w.condition.awaitNanos(remaining);
+                    clock.awaitNanos(lock, w.condition, remaining);
                 }
             } catch (InterruptedException e) {
                 if (w.lease == null && w.failure == null) {
@@ -300,12 +304,12 @@ public final class ReaderSet {
                     w = null;
                     asyncGrants = null;
                 } else {
-                    w = new Waiter(null, callback, nanos(checkoutTimeout), hasDeadline, deadline);
+                    w = new Waiter(null, callback, clock.nanoTime(), nanos(checkoutTimeout),
+                            hasDeadline, deadline);
                     waiters.addLast(w);
                     queued = waiters.size();
                     try {
-                        w.timeout = timer.schedule(this::expire,
-                                Math.max(0, w.end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        w.timeout = timer.schedule(this::expire, w.end - clock.nanoTime());
                     } catch (RejectedExecutionException e) {
                         waiters.remove(w);
                         queued = waiters.size();
@@ -360,7 +364,7 @@ public final class ReaderSet {
 
     private Lease granted(ReaderConnection c) {
         acquisitions.increment();
-        return new Lease(c);
+        return new Lease(c, clock.nanoTime());
     }
 
     /** An idle connection, preferring the slot this thread maps to; null when none is idle. */
@@ -389,7 +393,7 @@ public final class ReaderSet {
             queued = waiters.size();
             w.lease = granted(takeIdle());
             if (w.timeout != null) {
-                w.timeout.cancel(false);
+                w.timeout.cancel();
             }
             if (w.condition != null) {
                 w.condition.signal();
@@ -424,7 +428,7 @@ public final class ReaderSet {
             }
             queued = waiters.size();
             if (w.timeout != null) {
-                w.timeout.cancel(false);
+                w.timeout.cancel();
             }
             cancellations.increment();
             return true;
@@ -456,7 +460,7 @@ public final class ReaderSet {
      */
     // guarded by lock
     private boolean expireDue() {
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         boolean queuedRefusal = false;
         for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
             Waiter w = it.next();
@@ -470,7 +474,7 @@ public final class ReaderSet {
                 w.condition.signal();
             } else {
                 if (w.timeout != null) {
-                    w.timeout.cancel(false);
+                    w.timeout.cancel();
                 }
                 refused.addLast(w);
                 queuedRefusal = true;
@@ -510,7 +514,7 @@ public final class ReaderSet {
 
     // guarded by lock
     private LanesException timedOut(Waiter w) {
-        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - w.enqueuedAt);
+        long waited = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - w.enqueuedAt);
         String shape = "capacity " + capacity + ", " + (capacity - free.get()) + " in use, "
                 + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
@@ -550,7 +554,7 @@ public final class ReaderSet {
         }
         ReaderConnection c;
         try {
-            c = ReaderConnection.open(path, busyTimeout, statementCacheSize, faults);
+            c = ReaderConnection.open(path, busyTimeout, statementCacheSize, faults, clock);
         } catch (SQLException | RuntimeException e) {
             throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": cannot open a reader "
                     + "connection (" + e.getMessage() + "); the read never ran", e);
@@ -566,7 +570,7 @@ public final class ReaderSet {
                         + "reader connection (" + e.getMessage() + "); the read never ran", e);
             }
         }
-        runtime.connectionOpened();
+        budget.opened();
         onConnectionOpened.run();
         lock.lock();
         try {
@@ -594,7 +598,7 @@ public final class ReaderSet {
     void release(Lease lease, boolean reusable) {
         ReaderConnection c = lease.connection;
         lease.connection = null;
-        long held = System.nanoTime() - lease.acquiredAt;
+        long held = clock.nanoTime() - lease.acquiredAt;
         completedCheckouts.increment();
         if (held > longestHoldNanos.get()) {
             longestHoldNanos.accumulateAndGet(held, Math::max);
@@ -701,7 +705,7 @@ public final class ReaderSet {
             if (connections != null) {
                 for (ReaderConnection c : connections) {
                     c.close();
-                    runtime.connectionClosed();
+                    budget.closed();
                 }
             }
             if (last) {
@@ -809,7 +813,7 @@ public final class ReaderSet {
                     LanesException e = new ClosedException(name + ": the database was shut "
                             + "down before this read got a reader; it never ran");
                     if (w.timeout != null) {
-                        w.timeout.cancel(false);
+                        w.timeout.cancel();
                     }
                     w.failure = e;
                     if (w.condition != null) {

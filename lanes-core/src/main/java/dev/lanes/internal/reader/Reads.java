@@ -1,16 +1,16 @@
 package dev.lanes.internal.reader;
 
-import dev.lanes.internal.sql.BoundedRows;
-import dev.lanes.internal.engine.DatabaseImpl;
-import dev.lanes.internal.engine.LanesRuntime;
-import dev.lanes.internal.guard.ReadGuard;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
-import dev.lanes.internal.sql.Rows;
-import dev.lanes.internal.sqlite.SqliteConnections;
-import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.writer.WriteRequest;
-import dev.lanes.internal.writer.WriterLane;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.util.Timer;
 import dev.lanes.BusyException;
 import dev.lanes.CancelledException;
 import dev.lanes.DeadlineExceededException;
@@ -33,7 +33,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,44 +70,44 @@ import org.slf4j.LoggerFactory;
  * canceller through volatile fields; their comments say how.
  */
 public final class Reads {
-    private static final Logger log = LoggerFactory.getLogger(Reads.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
 
     private final String name;
     private final Path path;
-    private final WriterLane lane;
+    /** The writer's readiness; asking for it opens the writer if nobody has yet. */
+    private final java.util.function.Supplier<CompletableFuture<Void>> writerReadiness;
     private final ReaderSet readers;
     private final WorkerPool pool;
-    private final ScheduledExecutorService timer;
+    private final Timer timer;
+    private final Clock clock;
     private final long maxResultBytes;
     private final Duration busyTimeout;
-    /** Whether readers keep prepared statements ({@code statementCacheSize > 0}). */
-    private final boolean statementsCached;
     /** Set once the writer has opened (and initialized) the database. */
     private volatile boolean ready;
 
-    Reads(String name, Path path, WriterLane lane, ReaderSet readers, WorkerPool pool,
-            ScheduledExecutorService timer, long maxResultBytes, Duration busyTimeout,
-            boolean statementsCached) {
+    Reads(String name, Path path, java.util.function.Supplier<CompletableFuture<Void>> writerReady,
+            ReaderSet readers, WorkerPool pool, Timer timer, Clock clock, long maxResultBytes,
+            Duration busyTimeout) {
         this.name = name;
         this.path = path;
-        this.lane = lane;
+        this.writerReadiness = writerReady;
         this.readers = readers;
         this.pool = pool;
         this.timer = timer;
+        this.clock = clock;
         this.maxResultBytes = maxResultBytes;
         this.busyTimeout = busyTimeout;
-        this.statementsCached = statementsCached;
     }
 
     /** The read path of one database, with its reader set. */
     public static Reads create(String name, Path path, dev.lanes.DatabaseOptions options,
-            WriterLane lane, LanesRuntime runtime, WorkerPool pool) {
+            java.util.function.Supplier<CompletableFuture<Void>> writerReady,
+            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
         ReaderSet readers = new ReaderSet(name, path, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(),
-                options.statementCacheSize(), runtime, pool, runtime.timer());
-        return new Reads(name, path, lane, readers, pool, runtime.timer(),
-                options.maxResultBytes(), options.busyTimeout(),
-                options.statementCacheSize() > 0);
+                options.statementCacheSize(), budget, pool, timer, clock);
+        return new Reads(name, path, writerReady, readers, pool, timer, clock,
+                options.maxResultBytes(), options.busyTimeout());
     }
 
     public ReaderSet readers() {
@@ -123,30 +122,24 @@ public final class Reads {
     // ------------------------------------------------------------------ entry points
 
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
-        Limits limits = Limits.of(options);
-        if (lane.corked()) {
-            return DatabaseImpl.await(onLane(new BodyWork<>(body), true));
-        }
-        return run(limits, new BodyWork<>(body));
+        return run(Limits.of(options, clock), new BodyWork<>(body));
     }
 
+    /** A query, already refused when it would write (see {@link Refusals#writeOnReader}). */
     public List<Row> query(ReadOptions options, String sql, Object[] args) {
-        refuseWrites(sql);
-        Limits limits = Limits.of(options);
-        if (lane.corked()) {
-            return DatabaseImpl.await(onLane(new QueryWork(sql, args), true));
-        }
-        return run(limits, new QueryWork(sql, args));
+        return run(Limits.of(options, clock), new QueryWork(sql, args, null));
+    }
+
+    /**
+     * {@link #query}, stamping on {@code span} when its statement started ({@code span[0]}) and
+     * ended ({@code span[1]}) on the reader; for profiles, which measure this very path.
+     */
+    public List<Row> query(ReadOptions options, String sql, Object[] args, long[] span) {
+        return run(Limits.of(options, clock), new QueryWork(sql, args, span));
     }
 
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
-        Limits limits = Limits.of(options);
-        if (lane.corked()) {
-            @SuppressWarnings("unchecked")
-            CompletableFuture<T> f = (CompletableFuture<T>) (CompletableFuture<?>)
-                    onLane(new BodyWork<>(body), false).future;
-            return f;
-        }
+        Limits limits = Limits.of(options, clock);
         AsyncRead<T> read = new AsyncRead<>(new BodyWork<>(body), limits);
         CompletableFuture<Void> writerReady = writerReady();
         if (writerReady == null) {
@@ -165,36 +158,6 @@ public final class Reads {
             });
         }
         return read.future;
-    }
-
-    /**
-     * While corked, a read runs on the writer lane as a request that writes nothing, so that it
-     * sees the corked writes: on the writer's guarded connection, under the read guard. Reader
-     * deadlines do not apply there.
-     */
-    private WriteRequest onLane(Work<?> work, boolean waits) {
-        WriteRequest r = WriteRequest.body(dev.lanes.WriteOptions.DEFAULTS, c -> {
-            ReadGuard guard = new ReadGuard(name, c, () -> {});
-            try {
-                Object value = work.runOn(guard.connection());
-                if (guard.refusal() != null) {
-                    throw guard.refusal();
-                }
-                return value;
-            } finally {
-                guard.end();
-            }
-        });
-        lane.submit(r, waits && !Threads.currentIsVirtual(), waits);
-        return r;
-    }
-
-    /** Refuses SQL that writes, before anything runs. */
-    void refuseWrites(String sql) {
-        String why = ReadOnlyClassifier.refusal(sql);
-        if (why != null) {
-            throw ReadGuard.violation(name, why);
-        }
     }
 
     private <T> T run(Limits limits, Work<T> work) {
@@ -223,7 +186,7 @@ public final class Reads {
         if (ready) {
             return null;
         }
-        CompletableFuture<Void> opened = lane.awaitReady(); // asks the writer to open if needed
+        CompletableFuture<Void> opened = writerReadiness.get(); // opens the writer if needed
         if (opened.isDone()) {
             if (opened.isCompletedExceptionally()) {
                 return opened; // dead or closed: the caller reports why
@@ -249,7 +212,7 @@ public final class Reads {
      *     caller's own thread
      */
     private <T> T runLeased(Lease lease, Work<T> work, Limits limits, ReadTask<?> task) {
-        if (limits.hasDeadline && System.nanoTime() - limits.deadline >= 0) {
+        if (limits.hasDeadline && clock.nanoTime() - limits.deadline >= 0) {
             readers.release(lease, true);
             readers.deadlineExceeded();
             throw new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
@@ -369,10 +332,7 @@ public final class Reads {
     }
 
     private static LanesException asLanes(Throwable t) {
-        if (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return DatabaseImpl.rethrow(t);
+        return Failures.asLanes(t);
     }
 
     // ------------------------------------------------------------------ work
@@ -382,10 +342,7 @@ public final class Reads {
         /** Whether it needs BEGIN … COMMIT around it (several statements, one snapshot). */
         boolean transactional();
 
-        T run(ReaderConnection c, ReadGuard.StopCheck stop) throws Exception;
-
-        /** Runs on a connection that is already guarded (the writer's, while corked). */
-        T runOn(java.sql.Connection guarded) throws Exception;
+        T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception;
     }
 
     /** A body on a guarded connection. */
@@ -402,22 +359,8 @@ public final class Reads {
         }
 
         @Override
-        public T run(ReaderConnection c, ReadGuard.StopCheck stop) throws Exception {
-            ReadGuard guard = new ReadGuard(name, c.raw, stop);
-            try {
-                T value = body.apply(guard.connection());
-                if (guard.refusal() != null) {
-                    throw guard.refusal(); // the body swallowed it
-                }
-                return value;
-            } finally {
-                guard.end();
-            }
-        }
-
-        @Override
-        public T runOn(java.sql.Connection guarded) throws Exception {
-            return body.apply(guarded);
+        public T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception {
+            return runGuarded(ConnectionGuard.read(name, c.raw, stop), body);
         }
     }
 
@@ -425,10 +368,12 @@ public final class Reads {
     private final class QueryWork implements Work<List<Row>> {
         private final String sql;
         private final Object[] args;
+        private final long[] span;
 
-        QueryWork(String sql, Object[] args) {
+        QueryWork(String sql, Object[] args, long[] span) {
             this.sql = sql;
             this.args = args;
+            this.span = span;
         }
 
         @Override
@@ -437,37 +382,33 @@ public final class Reads {
         }
 
         @Override
-        public List<Row> run(ReaderConnection c, ReadGuard.StopCheck stop) throws Exception {
-            PreparedStatement s = c.cache.get(sql);
+        public List<Row> run(ReaderConnection c, ConnectionGuard.StopCheck stop)
+                throws Exception {
+            if (span == null) {
+                return Statements.query(c.cache, sql, args, maxResultBytes, name);
+            }
+            span[0] = clock.nanoTime();
             try {
-                // A cached statement keeps the previous run's arguments; clearing them costs a
-                // native call, needed only when this run does not bind every parameter again.
-                if (args.length < s.getParameterMetaData().getParameterCount()) {
-                    s.clearParameters();
-                }
-                Rows.bind(s, args);
-                List<Row> rows;
-                try (ResultSet rs = s.executeQuery()) { // closing it resets the statement
-                    rows = BoundedRows.read(rs, maxResultBytes, name, sql);
-                }
-                if (!statementsCached) {
-                    c.cache.release(sql, s); // closes it
-                }
-                return rows;
-            } catch (Throwable e) {
-                c.cache.evict(sql, s);
-                throw e;
+                return Statements.query(c.cache, sql, args, maxResultBytes, name);
+            } finally {
+                span[1] = clock.nanoTime();
             }
         }
+    }
 
-        @Override
-        public List<Row> runOn(java.sql.Connection guarded) throws Exception {
-            try (PreparedStatement s = guarded.prepareStatement(sql)) {
-                Rows.bind(s, args);
-                try (ResultSet rs = s.executeQuery()) {
-                    return BoundedRows.read(rs, maxResultBytes, name, sql);
-                }
+    /**
+     * Runs a read body on a guarded connection; a refusal of the guard that the body swallowed
+     * still fails the read. Also serves reads on the writer while corked.
+     */
+    public static <T> T runGuarded(ConnectionGuard guard, SqlFunction<T> body) throws Exception {
+        try {
+            T value = body.apply(guard.connection());
+            if (guard.refusal() != null) {
+                throw guard.refusal();
             }
+            return value;
+        } finally {
+            guard.end();
         }
     }
 
@@ -485,12 +426,12 @@ public final class Reads {
             this.timeout = timeout;
         }
 
-        static Limits of(ReadOptions options) {
+        static Limits of(ReadOptions options, Clock clock) {
             if (options.timeout().isEmpty()) {
                 return NONE;
             }
             Duration timeout = options.timeout().get();
-            return new Limits(true, System.nanoTime() + ReaderSet.nanos(timeout), timeout);
+            return new Limits(true, clock.nanoTime() + ReaderSet.nanos(timeout), timeout);
         }
 
         long timeoutMillis() {

@@ -1,6 +1,6 @@
 package dev.lanes.internal.scheduler;
 
-import dev.lanes.internal.writer.WriterLane;
+import dev.lanes.internal.scheduler.ConnectionBudget.Evictable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -16,49 +16,49 @@ import java.util.concurrent.locks.ReentrantLock;
  * open, a scan was most of an open's cost.
  *
  * <p>The order is kept lazily, so that using a database never touches this class: a heap holds
- * each lane once, keyed by the last use it had when it was queued. A lane's last use only grows,
- * so an entry's key is never later than the lane's real last use. When the head's lane was used
+ * each database once, keyed by the last use it had when it was queued. A database's last use only grows,
+ * so an entry's key is never later than the database's real last use. When the head's database was used
  * since it was queued, it is queued again with its real last use; when it was not, its key is its
- * real last use and no other lane's real last use is earlier (each is at least its own key,
- * which is at least the head's): the head is the least recently used lane. Each re-queueing
+ * real last use and no other database's real last use is earlier (each is at least its own key,
+ * which is at least the head's): the head is the least recently used database. Each re-queueing
  * follows a use, so the work is paid for by the uses.
  *
  * <p>{@link #lock} guards {@link #byLastUse} and {@link #queued}; it is held only to pick or
- * queue, never while a connection closes. An entry leaves when its lane is chosen or released;
- * one whose lane lost its connections otherwise is dropped when it reaches the head.
+ * queue, never while a connection closes. An entry leaves when its database is chosen or released;
+ * one whose database lost its connections otherwise is dropped when it reaches the head.
  */
-public final class EvictionOrder {
-    /** Lanes that cannot give up their connections now, passed over per choice at most. */
+final class EvictionOrder {
+    /** Databases that cannot give up their connections now, passed over per choice at most. */
     private static final int MAX_PASSED_OVER = 64;
 
-    private record Entry(WriterLane lane, long lastUsed) {}
+    private record Entry(Evictable db, long lastUsed) {}
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
     private final PriorityQueue<Entry> byLastUse =
             new PriorityQueue<>((a, b) -> Long.compare(a.lastUsed, b.lastUsed));
-    // guarded by lock: the lanes with an entry in byLastUse, each exactly once
-    private final Set<WriterLane> queued = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Set<WriterLane> withConnections =
+    // guarded by lock: the databases with an entry in byLastUse, each exactly once
+    private final Set<Evictable> queued = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Evictable> withConnections =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** {@code lane} opened a connection: it is a candidate until its connections are released. */
-    public void opened(WriterLane lane) {
-        withConnections.add(lane);
-        queue(lane);
+    /** {@code db} opened a connection: it is a candidate until its connections are released. */
+    void opened(Evictable db) {
+        withConnections.add(db);
+        queue(db);
     }
 
     /**
-     * {@code lane}'s connections were all closed (by an eviction or its close). Its entry goes at
+     * {@code db}'s connections were all closed (by an eviction or its close). Its entry goes at
      * once, so that a closed database is not kept reachable; a victim has none by then, so only a
      * close pays for the linear removal.
      */
-    public void released(WriterLane lane) {
-        withConnections.remove(lane);
+    void released(Evictable db) {
+        withConnections.remove(db);
         lock.lock();
         try {
-            if (queued.remove(lane)) {
-                byLastUse.removeIf(e -> e.lane == lane);
+            if (queued.remove(db)) {
+                byLastUse.removeIf(e -> e.db == db);
             }
         } finally {
             lock.unlock();
@@ -66,12 +66,12 @@ public final class EvictionOrder {
     }
 
     /**
-     * Takes the least recently used lane that could give up its connections now out of the
+     * Takes the least recently used db that could give up its connections now out of the
      * order, or returns null when none could (every candidate looked at was busy, or held by a
      * transaction or cork). The caller evicts it, or gives it back with {@link #requeue}.
      */
-    public WriterLane takeVictim() {
-        List<WriterLane> passedOver = new ArrayList<>();
+    Evictable takeVictim() {
+        List<Evictable> passedOver = new ArrayList<>();
         lock.lock();
         try {
             while (passedOver.size() < MAX_PASSED_OVER) {
@@ -79,44 +79,44 @@ public final class EvictionOrder {
                 if (head == null) {
                     return null;
                 }
-                WriterLane lane = head.lane;
-                if (!withConnections.contains(lane)) {
-                    queued.remove(lane);
+                Evictable db = head.db;
+                if (!withConnections.contains(db)) {
+                    queued.remove(db);
                     continue;
                 }
-                long lastUsed = lane.lastUsedNanos();
+                long lastUsed = db.lastUsedNanos();
                 if (lastUsed != head.lastUsed) {
-                    byLastUse.add(new Entry(lane, lastUsed));
+                    byLastUse.add(new Entry(db, lastUsed));
                     continue;
                 }
-                if (!lane.evictable()) {
-                    passedOver.add(lane);
+                if (!db.evictable()) {
+                    passedOver.add(db);
                     continue;
                 }
-                queued.remove(lane);
-                return lane;
+                queued.remove(db);
+                return db;
             }
             return null;
         } finally {
-            for (WriterLane lane : passedOver) {
-                byLastUse.add(new Entry(lane, lane.lastUsedNanos()));
+            for (Evictable db : passedOver) {
+                byLastUse.add(new Entry(db, db.lastUsedNanos()));
             }
             lock.unlock();
         }
     }
 
-    /** Gives back a lane {@link #takeVictim} returned and that kept its connections. */
-    public void requeue(WriterLane lane) {
-        if (withConnections.contains(lane)) {
-            queue(lane);
+    /** Gives back a db {@link #takeVictim} returned and that kept its connections. */
+    void requeue(Evictable db) {
+        if (withConnections.contains(db)) {
+            queue(db);
         }
     }
 
-    private void queue(WriterLane lane) {
+    private void queue(Evictable db) {
         lock.lock();
         try {
-            if (queued.add(lane)) {
-                byLastUse.add(new Entry(lane, lane.lastUsedNanos()));
+            if (queued.add(db)) {
+                byLastUse.add(new Entry(db, db.lastUsedNanos()));
             }
         } finally {
             lock.unlock();

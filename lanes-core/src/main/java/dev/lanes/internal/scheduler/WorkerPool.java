@@ -1,5 +1,7 @@
 package dev.lanes.internal.scheduler;
 
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * one warning.
  */
 public final class WorkerPool {
-    private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
+    private static final Logger log = LoggerFactory.getLogger(LogNames.POOL);
 
     /** Background work gets one pool turn in this many while foreground work waits. */
     static final int BACKGROUND_TURN_EVERY = 4;
@@ -55,6 +57,7 @@ public final class WorkerPool {
     private final String name;
     private final int maxThreads;
     private final long stackSize;
+    private final Clock clock;
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
@@ -71,10 +74,11 @@ public final class WorkerPool {
     private long saturationStretches;
     private long longestQueueWaitNanos;
 
-    public WorkerPool(String name, int maxThreads, long stackSize) {
+    public WorkerPool(String name, int maxThreads, long stackSize, Clock clock) {
         this.name = name;
         this.maxThreads = maxThreads;
         this.stackSize = stackSize;
+        this.clock = clock;
     }
 
     /** Runs the task's turn on a pool thread, soon. */
@@ -93,7 +97,7 @@ public final class WorkerPool {
                 w.wakeUp.signal();
                 return;
             }
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             (task.background() ? background : foreground).addLast(new Queued(task, now));
             if (liveThreads < maxThreads) {
                 liveThreads++;
@@ -142,7 +146,7 @@ public final class WorkerPool {
         } else {
             return null;
         }
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         long waited = now - q.since();
         if (waited > longestQueueWaitNanos) {
             longestQueueWaitNanos = waited;
@@ -224,7 +228,7 @@ public final class WorkerPool {
                     return false;
                 }
                 try {
-                    remaining = wakeUp.awaitNanos(remaining);
+                    remaining = clock.awaitNanos(lock, wakeUp, remaining);
                 } catch (InterruptedException e) {
                     // Pool threads are interrupted by no one but a careless body; stay alive.
                     Thread.interrupted();
@@ -261,7 +265,7 @@ public final class WorkerPool {
     public Snapshot snapshot() {
         lock.lock();
         try {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             return new Snapshot(liveThreads, maxThreads, busyThreads, foreground.size(),
                     background.size(), Duration.ofNanos(longestQueueWaitNanos),
                     saturationStretches,

@@ -17,7 +17,7 @@ import java.util.Locale;
  * pragmas whose argument only selects what to report, such as {@code table_info(t)}), and the
  * pragmas that act when merely named ({@code optimize}, {@code wal_checkpoint}, {@code
  * incremental_vacuum}). Every statement of a multi-statement text is checked. Comments, string
- * literals and quoted identifiers are skipped (see {@link SqlText}).
+ * literals and quoted identifiers are skipped (see {@link SqlLexer}).
  *
  * <p>Words it does not know are left to SQLite, which rejects them as syntax errors; the reader's
  * {@code PRAGMA query_only=1} and read-only open mode remain the backstop for anything the text
@@ -95,21 +95,19 @@ public final class ReadOnlyClassifier {
      * column list or body) and is not {@code AS}, {@code NOT} or {@code MATERIALIZED}.
      */
     private static String refusalOfWith(String statement) {
-        Lexer lex = new Lexer(statement);
+        SqlLexer lex = new SqlLexer(statement);
         int depth = 0;
         boolean afterClose = false;
-        for (Lexer.Token t = lex.next(); t != null; t = lex.next()) {
-            if (t.kind == Lexer.PUNCT) {
-                if (t.text.equals("(")) {
-                    depth++;
-                } else if (t.text.equals(")")) {
-                    depth = Math.max(0, depth - 1);
-                    afterClose = depth == 0;
-                    continue;
-                }
+        while (lex.next()) {
+            if (lex.isPunct('(')) {
+                depth++;
                 afterClose = false;
-            } else if (t.kind == Lexer.WORD && depth == 0 && afterClose) {
-                switch (t.text) {
+            } else if (lex.isPunct(')')) {
+                depth = Math.max(0, depth - 1);
+                afterClose = depth == 0;
+            } else if (lex.kind() == SqlLexer.Kind.WORD && depth == 0 && afterClose) {
+                String word = lex.upperWord();
+                switch (word) {
                     case "AS":
                     case "NOT":
                     case "MATERIALIZED":
@@ -118,7 +116,7 @@ public final class ReadOnlyClassifier {
                     case "UPDATE":
                     case "DELETE":
                     case "REPLACE":
-                        return "WITH … " + t.text;
+                        return "WITH … " + word;
                     default:
                         return null; // SELECT, VALUES, or something SQLite will reject
                 }
@@ -161,111 +159,31 @@ public final class ReadOnlyClassifier {
     }
 
     private static String refusalOfPragma(String statement) {
-        Lexer lex = new Lexer(statement);
+        SqlLexer lex = new SqlLexer(statement);
         lex.next(); // PRAGMA
-        Lexer.Token name = lex.next();
-        if (name == null) {
+        if (!lex.next()) {
             return null;
         }
-        Lexer.Token after = lex.next();
-        if (after != null && after.kind == Lexer.PUNCT && after.text.equals(".")) {
-            name = lex.next(); // schema.name
-            if (name == null) {
-                return null;
+        String pragma = lex.upperName();
+        boolean more = lex.next();
+        if (more && lex.isPunct('.')) {
+            if (!lex.next()) {
+                return null; // schema. with nothing after it: SQLite rejects it
             }
-            after = lex.next();
+            pragma = lex.upperName(); // schema.name
+            more = lex.next();
         }
-        String pragma = name.text.toUpperCase(Locale.ROOT);
         String shown = pragma.toLowerCase(Locale.ROOT);
-        if (after == null) {
+        if (!more || lex.kind() == SqlLexer.Kind.SEMICOLON) {
             return actsWhenNamed(pragma) ? "PRAGMA " + shown : null;
         }
-        if (after.kind == Lexer.PUNCT && after.text.equals("=")) {
+        if (lex.isPunct('=')) {
             return "a pragma assignment (PRAGMA " + shown + " = …)";
         }
-        if (after.kind == Lexer.PUNCT && after.text.equals("(")) {
+        if (lex.isPunct('(')) {
             return argumentOnlySelects(pragma) ? null
                     : "a pragma assignment (PRAGMA " + shown + "(…))";
         }
         return "PRAGMA " + shown + " in a form that is not a plain read";
-    }
-
-    /** Tokens of one statement: words (upper-cased), quoted names, and single punctuation. */
-    private static final class Lexer {
-        static final int WORD = 0;
-        static final int QUOTED = 1;
-        static final int PUNCT = 2;
-        static final int OTHER = 3;
-
-        static final class Token {
-            final int kind;
-            final String text;
-
-            Token(int kind, String text) {
-                this.kind = kind;
-                this.text = text;
-            }
-        }
-
-        private final String sql;
-        private int i;
-
-        Lexer(String sql) {
-            this.sql = sql;
-        }
-
-        Token next() {
-            int n = sql.length();
-            i = SqlText.skipSpaceAndComments(sql, i);
-            if (i >= n) {
-                return null;
-            }
-            char c = sql.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
-                int start = i;
-                i = skipQuoted(c);
-                return new Token(c == '\'' ? OTHER : QUOTED, sql.substring(start, i));
-            }
-            if (c == '[') {
-                int close = sql.indexOf(']', i + 1);
-                int start = i;
-                i = close < 0 ? n : close + 1;
-                return new Token(QUOTED, sql.substring(start, i));
-            }
-            if (Character.isLetter(c) || c == '_') {
-                int start = i;
-                while (i < n && (Character.isLetterOrDigit(sql.charAt(i))
-                        || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
-                    i++;
-                }
-                return new Token(WORD, sql.substring(start, i).toUpperCase(Locale.ROOT));
-            }
-            if (Character.isDigit(c)) {
-                int start = i;
-                while (i < n
-                        && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
-                    i++;
-                }
-                return new Token(OTHER, sql.substring(start, i));
-            }
-            i++;
-            return new Token(PUNCT, String.valueOf(c));
-        }
-
-        private int skipQuoted(char quote) {
-            int n = sql.length();
-            int j = i + 1;
-            while (j < n) {
-                if (sql.charAt(j) == quote) {
-                    if (j + 1 < n && sql.charAt(j + 1) == quote) {
-                        j += 2;
-                        continue;
-                    }
-                    return j + 1;
-                }
-                j++;
-            }
-            return n;
-        }
     }
 }

@@ -55,6 +55,22 @@ public final class StatementCache implements AutoCloseable {
         }
     }
 
+    /**
+     * Returns a statement after a query whose result set was closed, which reset it: an
+     * uncached one is closed, a cached one is kept with its parameters (the next run clears them
+     * only when it does not bind every one again).
+     */
+    public void done(String sql, PreparedStatement s) {
+        if (capacity == 0 || statements.get(sql) != s) {
+            closeQuietly(s);
+        }
+    }
+
+    /** The connection the statements belong to. */
+    public Connection connection() {
+        return connection;
+    }
+
     /** Drops a statement that failed, so the next use prepares it again. */
     public void evict(String sql, PreparedStatement s) {
         if (statements.get(sql) == s) {

@@ -116,7 +116,8 @@ public final class Profiler {
         }
     }
 
-    private static long sizeOf(Object value) {
+    /** The bytes a value read counts for: UTF-8 bytes of text, a blob's length, 8 else. */
+    public static long sizeOf(Object value) {
         if (value == null) {
             return 0;
         }

@@ -1,8 +1,5 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.internal.engine.DatabaseImpl;
-import dev.lanes.internal.sql.SqlText;
-import dev.lanes.internal.util.Threads;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.Row;
@@ -12,26 +9,32 @@ import dev.lanes.TransactionOptions;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOptions;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.writer.WriteRequest.Step;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.util.Timer;
+import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ScheduledFuture;
 
 /**
- * A {@link Transaction}: a handle whose every call becomes one step on the writer lane it pins.
+ * A {@link Transaction}: a handle whose every call becomes one step on the writer lane it pins
+ * (see {@link PinnedTransaction}).
  *
  * <p>Concurrency: {@link #state} and {@link #endReason} are written only under the lane's lock
  * (by the lane), so admission of a step and the end of the transaction cannot interleave; they
  * are volatile so that {@link #isOpen()} reads them without the lock. Activity stamps are written
- * by the lane's holder and read by the idle timer.
+ * by the lane's holder and read by the idle check; {@link #idleCheck} is guarded by the lane's
+ * lock.
  */
-public final class InteractiveTransaction implements Transaction {
+final class InteractiveTransaction implements Transaction {
     enum State { PENDING, OPEN, COMMITTED, ROLLED_BACK, UNKNOWN }
 
     private final WriterLane lane;
     private final String name;
+    private final Clock clock;
     private final WriteOptions admission;
     final Duration idleTimeout;
     volatile State state = State.PENDING;
@@ -39,13 +42,13 @@ public final class InteractiveTransaction implements Transaction {
     volatile long openedAtNanos;
     volatile long lastActivityNanos;
     volatile int statements;
-    /** The pending idle check; guarded by the lane's lock. */
-    ScheduledFuture<?> idleCheck;
+    Timer.Scheduled idleCheck;
 
-    public InteractiveTransaction(WriterLane lane, String name, TransactionOptions options,
+    InteractiveTransaction(WriterLane lane, String name, Clock clock, TransactionOptions options,
             Duration defaultIdleTimeout) {
         this.lane = lane;
         this.name = name;
+        this.clock = clock;
         this.admission = options.admission();
         this.idleTimeout = options.idleTimeout().orElse(defaultIdleTimeout);
     }
@@ -56,31 +59,30 @@ public final class InteractiveTransaction implements Transaction {
 
     @Override
     public int execute(String sql, Object... args) {
-        return (Integer) step(Step.EXECUTE, null, checked(sql), args == null ? new Object[0] : args);
+        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args), clock.nanoTime()));
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public List<Row> query(String sql, Object... args) {
-        return (List<Row>) step(Step.QUERY, null, checked(sql), args == null ? new Object[0] : args);
+        return step(new WriteRequest.Query(this, checked(sql), argsOf(args), clock.nanoTime()));
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <T> T run(SqlFunction<T> body) {
-        return (T) step(Step.RUN, Objects.requireNonNull(body, "body"), null, null);
+        return step(new WriteRequest.Run(this, Objects.requireNonNull(body, "body"),
+                clock.nanoTime()));
     }
 
     @Override
     public void commit() {
-        step(Step.COMMIT, null, null, null);
+        step(new WriteRequest.Commit(this, clock.nanoTime()));
     }
 
     @Override
     public void rollback() {
         if (state == State.OPEN) {
             try {
-                step(Step.ROLLBACK, null, null, null);
+                step(new WriteRequest.Rollback(this, "rollback() was called", clock.nanoTime()));
             } catch (LanesException e) {
                 if (e.outcome() != WriteOutcome.ROLLED_BACK) {
                     throw e;
@@ -100,25 +102,20 @@ public final class InteractiveTransaction implements Transaction {
         rollback();
     }
 
+    private static Object[] argsOf(Object[] args) {
+        return args == null ? new Object[0] : args;
+    }
+
     private String checked(String sql) {
         Objects.requireNonNull(sql, "sql");
-        String keyword = SqlText.transactionControl(sql);
-        if (keyword != null) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": transaction "
-                    + "control (" + keyword + ") is refused inside a transaction; use commit() or "
-                    + "rollback()", null);
-        }
+        Refusals.transactionControl(name, "a transaction (end it with commit() or rollback())",
+                sql);
         return sql;
     }
 
-    private Object step(Step step, SqlFunction<?> body, String sql, Object[] args) {
-        WriteRequest r = WriteRequest.txStep(this, step, body, sql, args);
+    private <T> T step(TransactionStep r) {
         lane.submitStep(r, !Threads.currentIsVirtual());
-        try {
-            return r.future.join();
-        } catch (CompletionException e) {
-            throw DatabaseImpl.rethrow(e.getCause());
-        }
+        return Failures.join(r.future);
     }
 
     /** Why a step cannot run: the transaction is not open. Called under the lane's lock. */
@@ -140,9 +137,9 @@ public final class InteractiveTransaction implements Transaction {
         }
     }
 
-    /** Age and statements, for diagnostics. */
+    /** How long it has been open, for diagnostics. */
     long ageNanos() {
         long opened = openedAtNanos;
-        return opened == 0 ? 0 : System.nanoTime() - opened;
+        return opened == 0 ? 0 : clock.nanoTime() - opened;
     }
 }

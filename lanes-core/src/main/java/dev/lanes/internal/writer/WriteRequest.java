@@ -1,61 +1,48 @@
 package dev.lanes.internal.writer;
 
 import dev.lanes.LanesException;
+import dev.lanes.MetricsListener;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOptions;
+import dev.lanes.internal.sql.SqlText;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One request on a writer lane and its eventual outcome.
+ * One request on a writer lane and its eventual outcome. The kinds form a closed family, so that
+ * the lane's dispatch names every one of them:
  *
- * <p>The lane thread records the outcome ({@link #succeed} or {@link #fail}) during the turn and
- * delivers it to the future only after the turn has released the lane ({@link #deliver()}), so
- * that callbacks a caller chained on the future never run while the lane is held.
+ * <ul>
+ *   <li>{@link GroupWrite}s run inside the group's transaction: a {@link BodyWrite} (a caller's
+ *       body, isolated by a savepoint when grouped) or a {@link StatementWrite} (one statement,
+ *       which SQLite isolates by itself);
+ *   <li>a {@link Maintenance} body runs alone, without the transaction wrap;
+ *   <li>a {@link TransactionBegin} pins the lane to an interactive transaction, whose {@link
+ *       TransactionStep}s then run ahead of the queue;
+ *   <li>{@link LaneCommand}s steer the lane itself: open, cork, uncork, close.
+ * </ul>
+ *
+ * <h2>Concurrency</h2>
+ * The lane's holder records the outcome ({@link #succeed}, {@link #fail}) during the turn and
+ * delivers it ({@link #deliver()}) only after the turn released the lane, so that callbacks a
+ * caller chained on the future never run while the lane is held. Stage timings and the run count
+ * are written by the holder (the queue depth under the lane's lock) and read after delivery.
+ * The fields of the leader hand-off are volatile: {@link #waiter} is set before admission, {@link
+ * #leadGranted} under the lane's lock, {@link #wake} by the waiter before it checks again.
  */
-public final class WriteRequest {
-    /** What the request asks the lane to do. */
-    enum Kind {
-        /** A body inside the group's transaction, isolated by a savepoint when grouped. */
-        BODY,
-        /** One statement inside the group's transaction; SQLite isolates a failed statement. */
-        STATEMENT,
-        /** A body without the transaction wrap, alone in its turn. */
-        TOP_LEVEL,
-        /** Opens an interactive transaction and pins the lane to it. */
-        TX_BEGIN,
-        /** One step of the pinned interactive transaction; see {@link Step}. */
-        TX_STEP,
-        /** Opens the connection (and runs the initializer) if it is not open yet. */
-        OPEN,
-        /** Opens the outer transaction that holds later writes until uncork. */
-        CORK,
-        /** Commits the outer transaction opened by cork. */
-        UNCORK,
-        /** Closes the connection; always the last request a lane runs. */
-        CLOSE
-    }
+public abstract sealed class WriteRequest
+        permits WriteRequest.GroupWrite, WriteRequest.Maintenance, WriteRequest.TransactionBegin,
+        WriteRequest.TransactionStep, WriteRequest.LaneCommand {
 
-    /** What a {@link Kind#TX_STEP} does. */
-    enum Step { EXECUTE, QUERY, RUN, COMMIT, ROLLBACK, EXPIRE }
-
-    final Kind kind;
-    final SqlFunction<?> body;
-    final String sql;
-    final Object[] args;
+    final CompletableFuture<Object> future = new CompletableFuture<>();
     final WriteOptions options;
-    final InteractiveTransaction tx;
-    final Step step;
-    /** For {@link Kind#CLOSE}: roll back held work (shutdownNow) instead of committing it. */
-    final boolean discard;
-    public final CompletableFuture<Object> future = new CompletableFuture<>();
     final long enqueuedAt;
-    /** How many times the body has started; bounded replays read it. Lane thread only. */
+    /** How many times the request has started; bounded replays read it. Holder only. */
     int runs;
     /**
      * The platform thread blocked on this request that may be handed the lane to lead the turn
-     * that runs it; null for asynchronous and virtual-thread callers. Set before admission.
+     * that runs it; null for asynchronous and virtual-thread callers.
      */
-    public volatile Thread waiter;
+    volatile Thread waiter;
     /** Set, under the lane's lock, when the lane was handed to {@link #waiter}. */
     volatile boolean leadGranted;
     /**
@@ -63,97 +50,43 @@ public final class WriteRequest {
      * it. The waiter replaces a completed one before it checks again. A future, not a bare
      * unpark, so that no stray permit is ever left on the caller's thread.
      */
-    public volatile CompletableFuture<Void> wake;
-    // stage timings, written by the lane (depth under its lock, the rest by the holder)
+    volatile CompletableFuture<Void> wake;
+    // stage timings
     int depthAtEntry;
     int groupSize;
     long startedAt;
     long acquireNanos;
     long bodyNanos;
     long commitNanos;
-    // the recorded outcome; lane thread only until deliver()
+    // the recorded outcome; holder only until deliver()
     private Object result;
     private LanesException failure;
     private boolean recorded;
 
-    private WriteRequest(Kind kind, SqlFunction<?> body, String sql, Object[] args,
-            WriteOptions options) {
-        this(kind, body, sql, args, options, null, null);
-    }
-
-    private WriteRequest(Kind kind, SqlFunction<?> body, String sql, Object[] args,
-            WriteOptions options, InteractiveTransaction tx, Step step) {
-        this.kind = kind;
-        this.body = body;
-        this.sql = sql;
-        this.args = args;
+    private WriteRequest(WriteOptions options, long enqueuedAt) {
         this.options = options;
-        this.tx = tx;
-        this.step = step;
-        this.discard = kind == Kind.CLOSE && sql != null;
-        this.enqueuedAt = System.nanoTime();
+        this.enqueuedAt = enqueuedAt;
     }
 
-    public static WriteRequest txBegin(InteractiveTransaction tx, WriteOptions admission) {
-        return new WriteRequest(Kind.TX_BEGIN, null, null, null, admission, tx, null);
+    /** Arms the leader hand-off for a platform caller that will block on the outcome. */
+    void waitedForBy(Thread caller) {
+        wake = new CompletableFuture<>();
+        waiter = caller;
     }
 
-    /** A step; for an internal {@link Step#ROLLBACK}, {@code sql} carries the reason. */
-    static WriteRequest txStep(InteractiveTransaction tx, Step step, SqlFunction<?> body,
-            String sql, Object[] args) {
-        return new WriteRequest(Kind.TX_STEP, body, sql, args, tx.admission(), tx, step);
+    /** From submission until its turn began; read once the outcome arrived. */
+    public long waitedNanos() {
+        return startedAt - enqueuedAt;
     }
 
-    static WriteRequest open() {
-        return new WriteRequest(Kind.OPEN, null, null, null, WriteOptions.DEFAULTS);
+    /** How long its body or statement ran; read once the outcome arrived. */
+    public long executedNanos() {
+        return bodyNanos;
     }
 
-    static WriteRequest cork() {
-        return new WriteRequest(Kind.CORK, null, null, null, WriteOptions.DEFAULTS);
-    }
-
-    static WriteRequest uncork() {
-        return new WriteRequest(Kind.UNCORK, null, null, null, WriteOptions.DEFAULTS);
-    }
-
-    public static WriteRequest body(WriteOptions options, SqlFunction<?> body) {
-        return new WriteRequest(Kind.BODY, body, null, null, options);
-    }
-
-    public static WriteRequest statement(String sql, Object[] args) {
-        return new WriteRequest(Kind.STATEMENT, null, sql, args, WriteOptions.DEFAULTS);
-    }
-
-    public static WriteRequest topLevel(SqlFunction<?> body) {
-        return new WriteRequest(Kind.TOP_LEVEL, body, null, null, WriteOptions.DEFAULTS);
-    }
-
-    static WriteRequest close(boolean discardHeldWork) {
-        return new WriteRequest(Kind.CLOSE, null, discardHeldWork ? "discard" : null, null,
-                WriteOptions.DEFAULTS);
-    }
-
-    /** The metrics operation this request counts as. */
-    dev.lanes.MetricsListener.Operation operation() {
-        switch (kind) {
-            case TOP_LEVEL:
-                return dev.lanes.MetricsListener.Operation.MAINTENANCE;
-            case TX_BEGIN:
-            case TX_STEP:
-                return dev.lanes.MetricsListener.Operation.TRANSACTION;
-            default:
-                return dev.lanes.MetricsListener.Operation.WRITE;
-        }
-    }
-
-    /** Whether the request is a user's write whose stages are observed. */
-    boolean observed() {
-        return kind == Kind.BODY || kind == Kind.STATEMENT || kind == Kind.TOP_LEVEL
-                || kind == Kind.TX_STEP;
-    }
-
-    boolean inTransaction() {
-        return kind == Kind.BODY || kind == Kind.STATEMENT;
+    /** The future the caller waits on; completed only by {@link #deliver()}. */
+    public CompletableFuture<Object> future() {
+        return future;
     }
 
     void succeed(Object value) {
@@ -197,22 +130,291 @@ public final class WriteRequest {
         }
     }
 
+    /** Whether this is a user's write whose stages are observed and reported. */
+    boolean observed() {
+        return true;
+    }
+
+    /** The metrics operation this request counts as. */
+    abstract MetricsListener.Operation operation();
+
+    /** The statement kind the metrics report: the first keyword of its SQL, or {@code BODY}. */
+    String statementKind() {
+        return "BODY";
+    }
+
     /** A short name for messages: the label, the statement, or the kind. */
-    String describe() {
-        if (options.label().isPresent()) {
-            return "'" + options.label().get() + "'";
+    final String describe() {
+        return options.label().map(label -> "'" + label + "'").orElseGet(this::describeKind);
+    }
+
+    abstract String describeKind();
+
+    private static String quoted(String sql) {
+        return "'" + (sql.length() > 80 ? sql.substring(0, 77) + "..." : sql) + "'";
+    }
+
+    // ------------------------------------------------------------------ the kinds
+
+    /** A request that runs inside the group's transaction. */
+    abstract static sealed class GroupWrite extends WriteRequest permits BodyWrite, StatementWrite {
+        GroupWrite(WriteOptions options, long enqueuedAt) {
+            super(options, enqueuedAt);
         }
-        if (sql != null) {
-            return "'" + (sql.length() > 80 ? sql.substring(0, 77) + "..." : sql) + "'";
+
+        @Override
+        MetricsListener.Operation operation() {
+            return MetricsListener.Operation.WRITE;
         }
-        switch (kind) {
-            case TOP_LEVEL:
-                return "a maintenance request";
-            case TX_BEGIN:
-            case TX_STEP:
-                return "an interactive transaction";
-            default:
-                return "a write body";
+    }
+
+    /** A caller's body; isolated by a savepoint when it shares its transaction. */
+    static final class BodyWrite extends GroupWrite {
+        final SqlFunction<?> body;
+
+        BodyWrite(WriteOptions options, SqlFunction<?> body, long enqueuedAt) {
+            super(options, enqueuedAt);
+            this.body = body;
+        }
+
+        @Override
+        String describeKind() {
+            return "a write body";
+        }
+    }
+
+    /** One statement; SQLite undoes a failed statement by itself, so it needs no savepoint. */
+    static final class StatementWrite extends GroupWrite {
+        final String sql;
+        final Object[] args;
+
+        StatementWrite(String sql, Object[] args, long enqueuedAt) {
+            super(WriteOptions.DEFAULTS, enqueuedAt);
+            this.sql = sql;
+            this.args = args;
+        }
+
+        @Override
+        String statementKind() {
+            return SqlText.firstKeyword(sql);
+        }
+
+        @Override
+        String describeKind() {
+            return quoted(sql);
+        }
+    }
+
+    /** A body without the transaction wrap, alone in its turn ({@code VACUUM}, checkpoints). */
+    static final class Maintenance extends WriteRequest {
+        final SqlFunction<?> body;
+
+        Maintenance(SqlFunction<?> body, long enqueuedAt) {
+            super(WriteOptions.DEFAULTS, enqueuedAt);
+            this.body = body;
+        }
+
+        @Override
+        MetricsListener.Operation operation() {
+            return MetricsListener.Operation.MAINTENANCE;
+        }
+
+        @Override
+        String describeKind() {
+            return "a maintenance request";
+        }
+    }
+
+    /** Opens an interactive transaction and pins the lane to it. */
+    static final class TransactionBegin extends WriteRequest {
+        final InteractiveTransaction tx;
+
+        TransactionBegin(InteractiveTransaction tx, WriteOptions admission, long enqueuedAt) {
+            super(admission, enqueuedAt);
+            this.tx = tx;
+        }
+
+        @Override
+        boolean observed() {
+            return false;
+        }
+
+        @Override
+        MetricsListener.Operation operation() {
+            return MetricsListener.Operation.TRANSACTION;
+        }
+
+        @Override
+        String describeKind() {
+            return "an interactive transaction";
+        }
+    }
+
+    /** One step of the pinned interactive transaction; it runs ahead of the queue. */
+    abstract static sealed class TransactionStep extends WriteRequest
+            permits Execute, Query, Run, Commit, Rollback, Expire {
+        final InteractiveTransaction tx;
+
+        TransactionStep(InteractiveTransaction tx, long enqueuedAt) {
+            super(tx.admission(), enqueuedAt);
+            this.tx = tx;
+        }
+
+        @Override
+        MetricsListener.Operation operation() {
+            return MetricsListener.Operation.TRANSACTION;
+        }
+
+        @Override
+        String describeKind() {
+            return "an interactive transaction";
+        }
+
+        /** Whether the step ends the transaction, so that it succeeds when the end came first. */
+        boolean ends() {
+            return false;
+        }
+    }
+
+    /** {@code tx.execute}: one statement, its update count. */
+    static final class Execute extends TransactionStep {
+        final String sql;
+        final Object[] args;
+
+        Execute(InteractiveTransaction tx, String sql, Object[] args, long enqueuedAt) {
+            super(tx, enqueuedAt);
+            this.sql = sql;
+            this.args = args;
+        }
+
+        @Override
+        String statementKind() {
+            return SqlText.firstKeyword(sql);
+        }
+
+        @Override
+        String describeKind() {
+            return quoted(sql);
+        }
+    }
+
+    /** {@code tx.query}: one query, its rows. */
+    static final class Query extends TransactionStep {
+        final String sql;
+        final Object[] args;
+
+        Query(InteractiveTransaction tx, String sql, Object[] args, long enqueuedAt) {
+            super(tx, enqueuedAt);
+            this.sql = sql;
+            this.args = args;
+        }
+
+        @Override
+        String statementKind() {
+            return SqlText.firstKeyword(sql);
+        }
+
+        @Override
+        String describeKind() {
+            return quoted(sql);
+        }
+    }
+
+    /** {@code tx.run}: a body, isolated by a savepoint inside the transaction. */
+    static final class Run extends TransactionStep {
+        final SqlFunction<?> body;
+
+        Run(InteractiveTransaction tx, SqlFunction<?> body, long enqueuedAt) {
+            super(tx, enqueuedAt);
+            this.body = body;
+        }
+    }
+
+    /** {@code tx.commit()}. */
+    static final class Commit extends TransactionStep {
+        Commit(InteractiveTransaction tx, long enqueuedAt) {
+            super(tx, enqueuedAt);
+        }
+    }
+
+    /** A rollback, asked for by the caller or by the lane (a shutdown), with its reason. */
+    static final class Rollback extends TransactionStep {
+        final String reason;
+
+        Rollback(InteractiveTransaction tx, String reason, long enqueuedAt) {
+            super(tx, enqueuedAt);
+            this.reason = reason;
+        }
+
+        @Override
+        boolean ends() {
+            return true;
+        }
+    }
+
+    /** The idle check of the transaction: rolls it back if it sat idle past its timeout. */
+    static final class Expire extends TransactionStep {
+        Expire(InteractiveTransaction tx, long enqueuedAt) {
+            super(tx, enqueuedAt);
+        }
+
+        @Override
+        boolean ends() {
+            return true;
+        }
+    }
+
+    /** A request that steers the lane itself; never observed as a user's write. */
+    abstract static sealed class LaneCommand extends WriteRequest permits Open, Cork, Uncork, Close {
+        LaneCommand(long enqueuedAt) {
+            super(WriteOptions.DEFAULTS, enqueuedAt);
+        }
+
+        @Override
+        boolean observed() {
+            return false;
+        }
+
+        @Override
+        MetricsListener.Operation operation() {
+            return MetricsListener.Operation.WRITE;
+        }
+
+        @Override
+        String describeKind() {
+            return getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Opens the connection (and runs the initializer) if it is not open yet. */
+    static final class Open extends LaneCommand {
+        Open(long enqueuedAt) {
+            super(enqueuedAt);
+        }
+    }
+
+    /** Opens the outer transaction that holds later writes until uncork. */
+    static final class Cork extends LaneCommand {
+        Cork(long enqueuedAt) {
+            super(enqueuedAt);
+        }
+    }
+
+    /** Commits the outer transaction opened by cork. */
+    static final class Uncork extends LaneCommand {
+        Uncork(long enqueuedAt) {
+            super(enqueuedAt);
+        }
+    }
+
+    /** Closes the connection; always the last request a lane runs. */
+    static final class Close extends LaneCommand {
+        /** Roll back held work (shutdownNow) instead of committing it (close). */
+        final boolean discardHeldWork;
+
+        Close(boolean discardHeldWork, long enqueuedAt) {
+            super(enqueuedAt);
+            this.discardHeldWork = discardHeldWork;
         }
     }
 }

@@ -1,13 +1,22 @@
 package dev.lanes.internal.writer;
 
+import dev.lanes.LanesException;
+import dev.lanes.Row;
+import dev.lanes.SqlFunction;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.ControlStatement;
 import dev.lanes.internal.sqlite.FaultInjector;
+import dev.lanes.internal.sqlite.FaultInjector.Point;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.sqlite.StatementCache;
-import dev.lanes.internal.sqlite.FaultInjector.Point;
+import dev.lanes.internal.writer.WriteRequest.BodyWrite;
+import dev.lanes.internal.writer.WriteRequest.GroupWrite;
+import dev.lanes.internal.writer.WriteRequest.StatementWrite;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -23,10 +32,15 @@ import org.sqlite.SQLiteUpdateListener;
  * <p>Transaction-end detection: SQLite's commit and rollback hooks count every commit and every
  * rollback on this connection, including ones the runtime did not ask for (a conflict clause
  * {@code OR ROLLBACK}, {@code RAISE(ROLLBACK)}, an I/O error, or a statement that autocommitted
- * because the transaction had already ended). Comparing {@link #transactionEvents()} before and
- * after a body tells, at no cost, whether the group's transaction survived it.
+ * because the transaction had already ended). A {@link #watch()} compares their counts before and
+ * after a body, and so tells at no cost whether the group's transaction survived it.
+ *
+ * <p>Running requests: statements run on the connection's statement cache through {@link
+ * Statements}; bodies run on a {@link ConnectionGuard} with the write policy. The driver's
+ * eager {@code SELECT last_insert_rowid()} after every insert is switched off for statements
+ * (nobody reads their generated keys) and on for bodies, which may.
  */
-final class WriterConnection implements AutoCloseable {
+final class WriterConnection implements LaneConnection, AutoCloseable {
     /** Delays between attempts after a busy {@code BEGIN IMMEDIATE}; see the seed writer_task. */
     private static final long[] BEGIN_RETRY_DELAYS_NANOS = {
         TimeUnit.MILLISECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(10)
@@ -35,6 +49,10 @@ final class WriterConnection implements AutoCloseable {
 
     final SQLiteConnection raw;
     final StatementCache cache;
+    private final String name;
+    private final long maxResultBytes;
+    /** Whether the driver looks up generated keys after inserts now; see the class comment. */
+    private boolean generatedKeys = true;
     private final FaultInjector faults;
     private final int busyTimeoutMillis;
     private final ControlStatement beginImmediate;
@@ -47,7 +65,7 @@ final class WriterConnection implements AutoCloseable {
     final Savepoint transaction;
     private long commits;
     private long rollbacks;
-    /** How the first transaction end after {@link #markEnds()} happened; null while none. */
+    /** How the first transaction end since the latest {@link #watch()} happened; null while none. */
     private Boolean firstEndWasCommit;
     private long totalChangesAtBegin;
     private Set<String> changedTables = new HashSet<>();
@@ -57,8 +75,11 @@ final class WriterConnection implements AutoCloseable {
 
     private final WriterCounters counters;
 
-    WriterConnection(SQLiteConnection raw, int statementCacheSize, Duration busyTimeout,
-            FaultInjector faults, WriterCounters counters) {
+    WriterConnection(String name, SQLiteConnection raw, int statementCacheSize,
+            Duration busyTimeout, long maxResultBytes, FaultInjector faults,
+            WriterCounters counters) {
+        this.name = name;
+        this.maxResultBytes = maxResultBytes;
         this.raw = raw;
         this.counters = counters;
         this.faults = faults;
@@ -89,29 +110,27 @@ final class WriterConnection implements AutoCloseable {
         });
     }
 
-    /** Commits plus rollbacks seen so far; a change across a body means its transaction ended. */
-    long transactionEvents() {
-        return commits + rollbacks;
-    }
-
-    /** Starts watching for the next transaction end; see {@link #firstEndWasCommit()}. */
-    void markEnds() {
+    @Override
+    public Watch watch() {
         firstEndWasCommit = null;
-    }
+        long eventsBefore = commits + rollbacks;
+        long commitsBefore = commits;
+        return new Watch() {
+            @Override
+            public boolean ended() {
+                return commits + rollbacks != eventsBefore;
+            }
 
-    /** Whether the first transaction end since {@link #markEnds()} was a commit. */
-    boolean firstEndWasCommit() {
-        return Boolean.TRUE.equals(firstEndWasCommit);
-    }
+            @Override
+            public boolean committed() {
+                return commits != commitsBefore;
+            }
 
-    /** Rows changed by statements so far ({@code sqlite3_total_changes}). */
-    long totalChanges() throws SQLException {
-        return raw.getDatabase().total_changes();
-    }
-
-    /** Commits seen so far. */
-    long commits() {
-        return commits;
+            @Override
+            public boolean firstEndWasCommit() {
+                return Boolean.TRUE.equals(firstEndWasCommit);
+            }
+        };
     }
 
     /**
@@ -121,7 +140,10 @@ final class WriterConnection implements AutoCloseable {
      * @throws BusyTimeout when the lock stayed taken for the whole budget
      * @throws SQLException when {@code BEGIN} failed for another reason
      */
-    void beginImmediate() throws SQLException, BusyTimeout {
+    @Override
+    public void beginImmediate() throws SQLException, BusyTimeout {
+        // Real time, not the runtime's clock: the budget is shared with SQLite's own busy
+        // handler, which sleeps in real time against another process's lock.
         long start = System.nanoTime();
         long budget = TimeUnit.MILLISECONDS.toNanos(busyTimeoutMillis);
         int currentTimeout = busyTimeoutMillis;
@@ -170,8 +192,8 @@ final class WriterConnection implements AutoCloseable {
         throw new BusyTimeout(System.nanoTime() - start, last);
     }
 
-    /** Records the tables each transaction changes from now on, or stops recording them. */
-    void trackTables(boolean track) {
+    @Override
+    public void trackTables(boolean track) {
         if (track != trackingTables) {
             if (track) {
                 raw.addUpdateListener(tableRecorder);
@@ -182,19 +204,20 @@ final class WriterConnection implements AutoCloseable {
         }
     }
 
-    /** Rows changed since the last successful {@code BEGIN IMMEDIATE}. */
-    long changesSinceBegin() throws SQLException {
+    @Override
+    public long changesSinceBegin() throws SQLException {
         return raw.getDatabase().total_changes() - totalChangesAtBegin;
     }
 
-    /** The tables changed since the last {@code BEGIN IMMEDIATE}; the caller takes the set. */
-    Set<String> takeChangedTables() {
+    @Override
+    public Set<String> takeChangedTables() {
         Set<String> tables = changedTables;
         changedTables = new HashSet<>();
         return tables;
     }
 
-    void commit() throws SQLException {
+    @Override
+    public void commit() throws SQLException {
         faults.before(Point.COMMIT);
         commit.run();
         faults.after(Point.COMMIT);
@@ -218,7 +241,8 @@ final class WriterConnection implements AutoCloseable {
      * @return true when nothing of the transaction persisted (rolled back, verified); false when
      *     its outcome is unknown
      */
-    boolean rolledBackAfterFailedCommit(SQLException failure) {
+    @Override
+    public boolean rolledBackAfterFailedCommit(SQLException failure) {
         boolean stillOpen;
         try {
             stillOpen = inTransaction();
@@ -280,7 +304,8 @@ final class WriterConnection implements AutoCloseable {
      *
      * @return whether the connection is verified to be outside any transaction
      */
-    boolean rollbackVerified() {
+    @Override
+    public boolean rollbackVerified() {
         try {
             faults.before(Point.ROLLBACK);
             rollback.run();
@@ -313,6 +338,93 @@ final class WriterConnection implements AutoCloseable {
     }
 
     @Override
+    public void savepoint() throws SQLException {
+        request.begin();
+    }
+
+    @Override
+    public void releaseSavepoint() throws SQLException {
+        request.release();
+    }
+
+    @Override
+    public void rollBackToSavepoint() throws SQLException {
+        request.rollBack();
+    }
+
+    @Override
+    public Object run(GroupWrite request) throws Exception {
+        if (request instanceof StatementWrite) {
+            StatementWrite statement = (StatementWrite) request;
+            return update(statement.sql, statement.args);
+        }
+        return runGuarded(((BodyWrite) request).body, true, null);
+    }
+
+    /** One statement on the statement cache; its update count. */
+    int update(String sql, Object[] args) throws SQLException {
+        useGeneratedKeys(false);
+        return Statements.update(cache, sql, args);
+    }
+
+    /** One query on the statement cache, bounded by {@code maxResultBytes}. */
+    List<Row> query(String sql, Object[] args) throws SQLException {
+        return Statements.query(cache, sql, args, maxResultBytes, name);
+    }
+
+    /**
+     * Runs a body on a guarded connection. A refusal of the guard that the body swallowed still
+     * fails it; one a library (jOOQ, JDBI) wrapped in its own exception is what the caller must
+     * see, with the wrapper attached.
+     *
+     * @param inTransaction whether the body runs inside the lane's transaction
+     * @param vacuumCheck refuses an in-place VACUUM without headroom; null inside a transaction
+     */
+    Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck)
+            throws Exception {
+        return runGuarded(body, inTransaction, vacuumCheck, true);
+    }
+
+    /**
+     * The initializer: as {@link #runGuarded(SqlFunction, boolean, Runnable)}, except that an
+     * exception it throws is what the open fails with (its migrations name the script and
+     * statement that failed, with the refusal as the cause).
+     */
+    Object runInitializer(SqlFunction<?> initializer) throws Exception {
+        return runGuarded(initializer, true, null, false);
+    }
+
+    private Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck,
+            boolean refusalFirst) throws Exception {
+        useGeneratedKeys(true);
+        ConnectionGuard guard = ConnectionGuard.write(name, raw, inTransaction, vacuumCheck);
+        Object value;
+        try {
+            value = body.apply(guard.connection());
+        } catch (Exception | Error e) {
+            LanesException refusal = guard.refusal();
+            if (refusalFirst && refusal != null && refusal != e) {
+                refusal.addSuppressed(e);
+                throw refusal;
+            }
+            throw e;
+        } finally {
+            guard.end();
+        }
+        if (guard.refusal() != null) {
+            throw guard.refusal();
+        }
+        return value;
+    }
+
+    private void useGeneratedKeys(boolean on) {
+        if (generatedKeys != on) {
+            raw.getConnectionConfig().setGetGeneratedKeys(on);
+            generatedKeys = on;
+        }
+    }
+
+    @Override
     public void close() throws SQLException {
         cache.close();
         beginImmediate.close();
@@ -322,15 +434,5 @@ final class WriterConnection implements AutoCloseable {
         request.close();
         transaction.close();
         raw.close();
-    }
-
-    /** {@code BEGIN IMMEDIATE} stayed busy for the whole budget. */
-    static final class BusyTimeout extends Exception {
-        final long waitedNanos;
-
-        BusyTimeout(long waitedNanos, SQLException last) {
-            super(last);
-            this.waitedNanos = waitedNanos;
-        }
     }
 }

@@ -28,10 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * most once, a release runs as a turn of the lane, and a database closed while its release waits
  * never runs it.
  *
- * <p>A release is observed through {@code WriterLane.idleReleaseHook}: {@code release} calls it
- * right after {@code PRAGMA shrink_memory}, and nothing else calls it. Installing a counting hook
- * replaces whatever the database installed there (its readers' part of the release); these tests
- * open no readers.
+ * <p>A release is observed through {@link IdleRelease#observer}: the release's turn tells it,
+ * right after {@code PRAGMA shrink_memory} and the readers' release, and nothing else does.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IdleReleaseQueueTest {
@@ -69,14 +67,13 @@ class IdleReleaseQueueTest {
     /** Counts the releases of {@code db}; see the class comment. */
     private static AtomicInteger countReleases(DatabaseImpl db) {
         AtomicInteger releases = new AtomicInteger();
-        db.lane().idleReleaseHook(closeConnections -> releases.incrementAndGet());
+        db.idleRelease().observer(closeConnections -> releases.incrementAndGet());
         return releases;
     }
 
     /** The idle checks pending in the runtime's timer (nothing else uses it in these tests). */
     private int pendingChecks() {
-        return ((java.util.concurrent.ScheduledThreadPoolExecutor) runtime.timer()).getQueue()
-                .size();
+        return runtime.timer().pending();
     }
 
     /** Holds a pool thread with a write to {@code db} until the test ends or releases it. */
@@ -152,7 +149,7 @@ class IdleReleaseQueueTest {
         CountDownLatch finish = new CountDownLatch(1);
         held.add(finish);
         List<Boolean> closeArguments = new ArrayList<>();
-        db.lane().idleReleaseHook(closeConnections -> {
+        db.idleRelease().observer(closeConnections -> {
             closeArguments.add(closeConnections);
             releasing.countDown();
             try {

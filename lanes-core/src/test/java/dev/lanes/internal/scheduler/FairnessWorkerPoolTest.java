@@ -32,7 +32,7 @@ class FairnessWorkerPoolTest {
 
     @Test
     void whileBothClassesWaitBackgroundGetsExactlyOneTurnInEveryFour() throws Exception {
-        WorkerPool pool = new WorkerPool("fair", 1, 256 * 1024);
+        WorkerPool pool = new WorkerPool("fair", 1, 256 * 1024, dev.lanes.internal.util.Clock.SYSTEM);
         int foregroundTasks = 24;
         int backgroundTasks = 24;
         List<String> ran = Collections.synchronizedList(new ArrayList<>());
@@ -102,7 +102,7 @@ class FairnessWorkerPoolTest {
 
     @Test
     void backgroundAloneRunsWithoutWaitingForForeground() throws Exception {
-        WorkerPool pool = new WorkerPool("bg-only", 2, 256 * 1024);
+        WorkerPool pool = new WorkerPool("bg-only", 2, 256 * 1024, dev.lanes.internal.util.Clock.SYSTEM);
         List<String> ran = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch done = new CountDownLatch(10);
         try {

@@ -1,0 +1,220 @@
+package dev.lanes.internal.engine;
+
+import dev.lanes.internal.reader.ReaderSet;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Timer;
+import dev.lanes.internal.writer.WriterLane;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConnection;
+
+/**
+ * When one database gives resources back while it stays open (its lease held, its next use
+ * reopening what it needs):
+ * <ul>
+ *   <li>unused for {@code idleRelease}: memory ({@code PRAGMA shrink_memory} on the writer) and
+ *       its idle reader connections, as a background turn of the pool;
+ *   <li>chosen by the connection budget ({@link ConnectionBudget.Evictable}): every connection
+ *       at once, the writer's and the idle readers', on the thread that needs the room.
+ * </ul>
+ * Both run as a turn of the writer lane ({@link WriterLane#releaseIfIdle}), so they never
+ * overlap a write, and are skipped while the lane is in use or held by a transaction or cork.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #lastUsedNanos} and {@link #releasedSinceUse} are volatile stamps written by the uses
+ * (the lane after each turn; reads at most about once a second, to keep reader threads off one
+ * cache line). {@link #lock} guards {@link #check} and {@link #closed}, so the timer holds at
+ * most one pending check per database, whatever the number of uses. {@link #evicting} is the
+ * claim of the one eviction under way. This lock is never held while the lane or the readers are called.
+ */
+final class IdleRelease implements ConnectionBudget.Evictable {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.LIFECYCLE);
+    /** A read stamps the use at most this often. */
+    private static final long TOUCH_GRANULARITY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final String name;
+    private final long idleNanos;
+    private final WriterLane lane;
+    private final ReaderSet readers;
+    private final ConnectionBudget budget;
+    private final WorkerPool pool;
+    private final Timer timer;
+    private final Clock clock;
+    private volatile long lastUsedNanos;
+    private volatile boolean releasedSinceUse;
+    private final AtomicBoolean evicting = new AtomicBoolean();
+    /** Told, inside the release's turn, of each release and whether it closed connections. */
+    private volatile Consumer<Boolean> observer = closeConnections -> {};
+
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private Timer.Scheduled check;
+    private boolean closed;
+
+    IdleRelease(String name, Duration idleRelease, WriterLane lane, ReaderSet readers,
+            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
+        this.name = name;
+        this.idleNanos = idleRelease.toNanos();
+        this.lane = lane;
+        this.readers = readers;
+        this.budget = budget;
+        this.pool = pool;
+        this.timer = timer;
+        this.clock = clock;
+        this.lastUsedNanos = clock.nanoTime();
+    }
+
+    /** The lane served requests: the database was used now. */
+    void used() {
+        lastUsedNanos = clock.nanoTime();
+        releasedSinceUse = false;
+        armIfUnarmed();
+    }
+
+    /** A read: the database is used too, though a read touches no lane. */
+    void touched() {
+        long now = clock.nanoTime();
+        if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS || releasedSinceUse) {
+            lastUsedNanos = now;
+            releasedSinceUse = false;
+            armIfUnarmed();
+        }
+    }
+
+    /** The database opened a connection: it is a candidate for eviction from now on. */
+    void connectionOpened() {
+        budget.candidate(this);
+    }
+
+    /** The database is closing: no more checks, and no eviction will choose it. */
+    void close() {
+        lock.lock();
+        try {
+            closed = true;
+            if (check != null) {
+                check.cancel();
+                check = null;
+            }
+        } finally {
+            lock.unlock();
+        }
+        budget.released(this);
+    }
+
+    private void armIfUnarmed() {
+        lock.lock();
+        try {
+            if (check == null && !closed) {
+                arm(idleNanos);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // guarded by lock
+    private void arm(long delayNanos) {
+        try {
+            check = timer.schedule(this::due, delayNanos);
+        } catch (RejectedExecutionException e) {
+            check = null; // the runtime is shutting down
+        }
+    }
+
+    /** On the timer: releases if still idle, else checks again when it could be. */
+    private void due() {
+        lock.lock();
+        try {
+            check = null;
+            if (closed || releasedSinceUse) {
+                return;
+            }
+            long idleFor = clock.nanoTime() - lastUsedNanos;
+            if (idleFor < idleNanos) {
+                arm(idleNanos - idleFor);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        pool.submit(new WorkerPool.Task() {
+            @Override
+            public void runTurn() {
+                release(false);
+            }
+
+            @Override
+            public boolean background() {
+                return true;
+            }
+        });
+    }
+
+    /**
+     * Releases as a turn of the lane, if it is idle: memory and idle readers, and with {@code
+     * closeConnections} the writer's connection too.
+     *
+     * @return whether it ran
+     */
+    private boolean release(boolean closeConnections) {
+        boolean ran = lane.releaseIfIdle(writer -> {
+            releasedSinceUse = true;
+            if (writer != null && !closeConnections) {
+                shrinkMemory(writer);
+            }
+            readers.releaseIdle();
+            observer.accept(closeConnections);
+            return closeConnections;
+        });
+        if (ran && closeConnections) {
+            budget.released(this);
+        }
+        return ran;
+    }
+
+    private void shrinkMemory(SQLiteConnection writer) {
+        try (Statement st = writer.createStatement()) {
+            st.execute("PRAGMA shrink_memory");
+        } catch (SQLException e) {
+            log.debug("{}: shrink_memory failed", name, e);
+        }
+    }
+
+    /** Installs the observer of releases; for white-box tests. */
+    void observer(Consumer<Boolean> observer) {
+        this.observer = observer;
+    }
+
+    @Override
+    public long lastUsedNanos() {
+        return lastUsedNanos;
+    }
+
+    @Override
+    public boolean evictable() {
+        return !evicting.get() && lane.idleNow();
+    }
+
+    @Override
+    public boolean evictNow() {
+        if (!evicting.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            return release(true);
+        } finally {
+            evicting.set(false);
+        }
+    }
+}

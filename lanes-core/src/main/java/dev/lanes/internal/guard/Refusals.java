@@ -1,0 +1,107 @@
+package dev.lanes.internal.guard;
+
+import dev.lanes.InvalidRequestException;
+import dev.lanes.ReadOnlyViolationException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.sql.ReadOnlyClassifier;
+import dev.lanes.internal.sql.SqlText;
+
+/**
+ * The refusals of SQL and JDBC calls that Lanes does not let run, one message per rule, each
+ * naming the database and, where there is one, the statement. A refused request never ran
+ * ({@link WriteOutcome#NOT_STARTED}). Stateless.
+ */
+public final class Refusals {
+    private Refusals() {}
+
+    /**
+     * Refuses {@code sql} when a statement of it is transaction control ({@code BEGIN}, {@code
+     * COMMIT}, {@code END}, {@code ROLLBACK}, {@code SAVEPOINT}, {@code RELEASE}): the lane owns
+     * the transaction.
+     *
+     * @param where where the SQL was given, for the message ("db.execute", "a body", ...)
+     */
+    public static void transactionControl(String database, String where, String sql) {
+        String keyword = SqlText.transactionControl(sql);
+        if (keyword != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database
+                    + ": transaction control (" + keyword + ") is refused in " + where + " ('"
+                    + SqlText.shorten(sql) + "'): Lanes owns the transaction, and every request "
+                    + "already runs atomically (db.begin() gives a transaction of several "
+                    + "statements); nothing ran", null);
+        }
+    }
+
+    /**
+     * Refuses {@code sql} holding several statements: the driver compiles only the first and
+     * silently drops the rest, so it is refused before anything runs rather than half run.
+     */
+    public static void severalStatements(String database, String where, String sql) {
+        if (SqlText.severalStatements(sql)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": " + where
+                    + " holds more than one statement ('" + SqlText.shorten(sql) + "'); run "
+                    + "them with executeScript or executeBatch; nothing ran", null);
+        }
+    }
+
+    /** Refuses SQL that would write, or control a transaction, on a reader. */
+    public static void writeOnReader(String database, String sql) {
+        String why = ReadOnlyClassifier.refusal(sql);
+        if (why != null) {
+            throw readOnly(database, why + " is refused on a reader ('" + SqlText.shorten(sql)
+                    + "'); reads run on read-only connections, so write with db.write or "
+                    + "db.execute");
+        }
+    }
+
+    /** A JDBC call that would control the transaction of a body on the writer. */
+    static InvalidRequestException transactionMethod(String database, String method) {
+        return new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": " + method
+                + " is refused inside a body: the lane owns the transaction, and each write "
+                + "already runs atomically", null);
+    }
+
+    /** A JDBC call that would control the transaction of a read. */
+    static ReadOnlyViolationException readTransactionMethod(String database, String method) {
+        return readOnly(database, method + " is refused in a read: the reader owns its "
+                + "transaction, and a read body sees one snapshot from start to end");
+    }
+
+    /** {@code setReadOnly(false)} in a read. */
+    static ReadOnlyViolationException readWrite(String database) {
+        return readOnly(database, "setReadOnly(false) is refused: reads run on read-only "
+                + "connections; write with db.write");
+    }
+
+    /** {@code close()} or {@code abort()} of a connection the runtime reuses. */
+    static InvalidRequestException close(String database, String method) {
+        return new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": " + method
+                + " is refused: the connection belongs to the runtime and is reused by later "
+                + "requests", null);
+    }
+
+    /** A connection-wide setting, which would leak into later requests. */
+    static InvalidRequestException setting(String database, String method) {
+        return new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": " + method
+                + " is refused: the connection is shared with later requests; configure the "
+                + "database through DatabaseOptions", null);
+    }
+
+    /** A guarded object used after its request ended, or from another thread. */
+    static InvalidRequestException outsideItsRequest(String database) {
+        return new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": this "
+                + "connection belongs to a request that has ended or runs on another thread; "
+                + "use it only inside its body", null);
+    }
+
+    /** {@code VACUUM INTO} from inside a body: it writes a file outside the database. */
+    static InvalidRequestException vacuumInto(String database, String sql) {
+        return new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": VACUUM INTO "
+                + "is refused inside a body ('" + SqlText.shorten(sql) + "'): it writes a file "
+                + "outside the database; copy the database with db.backup(target)", null);
+    }
+
+    private static ReadOnlyViolationException readOnly(String database, String what) {
+        return new ReadOnlyViolationException(database + ": " + what);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.lanes.internal.sql;
+
+import dev.lanes.Row;
+import dev.lanes.internal.sqlite.StatementCache;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import org.sqlite.SQLiteConnection;
+
+/**
+ * The one way the runtime runs a statement it was given as text and arguments: {@code execute},
+ * each statement of a batch, a transaction's {@code execute} and {@code query}, a reader's
+ * query, a query while corked, and their profiles. Every query reads its rows through {@link
+ * Rows}, so {@code maxResultBytes} holds on every path. Stateless; the caller owns the connection
+ * and runs on its thread.
+ */
+public final class Statements {
+    private Statements() {}
+
+    /**
+     * Runs one statement as an update on a prepared statement of {@code cache}.
+     *
+     * @return the rows it changed; 0 for a statement that changes none (DDL, a pragma)
+     */
+    public static int update(StatementCache cache, String sql, Object[] args) throws SQLException {
+        PreparedStatement s = cache.get(sql);
+        try {
+            int count = update(s, cache.connection(), args);
+            cache.release(sql, s);
+            return count;
+        } catch (SQLException | RuntimeException e) {
+            cache.evict(sql, s);
+            throw e;
+        }
+    }
+
+    /**
+     * Runs a query on a prepared statement of {@code cache} and reads its rows, at most {@code
+     * maxResultBytes} of them in all.
+     */
+    public static List<Row> query(StatementCache cache, String sql, Object[] args,
+            long maxResultBytes, String database) throws SQLException {
+        PreparedStatement s = cache.get(sql);
+        try {
+            // A cached statement keeps the previous run's arguments; clearing them costs a native
+            // call, needed only when this run does not bind every parameter again.
+            if (args.length < s.getParameterMetaData().getParameterCount()) {
+                s.clearParameters();
+            }
+            Rows.bind(s, args);
+            List<Row> rows;
+            try (ResultSet rs = s.executeQuery()) { // closing it resets the statement
+                rows = Rows.read(rs, maxResultBytes, database, sql);
+            }
+            cache.done(sql, s);
+            return rows;
+        } catch (SQLException | RuntimeException e) {
+            cache.evict(sql, s);
+            throw e;
+        }
+    }
+
+    /** Runs a query on a connection that is already guarded (the writer's, while corked). */
+    public static List<Row> query(Connection guarded, String sql, Object[] args,
+            long maxResultBytes, String database) throws SQLException {
+        try (PreparedStatement s = guarded.prepareStatement(sql)) {
+            Rows.bind(s, args);
+            try (ResultSet rs = s.executeQuery()) {
+                return Rows.read(rs, maxResultBytes, database, sql);
+            }
+        }
+    }
+
+    /**
+     * Runs the statements of a batch in order on a body's guarded connection, stopping at the
+     * first failure.
+     *
+     * @return each statement's update count
+     * @throws BatchFailure naming the statement that failed
+     */
+    public static int[] batch(Connection guarded, List<dev.lanes.Statement> batch)
+            throws BatchFailure {
+        int[] counts = new int[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            dev.lanes.Statement st = batch.get(i);
+            try (PreparedStatement s = guarded.prepareStatement(st.sql())) {
+                counts[i] = update(s, guarded, st.args().toArray());
+            } catch (Exception e) {
+                throw new BatchFailure(i, st.sql(), e);
+            }
+        }
+        return counts;
+    }
+
+    /** Runs the statements of a script in order on a body's guarded connection. */
+    public static int script(Connection guarded, List<String> statements)
+            throws SQLException, BatchFailure {
+        try (java.sql.Statement s = guarded.createStatement()) {
+            for (int i = 0; i < statements.size(); i++) {
+                try {
+                    s.execute(statements.get(i));
+                } catch (Exception e) {
+                    throw new BatchFailure(i, statements.get(i), e);
+                }
+            }
+        }
+        return statements.size();
+    }
+
+    /**
+     * Binds and runs {@code s} as an update. The driver reports {@code sqlite3_changes()}, which a
+     * statement that changes no rows (DDL, a pragma) leaves at the previous statement's count,
+     * so the count is taken only when {@code sqlite3_total_changes()} moved.
+     */
+    private static int update(PreparedStatement s, Connection c, Object[] args)
+            throws SQLException {
+        Rows.bind(s, args);
+        long before = totalChanges(c);
+        int count = s.executeUpdate();
+        return totalChanges(c) == before ? 0 : count;
+    }
+
+    /** {@code sqlite3_total_changes()} of the connection (through a guard's unwrap, if any). */
+    public static long totalChanges(Connection c) throws SQLException {
+        SQLiteConnection raw = c instanceof SQLiteConnection ? (SQLiteConnection) c
+                : c.unwrap(SQLiteConnection.class);
+        return raw.getDatabase().total_changes();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.lanes.internal.telemetry;
+
+import dev.lanes.LanesException;
+import dev.lanes.MetricsListener;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.sql.SqlText;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one database's reads tell the outside: each read to the metrics listener, and a warning
+ * when a read held its snapshot longer than {@code maxReadDuration}, since a long reader keeps
+ * checkpoints from resetting the WAL, which then grows. Stateless but for its settings;
+ * thread-safe.
+ */
+public final class ReadTelemetry {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
+
+    private final String name;
+    private final long maxReadNanos;
+    private final Duration maxReadDuration;
+    private final MetricsReporter metrics;
+
+    public ReadTelemetry(String name, Duration maxReadDuration, MetricsReporter metrics) {
+        this.name = name;
+        this.maxReadDuration = maxReadDuration;
+        this.maxReadNanos = maxReadDuration.toNanos();
+        this.metrics = metrics;
+    }
+
+    /**
+     * A read finished.
+     *
+     * @param sql the query, or null for a read body
+     * @param failure why it failed, or null
+     */
+    public void finished(String sql, long nanos, Throwable failure) {
+        if (nanos > maxReadNanos) {
+            log.warn("{}: a read held its snapshot for {} ms (maxReadDuration {} ms); long reads "
+                    + "keep checkpoints from resetting the WAL, which then grows", name,
+                    TimeUnit.NANOSECONDS.toMillis(nanos), maxReadDuration.toMillis());
+        }
+        if (!metrics.enabled()) {
+            return;
+        }
+        metrics.report(m -> {
+            m.command(name, MetricsListener.Operation.READ, false,
+                    sql == null ? "BODY" : SqlText.firstKeyword(sql), nanos, failure == null);
+            if (failure instanceof LanesException) {
+                m.error(name, ((LanesException) failure).code());
+            }
+        });
+    }
+}

@@ -1,0 +1,253 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.InvalidRequestException;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.util.LogNames;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cork of one writer lane: while it holds, every write applies inside one outer transaction
+ * (each write or group as a savepoint) and none is durable until uncork commits them as one.
+ *
+ * <h2>Phases</h2>
+ * <pre>
+ *   OFF ──cork() accepted──► REQUESTED ──its turn opened the outer transaction──► OPEN
+ *    ▲                          │                                               │  ▲
+ *    └──refused, or failed──────┘            a write ended the outer transaction ▼  │ the next
+ *    └─────────────────uncork ran, or the lane closed─────────────────────── BROKEN ┘ write
+ * </pre>
+ * A lane is corked in {@code OPEN} and {@code BROKEN}: reads then run on the lane, to see the
+ * corked writes, and maintenance is refused. In {@code BROKEN} the writes held so far are lost
+ * ({@link #lostReason()} says why, and uncork reports it); the next write opens a new outer
+ * transaction and the phase is {@code OPEN} again. An uncork may be requested once per cork
+ * ({@link #uncorkRequested}).
+ *
+ * <h2>Concurrency</h2>
+ * {@link #phase} is written only under the lane's lock and is volatile, so that a read on any
+ * thread asks {@link #corked()} without the lock. {@link #uncorkRequested} is guarded by the
+ * lane's lock. {@link #lostReason} is touched only by the lane's holder.
+ */
+final class Cork {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
+
+    enum Phase { OFF, REQUESTED, OPEN, BROKEN }
+
+    private final String name;
+    private final ReentrantLock laneLock;
+    private final LaneTransaction transaction;
+    private final WriteTelemetry telemetry;
+    private volatile Phase phase = Phase.OFF;
+    // guarded by laneLock
+    private boolean uncorkRequested;
+    // holder only
+    private String lostReason;
+
+    Cork(LaneTransaction transaction, WriteTelemetry telemetry, ReentrantLock laneLock) {
+        this.name = transaction.name();
+        this.transaction = transaction;
+        this.telemetry = telemetry;
+        this.laneLock = laneLock;
+    }
+
+    // ------------------------------------------------------------------ the cork's turns
+
+    /** The cork's turn: opens the outer transaction that holds later writes until uncork. */
+    void open(WriteRequest.Cork r, LaneConnection c, CommitObserver observer) {
+        if (!transaction.begin(c, List.of(r))) {
+            off();
+            return;
+        }
+        c.trackTables(observer.tracksTables());
+        outerOpened();
+        r.succeed(null);
+    }
+
+    /** The uncork's turn: commits everything held since cork as one transaction. */
+    void commit(WriteRequest.Uncork r, LaneConnection c, CommitObserver observer) {
+        try {
+            if (!corked()) {
+                r.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                        + ": not corked", null));
+                return;
+            }
+            String lost = lostReason;
+            if (lost != null) {
+                abandon(r, c, lost);
+                return;
+            }
+            if (outerOpen()) {
+                long changed;
+                try {
+                    changed = c.changesSinceBegin();
+                    c.commit();
+                } catch (SQLException e) {
+                    WriteOutcome outcome = transaction.commitFailed(c, e, "uncork's COMMIT");
+                    r.fail(new WriteFailedException(outcome, name + ": uncork's COMMIT failed ("
+                            + e.getMessage() + ")" + (outcome == WriteOutcome.ROLLED_BACK
+                            ? "; none of the corked writes persisted" : "; whether the corked "
+                            + "writes persisted is unknown"), e));
+                    return;
+                }
+                telemetry.counters.groups.increment();
+                transaction.committed(c, changed, observer);
+            }
+            r.succeed(null);
+        } finally {
+            off();
+        }
+    }
+
+    /**
+     * Uncork after the outer transaction was lost: the cork is one all-or-nothing request, so
+     * the writes corked after the loss are rolled back too (verified), and the uncork fails
+     * {@code ROLLED_BACK}: none of the corked writes persisted. When even that rollback cannot
+     * be verified, the outcome is unknown and the writer is poisoned.
+     */
+    private void abandon(WriteRequest.Uncork r, LaneConnection c, String lost) {
+        boolean clean = !outerOpen() || c.rollbackVerified();
+        if (!clean) {
+            transaction.poison("the rollback of a lost cork's later writes could not be "
+                    + "verified");
+        }
+        r.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
+                name + ": the corked transaction was lost (" + lost + "), so none of the writes "
+                + "corked since cork() persisted" + (clean ? "; the ones corked after the loss "
+                + "were rolled back too" : "; whether the ones corked after the loss persisted "
+                + "is unknown"), null));
+    }
+
+    /**
+     * The lane closes while corked: {@code close} commits the held writes, {@code shutdownNow}
+     * ({@code discard}) rolls them back; either way the cork ends.
+     */
+    void closeWhileCorked(LaneConnection c, boolean discard) {
+        if (!outerOpen()) {
+            off();
+            return;
+        }
+        if (discard) {
+            boolean clean = c.rollbackVerified();
+            log.warn("{}: shut down while corked: the corked writes were rolled back{}", name,
+                    clean ? "" : " (not verified; SQLite rolls back on close)");
+        } else {
+            try {
+                c.commit();
+                log.info("{}: closed while corked: the corked writes were committed", name);
+            } catch (SQLException e) {
+                boolean clean = c.rolledBackAfterFailedCommit(e);
+                log.error("{}: closed while corked, and committing the corked writes failed; "
+                        + "{}", name, clean ? "they did not persist"
+                        : "whether they persisted is unknown", e);
+            }
+        }
+        off();
+    }
+
+    Phase phase() {
+        return phase;
+    }
+
+    /** Whether writes are held in the outer transaction (reads then run on the lane). */
+    boolean corked() {
+        Phase p = phase;
+        return p == Phase.OPEN || p == Phase.BROKEN;
+    }
+
+    /** Whether the outer transaction is open now. Holder only. */
+    boolean outerOpen() {
+        return phase == Phase.OPEN;
+    }
+
+    /** Whether a cork was asked for and not yet undone (the lane is then never idle). */
+    boolean engaged() {
+        return phase != Phase.OFF;
+    }
+
+    // guarded by laneLock
+    boolean requestCork() {
+        if (phase != Phase.OFF) {
+            return false;
+        }
+        set(Phase.REQUESTED);
+        return true;
+    }
+
+    // guarded by laneLock: refuses an uncork that would run before its cork took effect
+    boolean requestUncork() {
+        if (uncorkRequested) {
+            return false;
+        }
+        uncorkRequested = true;
+        return true;
+    }
+
+    // guarded by laneLock: an uncork refused at admission may be asked for again
+    void uncorkRefused() {
+        uncorkRequested = false;
+    }
+
+    boolean uncorkRequested() {
+        return uncorkRequested;
+    }
+
+    /** The outer transaction is open: the cork's turn began it, or a write after a break did. */
+    void outerOpened() {
+        boolean first = phase == Phase.REQUESTED;
+        set(Phase.OPEN);
+        if (first) {
+            lostReason = null;
+        }
+    }
+
+    /**
+     * The outer transaction ended under the cork: the writes it held are gone, and uncork will
+     * say why. Holder only; nothing happens when no outer transaction is open.
+     */
+    void lost(String why) {
+        if (phase == Phase.OPEN) {
+            set(Phase.BROKEN);
+            lostReason = why;
+            log.error("{}: the corked transaction was rolled back ({}); every write applied "
+                    + "since cork() is lost, and uncork() will report it", name, why);
+        }
+    }
+
+    /** A body committed the outer transaction behind the lane's back: the next write reopens. */
+    void committedUnderneath() {
+        if (phase == Phase.OPEN) {
+            set(Phase.BROKEN);
+        }
+    }
+
+    /** Why corked writes were lost before uncork, if they were. Holder only. */
+    String lostReason() {
+        return lostReason;
+    }
+
+    /** The cork ended: uncork ran, its request failed, or the lane closed. */
+    void off() {
+        laneLock.lock();
+        try {
+            phase = Phase.OFF;
+            uncorkRequested = false;
+        } finally {
+            laneLock.unlock();
+        }
+        lostReason = null;
+    }
+
+    private void set(Phase next) {
+        laneLock.lock();
+        try {
+            phase = next;
+        } finally {
+            laneLock.unlock();
+        }
+    }
+}

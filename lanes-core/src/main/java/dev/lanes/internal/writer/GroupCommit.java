@@ -1,0 +1,346 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.LanesException;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.WriterPoisonedException;
+import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.writer.WriteRequest.BodyWrite;
+import dev.lanes.internal.writer.WriteRequest.GroupWrite;
+import dev.lanes.internal.writer.WriteRequest.StatementWrite;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One commit group: adjacent queued writes run in one transaction, {@code BEGIN IMMEDIATE}, each
+ * request, {@code COMMIT}, so that one sync serves them all, and each request is all or nothing
+ * and independent of its neighbours.
+ *
+ * <h2>Isolation</h2>
+ * A body that shares its transaction (a group of two or more, or any write while corked) runs
+ * inside {@code SAVEPOINT}; when it fails, {@code ROLLBACK TO} and {@code RELEASE} undo it
+ * alone. A statement needs no savepoint (SQLite undoes a failed statement by itself), nor does a
+ * lone body (the whole transaction is rolled back, verified).
+ *
+ * <h2>A failure that ends the group's transaction</h2>
+ * A conflict clause {@code OR ROLLBACK}, {@code RAISE(ROLLBACK)} or an I/O error can end the
+ * whole transaction from inside one request; the connection's {@linkplain LaneConnection#watch()
+ * watch} reveals it. Then nothing of the group persisted: the request that ended it (the culprit)
+ * fails, and the ones that ran before it run once more in a fresh transaction, unless not
+ * {@linkplain dev.lanes.WriteOptions#replayable() replayable} or already run twice (they then
+ * fail {@code ROLLED_BACK}, naming the culprit); the ones after it keep their place. A body that
+ * committed the transaction behind the lane's back makes what ran before it durable (acknowledged,
+ * never replayed) and its own outcome unknown. A savepoint step that fails gives up the whole
+ * transaction the same way.
+ *
+ * <h2>Honest outcomes</h2>
+ * Every rollback is verified. When it cannot be, what ran is {@code UNKNOWN}, what did not run
+ * never started, and the writer is poisoned. A request's outcome is recorded here and delivered
+ * by the lane after the turn.
+ *
+ * <p>Written against {@link LaneConnection}, so that these rules are tested without SQLite. Used
+ * by the lane's holder only.
+ */
+final class GroupCommit {
+    private final String name;
+    private final LaneTransaction transaction;
+    private final Cork cork;
+    private final WriteTelemetry telemetry;
+    private final Clock clock;
+
+    GroupCommit(LaneTransaction transaction, Cork cork, WriteTelemetry telemetry, Clock clock) {
+        this.name = transaction.name();
+        this.transaction = transaction;
+        this.cork = cork;
+        this.telemetry = telemetry;
+        this.clock = clock;
+    }
+
+    /** Runs the group to its end, replays included; every request has its outcome recorded. */
+    void runToEnd(List<GroupWrite> group, LaneConnection c, CommitObserver observer) {
+        List<GroupWrite> pending = group;
+        while (!pending.isEmpty()) {
+            pending = run(pending, c, observer);
+        }
+    }
+
+    /**
+     * Runs one transaction over {@code group}.
+     *
+     * @return the requests to run again in a fresh transaction (empty when the group is done)
+     */
+    List<GroupWrite> run(List<GroupWrite> group, LaneConnection c, CommitObserver observer) {
+        long transactionStart = clock.nanoTime();
+        boolean inCork = cork.corked();
+        if (!open(group, c, observer, inCork, transactionStart)) {
+            return List.of();
+        }
+        boolean isolate = inCork || group.size() > 1;
+        List<GroupWrite> ran = new ArrayList<>(group.size());
+        for (int i = 0; i < group.size(); i++) {
+            List<GroupWrite> again = runMember(group, ran, i, c, isolate);
+            if (again != null) {
+                return again;
+            }
+        }
+        if (inCork) {
+            // Applied, not committed: the cork's outer transaction holds it until uncork.
+            telemetry.counters.committed.add(ran.size());
+            return List.of();
+        }
+        commit(ran, c, observer, transactionStart);
+        return List.of();
+    }
+
+    /** Begins the group's transaction (or joins the cork's) and checks the disk floor. */
+    private boolean open(List<GroupWrite> group, LaneConnection c, CommitObserver observer,
+            boolean inCork, long transactionStart) {
+        if (inCork && cork.outerOpen()) {
+            return transaction.aboveFloor(c, group, false);
+        }
+        c.trackTables(observer.tracksTables());
+        boolean begun = transaction.begin(c, group);
+        long acquire = clock.nanoTime() - transactionStart;
+        for (WriteRequest r : group) {
+            r.acquireNanos = acquire;
+        }
+        if (!begun) {
+            return false;
+        }
+        if (inCork) {
+            cork.outerOpened();
+        }
+        return transaction.aboveFloor(c, group, !inCork);
+    }
+
+    /**
+     * Runs the request at {@code index}.
+     *
+     * @return null to go on with the next request, or the requests to run again (possibly none)
+     *     when the transaction is over
+     */
+    private List<GroupWrite> runMember(List<GroupWrite> group, List<GroupWrite> ran, int index,
+            LaneConnection c, boolean isolate) {
+        GroupWrite r = group.get(index);
+        boolean savepoint = isolate && r instanceof BodyWrite;
+        if (savepoint) {
+            try {
+                c.savepoint();
+            } catch (SQLException e) {
+                return abandon(group, ran, index, c, e, "SAVEPOINT failed", null);
+            }
+        }
+        LaneConnection.Watch watch = c.watch();
+        Object value = null;
+        Throwable failure = null;
+        long bodyStart = clock.nanoTime();
+        r.runs++;
+        try {
+            value = c.run(r);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        r.bodyNanos = clock.nanoTime() - bodyStart;
+        if (watch.ended()) {
+            return transactionEnded(group, ran, index, c, failure, watch);
+        }
+        if (failure == null) {
+            if (savepoint) {
+                try {
+                    c.releaseSavepoint();
+                } catch (SQLException e) {
+                    return abandon(group, ran, index, c, e, "RELEASE failed", null);
+                }
+            }
+            r.succeed(value);
+            ran.add(r);
+            return null;
+        }
+        return failedAlone(group, ran, index, c, savepoint, failure);
+    }
+
+    /** The request failed and the transaction is still open: undo the request alone. */
+    private List<GroupWrite> failedAlone(List<GroupWrite> group, List<GroupWrite> ran, int index,
+            LaneConnection c, boolean savepoint, Throwable failure) {
+        GroupWrite r = group.get(index);
+        if (savepoint) {
+            try {
+                c.rollBackToSavepoint();
+            } catch (SQLException e) {
+                return abandon(group, ran, index, c, e, "ROLLBACK TO failed", failure);
+            }
+            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+            return null;
+        }
+        if (r instanceof StatementWrite) {
+            // SQLite already undid the failed statement; the transaction stays usable.
+            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+            return null;
+        }
+        // A lone body without a savepoint: its transaction is the group's.
+        boolean clean = c.rollbackVerified();
+        r.fail(transaction.failure(r, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
+                failure));
+        if (!clean) {
+            transaction.poison("the rollback after a failed write could not be verified: "
+                    + failure);
+        }
+        return List.of();
+    }
+
+    /**
+     * The transaction ended inside the request at {@code index}. Statements it ran after that
+     * point autocommitted on their own, so if anything committed, its outcome is unknown.
+     */
+    private List<GroupWrite> transactionEnded(List<GroupWrite> group, List<GroupWrite> ran,
+            int index, LaneConnection c, Throwable failure, LaneConnection.Watch watch) {
+        Throwable cause = failure != null ? failure : new IllegalStateException("the body "
+                + "returned normally although the transaction ended inside it (it swallowed an "
+                + "error, or committed behind the lane's back)");
+        if (watch.firstEndWasCommit()) {
+            return committedInsideBody(group, ran, index, c, cause);
+        }
+        return groupEnded(group, ran, index, c, cause, watch.committed());
+    }
+
+    /** Commits what ran; a failed commit fails them all, ROLLED_BACK only when certain. */
+    private void commit(List<GroupWrite> ran, LaneConnection c, CommitObserver observer,
+            long transactionStart) {
+        long changed;
+        long commitStart = clock.nanoTime();
+        try {
+            changed = c.changesSinceBegin();
+            c.commit();
+        } catch (SQLException e) {
+            WriteOutcome outcome = transaction.commitFailed(c, e, "COMMIT");
+            for (GroupWrite r : ran) {
+                r.fail(new WriteFailedException(outcome, name + ": COMMIT failed ("
+                        + e.getMessage() + ")" + (outcome == WriteOutcome.ROLLED_BACK
+                        ? "; the write was rolled back" : "; whether the write persisted is "
+                        + "unknown"), e));
+            }
+            return;
+        }
+        long commitEnd = clock.nanoTime();
+        for (GroupWrite r : ran) {
+            r.commitNanos = commitEnd - commitStart;
+        }
+        telemetry.counters.committed.add(ran.size());
+        telemetry.counters.groups.increment();
+        telemetry.groupCommitted(ran.size(), commitEnd - transactionStart);
+        transaction.committed(c, changed, observer);
+    }
+
+    /**
+     * The request at {@code index} ended the transaction. Nothing of the group persisted except
+     * what that request's own body autocommitted after the end ({@code partial}).
+     */
+    private List<GroupWrite> groupEnded(List<GroupWrite> group, List<GroupWrite> ran, int index,
+            LaneConnection c, Throwable failure, boolean partial) {
+        GroupWrite culprit = group.get(index);
+        // Make sure the connection is outside any transaction before the group runs again.
+        boolean clean = c.rollbackVerified();
+        cork.lost(culprit.describe() + " ended the transaction: " + failure);
+        culprit.fail(transaction.failure(culprit, partial || !clean ? WriteOutcome.UNKNOWN
+                : WriteOutcome.ROLLED_BACK, failure));
+        if (!clean) {
+            failAfterPoison(group, ran, index);
+            transaction.poison("the transaction ended inside " + culprit.describe() + " and the "
+                    + "connection's state could not be verified: " + failure);
+            return List.of();
+        }
+        return replay(group, ran, index, culprit);
+    }
+
+    /**
+     * The body at {@code index} committed the group's transaction behind the lane's back: what
+     * ran before it is durable and is acknowledged, never replayed; the body's own outcome is
+     * unknown; the requests after it run in a fresh transaction.
+     */
+    private List<GroupWrite> committedInsideBody(List<GroupWrite> group, List<GroupWrite> ran,
+            int index, LaneConnection c, Throwable failure) {
+        GroupWrite culprit = group.get(index);
+        boolean clean = c.rollbackVerified();
+        cork.committedUnderneath();
+        culprit.fail(transaction.failure(culprit, WriteOutcome.UNKNOWN, failure));
+        telemetry.counters.committed.add(ran.size());
+        telemetry.counters.groups.increment();
+        if (!clean) {
+            failAfterPoison(group, List.of(), index);
+            transaction.poison("a body committed the transaction and the connection's state "
+                    + "could not be verified: " + failure);
+            return List.of();
+        }
+        return new ArrayList<>(group.subList(index + 1, group.size()));
+    }
+
+    /**
+     * A savepoint step failed: give up the whole transaction. The culprit fails, the others run
+     * again; if even the rollback cannot be verified, the writer is poisoned.
+     */
+    private List<GroupWrite> abandon(List<GroupWrite> group, List<GroupWrite> ran, int index,
+            LaneConnection c, SQLException e, String step, Throwable bodyFailure) {
+        GroupWrite culprit = group.get(index);
+        boolean clean = c.rollbackVerified();
+        cork.lost(step + ": " + e.getMessage());
+        boolean bodyRan = culprit.runs > 0 && !step.startsWith("SAVEPOINT");
+        WriteFailedException failure = new WriteFailedException(!clean ? WriteOutcome.UNKNOWN
+                : bodyRan ? WriteOutcome.ROLLED_BACK : WriteOutcome.NOT_STARTED, name + ": "
+                + step + " for " + culprit.describe() + " (" + e.getMessage() + ")"
+                + (bodyFailure != null ? " after the body failed: " + bodyFailure : ""),
+                bodyFailure != null ? bodyFailure : e);
+        if (bodyFailure != null) {
+            failure.addSuppressed(e);
+        }
+        culprit.fail(failure);
+        if (!clean) {
+            failAfterPoison(group, ran, index);
+            transaction.poison(step + " and the rollback could not be verified: "
+                    + e.getMessage());
+            return List.of();
+        }
+        return replay(group, ran, index, culprit);
+    }
+
+    /** The requests to run again after {@code culprit} ended the transaction, in order. */
+    private List<GroupWrite> replay(List<GroupWrite> group, List<GroupWrite> ran, int index,
+            GroupWrite culprit) {
+        List<GroupWrite> again = new ArrayList<>(group.size() - 1);
+        for (GroupWrite r : ran) {
+            if (r.options.replayable() && r.runs < 2) {
+                r.reset();
+                again.add(r);
+                telemetry.counters.replays.increment();
+            } else {
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": rolled back "
+                        + "because " + culprit.describe() + " in the same group ended the shared "
+                        + "transaction" + (r.options.replayable() ? " twice" : " (the write is "
+                        + "not replayable)"), culprit.failure()));
+            }
+        }
+        // Requests after the culprit, and ones that failed alone before it, keep their place:
+        // a failed one stays failed, an untouched one runs for the first time.
+        for (int j = index + 1; j < group.size(); j++) {
+            GroupWrite r = group.get(j);
+            if (!r.recorded()) {
+                again.add(r);
+            }
+        }
+        return again;
+    }
+
+    /** After an unverifiable rollback: what ran is unknown, what did not run never started. */
+    private void failAfterPoison(List<GroupWrite> group, List<GroupWrite> ran, int index) {
+        for (GroupWrite r : ran) {
+            r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the group's rollback "
+                    + "could not be verified; whether this write persisted is unknown", null));
+        }
+        for (int j = index + 1; j < group.size(); j++) {
+            LanesException never = new WriterPoisonedException(WriteOutcome.NOT_STARTED, name
+                    + ": the writer was poisoned before this write ran; it never ran", null);
+            group.get(j).fail(never);
+        }
+    }
+}

@@ -1,0 +1,417 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.notify.TransactionStateListeners;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Timer;
+import dev.lanes.internal.writer.InteractiveTransaction.State;
+import dev.lanes.internal.writer.WriteRequest.Commit;
+import dev.lanes.internal.writer.WriteRequest.Execute;
+import dev.lanes.internal.writer.WriteRequest.Expire;
+import dev.lanes.internal.writer.WriteRequest.Query;
+import dev.lanes.internal.writer.WriteRequest.Rollback;
+import dev.lanes.internal.writer.WriteRequest.Run;
+import dev.lanes.internal.writer.WriteRequest.TransactionBegin;
+import dev.lanes.internal.writer.WriteRequest.TransactionStep;
+import java.sql.SQLException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The interactive transaction a writer lane is pinned to: {@code db.begin()} runs {@code BEGIN
+ * IMMEDIATE} and pins the lane, its steps run in order on the writer connection ahead of the
+ * queue, other writes wait behind it, and no thread is held between its steps. An idle timeout
+ * rolls it back, so a forgotten transaction cannot stall the database forever.
+ *
+ * <p>While corked, the transaction is a savepoint inside the cork's outer transaction, and its
+ * commit releases the savepoint into the cork.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #pinned}, and each transaction's state and idle check, are guarded by the lane's lock,
+ * so that admitting a step and ending the transaction cannot interleave. Steps run on the lane's
+ * holder. The idle check runs on the timer: it only queues an {@link Expire} step (and schedules
+ * the lane), which the holder then runs.
+ */
+final class PinnedTransaction {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
+
+    private final String name;
+    private final ReentrantLock laneLock;
+    private final WriteQueue queue;
+    private final LaneTransaction transaction;
+    private final Cork cork;
+    private final WriteTelemetry telemetry;
+    private final TransactionStateListeners listeners;
+    private final Timer timer;
+    private final Clock clock;
+    /** Guarded by the lane's lock: schedules an idle lane; whether the caller must submit it. */
+    private final BooleanSupplier scheduleIfIdle;
+    private final Runnable submitLane;
+    /** Collects requests to deliver once the turn has released the lane. */
+    private final Consumer<WriteRequest> deliverAfterTurn;
+    // guarded by laneLock
+    private InteractiveTransaction pinned;
+
+    PinnedTransaction(LaneTransaction transaction, ReentrantLock laneLock, WriteQueue queue,
+            Cork cork, WriteTelemetry telemetry, TransactionStateListeners listeners, Timer timer,
+            Clock clock, BooleanSupplier scheduleIfIdle, Runnable submitLane,
+            Consumer<WriteRequest> deliverAfterTurn) {
+        this.name = transaction.name();
+        this.transaction = transaction;
+        this.laneLock = laneLock;
+        this.queue = queue;
+        this.cork = cork;
+        this.telemetry = telemetry;
+        this.listeners = listeners;
+        this.timer = timer;
+        this.clock = clock;
+        this.scheduleIfIdle = scheduleIfIdle;
+        this.submitLane = submitLane;
+        this.deliverAfterTurn = deliverAfterTurn;
+    }
+
+    /** Guarded by the lane's lock: the pinned transaction, or null. */
+    InteractiveTransaction pinned() {
+        return pinned;
+    }
+
+    /** Runs {@code BEGIN IMMEDIATE} (or, corked, a savepoint) and pins the lane. */
+    void begin(TransactionBegin r, WriterConnection c, CommitObserver observer) {
+        InteractiveTransaction tx = r.tx;
+        if (cork.corked()) {
+            if (!cork.outerOpen()) {
+                if (!transaction.begin(c, java.util.List.of(r))) {
+                    return;
+                }
+                cork.outerOpened();
+            }
+            try {
+                c.transaction.begin();
+            } catch (SQLException e) {
+                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": SAVEPOINT "
+                        + "for the transaction failed (" + e.getMessage() + ")", e));
+                return;
+            }
+        } else {
+            c.trackTables(observer.tracksTables());
+            if (!transaction.begin(c, java.util.List.of(r))
+                    || !transaction.aboveFloor(c, java.util.List.of(r), true)) {
+                return;
+            }
+        }
+        long now = clock.nanoTime();
+        tx.openedAtNanos = now;
+        tx.lastActivityNanos = now;
+        laneLock.lock();
+        try {
+            pinned = tx;
+            tx.state = State.OPEN;
+        } finally {
+            laneLock.unlock();
+        }
+        listeners.changed(true);
+        r.succeed(tx);
+    }
+
+    /** Runs one step of the pinned transaction. */
+    void step(TransactionStep r, WriterConnection c, CommitObserver observer) {
+        InteractiveTransaction tx = r.tx;
+        laneLock.lock();
+        try {
+            if (pinned != tx) {
+                r.fail(tx.notOpen());
+                return;
+            }
+        } finally {
+            laneLock.unlock();
+        }
+        if (r instanceof Expire) {
+            expire(tx, c);
+            r.succeed(null);
+        } else if (r instanceof Rollback) {
+            rollBack(tx, c, ((Rollback) r).reason);
+            if (tx.state == State.UNKNOWN) {
+                r.fail(tx.notOpen());
+            } else {
+                r.succeed(null);
+            }
+        } else if (r instanceof Commit) {
+            commit(tx, r, c, observer);
+        } else {
+            runStatement(tx, r, c);
+        }
+    }
+
+    private void expire(InteractiveTransaction tx, WriterConnection c) {
+        long idle = clock.nanoTime() - tx.lastActivityNanos;
+        if (idle >= tx.idleTimeout.toNanos()) {
+            log.warn("{}: rolling back an interactive transaction idle for {} ms "
+                    + "(transactionIdleTimeout {} ms)", name, TimeUnit.NANOSECONDS.toMillis(idle),
+                    tx.idleTimeout.toMillis());
+            rollBack(tx, c, "it sat idle for more than " + tx.idleTimeout.toMillis() + " ms");
+        }
+    }
+
+    /** A statement or body of the transaction; a body runs inside its own savepoint. */
+    private void runStatement(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
+        boolean savepoint = r instanceof Run;
+        if (savepoint) {
+            try {
+                c.request.begin();
+            } catch (SQLException e) {
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
+                        + "failed (" + e.getMessage() + "); the transaction stays open", e));
+                return;
+            }
+        }
+        LaneConnection.Watch watch = c.watch();
+        Object value = null;
+        Throwable failure = null;
+        r.runs++;
+        long bodyStart = clock.nanoTime();
+        try {
+            value = run(r, c);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        r.bodyNanos = clock.nanoTime() - bodyStart;
+        tx.lastActivityNanos = clock.nanoTime();
+        tx.statements++;
+        if (watch.ended()) {
+            endedInside(tx, r, c, failure, watch);
+        } else if (failure == null) {
+            if (savepoint && !released(tx, r, c)) {
+                return;
+            }
+            r.succeed(value);
+        } else if (savepoint && !rolledBackToSavepoint(tx, r, c, failure)) {
+            return;
+        } else {
+            // The statement (or body) undid itself; the transaction stays open.
+            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+        }
+    }
+
+    private static Object run(TransactionStep r, WriterConnection c) throws Exception {
+        if (r instanceof Execute) {
+            Execute e = (Execute) r;
+            return c.update(e.sql, e.args);
+        }
+        if (r instanceof Query) {
+            Query q = (Query) r;
+            return c.query(q.sql, q.args);
+        }
+        return c.runGuarded(((Run) r).body, true, null);
+    }
+
+    /** The transaction ended inside a statement: it is over, rolled back or unknown. */
+    private void endedInside(InteractiveTransaction tx, TransactionStep r, WriterConnection c,
+            Throwable failure, LaneConnection.Watch watch) {
+        boolean clean = c.rollbackVerified();
+        cork.lost("a statement of an interactive transaction ended it: " + failure);
+        boolean partial = watch.committed() || !clean;
+        end(tx, partial ? State.UNKNOWN : State.ROLLED_BACK, "a statement ended it: " + failure);
+        Throwable cause = failure != null ? failure : new IllegalStateException("the body "
+                + "returned normally although the transaction ended inside it (it swallowed an "
+                + "error)");
+        r.fail(transaction.failure(r, partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK,
+                cause));
+        if (!clean) {
+            transaction.poison("an interactive transaction ended inside a statement and the "
+                    + "connection's state could not be verified");
+        }
+    }
+
+    private boolean released(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
+        try {
+            c.request.release();
+            return true;
+        } catch (SQLException e) {
+            r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE failed ("
+                    + e.getMessage() + ")", e));
+            rollBack(tx, c, "RELEASE failed: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private boolean rolledBackToSavepoint(InteractiveTransaction tx, TransactionStep r,
+            WriterConnection c, Throwable failure) {
+        try {
+            c.request.rollBack();
+            return true;
+        } catch (SQLException e) {
+            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+            rollBack(tx, c, "ROLLBACK TO failed: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private void commit(InteractiveTransaction tx, TransactionStep r, WriterConnection c,
+            CommitObserver observer) {
+        if (cork.corked()) {
+            commitIntoCork(tx, r, c);
+            return;
+        }
+        long changed;
+        try {
+            changed = c.changesSinceBegin();
+            c.commit();
+        } catch (SQLException e) {
+            WriteOutcome outcome = transaction.commitFailed(c, e,
+                    "the COMMIT of an interactive transaction");
+            boolean clean = outcome == WriteOutcome.ROLLED_BACK;
+            end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, "COMMIT failed: " + e.getMessage());
+            r.fail(new WriteFailedException(outcome, name + ": COMMIT failed (" + e.getMessage()
+                    + ")" + (clean ? "; the transaction was rolled back" : "; whether it "
+                    + "persisted is unknown"), e));
+            return;
+        }
+        long age = tx.ageNanos();
+        end(tx, State.COMMITTED, "committed");
+        telemetry.counters.committed.increment();
+        telemetry.counters.groups.increment();
+        telemetry.groupCommitted(1, age);
+        transaction.committed(c, changed, observer);
+        r.succeed(null);
+    }
+
+    private void commitIntoCork(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
+        try {
+            c.transaction.release();
+            end(tx, State.COMMITTED, "committed into the cork");
+            telemetry.counters.committed.increment();
+            r.succeed(null);
+        } catch (SQLException e) {
+            rollBack(tx, c, "RELEASE failed: " + e.getMessage());
+            r.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
+                    : WriteOutcome.ROLLED_BACK, name + ": committing the transaction into the "
+                    + "cork failed (" + e.getMessage() + ")", e));
+        }
+    }
+
+    /** Rolls the pinned transaction back, verified, and unpins the lane; corked, its savepoint. */
+    private void rollBack(InteractiveTransaction tx, WriterConnection connection, String reason) {
+        boolean clean;
+        if (cork.corked() && cork.outerOpen()) {
+            try {
+                connection.transaction.rollBack();
+                clean = true;
+            } catch (SQLException e) {
+                clean = connection.rollbackVerified();
+                cork.lost("rolling back an interactive transaction failed: " + e.getMessage());
+            }
+        } else {
+            clean = connection.rollbackVerified();
+        }
+        end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, reason);
+        if (!clean) {
+            transaction.poison("the rollback of an interactive transaction could not be "
+                    + "verified");
+        }
+    }
+
+    /** Ends the pinned transaction and unpins the lane; its queued steps end with it. */
+    void end(InteractiveTransaction tx, State end, String reason) {
+        laneLock.lock();
+        try {
+            if (pinned != tx) {
+                return;
+            }
+            endLocked(tx, end, reason);
+        } finally {
+            laneLock.unlock();
+        }
+        listeners.changed(false);
+    }
+
+    // guarded by laneLock
+    private void endLocked(InteractiveTransaction tx, State end, String reason) {
+        tx.endReason = reason;
+        tx.state = end;
+        pinned = null;
+        if (tx.idleCheck != null) {
+            tx.idleCheck.cancel();
+            tx.idleCheck = null;
+        }
+        for (TransactionStep step : queue.takeSteps()) {
+            if (step.ends()) {
+                step.succeed(null); // asked to end, and it has
+            } else {
+                step.fail(tx.notOpen());
+            }
+            deliverAfterTurn.accept(step);
+        }
+    }
+
+    /**
+     * Guarded by the lane's lock: the writer was poisoned; the pinned transaction, if any, ends
+     * {@code UNKNOWN} (its connection is closed with the lane, and SQLite rolls back on close).
+     *
+     * @return whether a transaction ended, so its listeners must be told
+     */
+    boolean endByPoison(String cause) {
+        if (pinned == null) {
+            return false;
+        }
+        endLocked(pinned, State.UNKNOWN, "the writer was poisoned: " + cause);
+        return true;
+    }
+
+    /** Tells the listeners that a transaction ended; called after the lane's lock is released. */
+    void ended() {
+        listeners.changed(false);
+    }
+
+    /**
+     * Guarded by the lane's lock: a shutdown rolls the pinned transaction back as its next step.
+     *
+     * @return whether a rollback was queued now
+     */
+    boolean rollBackOnShutdown() {
+        if (pinned == null || queue.hasStep(Rollback.class)) {
+            return false;
+        }
+        queue.addStep(new Rollback(pinned, "the database was shut down", clock.nanoTime()));
+        return true;
+    }
+
+    /** Guarded by the lane's lock: checks the transaction once its idle timeout has passed. */
+    void armIdleCheck() {
+        InteractiveTransaction tx = pinned;
+        if (tx.idleCheck != null) {
+            tx.idleCheck.cancel();
+        }
+        long due = tx.idleTimeout.toNanos() - (clock.nanoTime() - tx.lastActivityNanos);
+        try {
+            tx.idleCheck = timer.schedule(() -> expireIfIdle(tx), due);
+        } catch (RejectedExecutionException e) {
+            tx.idleCheck = null; // the runtime is shutting down; its close ends the transaction
+        }
+    }
+
+    /** On the timer: queues the expiry step when the transaction is still pinned and idle. */
+    private void expireIfIdle(InteractiveTransaction tx) {
+        boolean submit;
+        laneLock.lock();
+        try {
+            if (pinned != tx || !queue.stepsEmpty()) {
+                return;
+            }
+            queue.addStep(new Expire(tx, clock.nanoTime()));
+            submit = scheduleIfIdle.getAsBoolean();
+        } finally {
+            laneLock.unlock();
+        }
+        if (submit) {
+            submitLane.run();
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.CancelledException;
+import dev.lanes.LanesException;
+import dev.lanes.OverloadedException;
+import dev.lanes.QueueFullException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.writer.WriteRequest.Close;
+import dev.lanes.internal.writer.WriteRequest.GroupWrite;
+import dev.lanes.internal.writer.WriteRequest.TransactionStep;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * The bounded queue of one writer lane, and the forming of commit groups from it.
+ *
+ * <p>Two queues: the requests, of which at most {@code writeQueueCapacity} wait (the close marker
+ * does not count), and the steps of the pinned interactive transaction, which run ahead of them.
+ * A group is the head request alone when it is not a {@link GroupWrite} (maintenance, a command,
+ * the close marker), else up to {@code maxGroupSize} consecutive group writes. A request whose
+ * caller cancelled its future before it ran is dropped unrun.
+ *
+ * <p>Admission waits for room only with an enqueue timeout; the deadline covers admission only,
+ * so an accepted write is never reported as failed because it was slow.
+ *
+ * <h2>Concurrency</h2>
+ * Every field is guarded by the lane's lock, which every caller holds; {@link #notFull} belongs
+ * to that lock. {@link #contended} is the leader policy's memory: set when a turn finds more than
+ * one request waiting, cleared when a pool turn finds at most one, so that callers woken together
+ * by one group's delivery do not each lead a group of one in a convoy.
+ */
+final class WriteQueue {
+    private final String name;
+    private final int capacity;
+    private final int maxGroupSize;
+    private final Clock clock;
+    private final ReentrantLock laneLock;
+    private final Condition notFull;
+    // guarded by laneLock
+    private final ArrayDeque<WriteRequest> requests = new ArrayDeque<>();
+    private final ArrayDeque<TransactionStep> steps = new ArrayDeque<>();
+    private int notFullWaiters;
+    private int runningGroupSize;
+    private boolean contended;
+
+    WriteQueue(String name, int capacity, int maxGroupSize, Clock clock, ReentrantLock laneLock) {
+        this.name = name;
+        this.capacity = capacity;
+        this.maxGroupSize = maxGroupSize;
+        this.clock = clock;
+        this.laneLock = laneLock;
+        this.notFull = laneLock.newCondition();
+    }
+
+    boolean isEmpty() {
+        return requests.isEmpty();
+    }
+
+    boolean stepsEmpty() {
+        return steps.isEmpty();
+    }
+
+    /** Requests waiting, the close marker not counted. */
+    int queuedWrites() {
+        int n = requests.size();
+        return n > 0 && requests.peekLast() instanceof Close ? n - 1 : n;
+    }
+
+    /** Whether a caller that found the lane idle may lead a turn itself now. */
+    boolean mayLead() {
+        return requests.isEmpty() && !contended;
+    }
+
+    WriteRequest head() {
+        return requests.peekFirst();
+    }
+
+    void add(WriteRequest r) {
+        requests.addLast(r);
+    }
+
+    /** Queues ahead of everything (a deferred uncork runs when the transaction ends). */
+    void addFirst(WriteRequest r) {
+        requests.addFirst(r);
+    }
+
+    void addStep(TransactionStep step) {
+        steps.addLast(step);
+    }
+
+    boolean hasStep(Class<? extends TransactionStep> kind) {
+        for (TransactionStep s : steps) {
+            if (kind.isInstance(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Returns with room for {@code r}, waiting at most its enqueue timeout, or throws.
+     *
+     * @param stillAdmitted re-checks, after each wait, that the lane still admits work (throws)
+     * @param overloaded told of each refusal for a full queue, before it is thrown
+     */
+    void awaitRoom(WriteRequest r, Runnable stillAdmitted, Runnable overloaded) {
+        if (requests.size() < capacity) {
+            return;
+        }
+        if (r.options.enqueueTimeout().isEmpty()) {
+            overloaded.run();
+            throw new OverloadedException(name + ": write queue full (" + requests.size()
+                    + " queued, " + runningGroupSize + " in the running group); retry later or "
+                    + "raise writeQueueCapacity");
+        }
+        Duration timeout = r.options.enqueueTimeout().get();
+        long remaining = timeout.toNanos();
+        notFullWaiters++;
+        try {
+            while (requests.size() >= capacity) {
+                if (remaining <= 0) {
+                    overloaded.run();
+                    throw new QueueFullException(name + ": write queue stayed full for "
+                            + timeout.toMillis() + " ms (" + requests.size() + " queued, "
+                            + "capacity " + capacity + "); the write never ran. Retry later or "
+                            + "raise writeQueueCapacity");
+                }
+                try {
+                    remaining = clock.awaitNanos(laneLock, notFull, remaining);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
+                            + "while waiting for room in the write queue; the write never ran", e);
+                }
+                stillAdmitted.run();
+            }
+        } finally {
+            notFullWaiters--;
+        }
+    }
+
+    /**
+     * Takes the next turn's work: {@code first} (a caller that leads its own turn) and the group
+     * writes that follow it, or the pinned transaction's next step, or the head of the queue.
+     */
+    List<WriteRequest> takeGroup(WriteRequest first, boolean pinned) {
+        List<WriteRequest> group = new ArrayList<>(first == null ? 8 : 1);
+        if (first != null) {
+            group.add(first);
+        } else if (pinned) {
+            TransactionStep step = steps.pollFirst();
+            if (step != null) {
+                group.add(step);
+            }
+        }
+        if (!pinned && (first == null || first instanceof GroupWrite)) {
+            WriteRequest next;
+            while (group.size() < maxGroupSize && (next = requests.peekFirst()) != null) {
+                if (next.future.isCancelled()) {
+                    requests.pollFirst(); // its caller gave up before it ran: it never runs
+                    continue;
+                }
+                if (!(next instanceof GroupWrite)) {
+                    if (group.isEmpty()) {
+                        group.add(requests.pollFirst()); // maintenance and commands run alone
+                    }
+                    break;
+                }
+                group.add(requests.pollFirst());
+            }
+        }
+        runningGroupSize = group.size();
+        if (first == null) {
+            contended = group.size() > 1 || !requests.isEmpty();
+        } else if (group.size() > 1) {
+            contended = true;
+        }
+        signalRoom();
+        return group;
+    }
+
+    void turnEnded() {
+        runningGroupSize = 0;
+    }
+
+    /**
+     * Fails every queued request but the close marker, which keeps its place.
+     *
+     * @return the requests failed, for delivery once the lock is released
+     */
+    List<WriteRequest> failQueued(Function<WriteRequest, LanesException> failure) {
+        List<WriteRequest> failed = new ArrayList<>(requests.size());
+        WriteRequest closeMarker = null;
+        for (WriteRequest r : requests) {
+            if (r instanceof Close) {
+                closeMarker = r;
+            } else {
+                r.fail(failure.apply(r));
+                failed.add(r);
+            }
+        }
+        requests.clear();
+        if (closeMarker != null) {
+            requests.add(closeMarker);
+        }
+        signalRoom();
+        return failed;
+    }
+
+    /** Takes every waiting step of the pinned transaction (it ended). */
+    List<TransactionStep> takeSteps() {
+        List<TransactionStep> taken = new ArrayList<>(steps);
+        steps.clear();
+        return taken;
+    }
+
+    /** Wakes callers waiting for room; admission re-checks the lane's state. */
+    void signalRoom() {
+        if (notFullWaiters > 0) {
+            notFull.signalAll();
+        }
+    }
+}

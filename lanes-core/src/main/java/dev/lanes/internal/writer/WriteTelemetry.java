@@ -1,0 +1,192 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.LanesException;
+import dev.lanes.WriteObservation;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one writer lane tells the outside about its writes: the counters behind diagnostics, the
+ * stages of the latest write ({@link #lastWrite()}), the metrics listener, and one warning per
+ * turn whose writes were slower than {@code slowWriteThreshold}, with their labels.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #observe} runs on the lane's holder before the lane is released, so a caller who sees
+ * its outcome also sees its observation, and a later group's can never be overwritten by an
+ * earlier one; {@link #lastWrite} is volatile for readers on other threads. The counters are
+ * {@code LongAdder}s, written by the holder and, for refusals at admission, by callers.
+ */
+final class WriteTelemetry {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
+
+    /** Labels a slow-write warning carries at most. */
+    static final int MAX_WRITE_LABELS = 8;
+
+    final WriterCounters counters = new WriterCounters();
+    private final String name;
+    private final Duration slowWriteThreshold;
+    private final MetricsReporter metrics;
+    private final Clock clock;
+    private volatile WriteObservation lastWrite;
+
+    WriteTelemetry(String name, Duration slowWriteThreshold, MetricsReporter metrics, Clock clock) {
+        this.name = name;
+        this.slowWriteThreshold = slowWriteThreshold;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    WriteObservation lastWrite() {
+        return lastWrite;
+    }
+
+    MetricsReporter metrics() {
+        return metrics;
+    }
+
+    /**
+     * Records a turn's stages: {@link #lastWrite}, the metrics, and one WARN when writes were
+     * slower than the threshold. Labels are resolved only for slow writes, so a fast write never
+     * allocates for them.
+     */
+    void observe(List<WriteRequest> group) {
+        long now = clock.nanoTime();
+        long slowNanos = slowWriteThreshold.toNanos();
+        WriteRequest last = null;
+        Labels labels = null;
+        int slow = 0;
+        long slowest = 0;
+        for (WriteRequest r : group) {
+            if (!r.observed()) {
+                continue;
+            }
+            last = r;
+            long total = now - r.enqueuedAt;
+            if (total >= slowNanos) {
+                slow++;
+                slowest = Math.max(slowest, total);
+                if (r.options.label().isPresent()) {
+                    if (labels == null) {
+                        labels = new Labels();
+                    }
+                    labels.add(r.options.label().get());
+                }
+            }
+        }
+        if (last == null) {
+            return;
+        }
+        if (metrics.enabled()) {
+            reportMetrics(group);
+        }
+        long lastTotal = now - last.enqueuedAt;
+        boolean lastSlow = lastTotal >= slowNanos && labels != null;
+        lastWrite = new WriteObservation(
+                Duration.ofNanos(Math.max(0, last.startedAt - last.enqueuedAt)),
+                Duration.ofNanos(last.acquireNanos), Duration.ofNanos(last.bodyNanos),
+                Duration.ofNanos(last.commitNanos), Duration.ofNanos(lastTotal),
+                last.depthAtEntry, last.groupSize, Instant.now(),
+                lastSlow ? List.copyOf(labels.kept) : List.of(), lastSlow ? labels.dropped() : 0);
+        if (slow > 0) {
+            warnSlow(slow, slowest, labels, last);
+        }
+    }
+
+    private void warnSlow(int slow, long slowest, Labels labels, WriteRequest last) {
+        int truncated = labels == null ? 0 : labels.dropped();
+        log.warn("{}: {} slow write(s), the slowest {} ms (slowWriteThreshold {} ms), labels "
+                + "{}{}; last stages: queue wait {} ms, acquire {} ms, body {} ms, commit {} "
+                + "ms, group of {}", name, slow, TimeUnit.NANOSECONDS.toMillis(slowest),
+                slowWriteThreshold.toMillis(), labels == null ? List.of() : labels.kept,
+                truncated > 0 ? " (+" + truncated + " more)" : "",
+                TimeUnit.NANOSECONDS.toMillis(last.startedAt - last.enqueuedAt),
+                TimeUnit.NANOSECONDS.toMillis(last.acquireNanos),
+                TimeUnit.NANOSECONDS.toMillis(last.bodyNanos),
+                TimeUnit.NANOSECONDS.toMillis(last.commitNanos), last.groupSize);
+        metrics.report(m -> m.slowWrite(name, Duration.ofNanos(slowest)));
+    }
+
+    /** The distinct labels of a turn's slow writes: the first few kept, the rest counted. */
+    private static final class Labels {
+        final List<String> kept = new ArrayList<>(4);
+        private List<String> dropped;
+
+        void add(String label) {
+            if (kept.contains(label)) {
+                return;
+            }
+            if (kept.size() < MAX_WRITE_LABELS) {
+                kept.add(label);
+            } else {
+                if (dropped == null) {
+                    dropped = new ArrayList<>(4);
+                }
+                if (!dropped.contains(label)) {
+                    dropped.add(label); // distinct labels past the bound count once
+                }
+            }
+        }
+
+        int dropped() {
+            return dropped == null ? 0 : dropped.size();
+        }
+    }
+
+    private void reportMetrics(List<WriteRequest> group) {
+        metrics.report(m -> {
+            for (WriteRequest r : group) {
+                if (!r.observed()) {
+                    continue;
+                }
+                m.queueWait(name, Math.max(0, r.startedAt - r.enqueuedAt));
+                LanesException failure = r.failure();
+                m.command(name, r.operation(), !(r instanceof WriteRequest.Maintenance),
+                        r.statementKind(), r.bodyNanos, failure == null);
+                if (failure != null) {
+                    m.error(name, failure.code());
+                }
+            }
+        });
+    }
+
+    void overload() {
+        counters.overloads.increment();
+        metrics.report(m -> m.overload(name));
+    }
+
+    void groupCommitted(int size, long nanos) {
+        metrics.report(m -> m.groupCommitted(name, size, nanos));
+    }
+
+    void crash() {
+        metrics.report(m -> m.crash(name));
+    }
+
+    void closed(long nanos, boolean timedOut) {
+        metrics.report(m -> m.databaseClosed(name, nanos, timedOut));
+    }
+
+    void uncleanClose() {
+        metrics.report(m -> m.uncleanClose(name));
+    }
+
+    /** A request's outcome is being delivered: counts it when it failed. */
+    void delivered(WriteRequest r) {
+        LanesException failure = r.failure();
+        if (failure != null) {
+            counters.failed.increment();
+            if (failure.outcome() == WriteOutcome.UNKNOWN) {
+                counters.unknown.increment();
+            }
+        }
+    }
+}
