@@ -745,16 +745,21 @@ public final class WriterLane implements WorkerPool.Task {
             // Observed before the lane is released, so that a caller who sees its outcome also
             // sees its observation, and a later group's can never be overwritten by this one.
             observe(group);
+            // Taken while this thread still holds the lane: they are turn state, and the next
+            // holder may fill them again (a poison drains the queue into `drained`) as soon as
+            // finishTurn() released it.
+            List<WriteRequest> drainedHere = drained.isEmpty() ? List.of() : new ArrayList<>(drained);
+            drained.clear();
+            boolean opened = justOpened;
+            justOpened = false;
             finishTurn();
             for (WriteRequest r : group) {
                 deliver(r);
             }
-            for (WriteRequest r : drained) {
+            for (WriteRequest r : drainedHere) {
                 deliver(r);
             }
-            drained.clear();
-            if (justOpened) {
-                justOpened = false;
+            if (opened) {
                 ready.complete(null);
             }
         }
