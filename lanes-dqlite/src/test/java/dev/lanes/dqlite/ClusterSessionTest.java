@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.dqlite.internal.client.Connection;
-import dev.lanes.dqlite.internal.client.ClientConfig;
 import dev.lanes.dqlite.internal.client.WireEvents;
 import dev.lanes.dqlite.internal.wire.Protocol;
 import dev.lanes.dqlite.internal.wire.RequestType;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -320,9 +318,7 @@ class ClusterSessionTest {
     @Test
     void aFollowerRefusesReadsAndWritesAsNotLeaderBeforeRunningThem() {
         String follower = cluster.node(2).address;
-        ClientConfig config = new ClientConfig(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(5),
-                Duration.ofMillis(10), Duration.ofMillis(100), 1, 1 << 20, WireEvents.NONE);
-        try (Connection connection = Connection.open(follower, config)) {
+        try (Connection connection = TestCluster.rawConnection(follower)) {
             assertThat(connection.leader().address()).isEqualTo(cluster.node(1).address);
             int db = connection.open("follower");
             DqliteNotLeaderException write = catchThrowableOfType(

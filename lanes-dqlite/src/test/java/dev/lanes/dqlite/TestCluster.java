@@ -2,6 +2,10 @@ package dev.lanes.dqlite;
 
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import dev.lanes.dqlite.internal.client.ClientConfig;
+import dev.lanes.dqlite.internal.client.Connection;
+import dev.lanes.dqlite.internal.client.WireEvents;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -34,7 +38,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Processes: the helpers stop nodes by PID ({@code kill -9}, SIGSTOP, SIGCONT) and restart them
  * on their data directories. {@link #close()} kills every node it started, stopped ones included,
- * and a JVM shutdown hook kills any that a test run left behind.
+ * and deletes their data directories (their logs stay in {@code target/dqlite-test/}); a JVM
+ * shutdown hook kills any node that a test run left behind.
  *
  * <p>Concurrency: a cluster is driven from one test thread at a time; {@code LIVE} is a
  * concurrent set shared with the shutdown hook.
@@ -147,6 +152,16 @@ final class TestCluster implements AutoCloseable {
                 .leaderTimeout(Duration.ofSeconds(15));
     }
 
+    /** A connection to one node, without discovery (to talk to a follower), 2 s per request. */
+    static Connection rawConnection(String address) {
+        ClientConfig config = new ClientConfig(Duration.ofSeconds(1), Duration.ofSeconds(2),
+                Duration.ofSeconds(2), Duration.ofMillis(10), Duration.ofMillis(100), 1, 1 << 20,
+                WireEvents.NONE);
+        Connection connection = Connection.open(address, config);
+        connection.setRequestTimeout(config.requestTimeout());
+        return connection;
+    }
+
     /** Starts one more node, not yet a member: the client must ADD it. */
     Node startExtraNode(long id) {
         return startNode(id, nodeProgram());
@@ -200,6 +215,28 @@ final class TestCluster implements AutoCloseable {
                 }
                 LIVE.remove(node.process);
             }
+        }
+        // the logs stay for a failure's post-mortem; the data (raft segments are preallocated,
+        // ~25 MB a node) does not
+        for (Node node : nodes) {
+            deleteTree(node.dataDir);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    // best effort: target/ is cleaned by mvn clean anyway
+                }
+            });
+        } catch (IOException e) {
+            // as above
         }
     }
 
