@@ -181,14 +181,49 @@ final class TestCluster implements AutoCloseable {
         LIVE.remove(node.process);
     }
 
-    /** SIGSTOP: the node freezes; the kernel still accepts connections and buffers bytes for it. */
+    /**
+     * SIGSTOP, and waits until every thread of the node has stopped (the signal takes effect
+     * after kill returns): from then on it answers nothing, while the kernel still accepts
+     * connections and buffers bytes for it.
+     */
     void freeze(Node node) {
         signal(node, "-STOP");
+        awaitThreads(node, true);
     }
 
-    /** SIGCONT. */
+    /** SIGCONT, and waits until the node's threads run again. */
     void thaw(Node node) {
         signal(node, "-CONT");
+        awaitThreads(node, false);
+    }
+
+    /** Waits, bounded, until all threads of the node are stopped, or none is. */
+    private static void awaitThreads(Node node, boolean stopped) {
+        Path tasks = Path.of("/proc", Long.toString(node.pid()), "task");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            List<Character> states = new ArrayList<>();
+            try (var dirs = Files.list(tasks)) {
+                for (Path task : dirs.toList()) {
+                    String stat = Files.readString(task.resolve("stat"));
+                    // pid (comm) state ...: the state follows the last parenthesis
+                    states.add(stat.charAt(stat.lastIndexOf(')') + 2));
+                }
+            } catch (IOException e) {
+                // a thread ended while listed: look again
+                states.clear();
+            }
+            boolean allStopped = !states.isEmpty() && states.stream().allMatch(c -> c == 'T' || c == 't');
+            boolean noneStopped = !states.isEmpty() && states.stream().noneMatch(c -> c == 'T' || c == 't');
+            if (stopped ? allStopped : noneStopped) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException(node + " threads are " + states + ", not "
+                        + (stopped ? "all stopped" : "running"));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 
     /** Starts a node that was killed again, on its data directory. */

@@ -283,6 +283,10 @@ public final class Connection implements AutoCloseable {
                         + "; connection closed; " + exchange.outcomeText();
                 close("a response was malformed");
                 throw new DqliteProtocolException(exchange.mayHaveRun(), address, text);
+            } catch (Error e) {
+                // e.g. no memory for a large response: where the stream stands is unknown
+                close("an error while reading: " + e);
+                throw e;
             }
         } finally {
             lock.unlock();
