@@ -95,11 +95,6 @@ public final class LeaderSession implements DqliteSession {
         connection.close();
     }
 
-    /** The connection, for tests that act on the transport underneath a session. */
-    public Connection connection() {
-        return connection;
-    }
-
     private Statement own(DqliteStatement statement, Object[] params) {
         if (!(statement instanceof Statement mine) || mine.session != this) {
             throw new DqliteInvalidRequestException(
