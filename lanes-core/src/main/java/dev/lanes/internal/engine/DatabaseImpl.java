@@ -33,6 +33,7 @@ import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.writer.LaneSetup;
+import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
@@ -88,8 +89,10 @@ public final class DatabaseImpl implements Database {
                 runtime.changeDispatcher());
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
-                guards.identity(), new DiskReserve(name, path, options.diskReserveBytes(),
-                        runtime.clock()), new LaneEvents()));
+                new SqliteWriterConnector(name, path, options, guards.identity(),
+                        runtime.budget(), this::writerOpened),
+                new DiskReserve(name, path, options.diskReserveBytes(), runtime.clock()),
+                new LaneEvents()));
         lane.background(options.background());
         this.reads = Reads.create(name, path, options, lane::awaitReady, runtime.budget(),
                 runtime.pool(), runtime.timer(), runtime.clock());
@@ -110,14 +113,14 @@ public final class DatabaseImpl implements Database {
         guards.start();
     }
 
+    /** The writer connection opened and was checked. */
+    private void writerOpened(SQLiteConnection connection) {
+        runtime.applyProcessLimits(connection);
+        idle.connectionOpened();
+    }
+
     /** What the lane tells the database. */
     private final class LaneEvents implements LaneSetup.Events {
-        @Override
-        public void writerOpened(SQLiteConnection connection) {
-            runtime.applyProcessLimits(connection);
-            idle.connectionOpened();
-        }
-
         @Override
         public void used() {
             idle.used();

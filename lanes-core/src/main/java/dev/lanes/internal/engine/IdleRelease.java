@@ -7,8 +7,6 @@ import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.writer.WriterLane;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +15,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.SQLiteConnection;
 
 /**
  * When one database gives resources back while it stays open (its lease held, its next use
@@ -171,7 +168,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         boolean ran = lane.releaseIfIdle(writer -> {
             releasedSinceUse = true;
             if (writer != null && !closeConnections) {
-                shrinkMemory(writer);
+                writer.releaseMemory(); // PRAGMA shrink_memory
             }
             readers.releaseIdle();
             observer.accept(closeConnections);
@@ -183,13 +180,6 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         return ran;
     }
 
-    private void shrinkMemory(SQLiteConnection writer) {
-        try (Statement st = writer.createStatement()) {
-            st.execute("PRAGMA shrink_memory");
-        } catch (SQLException e) {
-            log.debug("{}: shrink_memory failed", name, e);
-        }
-    }
 
     /** Installs the observer of releases; for white-box tests. */
     void observer(Consumer<Boolean> observer) {

@@ -10,6 +10,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.sql.BatchFailure;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -125,8 +126,16 @@ final class LaneTransaction {
         if (c.rolledBackAfterFailedCommit(e)) {
             return WriteOutcome.ROLLED_BACK;
         }
-        poison(WriterConnection.commitUnknown(what, e));
+        poison(commitUnknown(what, e));
         return WriteOutcome.UNKNOWN;
+    }
+
+    /** The poison cause after a failed commit whose outcome is unknown. */
+    private static String commitUnknown(String what, SQLException failure) {
+        return what + " failed (" + failure.getMessage() + ") "
+                + (SqliteConnections.isIoFailure(failure) ? "with an I/O error: its frames may "
+                + "be in the WAL, where crash recovery replays them, and the file's state is not "
+                + "known" : "and it could not be verified that nothing of it persisted");
     }
 
     /** A transaction committed: tells the observer when it changed rows; never throws. */

@@ -94,7 +94,7 @@ final class PinnedTransaction {
                 cork.outerOpened();
             }
             try {
-                c.transaction.begin();
+                c.beginNested();
             } catch (SQLException e) {
                 r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": SAVEPOINT "
                         + "for the transaction failed (" + e.getMessage() + ")", e));
@@ -165,7 +165,7 @@ final class PinnedTransaction {
         boolean savepoint = r instanceof Run;
         if (savepoint) {
             try {
-                c.request.begin();
+                c.savepoint();
             } catch (SQLException e) {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
                         + "failed (" + e.getMessage() + "); the transaction stays open", e));
@@ -232,7 +232,7 @@ final class PinnedTransaction {
 
     private boolean released(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
         try {
-            c.request.release();
+            c.releaseSavepoint();
             return true;
         } catch (SQLException e) {
             r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE failed ("
@@ -245,7 +245,7 @@ final class PinnedTransaction {
     private boolean rolledBackToSavepoint(InteractiveTransaction tx, TransactionStep r,
             WriterConnection c, Throwable failure) {
         try {
-            c.request.rollBack();
+            c.rollBackToSavepoint();
             return true;
         } catch (SQLException e) {
             r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
@@ -285,7 +285,7 @@ final class PinnedTransaction {
 
     private void commitIntoCork(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
         try {
-            c.transaction.release();
+            c.releaseNested();
             end(tx, State.COMMITTED, "committed into the cork");
             telemetry.counters.committed.increment();
             r.succeed(null);
@@ -302,7 +302,7 @@ final class PinnedTransaction {
         boolean clean;
         if (cork.corked() && cork.outerOpen()) {
             try {
-                connection.transaction.rollBack();
+                connection.rollBackNested();
                 clean = true;
             } catch (SQLException e) {
                 clean = connection.rollbackVerified();

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Counters of one writer's transactions: written by the lane's holder (and by callers, for
  * refusals at admission), read by diagnostics at any time.
  */
-final class WriterCounters {
+public final class WriterCounters {
     final LongAdder acquisitions = new LongAdder();
     final LongAdder busyRefusals = new LongAdder();
     final LongAdder busyAbsorbed = new LongAdder();

@@ -522,28 +522,23 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     private void open() throws Exception {
-        connection = new WriterConnection(name, SqliteConnections.openWriter(setup.path(),
-                options.synchronous(), options.busyTimeout(), options.checkpointMode()),
-                options.statementCacheSize(), options.busyTimeout(), options.maxResultBytes(),
-                new FaultInjector() { // reads the field, so that later installations apply
-                    @Override
-                    public void before(Point point) throws SQLException {
-                        faults.before(point);
-                    }
+        connection = setup.connector().open(new FaultInjector() {
+            // reads the field, so that later installations apply
+            @Override
+            public void before(Point point) throws SQLException {
+                faults.before(point);
+            }
 
-                    @Override
-                    public void after(Point point) throws SQLException {
-                        faults.after(point);
-                    }
-                }, telemetry.counters);
-        setup.budget().opened();
-        setup.identity().onWriterOpened(connection.raw);
+            @Override
+            public void after(Point point) throws SQLException {
+                faults.after(point);
+            }
+        }, telemetry.counters);
         if (!initialized) {
             // Once per database: a reopen after an eviction must not run it again.
             initialize(connection);
             initialized = true;
         }
-        setup.events().writerOpened(connection.raw);
         justOpened = true;
     }
 
@@ -703,12 +698,12 @@ public final class WriterLane implements WorkerPool.Task {
     /**
      * Runs {@code release} as a turn of the lane, on the calling platform thread, if the lane is
      * idle now: nothing queued or running, no transaction or cork holding it, still running.
-     * {@code release} gets the writer's raw connection (null when closed) and returns whether it
-     * closed it; an idle release does not count as use.
+     * {@code release} gets the writer connection's memory release (null when it is closed) and
+     * returns whether the connection must close; an idle release does not count as use.
      *
      * @return whether it ran (false: the lane was in use)
      */
-    public boolean releaseIfIdle(Function<org.sqlite.SQLiteConnection, Boolean> release) {
+    public boolean releaseIfIdle(Function<Releasable, Boolean> release) {
         lock.lock();
         try {
             if (!idleLocked() || !run.claim()) {
@@ -719,7 +714,7 @@ public final class WriterLane implements WorkerPool.Task {
         }
         try {
             WriterConnection c = connection;
-            if (Boolean.TRUE.equals(release.apply(c == null ? null : c.raw))) {
+            if (Boolean.TRUE.equals(release.apply(c == null ? null : c::releaseMemory))) {
                 closeQuietly();
             }
         } catch (RuntimeException e) {
@@ -728,6 +723,12 @@ public final class WriterLane implements WorkerPool.Task {
             finishTurn(false);
         }
         return true;
+    }
+
+    /** What an idle release may do to the writer connection without owning it. */
+    public interface Releasable {
+        /** Gives the connection's memory back; never throws. */
+        void releaseMemory();
     }
 
     /** Whether the lane could give up its connection now: a racy hint that never blocks. */
