@@ -464,11 +464,11 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
                     commonTags, pool, p -> reported(p.maxThreads()), "threads"));
             runtimeGauges.add(bindGauge(CONNECTIONS_OPEN, "SQLite connections open in the "
                     + "runtime", commonTags, pool, p -> reported(p.openConnections()),
-                    "connections"));
+                    null));
             runtimeGauges.add(bindGauge(CONNECTIONS_BUDGET, "The connection budget "
                     + "(maxOpenConnections); NaN without a cap", commonTags, pool,
                     p -> p.connectionBudget() > 0 ? p.connectionBudget() : Double.NaN,
-                    "connections"));
+                    null));
             for (DatabaseState state : COUNTED_STATES) {
                 runtimeGauges.add(bindGauge(DATABASES, "Open databases by state",
                         commonTags.and(STATE, DatabaseMeters.lower(state)), this,
@@ -984,7 +984,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
         bound.add(bindGauge(WAL_SIZE, "Bytes of the -wal file", tags, gauges,
                 g -> reported(g.walBytes()), "bytes"));
         bound.add(bindGauge(READERS_ACTIVE, "Reader connections checked out by reads", tags,
-                gauges, g -> reported(g.readersInUse()), "connections"));
+                gauges, g -> reported(g.readersInUse()), null));
         bound.add(bindGauge(READERS_WAITING, "Reads waiting for a reader connection", tags,
                 gauges, g -> reported(g.readersWaiting()), null));
         bound.add(bindGauge(DISK_FREE, "Free bytes on the database's volume, as the latest "
@@ -1013,7 +1013,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
         bound.add(bindGauge(WAL_SIZE, "Bytes of the largest -wal file", tags, this,
                 m -> m.fold().walMax, "bytes"));
         bound.add(bindGauge(READERS_ACTIVE, "Reader connections checked out by reads (sum)",
-                tags, this, m -> m.fold().readersActive, "connections"));
+                tags, this, m -> m.fold().readersActive, null));
         bound.add(bindGauge(READERS_WAITING, "Reads waiting for a reader connection (sum)",
                 tags, this, m -> m.fold().readersWaiting, null));
         bound.add(bindGauge(DISK_FREE, "Free bytes on the fullest volume", tags, this,
