@@ -6,7 +6,6 @@ import dev.lanes.ErrorCode;
 import dev.lanes.MetricsListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -85,7 +84,7 @@ final class DatabaseMeters {
     private volatile boolean retired;
 
     // guarded by MicrometerMetrics.bindLock
-    final List<Gauge> gauges = new ArrayList<>(9);
+    final List<MicrometerMetrics.BoundGauge> gauges = new ArrayList<>(9);
     /** The gauges' source, held so that the registry's weak reference stays valid. */
     // guarded by MicrometerMetrics.bindLock
     Object source;

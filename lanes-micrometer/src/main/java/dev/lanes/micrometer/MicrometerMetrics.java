@@ -289,7 +289,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
 
     private final ReentrantLock bindLock = new ReentrantLock();
     // guarded by bindLock
-    private final List<Gauge> runtimeGauges = new ArrayList<>(12);
+    private final List<BoundGauge> runtimeGauges = new ArrayList<>(12);
     // guarded by bindLock
     private boolean sharedGaugesBound;
     // guarded by bindLock
@@ -320,6 +320,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
 
     private MicrometerMetrics(Builder b) {
         this.registry = b.registry;
+        this.gaugeOwners = GAUGE_OWNERS.computeIfAbsent(registry, r -> new ConcurrentHashMap<>());
         this.commonTags = b.tags;
         this.tagging = b.tagging;
         this.percentiles = b.percentiles.clone();
@@ -974,7 +975,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     private void bindDatabaseGauges(DatabaseMeters meters, DatabaseGauges gauges) {
         Tags tags = meters.tags;
         meters.source = gauges; // the registry holds gauges weakly: keep the source reachable
-        List<Gauge> bound = meters.gauges;
+        List<BoundGauge> bound = meters.gauges;
         bound.add(bindGauge(QUEUE_DEPTH, "Writes waiting in the queue", tags, gauges,
                 g -> g.queueDepth(), null));
         bound.add(bindGauge(POISONED, "1 while the writer is poisoned and refuses work, else 0",
@@ -1003,7 +1004,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
         sharedGaugesBound = true;
         Tags tags = shared.tags;
         shared.source = this;
-        List<Gauge> bound = shared.gauges;
+        List<BoundGauge> bound = shared.gauges;
         bound.add(bindGauge(QUEUE_DEPTH, "Writes waiting in the queue (sum)", tags, this,
                 m -> m.fold().queueDepth, null));
         bound.add(bindGauge(POISONED, "Databases whose writer is poisoned", tags, this,
@@ -1027,24 +1028,41 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
         return value < 0 ? Double.NaN : value;
     }
 
+    /**
+     * Which Lanes binding's gauge is registered under each id, per registry, across every
+     * {@code MicrometerMetrics} of this JVM: binding and unbinding look up only this table, in
+     * constant time, where a registry search would scan every meter (quadratic when 100,000
+     * databases open under {@link DatabaseTagging#perDatabase()}). Weak keys: a registry that is
+     * gone takes its table with it.
+     */
+    private static final Map<MeterRegistry, ConcurrentHashMap<Meter.Id, Gauge>> GAUGE_OWNERS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    private final ConcurrentHashMap<Meter.Id, Gauge> gaugeOwners;
+
+    /** A gauge this binding registered, with the id it was registered under (before filters). */
+    record BoundGauge(Meter.Id key, Gauge gauge) {}
+
     // guarded by bindLock
-    private <T> Gauge bindGauge(String name, String description, Tags tags, T source,
+    private <T> BoundGauge bindGauge(String name, String description, Tags tags, T source,
             ToDoubleFunction<T> value, String baseUnit) {
-        for (Gauge existing : registry.find(name).tags(tags).gauges()) {
-            if (Tags.of(existing.getId().getTags()).equals(tags)) {
-                // Same name and tags: a stale binding, or another runtime sharing the registry
-                // without distinct common tags. The newest binding wins.
-                log.warn("gauge {}{} was already registered; replacing it. Runtimes sharing a "
-                        + "registry need distinct common tags", name, tags);
-                registry.remove(existing);
-            }
+        Meter.Id id = new Meter.Id(name, tags, baseUnit, description, Meter.Type.GAUGE);
+        Gauge previous = gaugeOwners.get(id);
+        if (previous != null) {
+            // Same name and tags: a stale binding, or another runtime sharing the registry
+            // without distinct common tags. The newest binding wins.
+            log.warn("gauge {}{} was already registered; replacing it. Runtimes sharing a "
+                    + "registry need distinct common tags", name, tags);
+            registry.remove(previous);
         }
         // The registry holds the source weakly, so a gauge never keeps it reachable by itself.
-        return Gauge.builder(name, source, value)
+        Gauge gauge = Gauge.builder(name, source, value)
                 .description(description)
                 .baseUnit(baseUnit)
                 .tags(tags)
                 .register(registry);
+        gaugeOwners.put(id, gauge);
+        return new BoundGauge(id, gauge);
     }
 
     // guarded by bindLock
@@ -1054,13 +1072,16 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
     }
 
     // guarded by bindLock: removes the gauges, unless a newer binding took their place
-    private void unbind(List<Gauge> gauges) {
-        for (Gauge gauge : gauges) {
-            Meter.Id id = gauge.getId();
-            for (Gauge current : registry.find(id.getName()).tags(id.getTags()).gauges()) {
-                if (current == gauge) {
-                    registry.remove(current);
-                }
+    private void unbind(List<BoundGauge> gauges) {
+        for (BoundGauge bound : gauges) {
+            // by identity: meters are equal when their ids are, whoever registered them
+            boolean[] ours = new boolean[1];
+            gaugeOwners.computeIfPresent(bound.key(), (key, current) -> {
+                ours[0] = current == bound.gauge();
+                return ours[0] ? null : current;
+            });
+            if (ours[0]) {
+                registry.remove(bound.gauge());
             }
         }
         gauges.clear();
