@@ -178,8 +178,9 @@ import org.slf4j.LoggerFactory;
  * really completes. Under {@code perDatabase} and {@code allowList}, counters and timers stay in
  * the registry after close: they are history, and a database reopened under the same name goes
  * on counting in them. Under {@code busiest}, a closed database's meters stay until the next
- * ranking gives its place away, then leave the registry. The runtime-level gauges stay bound
- * until {@link #close()}.
+ * ranking gives its place away, then leave the registry. The runtime-level gauges, and those
+ * of the shared meters, stay bound until the runtime closes ({@link #runtimeClosed()}) or
+ * {@link #close()}.
  *
  * <p>One instance serves one runtime. Runtimes that share a registry need distinct common tags
  * (for instance {@code Tags.of("runtime", name)}): two databases with the same {@code db} and
@@ -553,6 +554,30 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
         // Gauges go first: whoever sees the count also sees the database's gauges gone.
         forget(db);
         meters.uncleanCloses.increment();
+    }
+
+    /**
+     * The runtime closed (after its databases): its gauges leave the registry, the shared ones
+     * included; counters and timers stay. A runtime started later with this binding binds anew.
+     */
+    @Override
+    public void runtimeClosed() {
+        bindLock.lock();
+        try {
+            unbind(runtimeGauges);
+            for (Entry entry : open.values()) {
+                if (entry.meters != shared) {
+                    unbind(entry.meters);
+                }
+            }
+            open.clear();
+            if (shared != null) {
+                unbind(shared);
+                sharedGaugesBound = false;
+            }
+        } finally {
+            bindLock.unlock();
+        }
     }
 
     /**

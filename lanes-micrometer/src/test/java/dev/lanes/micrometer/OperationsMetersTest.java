@@ -70,22 +70,7 @@ class OperationsMetersTest {
                 return 0;
             }
         });
-        metrics.databaseOpened("old.db", new MetricsListener.DatabaseGauges() {
-            @Override
-            public int queueDepth() {
-                return 0;
-            }
-
-            @Override
-            public boolean writerPoisoned() {
-                return false;
-            }
-
-            @Override
-            public boolean transactionOpen() {
-                return false;
-            }
-        });
+        metrics.databaseOpened("old.db", MicrometerMetricsTest.gauges());
 
         assertThat(gauge("lanes.pool.threads")).isEqualTo(1);
         assertThat(gauge("lanes.pool.max")).isNaN();

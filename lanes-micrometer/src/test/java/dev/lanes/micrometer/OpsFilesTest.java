@@ -81,10 +81,13 @@ class OpsFilesTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MicrometerMetrics metrics = MicrometerMetrics.builder(registry).build();
         Set<String> real;
+        Set<String> all;
         try (Lanes lanes = Lanes.builder().name("ops").maxThreads(2).maxOpenConnections(16)
                 .metrics(metrics).build()) {
             realWorkload(lanes);
             real = sampleNames(registry.scrape());
+            fakeCoreEvents(metrics);
+            all = sampleNames(registry.scrape());
         }
         Set<String> missing = new TreeSet<>(used);
         missing.removeAll(real);
@@ -96,8 +99,6 @@ class OpsFilesTest {
                 .isEmpty();
         assertThat(used).as("every AWAITING_CORE name is still used").containsAll(AWAITING_CORE);
 
-        fakeCoreEvents(metrics);
-        Set<String> all = sampleNames(registry.scrape());
         assertThat(all).containsAll(used);
     }
 
@@ -159,14 +160,40 @@ class OpsFilesTest {
     }
 
     @Test
-    void promtoolAcceptsTheRules() throws Exception {
+    void promtoolAcceptsTheRulesAndEachAlertFiresOnlyOnItsFailure() throws Exception {
         Path promtool = promtool();
-        Process check = new ProcessBuilder(promtool.toString(), "check", "rules", ALERTS.toString())
-                .redirectErrorStream(true).start();
-        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(check.exitValue()).as(output).isZero();
+        assertThat(runPromtool(promtool, "check", "rules", ALERTS.toString())).contains("SUCCESS");
+
+        // the cases compare labels only: promtool would compare the annotations to the letter
+        com.fasterxml.jackson.databind.node.ObjectNode rules =
+                (com.fasterxml.jackson.databind.node.ObjectNode) new YAMLMapper()
+                        .readTree(ALERTS.toFile());
+        for (JsonNode group : rules.get("groups")) {
+            for (JsonNode rule : group.get("rules")) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) rule).remove("annotations");
+            }
+        }
+        new YAMLMapper().writeValue(dir.resolve("rules.yml").toFile(), rules);
+        Path cases = dir.resolve("cases.yml");
+        try (var in = OpsFilesTest.class.getResourceAsStream("/ops/lanes-alerts-cases.yml")) {
+            Files.copy(in, cases);
+        }
+        String output = runPromtool(promtool, "test", "rules", cases.toString());
         assertThat(output).contains("SUCCESS");
+        for (JsonNode rule : alertRules()) {
+            assertThat(Files.readString(cases)).as("a case for every alert")
+                    .contains("alertname: " + rule.get("alert").asText());
+        }
+    }
+
+    private static String runPromtool(Path promtool, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(promtool.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(output).isZero();
+        return output;
     }
 
     // ------------------------------------------------------------------ workloads
