@@ -1,6 +1,7 @@
 package dev.lanes.internal.sql;
 
 import dev.lanes.Row;
+import dev.lanes.internal.types.Parameters;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -15,7 +16,7 @@ public final class Rows {
 
     public static void bind(PreparedStatement s, Object[] args) throws SQLException {
         for (int i = 0; i < args.length; i++) {
-            s.setObject(i + 1, args[i]);
+            s.setObject(i + 1, Parameters.encode(args[i], i + 1));
         }
     }
 
