@@ -55,7 +55,7 @@ import java.util.UUID;
  * <ul>
  *   <li>TEXT {@code YYYY-MM-DD}, optionally with {@code T} or a space and {@code HH:MM}, {@code
  *       HH:MM:SS} or {@code HH:MM:SS.SSS} (up to nine fraction digits), optionally ending in
- *       {@code Z} or {@code ±HH:MM}: what {@code datetime()}, {@code strftime()} and {@code
+ *       {@code Z} or {@code ±HH:MM} (up to ±14:59, as SQLite reads): what {@code datetime()}, {@code strftime()} and {@code
  *       CURRENT_TIMESTAMP} write, what Lanes binds, and ISO-8601. Text without a zone is UTC.
  *       A day that does not exist ({@code 2024-02-31}) fails.
  *   <li><b>An INTEGER is Unix seconds</b>, as {@code unixepoch()} writes (and so is TEXT of

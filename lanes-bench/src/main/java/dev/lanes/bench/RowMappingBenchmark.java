@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       beforehand, without the read ({@link RowMapper#forRecord} against the hand-written
  *       constructor call), so the mapping's own cost shows apart from the read's noise.
  * </ul>
- * The goal is {@code queryAs} within 1.2x of {@code queryByHand}. Ids cycle through the table.
+ * The goal is {@code queryAs} within 1.2x of {@code queryByHand}. Ids cycle through the table
+ * as in {@link PointReadBenchmark}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -40,7 +41,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class RowMappingBenchmark {
-    static final int ROWS = 10_000;
+    /** As many rows as {@link PointReadBenchmark}, whose {@link PointReadBenchmark.Ids} pick the next one. */
+    static final int ROWS = PointReadBenchmark.ROWS;
     static final String SELECT = "SELECT id, full_name, created_at, score, active FROM person "
             + "WHERE id = ?";
 
@@ -62,17 +64,6 @@ public class RowMappingBenchmark {
                         "person " + i, base.plusSeconds(i), i % 100, i % 2 == 0));
             }
             db.executeBatch(inserts); // one request; Lanes binds the Instant as its text
-        }
-    }
-
-    /** The next id to read, per thread. */
-    @State(Scope.Thread)
-    public static class Ids {
-        long next;
-
-        long next() {
-            next = next % ROWS + 1;
-            return next;
         }
     }
 
@@ -113,17 +104,17 @@ public class RowMappingBenchmark {
     }
 
     @Benchmark
-    public Person queryAs(LanesDb s, Ids ids) {
+    public Person queryAs(LanesDb s, PointReadBenchmark.Ids ids) {
         return s.db.queryAs(Person.class, SELECT, ids.next()).get(0);
     }
 
     @Benchmark
-    public Person queryByHand(LanesDb s, Ids ids) {
+    public Person queryByHand(LanesDb s, PointReadBenchmark.Ids ids) {
         return byHand(s.db.query(SELECT, ids.next()).get(0));
     }
 
     @Benchmark
-    public Row queryRows(LanesDb s, Ids ids) {
+    public Row queryRows(LanesDb s, PointReadBenchmark.Ids ids) {
         return s.db.query(SELECT, ids.next()).get(0);
     }
 }

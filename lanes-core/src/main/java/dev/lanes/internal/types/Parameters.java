@@ -78,9 +78,10 @@ public final class Parameters {
         }
         if (value instanceof OffsetDateTime) {
             OffsetDateTime t = (OffsetDateTime) value;
-            if (t.getOffset().getTotalSeconds() % 60 != 0) {
-                throw refused(position, value, "an offset with seconds, which SQLite cannot "
-                        + "read (it reads ±HH:MM)");
+            int offset = t.getOffset().getTotalSeconds();
+            if (offset % 60 != 0 || Math.abs(offset) > Temporals.MAX_OFFSET_SECONDS) {
+                throw refused(position, value, "at an offset SQLite cannot read (it reads "
+                        + "±HH:MM up to ±14:59, without seconds)");
             }
             return Temporals.inRange(t.toLocalDate()) && Temporals.inRange(t.toInstant())
                     ? Temporals.format(t) : outOfRange(position, value);

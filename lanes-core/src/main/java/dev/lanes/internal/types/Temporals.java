@@ -18,7 +18,8 @@ import java.time.ZoneOffset;
  * <ul>
  *   <li>TEXT: {@code YYYY-MM-DD}, optionally followed by {@code T} or a space and {@code HH:MM},
  *       {@code HH:MM:SS} or {@code HH:MM:SS.S…} (up to nine fraction digits are kept), then
- *       optionally {@code Z} or an offset {@code ±HH:MM}. Text without a zone is UTC, as what
+ *       optionally {@code Z} or an offset {@code ±HH:MM} (up to ±14:59, as SQLite reads). Text
+ *       without a zone is UTC, as what
  *       {@code datetime()} and {@code CURRENT_TIMESTAMP} write is. Stricter than SQLite in one
  *       way: a day that does not exist ({@code 2024-02-31}) is refused, not rolled over.
  *   <li>INTEGER, and TEXT of digits only: Unix seconds, as {@code unixepoch()} and {@code
@@ -43,6 +44,8 @@ public final class Temporals {
     /** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z as Unix seconds: SQLite's date range. */
     static final long MIN_EPOCH_SECOND = -62167219200L;
     static final long MAX_EPOCH_SECOND = 253402300799L;
+    /** The largest offset SQLite reads: ±14:59. */
+    static final int MAX_OFFSET_SECONDS = 14 * 3600 + 59 * 60;
     /** SQLite's 'auto' rule: a REAL below this (and not negative) is a Julian day number. */
     private static final double JULIAN_DAY_LIMIT = 5373484.5;
     /** The Julian day of 1970-01-01T00:00:00Z, in milliseconds, as SQLite computes with it. */
@@ -192,12 +195,13 @@ public final class Temporals {
                     throw Values.cannot(s, column, target, TEXT_FORM);
                 }
                 int sign = s.charAt(p) == '-' ? -1 : 1;
-                try {
-                    offset = ZoneOffset.ofHoursMinutes(sign * number(s, p + 1, 2),
-                            sign * number(s, p + 4, 2));
-                } catch (DateTimeException e) {
-                    throw Values.cannot(s, column, target, "its offset is out of range");
+                int hours = number(s, p + 1, 2);
+                int minutes = number(s, p + 4, 2);
+                if (hours > 14 || minutes > 59) {
+                    throw Values.cannot(s, column, target, "its offset is beyond the ±14:59 "
+                            + "SQLite reads");
                 }
+                offset = ZoneOffset.ofHoursMinutes(sign * hours, sign * minutes);
                 p += 6;
             }
         }
