@@ -133,12 +133,26 @@ public final class RecordPlan<R> {
 
     private Binding bind(List<String> columns) {
         Binding b = last;
-        if (b != null && b.columns.equals(columns)) {
+        if (b != null && sameLabels(b.columns, columns)) {
             return b;
         }
         b = new Binding(List.copyOf(columns), indexes(columns));
         last = b;
         return b;
+    }
+
+    /** {@code a.equals(b)} without an iterator: this runs once per row a mapper maps. */
+    private static boolean sameLabels(List<String> a, List<String> b) {
+        int n = a.size();
+        if (b.size() != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!a.get(i).equals(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int[] indexes(List<String> columns) {
