@@ -345,6 +345,37 @@ public interface Database extends AutoCloseable {
     void uncork();
 
     /**
+     * A JDBC {@link javax.sql.DataSource} that runs on this database's lanes, so that code written
+     * for a {@code DataSource} (Spring's {@code JdbcTemplate} and transaction manager,
+     * Hibernate, Flyway, jOOQ, MyBatis) gets Lanes without a rewrite. One per database,
+     * thread-safe and cheap to call; its connections hold no SQLite connection until they run
+     * something, so there is nothing to pool.
+     *
+     * <p><b>Auto-commit</b> (the default): each statement is one request. A statement classified
+     * read-only runs on a reader, as {@link #query} does; anything else is one write on the writer
+     * lane, grouped with its neighbours ({@code INSERT … RETURNING} through {@code executeQuery}
+     * included); a batch is one atomic request; generated keys work.
+     *
+     * <p><b>{@code setAutoCommit(false)}</b> begins a transaction at the first statement: a
+     * read-write one pins the writer lane as {@link #begin()} does ({@code BEGIN IMMEDIATE}), so
+     * its reads see the latest committed state and its writes never meet {@code SQLITE_BUSY}; a
+     * read-only one ({@code setReadOnly(true)} first, as Spring's {@code readOnly} transactions
+     * do) is one snapshot on a reader, where writes fail. {@code commit}, {@code rollback} and
+     * savepoints work; {@code close} without a commit rolls back; {@link
+     * DatabaseOptions#transactionIdleTimeout()} applies. A thread that holds a pinned transaction
+     * cannot write to the same database outside it (through another connection, {@link #execute}
+     * or a nested {@code REQUIRES_NEW}): that fails at once with {@link InvalidRequestException}
+     * instead of waiting for itself.
+     *
+     * <p><b>Errors</b> are standard SQL exceptions with the {@link LanesException} as the cause:
+     * a retryable refusal is a {@code SQLTransientException}, a rollback a {@code
+     * SQLTransactionRollbackException} (a constraint: {@code SQLIntegrityConstraintViolationException}),
+     * an unknown outcome SQLState {@code 40003}. {@code unwrap(Database.class)} on the data
+     * source or a connection gives this database.
+     */
+    javax.sql.DataSource dataSource();
+
+    /**
      * The profiled form of this database's commands: each runs as its plain form does and
      * returns its result with a {@link Profile}. Cheap; the same object every time.
      */

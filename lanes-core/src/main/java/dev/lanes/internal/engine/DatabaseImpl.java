@@ -21,9 +21,13 @@ import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.file.Lease;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.jdbc.JdbcBackend;
+import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
+import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.Reads;
+import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.FaultInjector;
@@ -32,6 +36,7 @@ import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
@@ -45,6 +50,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
 
@@ -72,6 +78,7 @@ public final class DatabaseImpl implements Database {
     private final ReadTelemetry readTelemetry;
     private final TransactionStateListeners transactionListeners;
     private final DatabaseProfiling profiling;
+    private final DataSource dataSource = new LanesDataSource(new Jdbc());
     /** Whether close or shutdownNow was called (a database dead by identity then reads CLOSED). */
     private volatile boolean closeCalled;
 
@@ -359,6 +366,57 @@ public final class DatabaseImpl implements Database {
     @Override
     public Profiling profiled() {
         return profiling;
+    }
+
+    @Override
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** What the data source's connections need of this database. */
+    private final class Jdbc implements JdbcBackend {
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Database database() {
+            return DatabaseImpl.this;
+        }
+
+        @Override
+        public ResultData queryData(ReadOptions options, String sql, Object[] args) {
+            return measuredRead(sql, () -> {
+                Refusals.writeOnReader(name, sql);
+                if (lane.corked()) {
+                    return readOnLane(c -> Statements.queryData(c, sql, args,
+                            options().maxResultBytes(), name));
+                }
+                return reads.queryDetailed(options, sql, args);
+            });
+        }
+
+        @Override
+        public Object write(String sql, Object[] args, WriteRequest.Returns returns) {
+            Objects.requireNonNull(sql, "sql");
+            String where = "a JDBC statement (use setAutoCommit(false) and commit() for a "
+                    + "transaction)";
+            Refusals.transactionControl(name, where, sql);
+            Refusals.severalStatements(name, where, sql);
+            return runAndWait(lane.statement(sql, args, returns));
+        }
+
+        @Override
+        public InteractiveTransaction begin() {
+            return runAndWait(lane.begin(TransactionOptions.DEFAULTS));
+        }
+
+        @Override
+        public ReadSnapshot snapshot() {
+            idle.touched();
+            return reads.snapshot(ReadOptions.DEFAULTS);
+        }
     }
 
     // ------------------------------------------------------------------ notifications

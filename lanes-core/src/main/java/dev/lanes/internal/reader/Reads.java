@@ -4,6 +4,7 @@ import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Clock;
@@ -130,6 +131,22 @@ public final class Reads {
         return run(Limits.of(options, clock), new QueryWork(sql, args, null));
     }
 
+    /** {@link #query}, with the columns' metadata, for a JDBC result set. */
+    public ResultData queryDetailed(ReadOptions options, String sql, Object[] args) {
+        return run(Limits.of(options, clock), new Work<ResultData>() {
+            @Override
+            public boolean transactional() {
+                return false;
+            }
+
+            @Override
+            public ResultData run(ReaderConnection c, ConnectionGuard.StopCheck stop)
+                    throws Exception {
+                return Statements.queryDetailed(c.cache, sql, args, maxResultBytes, name);
+            }
+        });
+    }
+
     /**
      * {@link #query}, stamping on {@code span} when its statement started ({@code span[0]}) and
      * ended ({@code span[1]}) on the reader; for profiles, which measure this very path.
@@ -160,7 +177,18 @@ public final class Reads {
         return read.future;
     }
 
-    private <T> T run(Limits limits, Work<T> work) {
+    /**
+     * Opens a snapshot held across calls: a reader checked out until the snapshot closes, whose
+     * statements all see one committed state (a JDBC read-only transaction).
+     */
+    public ReadSnapshot snapshot(ReadOptions options) {
+        awaitWriter();
+        Limits limits = Limits.of(options, clock);
+        return new ReadSnapshot(this, readers, pool, readers.acquire(limits.hasDeadline,
+                limits.deadline), name, maxResultBytes);
+    }
+
+    private void awaitWriter() {
         CompletableFuture<Void> writerReady = writerReady();
         if (writerReady != null) {
             try {
@@ -169,6 +197,10 @@ public final class Reads {
                 throw asLanes(e.getCause());
             }
         }
+    }
+
+    private <T> T run(Limits limits, Work<T> work) {
+        awaitWriter();
         Lease lease = readers.acquire(limits.hasDeadline, limits.deadline);
         if (!Threads.currentIsVirtual()) {
             return runLeased(lease, work, limits, null);
@@ -261,7 +293,7 @@ public final class Reads {
     }
 
     /** Ends a body's transaction; whether the connection is clean afterwards. */
-    private boolean commitClean(ReaderConnection c) {
+    boolean commitClean(ReaderConnection c) {
         try {
             c.commit();
         } catch (SQLException e) {
@@ -306,7 +338,7 @@ public final class Reads {
         }
     }
 
-    private LanesException failureOf(Throwable t) {
+    LanesException failureOf(Throwable t) {
         if (t instanceof LanesException) {
             return (LanesException) t;
         }

@@ -58,6 +58,20 @@ public final class SqlText {
         }
     }
 
+    /**
+     * Whether {@code sql} holds the keyword {@code word} (given in upper case) as a word, outside
+     * comments, strings and quoted names.
+     */
+    public static boolean hasWord(String sql, String word) {
+        SqlLexer lex = new SqlLexer(sql);
+        while (lex.next()) {
+            if (lex.is(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code sql} holds more than one statement (the driver would run only the first). */
     public static boolean severalStatements(String sql) {
         return sql.indexOf(';') >= 0 && split(sql).size() > 1;

@@ -29,13 +29,18 @@ import java.util.Objects;
  * by the lane's holder and read by the idle check; {@link #idleCheck} is guarded by the lane's
  * lock.
  */
-final class InteractiveTransaction implements Transaction {
+public final class InteractiveTransaction implements Transaction {
     enum State { PENDING, OPEN, COMMITTED, ROLLED_BACK, UNKNOWN }
 
     private final WriterLane lane;
     private final String name;
     private final Clock clock;
     private final WriteOptions admission;
+    /**
+     * The thread that began it. While it is open, a write from this thread that waits would wait
+     * for the transaction, which waits for this thread: the lane refuses it at once.
+     */
+    final Thread owner = Thread.currentThread();
     final Duration idleTimeout;
     volatile State state = State.PENDING;
     volatile String endReason;
@@ -59,7 +64,22 @@ final class InteractiveTransaction implements Transaction {
 
     @Override
     public int execute(String sql, Object... args) {
-        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args), clock.nanoTime()));
+        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args),
+                WriteRequest.Returns.COUNT, clock.nanoTime()));
+    }
+
+    /**
+     * One statement of a JDBC caller, returning what {@code returns} says; refused when it is
+     * transaction control.
+     */
+    public Object execute(String sql, Object[] args, WriteRequest.Returns returns) {
+        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args), returns,
+                clock.nanoTime()));
+    }
+
+    /** Sets, releases or rolls back to the savepoint {@code name} (a checked identifier). */
+    public void savepoint(WriteRequest.Savepoint.Op op, String name) {
+        step(new WriteRequest.Savepoint(this, op, name, clock.nanoTime()));
     }
 
     @Override

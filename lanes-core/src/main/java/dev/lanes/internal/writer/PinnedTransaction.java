@@ -203,7 +203,11 @@ final class PinnedTransaction {
     private static Object run(TransactionStep r, WriterConnection c) throws Exception {
         if (r instanceof Execute) {
             Execute e = (Execute) r;
-            return c.update(e.sql, e.args);
+            return c.execute(e.sql, e.args, e.returns);
+        }
+        if (r instanceof WriteRequest.Savepoint) {
+            c.savepointStatement(((WriteRequest.Savepoint) r).sql());
+            return null;
         }
         if (r instanceof Query) {
             Query q = (Query) r;

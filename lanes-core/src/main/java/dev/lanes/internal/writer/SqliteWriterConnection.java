@@ -374,9 +374,32 @@ final class SqliteWriterConnection implements WriterConnection {
     public Object run(GroupWrite request) throws Exception {
         if (request instanceof StatementWrite) {
             StatementWrite statement = (StatementWrite) request;
-            return update(statement.sql, statement.args);
+            return execute(statement.sql, statement.args, statement.returns);
         }
         return runGuarded(((BodyWrite) request).body, true, null);
+    }
+
+    @Override
+    public Object execute(String sql, Object[] args, WriteRequest.Returns returns)
+            throws SQLException {
+        switch (returns) {
+            case KEYS:
+                useGeneratedKeys(false);
+                return Statements.updateWithKeys(cache, sql, args);
+            case ROWS:
+                useGeneratedKeys(false);
+                return Statements.queryDetailed(cache, sql, args, maxResultBytes, name);
+            case COUNT:
+            default:
+                return update(sql, args);
+        }
+    }
+
+    @Override
+    public void savepointStatement(String sql) throws SQLException {
+        try (java.sql.Statement s = raw.createStatement()) {
+            s.execute(sql);
+        }
     }
 
     @Override

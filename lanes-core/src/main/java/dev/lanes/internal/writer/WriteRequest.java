@@ -183,15 +183,27 @@ public abstract sealed class WriteRequest
         }
     }
 
+    /** What a statement's request returns. */
+    public enum Returns {
+        /** Its update count, an {@code Integer}. */
+        COUNT,
+        /** Its update count and the rowid it inserted last, a {@code Statements.Update}. */
+        KEYS,
+        /** The rows it returns ({@code INSERT … RETURNING}), a {@code ResultData}. */
+        ROWS
+    }
+
     /** One statement; SQLite undoes a failed statement by itself, so it needs no savepoint. */
     static final class StatementWrite extends GroupWrite {
         final String sql;
         final Object[] args;
+        final Returns returns;
 
-        StatementWrite(String sql, Object[] args, long enqueuedAt) {
+        StatementWrite(String sql, Object[] args, Returns returns, long enqueuedAt) {
             super(WriteOptions.DEFAULTS, enqueuedAt);
             this.sql = sql;
             this.args = args;
+            this.returns = returns;
         }
 
         @Override
@@ -252,7 +264,7 @@ public abstract sealed class WriteRequest
 
     /** One step of the pinned interactive transaction; it runs ahead of the queue. */
     abstract static sealed class TransactionStep extends WriteRequest
-            permits Execute, Query, Run, Commit, Rollback, Expire {
+            permits Execute, Query, Run, Savepoint, Commit, Rollback, Expire {
         final InteractiveTransaction tx;
 
         TransactionStep(InteractiveTransaction tx, long enqueuedAt) {
@@ -276,15 +288,18 @@ public abstract sealed class WriteRequest
         }
     }
 
-    /** {@code tx.execute}: one statement, its update count. */
+    /** {@code tx.execute}: one statement, and what it returns. */
     static final class Execute extends TransactionStep {
         final String sql;
         final Object[] args;
+        final Returns returns;
 
-        Execute(InteractiveTransaction tx, String sql, Object[] args, long enqueuedAt) {
+        Execute(InteractiveTransaction tx, String sql, Object[] args, Returns returns,
+                long enqueuedAt) {
             super(tx, enqueuedAt);
             this.sql = sql;
             this.args = args;
+            this.returns = returns;
         }
 
         @Override
@@ -327,6 +342,41 @@ public abstract sealed class WriteRequest
         Run(InteractiveTransaction tx, SqlFunction<?> body, long enqueuedAt) {
             super(tx, enqueuedAt);
             this.body = body;
+        }
+    }
+
+    /** A savepoint of the transaction (JDBC's {@code setSavepoint}, {@code releaseSavepoint}…). */
+    public static final class Savepoint extends TransactionStep {
+        /** What the step does to the savepoint. */
+        public enum Op { SET, RELEASE, ROLLBACK_TO }
+
+        final Op op;
+        /** Its name, a valid identifier (checked by who asks for it). */
+        final String name;
+
+        Savepoint(InteractiveTransaction tx, Op op, String name, long enqueuedAt) {
+            super(tx, enqueuedAt);
+            this.op = op;
+            this.name = name;
+        }
+
+        /** The statement, the name quoted. */
+        public String sql() {
+            return sql(op, name);
+        }
+
+        /** The savepoint statement for {@code op} on {@code name}, the name quoted. */
+        public static String sql(Op op, String name) {
+            String quoted = "\"" + name.replace("\"", "\"\"") + "\"";
+            switch (op) {
+                case SET:
+                    return "SAVEPOINT " + quoted;
+                case RELEASE:
+                    return "RELEASE " + quoted;
+                case ROLLBACK_TO:
+                default:
+                    return "ROLLBACK TO " + quoted;
+            }
         }
     }
 

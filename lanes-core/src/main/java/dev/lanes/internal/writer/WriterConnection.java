@@ -29,6 +29,12 @@ interface WriterConnection extends LaneConnection, AutoCloseable {
     /** One query, bounded by {@code maxResultBytes}. */
     List<Row> query(String sql, Object[] args) throws SQLException;
 
+    /** One statement, returning what {@code returns} says (see {@link WriteRequest.Returns}). */
+    Object execute(String sql, Object[] args, WriteRequest.Returns returns) throws SQLException;
+
+    /** A savepoint statement of an interactive transaction, run as it is. */
+    void savepointStatement(String sql) throws SQLException;
+
     /**
      * A body on a guarded connection. A refusal of the guard that the body swallowed still fails
      * it; one a library wrapped in its own exception is what the caller sees.

@@ -133,7 +133,11 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     public WriteRequest statement(String sql, Object[] args) {
-        return new WriteRequest.StatementWrite(sql, args, clock.nanoTime());
+        return statement(sql, args, WriteRequest.Returns.COUNT);
+    }
+
+    public WriteRequest statement(String sql, Object[] args, WriteRequest.Returns returns) {
+        return new WriteRequest.StatementWrite(sql, args, returns, clock.nanoTime());
     }
 
     public WriteRequest maintenance(SqlFunction<?> body) {
@@ -163,12 +167,13 @@ public final class WriterLane implements WorkerPool.Task {
         boolean schedule = false;
         lock.lock();
         try {
-            if (waits && run.heldByCurrentThread()) {
-                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body "
-                        + "cannot wait for another write to its own database (it would wait for "
-                        + "itself); use writeAsync or do the work in the same body", null);
+            if (waits) {
+                refuseWaitingInItsOwnBody();
             }
             lifecycle.checkAdmission();
+            if (waits) {
+                refuseWaitingForItsOwnTransaction();
+            }
             queue.awaitRoom(r, lifecycle::checkAdmission, telemetry::overload);
             r.depthAtEntry = queue.queuedWrites();
             lead = mayLead && queue.mayLead() && pinned.pinned() == null && run.claim();
@@ -180,6 +185,27 @@ public final class WriterLane implements WorkerPool.Task {
             lock.unlock();
         }
         proceed(r, lead, schedule);
+    }
+
+    // guarded by lock: a caller that would wait for the turn it is running waits forever
+    private void refuseWaitingInItsOwnBody() {
+        if (run.heldByCurrentThread()) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body "
+                    + "cannot wait for another write to its own database (it would wait for "
+                    + "itself); use writeAsync or do the work in the same body", null);
+        }
+    }
+
+    // guarded by lock: so does one whose own open transaction holds the lane
+    private void refuseWaitingForItsOwnTransaction() {
+        InteractiveTransaction tx = pinned.pinned();
+        if (tx != null && tx.owner == Thread.currentThread()) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": this thread "
+                    + "holds an open transaction on " + name + "; a write from it outside that "
+                    + "transaction would wait for the transaction, which waits for this thread. "
+                    + "Run the write inside the transaction, or commit or roll it back first; "
+                    + "the write never ran", null);
+        }
     }
 
     /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */

@@ -1,0 +1,103 @@
+package dev.lanes.internal.jdbc;
+
+import dev.lanes.ClosedException;
+import dev.lanes.ClosingException;
+import dev.lanes.DatabaseDeadException;
+import dev.lanes.DeadlineExceededException;
+import dev.lanes.CancelledException;
+import dev.lanes.InvalidRequestException;
+import dev.lanes.LanesException;
+import dev.lanes.ReadOnlyViolationException;
+import dev.lanes.WriteOutcome;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLNonTransientException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransactionRollbackException;
+import java.sql.SQLTransientConnectionException;
+
+/**
+ * A {@link LanesException} as the standard {@link SQLException} a JDBC caller expects, with the
+ * Lanes exception as its cause, so that Spring's exception translation and retry libraries
+ * understand the outcome:
+ *
+ * <table>
+ * <caption>Outcomes as SQL exceptions</caption>
+ * <tr><th>outcome</th><th>exception</th><th>SQLState</th></tr>
+ * <tr><td>UNKNOWN</td><td>{@link SQLException}</td><td>40003 (statement completion
+ *     unknown)</td></tr>
+ * <tr><td>ROLLED_BACK, SQLite refused a constraint</td><td>{@link
+ *     SQLIntegrityConstraintViolationException}</td><td>23000</td></tr>
+ * <tr><td>ROLLED_BACK, SQLite refused the SQL</td><td>{@link SQLSyntaxErrorException}</td>
+ *     <td>42000</td></tr>
+ * <tr><td>ROLLED_BACK, any other</td><td>{@link SQLTransactionRollbackException}</td>
+ *     <td>40000</td></tr>
+ * <tr><td>NOT_STARTED, retryable (overloaded, queue full, busy, admission timeout, disk
+ *     floor)</td><td>{@link SQLTransientConnectionException}, a {@code
+ *     SQLTransientException}</td><td>08001</td></tr>
+ * <tr><td>a deadline passed, or cancelled</td><td>{@link SQLTimeoutException}</td>
+ *     <td>HYT00</td></tr>
+ * <tr><td>refused SQL or call ({@code InvalidRequestException})</td><td>{@link
+ *     SQLSyntaxErrorException}</td><td>42000</td></tr>
+ * <tr><td>a write in a read-only transaction or on a reader</td><td>{@link
+ *     SQLNonTransientException}</td><td>25006 (read-only SQL transaction)</td></tr>
+ * <tr><td>closing, closed, dead</td><td>{@link SQLNonTransientConnectionException}</td>
+ *     <td>08003</td></tr>
+ * <tr><td>any other NOT_STARTED</td><td>{@link SQLNonTransientException}</td><td>HY000</td></tr>
+ * </table>
+ * The vendor code is SQLite's result code when SQLite failed the statement, else 0. Stateless.
+ */
+public final class SqlExceptions {
+    /** The SQLState the SQL standard defines for a statement whose completion is unknown. */
+    public static final String COMPLETION_UNKNOWN = "40003";
+
+    private SqlExceptions() {}
+
+    public static SQLException of(LanesException e) {
+        String message = e.getMessage();
+        SQLException sqlite = sqliteCause(e);
+        int vendor = sqlite == null ? 0 : sqlite.getErrorCode();
+        if (e.outcome() == WriteOutcome.UNKNOWN) {
+            return new SQLException(message, COMPLETION_UNKNOWN, vendor, e);
+        }
+        if (e instanceof DeadlineExceededException || e instanceof CancelledException) {
+            return new SQLTimeoutException(message, "HYT00", vendor, e);
+        }
+        if (e instanceof ReadOnlyViolationException) {
+            return new SQLNonTransientException(message, "25006", vendor, e);
+        }
+        if (e instanceof InvalidRequestException) {
+            return new SQLSyntaxErrorException(message, "42000", vendor, e);
+        }
+        if (e instanceof ClosedException || e instanceof ClosingException
+                || e instanceof DatabaseDeadException) {
+            return new SQLNonTransientConnectionException(message, "08003", vendor, e);
+        }
+        if (e.outcome() == WriteOutcome.ROLLED_BACK) {
+            int primary = vendor & 0xFF;
+            if (primary == 19) { // SQLITE_CONSTRAINT
+                return new SQLIntegrityConstraintViolationException(message, "23000", vendor, e);
+            }
+            if (primary == 1) { // SQLITE_ERROR: no such table, syntax, ...
+                return new SQLSyntaxErrorException(message, "42000", vendor, e);
+            }
+            return new SQLTransactionRollbackException(message, "40000", vendor, e);
+        }
+        if (e.retryable()) {
+            return new SQLTransientConnectionException(message, "08001", vendor, e);
+        }
+        return new SQLNonTransientException(message, "HY000", vendor, e);
+    }
+
+    /** The SQLite error beneath, if SQLite refused the statement. */
+    private static SQLException sqliteCause(Throwable t) {
+        for (Throwable c = t.getCause(); c != null; c = c.getCause()) {
+            if (c instanceof SQLException && ((SQLException) c).getErrorCode() != 0) {
+                return (SQLException) c;
+            }
+        }
+        return null;
+    }
+}
