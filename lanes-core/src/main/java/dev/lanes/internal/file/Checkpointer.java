@@ -1,15 +1,15 @@
 package dev.lanes.internal.file;
 
-import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.scheduler.ConnectionBudget;
-import dev.lanes.internal.reader.ReaderConnection;
-import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.util.Timer;
-import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.CheckpointMode;
 import dev.lanes.CheckpointResult;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.Synchronous;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Timer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -257,7 +257,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private void checkpoint(Kind kind) throws SQLException {
         SQLiteConnection c = connection;
         if (c == null) {
-            if (!ReaderConnection.isWalDatabase(path)) {
+            if (!SqliteConnections.isWalDatabase(path)) {
                 return; // the writer has not created the database yet
             }
             c = open();

@@ -1,17 +1,5 @@
 package dev.lanes.internal.reader;
 
-import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.scheduler.ConnectionBudget;
-import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.sqlite.SqliteConnections;
-import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.util.Failures;
-import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.util.Threads;
-import dev.lanes.internal.util.Timer;
 import dev.lanes.BusyException;
 import dev.lanes.CancelledException;
 import dev.lanes.DeadlineExceededException;
@@ -22,7 +10,19 @@ import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReaderSet.Lease;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.util.Timer;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -226,7 +226,7 @@ public final class Reads {
             ready = true;
             return null;
         }
-        if (ReaderConnection.isWalDatabase(path)) {
+        if (SqliteConnections.isWalDatabase(path)) {
             // The writer created the file already and is finishing its first turn; do not wait,
             // since that turn may be a write body reading through this very call.
             return null;

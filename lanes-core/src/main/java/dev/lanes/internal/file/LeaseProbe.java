@@ -1,6 +1,6 @@
-package dev.lanes.cli.inspect;
+package dev.lanes.internal.file;
 
-import dev.lanes.internal.file.LeaseSlot;
+import dev.lanes.LeaseStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -16,7 +16,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Finds out whether a Lanes runtime holds a database's lease without ever holding it.
+ * Finds out whether a Lanes runtime holds a database's lease without ever holding it; what
+ * {@link dev.lanes.DatabaseFiles#lease} does.
  *
  * <p>The lease is an exclusive OS record lock ({@code fcntl}, through {@link
  * FileChannel#tryLock(long, long, boolean)}) on one byte of a lock file that the databases of a

@@ -1,7 +1,8 @@
-package dev.lanes.cli.inspect;
+package dev.lanes;
 
 /**
- * Whether a Lanes runtime holds a database's lease, as {@link LeaseProbe} found it.
+ * Whether a Lanes runtime, in this process or another, holds a database's lease, as {@link
+ * DatabaseFiles#lease(java.nio.file.Path)} found it without taking it.
  *
  * @param lockFile the lock file that holds the lease, {@code .lanes-lock/<xx>} beside the
  *     database, shared by the databases of its directory

@@ -1,8 +1,7 @@
-package dev.lanes.cli.inspect;
+package dev.lanes.internal.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lanes.internal.file.LeaseSlot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,0 +1,15 @@
+/**
+ * Lanes, a concurrency runtime for embedded SQLite: one writer lane per database with group
+ * commit, read-only reader connections, one shared pool of platform threads, and honest
+ * outcomes.
+ *
+ * <p>Only the public API is exported: {@code dev.lanes}. Everything under {@code
+ * dev.lanes.internal} is the implementation, cut by feature (see {@code ARCHITECTURE.md}).
+ */
+module dev.lanes {
+    requires transitive java.sql;
+    requires transitive org.xerial.sqlitejdbc;
+    requires org.slf4j;
+
+    exports dev.lanes;
+}
