@@ -28,6 +28,11 @@ public final class Lanes implements AutoCloseable {
     private Lanes(Builder b) {
         this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
                 b.maxOpenConnections, b.sqliteSoftHeapLimit);
+        if (b.registerMBeans) {
+            runtime.registerMBeans(b.mbeanServer != null ? b.mbeanServer
+                    : java.lang.management.ManagementFactory.getPlatformMBeanServer(),
+                    b.maxDatabaseMBeans);
+        }
         LanesRuntime engine = runtime;
         CLEANER.register(this, engine::abandoned);
     }
@@ -91,12 +96,19 @@ public final class Lanes implements AutoCloseable {
 
     /** Builds a {@link Lanes} runtime. */
     public static final class Builder {
+        /** The default of {@link #maxDatabaseMBeans(int)}. */
+        public static final int DEFAULT_MAX_DATABASE_MBEANS = 1_000;
+
         private String name = "lanes";
         private int maxThreads = defaultMaxThreads();
         private long threadStackSize = 512 * 1024;
         private MetricsListener metrics = MetricsListener.NONE;
         private int maxOpenConnections;
         private long sqliteSoftHeapLimit;
+        private boolean registerMBeans;
+        private javax.management.MBeanServer mbeanServer;
+        private int maxDatabaseMBeans = DEFAULT_MAX_DATABASE_MBEANS;
+        private boolean maxDatabaseMBeansSet;
 
         private Builder() {}
 
@@ -173,7 +185,49 @@ public final class Lanes implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Registers management beans (JMX MXBeans) for the runtime and its databases (default
+         * false); see {@link dev.lanes.jmx}. They go on the platform MBean server unless {@link
+         * #mbeanServer} names another.
+         */
+        public Builder registerMBeans(boolean register) {
+            this.registerMBeans = register;
+            return this;
+        }
+
+        /**
+         * The MBean server the beans go on (default: the platform MBean server). Needs {@link
+         * #registerMBeans(boolean) registerMBeans(true)}.
+         */
+        public Builder mbeanServer(javax.management.MBeanServer server) {
+            this.mbeanServer = Objects.requireNonNull(server, "server");
+            return this;
+        }
+
+        /**
+         * The most databases that have a management bean at a time (default {@value
+         * #DEFAULT_MAX_DATABASE_MBEANS}): past it, databases open without one and one warning
+         * says so, so that a runtime of many databases does not flood the MBean server. Needs
+         * {@link #registerMBeans(boolean) registerMBeans(true)}.
+         */
+        public Builder maxDatabaseMBeans(int max) {
+            this.maxDatabaseMBeans = Checks.nonNegative("maxDatabaseMBeans", max);
+            this.maxDatabaseMBeansSet = true;
+            return this;
+        }
+
+        /**
+         * Builds the runtime.
+         *
+         * @throws IllegalStateException when {@link #mbeanServer} or {@link #maxDatabaseMBeans}
+         *     was set without {@link #registerMBeans(boolean) registerMBeans(true)}
+         */
         public Lanes build() {
+            if (!registerMBeans && (mbeanServer != null || maxDatabaseMBeansSet)) {
+                throw new IllegalStateException((mbeanServer != null ? "mbeanServer"
+                        : "maxDatabaseMBeans") + " was set, but registerMBeans is false; call "
+                        + "registerMBeans(true) to register management beans");
+            }
             return new Lanes(this);
         }
     }

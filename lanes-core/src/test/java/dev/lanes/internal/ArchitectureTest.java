@@ -32,7 +32,7 @@ class ArchitectureTest {
     @Test
     void eachLayerUsesOnlyTheLayersBelowIt() {
         ArchRule layers = Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("api").definedBy("dev.lanes")
+                .layer("api").definedBy("dev.lanes", "dev.lanes.jmx")
                 .layer("engine").definedBy("dev.lanes.internal.engine..")
                 .layer("jdbc").definedBy("dev.lanes.internal.jdbc..")
                 .layer("writer").definedBy("dev.lanes.internal.writer..")
@@ -54,7 +54,8 @@ class ArchitectureTest {
                         "reader")
                 .whereLayer("guard").mayOnlyBeAccessedByLayers("engine", "jdbc", "writer",
                         "reader")
-                .whereLayer("telemetry").mayOnlyBeAccessedByLayers("engine", "writer", "reader")
+                .whereLayer("telemetry").mayOnlyBeAccessedByLayers("engine", "writer", "reader",
+                        "file", "notify")
                 .whereLayer("notify").mayOnlyBeAccessedByLayers("engine", "writer")
                 .whereLayer("scheduler").mayOnlyBeAccessedByLayers("engine", "writer", "reader",
                         "file")

@@ -51,6 +51,10 @@ import org.sqlite.SQLiteConnection;
  * closing one. Each database holds a {@link Lease} on its file from open until its last
  * connection closed, which can be a moment after it left the registry; an open of the same path
  * waits for that release (at most {@link #LEASE_WAIT}).
+ *
+ * <p>Management beans ({@link ManagementBeans}), when switched on: a database's bean is
+ * registered before its open returns and unregistered when its lane closed, before it leaves the
+ * registry, so that a later open of the same path registers after the old bean is gone.
  */
 public final class LanesRuntime {
     private static final Logger log = LoggerFactory.getLogger(LogNames.LIFECYCLE);
@@ -69,6 +73,8 @@ public final class LanesRuntime {
     private final ConnectionBudget budget;
     private final long sqliteSoftHeapLimit;
     private final AtomicBoolean processLimitsApplied = new AtomicBoolean();
+    /** The management beans; null unless {@link #registerMBeans} switched them on. */
+    private volatile ManagementBeans mbeans;
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
@@ -115,6 +121,21 @@ public final class LanesRuntime {
                     WorkerPool.Snapshot s = pool.snapshot();
                     return s.runnableForeground() + s.runnableBackground();
                 }
+
+                @Override
+                public int maxThreads() {
+                    return maxThreads;
+                }
+
+                @Override
+                public int openConnections() {
+                    return budget.open();
+                }
+
+                @Override
+                public int connectionBudget() {
+                    return budget.max();
+                }
             });
         } catch (RuntimeException e) {
             log.warn("{}: the metrics listener failed to bind the pool gauges", name, e);
@@ -123,6 +144,17 @@ public final class LanesRuntime {
 
     MetricsListener metrics() {
         return metrics;
+    }
+
+    /**
+     * Registers the runtime's management bean on {@code server} now, and each database's from
+     * its open on, at most {@code maxDatabaseBeans} at a time; see {@link dev.lanes.jmx}. Call
+     * once, before the first open.
+     */
+    public void registerMBeans(javax.management.MBeanServer server, int maxDatabaseBeans) {
+        ManagementBeans beans = new ManagementBeans(this, name, server, maxDatabaseBeans);
+        beans.start();
+        this.mbeans = beans;
     }
 
     WorkerPool pool() {
@@ -231,6 +263,10 @@ public final class LanesRuntime {
             r.mine.completeExceptionally(e);
             throw e;
         }
+        ManagementBeans beans = mbeans;
+        if (beans != null) {
+            beans.opened(db); // before anyone holds it, so before anyone can close it
+        }
         r.mine.complete(db);
         return db;
     }
@@ -291,6 +327,10 @@ public final class LanesRuntime {
 
     /** A database finished closing: forget it, unless a newer database took the path already. */
     void closed(Path path, DatabaseImpl db) {
+        ManagementBeans beans = mbeans;
+        if (beans != null) {
+            beans.closed(db);
+        }
         lock.lock();
         try {
             CompletableFuture<DatabaseImpl> entry = databases.get(path);
@@ -347,6 +387,23 @@ public final class LanesRuntime {
                 s.longestQueueWait(), s.saturationStretches(), s.saturated());
     }
 
+    /** The databases open now, without waiting for those being opened (they are left out). */
+    List<DatabaseImpl> openNow() {
+        List<DatabaseImpl> open = new ArrayList<>();
+        lock.lock();
+        try {
+            for (CompletableFuture<DatabaseImpl> e : databases.values()) {
+                DatabaseImpl db = e.isDone() && !e.isCompletedExceptionally() ? e.join() : null;
+                if (db != null) {
+                    open.add(db);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        return open;
+    }
+
     /** The databases registered now, opened or being opened; those that failed are left out. */
     private List<DatabaseImpl> registered() {
         List<CompletableFuture<DatabaseImpl>> entries;
@@ -387,6 +444,10 @@ public final class LanesRuntime {
                     + "released", db.name());
             db.lane().uncleanClose();
         }
+        ManagementBeans beans = mbeans;
+        if (beans != null) {
+            beans.close(); // nobody can close the runtime now; its beans would stay forever
+        }
     }
 
     /** Closes every database, all at once, then stops the threads. */
@@ -411,6 +472,10 @@ public final class LanesRuntime {
             pool.shutdown();
             timer.shutdown();
             changeDispatcher.shutdown();
+            ManagementBeans beans = mbeans;
+            if (beans != null) {
+                beans.close();
+            }
             try {
                 metrics.runtimeClosed();
             } catch (RuntimeException | LinkageError failure) {

@@ -73,6 +73,9 @@ final class GroupCommit {
      */
     List<GroupWrite> run(List<GroupWrite> group, LaneConnection c, CommitObserver observer) {
         long transactionStart = clock.nanoTime();
+        for (GroupWrite r : group) {
+            r.groupSize = group.size(); // a replay runs in a smaller transaction than its turn
+        }
         boolean inCork = cork.corked();
         if (!open(group, c, observer, inCork, transactionStart)) {
             return List.of();
