@@ -40,7 +40,7 @@ class LanesClusterFaultTest {
     private Lanes lanes;
     private WatchedEngine engine;
     private DqliteCluster client;
-    /** The node and latch of the next EXEC_SQL the test waits to see sent. */
+    /** The node and latch of the next statement the test waits to see sent. */
     private final AtomicReference<String> watchedNode = new AtomicReference<>();
     private final AtomicReference<CountDownLatch> sentToWatched = new AtomicReference<>();
     private Database db;
@@ -50,7 +50,8 @@ class LanesClusterFaultTest {
         cluster = TestCluster.start(3);
         client = cluster.clientBuilder().events((address, type) -> {
             CountDownLatch latch = sentToWatched.get();
-            if (type == RequestType.EXEC_SQL && latch != null
+            // the lane's sessions run prepared statements (EXEC); COMMIT is prepared by then
+            if ((type == RequestType.EXEC || type == RequestType.EXEC_SQL) && latch != null
                     && address.equals(watchedNode.get())) {
                 latch.countDown();
             }
