@@ -71,7 +71,7 @@ final class DqliteScenario implements ScenarioBench {
             DqliteCluster engine = cluster.client();
             sink.compare(
                     rep -> measure(sink, "lanes", writers, rep,
-                            name -> ClusterLanesSystem.open(engine, name, writers)),
+                            name -> LanesSystem.openCluster(engine, name, writers)),
                     rep -> measure(sink, "client", writers, rep,
                             name -> DqliteClientSystem.open(engine, name)));
         }

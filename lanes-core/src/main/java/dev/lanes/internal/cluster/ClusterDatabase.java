@@ -3,7 +3,6 @@ package dev.lanes.internal.cluster;
 import dev.lanes.Change;
 import dev.lanes.CheckpointMode;
 import dev.lanes.CheckpointResult;
-import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
@@ -28,6 +27,7 @@ import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
+import dev.lanes.internal.util.CloseWait;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
@@ -40,9 +40,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
@@ -453,31 +450,9 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         return lane.beginClose(drain);
     }
 
-    /** Waits, uninterruptibly and at most {@code closeTimeout}, for the close to complete. */
     private void awaitClose(CompletableFuture<Void> closed) {
-        long deadline = System.nanoTime() + options.closeTimeout().toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    closed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw Failures.asLanes(e.getCause());
-                } catch (TimeoutException e) {
-                    lane.closeTimedOut(options.closeTimeout().toNanos());
-                    throw new CloseTimeoutException(name + ": close did not finish within "
-                            + options.closeTimeout().toMillis() + " ms (" + lane.view().queued()
-                            + " writes still queued); it goes on in the background");
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        CloseWait.await(closed, options.closeTimeout(), name, lane::closeTimedOut,
+                () -> lane.view().queued());
     }
 
     @Override

@@ -23,9 +23,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,21 +105,12 @@ final class ClusterWriterConnection implements WriterConnection {
 
     @Override
     public void beginImmediate() throws SQLException, BusyTimeout {
-        long start = System.nanoTime();
+        Retry retry = new Retry(budgetNanos, BACKOFF_BASE_NANOS, BACKOFF_MAX_NANOS);
         int refused = 0;
         ClusterException last = null;
-        for (int attempt = 0; ; attempt++) {
-            long remaining = budgetNanos - (System.nanoTime() - start);
-            if (attempt > 0) {
-                if (remaining <= 0) {
-                    break;
-                }
-                LockSupport.parkNanos(Math.min(remaining, backoff(attempt)));
-                remaining = budgetNanos - (System.nanoTime() - start);
-            }
+        while (retry.next()) {
             try {
-                ClusterSession s = sessionWithin(Math.max(remaining,
-                        TimeUnit.MILLISECONDS.toNanos(1)));
+                ClusterSession s = sessionWithin(retry.timeoutNanos());
                 s.execute("BEGIN IMMEDIATE", List.of());
                 inTransaction = true;
                 changes = 0;
@@ -151,7 +140,7 @@ final class ClusterWriterConnection implements WriterConnection {
             return;
         }
         if (last != null && last.kind() == ClusterException.Kind.BUSY) {
-            throw new BusyTimeout(System.nanoTime() - start, sql(last));
+            throw new BusyTimeout(retry.elapsedNanos(), sql(last));
         }
         counters.beginFailed();
         throw new SQLException(name + ": no leader of the cluster (" + engine.describe()
@@ -227,13 +216,17 @@ final class ClusterWriterConnection implements WriterConnection {
             session = null;
             return true;
         }
+        rollBackOrLose(s);
+        return true;
+    }
+
+    /** ROLLBACK; when the server cannot say it rolled back, closing the session does it. */
+    private void rollBackOrLose(ClusterSession s) {
         try {
             s.execute("ROLLBACK", List.of());
         } catch (ClusterException e) {
-            // the server could not say it rolled back: closing the session rolls it back
             lose(s);
         }
-        return true;
     }
 
     @Override
@@ -253,8 +246,7 @@ final class ClusterWriterConnection implements WriterConnection {
 
     @Override
     public void rollBackToSavepoint() throws SQLException {
-        control("ROLLBACK TO " + REQUEST_SAVEPOINT);
-        control("RELEASE " + REQUEST_SAVEPOINT);
+        undo(REQUEST_SAVEPOINT);
     }
 
     @Override
@@ -269,8 +261,13 @@ final class ClusterWriterConnection implements WriterConnection {
 
     @Override
     public void rollBackNested() throws SQLException {
-        control("ROLLBACK TO " + NESTED_SAVEPOINT);
-        control("RELEASE " + NESTED_SAVEPOINT);
+        undo(NESTED_SAVEPOINT);
+    }
+
+    /** Undoes everything since the savepoint and releases it; the transaction stays open. */
+    private void undo(String savepoint) throws SQLException {
+        control("ROLLBACK TO " + savepoint);
+        control("RELEASE " + savepoint);
     }
 
     private void control(String sql) throws SQLException {
@@ -385,11 +382,7 @@ final class ClusterWriterConnection implements WriterConnection {
             lose(s);
             return false;
         }
-        try {
-            s.execute("ROLLBACK", List.of());
-        } catch (ClusterException e) {
-            lose(s);
-        }
+        rollBackOrLose(s); // the probe's own transaction
         return false;
     }
 
@@ -489,11 +482,6 @@ final class ClusterWriterConnection implements WriterConnection {
 
     private static SQLException sql(ClusterException e) {
         return new SQLException(e.getMessage(), null, (int) e.code(), e);
-    }
-
-    private static long backoff(int attempt) {
-        long capped = Math.min(BACKOFF_BASE_NANOS << Math.min(attempt - 1, 10), BACKOFF_MAX_NANOS);
-        return capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
     }
 
     /** A COMMIT whose outcome stays unknown: no resolution could complete. */

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,18 +120,10 @@ final class GroupLedger {
      * @param budgetNanos how long to keep trying to reach a leader that answers
      */
     Resolution resolve(String id, long recordedAtMillis, long budgetNanos) {
-        long start = System.nanoTime();
+        Retry retry = new Retry(budgetNanos, BACKOFF_BASE_NANOS, BACKOFF_MAX_NANOS);
         String last = "no attempt";
         ClusterSession session = null;
-        for (int attempt = 0; ; attempt++) {
-            long remaining = budgetNanos - (System.nanoTime() - start);
-            if (attempt > 0) {
-                if (remaining <= 0) {
-                    break;
-                }
-                LockSupport.parkNanos(Math.min(remaining, backoff(attempt)));
-                remaining = budgetNanos - (System.nanoTime() - start);
-            }
+        while (retry.next()) {
             long age = System.currentTimeMillis() - recordedAtMillis;
             if (age > RETENTION.toMillis() / 2) {
                 closeQuietly(session);
@@ -141,8 +132,7 @@ final class GroupLedger {
             }
             try {
                 if (session == null || !session.isOpen()) {
-                    session = engine.open(database, Duration.ofNanos(Math.max(remaining,
-                            TimeUnit.MILLISECONDS.toNanos(1))));
+                    session = engine.open(database, Duration.ofNanos(retry.timeoutNanos()));
                 }
                 session.execute(RECORD, List.of(id, System.currentTimeMillis(), 1L));
                 return new Resolution(Verdict.NOT_APPLIED, session, "the resolution's own insert "
@@ -160,8 +150,8 @@ final class GroupLedger {
                 if (session != null && !session.isOpen()) {
                     session = null;
                 }
-                log.debug("{}: resolving group {}: attempt {} failed: {}", name, id, attempt + 1,
-                        last);
+                log.debug("{}: resolving group {}: attempt {} failed: {}", name, id,
+                        retry.attempts(), last);
             }
         }
         closeQuietly(session);
@@ -188,12 +178,6 @@ final class GroupLedger {
         }
         return new Resolution(Verdict.NOT_APPLIED, session, "an earlier attempt of the "
                 + "resolution committed the id, found by " + session.node());
-    }
-
-    private static long backoff(int attempt) {
-        long base = BACKOFF_BASE_NANOS << Math.min(attempt - 1, 10);
-        long capped = Math.min(base, BACKOFF_MAX_NANOS);
-        return capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
     }
 
     private static void closeQuietly(ClusterSession session) {

@@ -160,6 +160,7 @@ public final class LocalCluster implements AutoCloseable {
         return List.copyOf(nodes);
     }
 
+    /** The node with Raft id {@code id}. */
     public Node node(long id) {
         return nodes.stream().filter(n -> n.id == id).findFirst().orElseThrow();
     }
@@ -170,6 +171,7 @@ public final class LocalCluster implements AutoCloseable {
                 .orElseThrow(() -> new IllegalArgumentException("no node at " + address));
     }
 
+    /** The nodes' {@code host:port}s, in id order. */
     public String[] addresses() {
         return nodes.stream().map(n -> n.address).toArray(String[]::new);
     }
