@@ -79,6 +79,41 @@ public final class Lanes implements AutoCloseable {
         return runtime.open(path, options);
     }
 
+    /**
+     * Opens database {@code name} on a replicated SQLite cluster, run by this runtime as a local
+     * database is: the same {@link Database} interface, writer lane, group commit and outcomes.
+     * Opening the same name on the same engine again, while it is open, returns the same {@link
+     * Database}. The first open connects to the leader (within {@link
+     * DatabaseOptions#busyTimeout()}) and creates the table {@code _lanes_groups}, where every
+     * transaction records a group id so that a commit interrupted by the loss of the leader is
+     * resolved, never guessed and never re-run blindly.
+     *
+     * <pre>{@code
+     * Database db = lanes.openCluster(DqliteCluster.of("10.0.0.1:9001", "10.0.0.2:9001",
+     *         "10.0.0.3:9001"), "app", DatabaseOptions.DEFAULTS);
+     * }</pre>
+     *
+     * <p>What differs from a local database: writes are {@code execute}, {@code executeBatch},
+     * {@code executeScript}, {@link Database#begin()} and cork; bodies given a {@code
+     * java.sql.Connection} ({@code write}, {@code read}, {@code Transaction.run}, {@code
+     * maintenance}), {@code checkpoint} and {@code backup} are refused with {@link
+     * InvalidRequestException}; {@code query} reads on sessions of its own with the leader;
+     * change notifications carry the version only, no tables. Options that only a local file has
+     * ({@code synchronous}, {@code checkpointMode}, {@code identityCheck}, {@code
+     * diskReserveBytes}, {@code initializer}) are refused here, naming the option, unless left at
+     * their defaults; {@code statementCacheSize} and {@code idleRelease} are ignored. The engine
+     * stays the caller's: closing the database does not close it.
+     *
+     * @param engine the cluster, such as {@code dev.lanes.dqlite.DqliteCluster}
+     * @param name the database's name on the cluster
+     * @throws InvalidRequestException for an option a cluster cannot honour, naming it
+     * @throws DatabaseDeadException when no leader answered within the busy timeout
+     */
+    public Database openCluster(dev.lanes.spi.ClusterEngine engine, String name,
+            DatabaseOptions options) {
+        return dev.lanes.internal.cluster.ClusterDatabase.open(runtime, engine, name, options);
+    }
+
     /** A point-in-time view of the runtime and its thread pool. */
     public RuntimeDiagnostics diagnostics() {
         return runtime.diagnostics();

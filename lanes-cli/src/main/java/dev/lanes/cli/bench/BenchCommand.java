@@ -36,6 +36,10 @@ import picocli.CommandLine.Spec;
                     + " with setAutoCommit(false); failures are counted by kind.",
             "  tenants  --databases tenant databases in one runtime, skewed to a hot set, reads"
                     + " and writes mixed; reports threads, connections, heap and RSS per database.",
+            "  dqlite   single-row inserts on a 3-node dqlite cluster the bench starts on"
+                    + " 127.0.0.1 (libdqlite installed with apt-get as root, else skipped):"
+                    + " db.execute on Lanes' lane against one commit per write through the"
+                    + " client on " + DqliteClientSystem.POOL_SIZE + " pooled sessions.",
             "Every run uses fresh database files. Ratios above 1 mean Lanes is better.",
             "With --repeat N every configuration runs N times, Lanes and its baseline"
                     + " interleaved; rows then show medians, ratios the median (min-max) of the"
@@ -46,13 +50,13 @@ public final class BenchCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "NAMES", split = ",",
-            description = "Scenarios to run, comma-separated: write, read, rtw, tenants"
+            description = "Scenarios to run, comma-separated: write, read, rtw, tenants, dqlite"
                     + " (default: write; tenants alone when only --databases is given).")
     private List<Scenario> scenarios;
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads of every scenario's concurrent runs (default: write 64,"
-                    + " read 8, rtw 16, tenants 16).")
+                    + " read 8, rtw 16, tenants 16, dqlite 64).")
     private Integer threads;
 
     @Option(names = "--duration", paramLabel = "TIME", defaultValue = "5s",

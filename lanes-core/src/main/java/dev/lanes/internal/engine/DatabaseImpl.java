@@ -2,7 +2,6 @@ package dev.lanes.internal.engine;
 
 import dev.lanes.Change;
 import dev.lanes.CheckpointResult;
-import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
@@ -33,6 +32,7 @@ import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
+import dev.lanes.internal.util.CloseWait;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
@@ -46,9 +46,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
@@ -573,29 +570,8 @@ public final class DatabaseImpl implements Database {
 
     /** Waits, uninterruptibly and at most {@code closeTimeout}, for the close to complete. */
     private void awaitClose(CompletableFuture<Void> closed) {
-        long timeout = options.closeTimeout().toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    closed.get(timeout, TimeUnit.NANOSECONDS);
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true; // keep waiting; the close is under way either way
-                } catch (ExecutionException e) {
-                    throw Failures.asLanes(e.getCause());
-                } catch (TimeoutException e) {
-                    lane.closeTimedOut(timeout);
-                    throw new CloseTimeoutException(name + ": close did not finish within "
-                            + options.closeTimeout().toMillis() + " ms (" + lane.view().queued()
-                            + " writes still queued); it goes on in the background");
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        CloseWait.await(closed, options.closeTimeout(), name, lane::closeTimedOut,
+                () -> lane.view().queued());
     }
 
     private static WriteOptions requireOptions(WriteOptions options) {

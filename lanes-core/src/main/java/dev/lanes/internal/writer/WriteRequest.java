@@ -167,7 +167,8 @@ public abstract sealed class WriteRequest
     // ------------------------------------------------------------------ the kinds
 
     /** A request that runs inside the group's transaction. */
-    abstract static sealed class GroupWrite extends WriteRequest permits BodyWrite, StatementWrite {
+    public abstract static sealed class GroupWrite extends WriteRequest
+            permits BodyWrite, StatementWrite {
         GroupWrite(WriteOptions options, long enqueuedAt) {
             super(options, enqueuedAt);
         }
@@ -179,12 +180,17 @@ public abstract sealed class WriteRequest
     }
 
     /** A caller's body; isolated by a savepoint when it shares its transaction. */
-    static final class BodyWrite extends GroupWrite {
+    public static final class BodyWrite extends GroupWrite {
         final SqlFunction<?> body;
 
         BodyWrite(WriteOptions options, SqlFunction<?> body, long enqueuedAt) {
             super(options, enqueuedAt);
             this.body = body;
+        }
+
+        /** The caller's body. */
+        public SqlFunction<?> body() {
+            return body;
         }
 
         @Override
@@ -204,7 +210,7 @@ public abstract sealed class WriteRequest
     }
 
     /** One statement; SQLite undoes a failed statement by itself, so it needs no savepoint. */
-    static final class StatementWrite extends GroupWrite {
+    public static final class StatementWrite extends GroupWrite {
         final String sql;
         final Object[] args;
         final Returns returns;
@@ -214,6 +220,21 @@ public abstract sealed class WriteRequest
             this.sql = sql;
             this.args = args;
             this.returns = returns;
+        }
+
+        /** The statement's SQL. */
+        public String sql() {
+            return sql;
+        }
+
+        /** Its parameters (the request's own array: not to be changed). */
+        public Object[] args() {
+            return args;
+        }
+
+        /** What it returns to its caller. */
+        public Returns returns() {
+            return returns;
         }
 
         @Override

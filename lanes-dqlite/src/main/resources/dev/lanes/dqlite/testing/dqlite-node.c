@@ -1,7 +1,7 @@
 /*
- * One dqlite node for the tests of lanes-dqlite (compiled by TestCluster into target/).
+ * One dqlite node for tests and benchmarks (compiled by dev.lanes.dqlite.testing.LocalCluster).
  *
- *   dqlite-test-node ID ADDRESS DATA_DIR
+ *   dqlite-node ID ADDRESS DATA_DIR
  *
  * ADDRESS is host:port; the node binds it and names itself by it. Node 1 bootstraps a cluster of
  * one (libdqlite does that for ID 1 when DATA_DIR is empty); any other node waits to be added by
