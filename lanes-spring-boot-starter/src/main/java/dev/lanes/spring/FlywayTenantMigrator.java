@@ -21,9 +21,9 @@ final class FlywayTenantMigrator implements TenantMigrator {
     @Override
     public void migrate(String tenant, Database db) {
         try {
-            Flyway.configure(classLoader)
+            LanesFlyway.baselineFresh(Flyway.configure(classLoader)
                     .dataSource(db.dataSource())
-                    .locations(locations)
+                    .locations(locations))
                     .load()
                     .migrate();
         } catch (RuntimeException e) {

@@ -21,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -123,6 +124,21 @@ public class LanesAutoConfiguration {
             return new TenantDatabases(lanes, tenants.directory(),
                     tenants.toOptionsBuilder(prefix).build(),
                     TenantMigrations.from(tenants.migrations(), resources));
+        }
+    }
+
+    /**
+     * Boot's Flyway on the primary database: a database that holds only Lanes' identity table is
+     * baselined at version 0, so that the migrations run on it (see {@link LanesFlyway}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.flywaydb.core.Flyway",
+            "org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer"})
+    static class FlywayConfiguration {
+
+        @Bean
+        FlywayConfigurationCustomizer lanesFlywayBaseline() {
+            return LanesFlyway::baselineFresh;
         }
     }
 

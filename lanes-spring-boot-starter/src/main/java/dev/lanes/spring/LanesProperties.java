@@ -39,8 +39,25 @@ public record LanesProperties(
     /** The prefix of the properties. */
     public static final String PREFIX = "lanes";
 
+    /**
+     * Checks every database setting as the options builder would, so that a bad value fails the
+     * binding, naming its property, before anything opens.
+     */
     public LanesProperties {
         databases = databases == null ? Map.of() : Map.copyOf(databases);
+        if (datasource != null && datasource.path() != null) {
+            datasource.toOptionsBuilder(PREFIX + ".datasource");
+        }
+        databases.forEach((name, db) -> {
+            if (db.path() == null) {
+                throw new IllegalArgumentException(PREFIX + ".databases." + name + ".path is "
+                        + "required: the database file");
+            }
+            db.toOptionsBuilder(PREFIX + ".databases." + name);
+        });
+        if (tenants != null && tenants.directory() != null) {
+            tenants.toOptionsBuilder(PREFIX + ".tenants");
+        }
     }
 
     /**
