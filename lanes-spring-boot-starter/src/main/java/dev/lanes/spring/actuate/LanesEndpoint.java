@@ -2,6 +2,7 @@ package dev.lanes.spring.actuate;
 
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.DatabaseState;
 import dev.lanes.WriteObservation;
 import dev.lanes.spring.LanesDatabases;
 import dev.lanes.spring.TenantDatabases;
@@ -93,6 +94,8 @@ public class LanesEndpoint {
         body.put("name", String.join("/", name));
         body.put("kind", kind);
         body.putAll(JsonMaps.record(db.get().diagnostics()));
+        // Database.state() says DEAD after an identity mismatch, where the lane's own does not
+        body.put("state", db.get().state().name());
         return body;
     }
 
@@ -103,7 +106,7 @@ public class LanesEndpoint {
         final Top byRecentWait = new Top(Comparator.comparingLong(e -> e.waitNanos));
 
         void add(String name, String kind, Database db) {
-            Entry e = new Entry(name, kind, db.diagnostics());
+            Entry e = new Entry(name, kind, db.state(), db.diagnostics());
             byQueueDepth.offer(e);
             byWalBytes.offer(e);
             byRecentWait.offer(e);
@@ -113,14 +116,16 @@ public class LanesEndpoint {
     private static final class Entry {
         final String name;
         final String kind;
+        final DatabaseState state;
         final DatabaseDiagnostics d;
         final long queued;
         final long walBytes;
         final long waitNanos;
 
-        Entry(String name, String kind, DatabaseDiagnostics d) {
+        Entry(String name, String kind, DatabaseState state, DatabaseDiagnostics d) {
             this.name = name;
             this.kind = kind;
+            this.state = state;
             this.d = d;
             this.queued = d.queuedWrites();
             this.walBytes = d.checkpoints().walBytes();
@@ -132,7 +137,7 @@ public class LanesEndpoint {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", name);
             m.put("kind", kind);
-            m.put("state", d.state().name());
+            m.put("state", state.name());
             m.put("writerPoisoned", d.writerPoisoned());
             m.put("queuedWrites", d.queuedWrites());
             m.put("walBytes", walBytes);

@@ -121,11 +121,14 @@ public final class LanesHealthIndicator implements HealthIndicator {
 
         /** Whether the database is dead or poisoned; counts and lists it then. */
         private boolean check(String name, String kind, Database db) {
-            if (db.state() == DatabaseState.CLOSED) {
+            // Database.state(), not diagnostics().state(): only the former says DEAD after an
+            // identity mismatch (the lane itself is still running then)
+            DatabaseState state = db.state();
+            if (state == DatabaseState.CLOSED) {
                 return false;
             }
             DatabaseDiagnostics d = db.diagnostics();
-            boolean isDead = d.state() == DatabaseState.DEAD;
+            boolean isDead = state == DatabaseState.DEAD;
             if (!isDead && !d.writerPoisoned()) {
                 return false;
             }
@@ -138,7 +141,7 @@ public final class LanesHealthIndicator implements HealthIndicator {
                 Map<String, Object> entry = new LinkedHashMap<>();
                 entry.put("name", name);
                 entry.put("kind", kind);
-                entry.put("state", d.state().name());
+                entry.put("state", state.name());
                 entry.put("writerPoisoned", d.writerPoisoned());
                 entry.put("cause", shorten(isDead ? d.deadCause().orElse(null)
                         : d.poisonCause().orElse(null)));
