@@ -7,6 +7,7 @@ import org.springframework.data.jdbc.core.dialect.DialectResolver;
 import org.springframework.data.jdbc.core.dialect.JdbcDialect;
 import org.springframework.data.relational.core.dialect.AbstractDialect;
 import org.springframework.data.relational.core.dialect.Dialect;
+import org.springframework.data.relational.core.dialect.IdGeneration;
 import org.springframework.data.relational.core.dialect.LimitClause;
 import org.springframework.data.relational.core.dialect.LockClause;
 import org.springframework.data.relational.core.sql.LockOptions;
@@ -15,7 +16,8 @@ import org.springframework.jdbc.core.JdbcOperations;
 
 /**
  * A Spring Data JDBC dialect for SQLite, which Spring Data does not know: {@code LIMIT … OFFSET
- * …}, ANSI-quoted identifiers (Spring Data's default), ids from generated keys, and no lock
+ * …}, ANSI-quoted identifiers (Spring Data's default), ids from generated keys (one insert at a
+ * time where ids are generated), and no lock
  * clause (SQLite has no {@code SELECT … FOR UPDATE}; on Lanes a read-write transaction holds the
  * writer lane from its first statement, which serializes it already). Found by Spring Data's
  * {@link DialectResolver} through {@code META-INF/spring.factories} for any data source whose
@@ -59,7 +61,23 @@ public final class SqliteJdbcDialect extends AbstractDialect implements JdbcDial
         }
     };
 
+    /**
+     * Keys from {@code getGeneratedKeys()}, one insert at a time: after a batch, SQLite's driver
+     * gives only the last row's key, so batched inserts that need their ids run one by one.
+     */
+    private static final IdGeneration ID_GENERATION = new IdGeneration() {
+        @Override
+        public boolean supportedForBatchOperations() {
+            return false;
+        }
+    };
+
     private SqliteJdbcDialect() {}
+
+    @Override
+    public IdGeneration getIdGeneration() {
+        return ID_GENERATION;
+    }
 
     @Override
     public LimitClause limit() {
