@@ -90,7 +90,8 @@ public interface DatabaseSettings {
         Properties.set(p + "synchronous", synchronous(), b::synchronous);
         Properties.set(p + "statement-cache-size", statementCacheSize(), b::statementCacheSize);
         Properties.set(p + "close-timeout", closeTimeout(), b::closeTimeout);
-        Properties.set(p + "transaction-idle-timeout", transactionIdleTimeout(), b::transactionIdleTimeout);
+        Properties.set(p + "transaction-idle-timeout", transactionIdleTimeout(),
+                b::transactionIdleTimeout);
         Properties.set(p + "disk-reserve", diskReserve(), v -> b.diskReserveBytes(v.toBytes()));
         Properties.set(p + "slow-write-threshold", slowWriteThreshold(), b::slowWriteThreshold);
         Properties.set(p + "idle-release", idleRelease(), b::idleRelease);

@@ -64,15 +64,20 @@ public record LanesProperties(
      * One database: its file and its options.
      *
      * @param path the database file; created if missing (its directory too)
-     * @param writeQueueCapacity writes that may wait in the queue; past it a write is refused (default 256)
+     * @param writeQueueCapacity writes that may wait in the queue; past it a write is refused
+     *     (default 256)
      * @param maxGroupSize writes committed together in one transaction at most (default 64)
      * @param readers read-only connections (default 4)
-     * @param busyTimeout how long a write turn may wait in all for a lock another process holds (default 5s)
+     * @param busyTimeout how long a write turn may wait in all for a lock another process holds
+     *     (default 5s)
      * @param synchronous the durability of a commit: OFF, NORMAL or FULL (default NORMAL)
      * @param statementCacheSize prepared statements kept per connection (default 64; 0 disables)
-     * @param closeTimeout how long the close at context shutdown waits for accepted writes to drain (default 5s)
-     * @param transactionIdleTimeout an interactive transaction idle this long is rolled back (default 5s)
-     * @param diskReserve free space at or below which writes are refused (default 64MB, or env LANES_DISK_RESERVE_BYTES; 0 disables)
+     * @param closeTimeout how long the close at context shutdown waits for accepted writes to drain
+     *     (default 5s)
+     * @param transactionIdleTimeout an interactive transaction idle this long is rolled back
+     *     (default 5s)
+     * @param diskReserve free space at or below which writes are refused (default 64MB, or env
+     *     LANES_DISK_RESERVE_BYTES; 0 disables)
      * @param slowWriteThreshold writes slower than this log one WARN (default 2500ms)
      * @param idleRelease unused this long: shrink memory, close idle readers (default 30s)
      * @param maxReadDuration a read holding its snapshot longer is logged (default 30s)
@@ -110,15 +115,20 @@ public record LanesProperties(
      *     ({@code classpath:tenant/V1.sql}, each entry ending in {@code .sql}; entry {@code i}
      *     brings the schema to version {@code i + 1}, tracked in {@code PRAGMA user_version}), or
      *     Flyway locations ({@code classpath:db/tenant}; needs Flyway on the class path)
-     * @param writeQueueCapacity writes that may wait in the queue; past it a write is refused (default 256)
+     * @param writeQueueCapacity writes that may wait in the queue; past it a write is refused
+     *     (default 256)
      * @param maxGroupSize writes committed together in one transaction at most (default 64)
      * @param readers read-only connections (default 4)
-     * @param busyTimeout how long a write turn may wait in all for a lock another process holds (default 5s)
+     * @param busyTimeout how long a write turn may wait in all for a lock another process holds
+     *     (default 5s)
      * @param synchronous the durability of a commit: OFF, NORMAL or FULL (default NORMAL)
      * @param statementCacheSize prepared statements kept per connection (default 64; 0 disables)
-     * @param closeTimeout how long the close at context shutdown waits for accepted writes to drain (default 5s)
-     * @param transactionIdleTimeout an interactive transaction idle this long is rolled back (default 5s)
-     * @param diskReserve free space at or below which writes are refused (default 64MB, or env LANES_DISK_RESERVE_BYTES; 0 disables)
+     * @param closeTimeout how long the close at context shutdown waits for accepted writes to drain
+     *     (default 5s)
+     * @param transactionIdleTimeout an interactive transaction idle this long is rolled back
+     *     (default 5s)
+     * @param diskReserve free space at or below which writes are refused (default 64MB, or env
+     *     LANES_DISK_RESERVE_BYTES; 0 disables)
      * @param slowWriteThreshold writes slower than this log one WARN (default 2500ms)
      * @param idleRelease unused this long: shrink memory, close idle readers (default 30s)
      * @param maxReadDuration a read holding its snapshot longer is logged (default 30s)

@@ -188,22 +188,27 @@ class LanesAutoConfigurationTest {
 
     @Test
     void aBadValueFailsStartUpWithAMessageThatNamesTheProperty() {
-        runner().withPropertyValues("lanes.datasource.path=" + path("app.db"),
-                "lanes.datasource.readers=0")
-                .run(context -> assertThat(causes(context.getStartupFailure())).contains("lanes.datasource.readers=0 is not valid: readers must be"));
-        runner().withPropertyValues("lanes.max-threads=0")
-                .run(context -> assertThat(causes(context.getStartupFailure())).contains("lanes.max-threads=0"));
-        runner().withPropertyValues("lanes.databases.orders.path=" + path("orders.db"),
-                "lanes.databases.orders.write-queue-capacity=-5")
-                .run(context -> assertThat(causes(context.getStartupFailure())).contains("lanes.databases.orders.write-queue-capacity=-5"));
+        failsNaming("lanes.datasource.readers=0 is not valid: readers must be",
+                "lanes.datasource.path=" + path("app.db"), "lanes.datasource.readers=0");
+        failsNaming("lanes.max-threads=0", "lanes.max-threads=0");
+        failsNaming("lanes.databases.orders.write-queue-capacity=-5",
+                "lanes.databases.orders.path=" + path("orders.db"),
+                "lanes.databases.orders.write-queue-capacity=-5");
         // a value of the wrong type: Boot's binder names it
-        runner().withPropertyValues("lanes.datasource.path=" + path("app.db"),
-                "lanes.datasource.busy-timeout=soon")
-                .run(context -> assertThat(causes(context.getStartupFailure())).contains("lanes.datasource.busy-timeout"));
-        runner().withPropertyValues("lanes.databases.orders.readers=2")
-                .run(context -> assertThat(causes(context.getStartupFailure())).contains("lanes.databases.orders.path is required"));
-        runner().withPropertyValues("lanes.databases.primary.path=" + path("p.db"))
-                .run(context -> assertThat(causes(context.getStartupFailure())).contains("lanes.databases.primary"));
+        failsNaming("lanes.datasource.busy-timeout", "lanes.datasource.path=" + path("app.db"),
+                "lanes.datasource.busy-timeout=soon");
+        failsNaming("lanes.databases.orders.path is required", "lanes.databases.orders.readers=2");
+        failsNaming("lanes.databases.primary", "lanes.databases.primary.path=" + path("p.db"));
+        // nothing was opened for a bad configuration
+        assertThat(dir.resolve("app.db")).doesNotExist();
+        assertThat(dir.resolve("orders.db")).doesNotExist();
+    }
+
+    private void failsNaming(String message, String... properties) {
+        runner().withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(causes(context.getStartupFailure())).contains(message);
+        });
     }
 
     @Test

@@ -39,7 +39,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * fraction of a second; it is meant for people, not for a scraper (meters are for that).
  */
 @Endpoint(id = "lanes")
-public class LanesEndpoint {
+public final class LanesEndpoint {
     /** Databases in each ranking of the overview. */
     public static final int TOP = 20;
 
@@ -76,7 +76,8 @@ public class LanesEndpoint {
      * an open tenant; {@code null} (404) when there is no such open database.
      */
     @ReadOperation
-    public Map<String, Object> database(@Selector(match = Selector.Match.ALL_REMAINING) String[] name) {
+    public Map<String, Object> database(
+            @Selector(match = Selector.Match.ALL_REMAINING) String[] name) {
         Optional<Database> db = Optional.empty();
         String kind = "named";
         if (name.length == 1) {
