@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * @param deliberateFailures requests that failed on purpose in the window (a body that throws,
  *     a transaction abandoned) and failed as they should: rolled back
  * @param errors requests that failed otherwise in the window, by kind ({@link ErrorTally#kindOf})
- * @param heapAfterGcBytes Java heap in use right after a full collection
+ * @param heapAfterGcBytes Java heap in use right after a full collection, or -1 when the JVM
+ *     ignores {@code System.gc()}
  * @param heapCommittedBytes Java heap the JVM holds from the OS now
  * @param rssBytes the resident set size ({@code VmRSS} of {@code /proc/self/status})
  * @param openFiles descriptors open now ({@code /proc/self/fd})

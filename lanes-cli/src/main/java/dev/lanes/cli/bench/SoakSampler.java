@@ -4,6 +4,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.Lanes;
 import dev.lanes.RuntimeDiagnostics;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 
@@ -19,6 +20,10 @@ import java.util.List;
  * memory on a thread of its own after the collection ended, so RSS read at once is sometimes a
  * hundred MiB above what it is a moment later; the lowest of a few reads over {@value
  * #RSS_SETTLE_MILLIS} ms is taken.
+ *
+ * <p>The heap after GC needs {@code System.gc()} honoured: when the JVM ignores it ({@code
+ * -XX:+DisableExplicitGC}), no collection runs, and the heap series is reported as not measured
+ * rather than as the garbage in use.
  *
  * <p>Not thread-safe: the soak's thread calls it.
  */
@@ -55,13 +60,28 @@ final class SoakSampler {
         }
         long files = ProcessMemory.openFiles();
         int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+        long collections = collections();
         long heap = ProcessMemory.heapUsedAfterGc();
+        if (collections() == collections) {
+            // System.gc() was ignored (-XX:+DisableExplicitGC): the heap in use is then mostly
+            // garbage, whose sawtooth is no figure to fit; the series is not measured
+            heap = -1;
+        }
         long committed = ProcessMemory.heapCommitted();
         return new SoakSample(elapsedSeconds, windowSeconds, load.requests(),
                 load.deliberateFailures(), load.errors(), heap, committed, settledRss(),
                 files, threads, runtime.liveThreads(),
                 runtime.openConnections(), Math.max(most, runtime.openConnections()), readers,
                 wal);
+    }
+
+    /** Collections run since the JVM started, by every collector. */
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
     }
 
     /** The lowest RSS of a few reads after a collection; -1 when it cannot be read. */

@@ -8,6 +8,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -17,6 +18,9 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,6 +144,27 @@ class SoakSamplerTest {
                 f.close();
             }
         }
+    }
+
+    @Test
+    @Tag("slow")
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aJvmThatIgnoresSystemGcHasNoHeapAfterGcToFit() throws Exception {
+        assertThat(heapInChild("-XX:+DisableExplicitGC")).isEqualTo(-1);
+        assertThat(heapInChild("-XX:-DisableExplicitGC")).isPositive();
+    }
+
+    /** The heap after GC a child JVM started with {@code flag} samples. */
+    private static long heapInChild(String flag) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, flag, "-cp",
+                System.getProperty("java.class.path"), SoakSampleChild.class.getName())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor()).as(out).isZero();
+        Matcher m = Pattern.compile("heapAfterGcBytes=(-?\\d+)").matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     @Test
