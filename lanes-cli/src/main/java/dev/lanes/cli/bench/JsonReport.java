@@ -33,7 +33,7 @@ import java.nio.file.Path;
  * setup} (databases, clients, connection budget and limit, idle release, checkpoint modes,
  * durations), every sample in {@code samples} (elapsed seconds, the window's requests, deliberate
  * failures and errors, heap after GC, committed heap, RSS, open files, threads, pool threads,
- * open and most connections, reader connections and WAL bytes), what the {@code external}
+ * open and most connections, reader connections, WAL bytes and the load average), what the {@code external}
  * checkpointer did, the totals {@code requests}, {@code deliberateFailures} and {@code errors},
  * and its {@code verdict}: {@code passed}, the fitted span ({@code fitFromSeconds}, {@code
  * fitToSeconds}), per series its {@code slopePerMinute} against {@code thresholdPerMinute} in

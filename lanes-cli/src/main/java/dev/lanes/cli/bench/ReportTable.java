@@ -246,7 +246,8 @@ final class ReportTable implements BenchListener {
             new Column("conns", 6, false),
             new Column("most", 6, false),
             new Column("readers", 7, false),
-            new Column("WAL MiB", 9, false));
+            new Column("WAL MiB", 9, false),
+            new Column("load", 6, false));
 
     /** A soak sample's cells, without its errors. */
     static List<String> soakCells(SoakSample s) {
@@ -262,7 +263,8 @@ final class ReportTable implements BenchListener {
                 count(s.openConnections()),
                 count(s.mostConnections()),
                 count(s.readerConnections()),
-                mebibytes(s.walBytes()));
+                mebibytes(s.walBytes()),
+                s.loadAverage() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", s.loadAverage()));
     }
 
     /** The request mix, for people: {@code 35 % point reads, 10 % scans, …}. */

@@ -28,6 +28,8 @@ import java.util.TreeMap;
  *     {@value SoakScenario#CONNECTION_PEAK_MILLIS} ms)
  * @param readerConnections reader connections open now, over all databases
  * @param walBytes the {@code -wal} files' sizes now, over all databases
+ * @param loadAverage the machine's load average over the last minute, or a negative value when
+ *     the system cannot tell: what else competed for the cores
  */
 record SoakSample(
         double elapsedSeconds,
@@ -44,7 +46,8 @@ record SoakSample(
         int openConnections,
         int mostConnections,
         int readerConnections,
-        long walBytes) {
+        long walBytes,
+        double loadAverage) {
 
     SoakSample {
         errors = Collections.unmodifiableMap(new TreeMap<>(errors));

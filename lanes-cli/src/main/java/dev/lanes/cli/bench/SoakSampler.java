@@ -72,7 +72,7 @@ final class SoakSampler {
                 load.deliberateFailures(), load.errors(), heap, committed, settledRss(),
                 files, threads, runtime.liveThreads(),
                 runtime.openConnections(), Math.max(most, runtime.openConnections()), readers,
-                wal);
+                wal, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     /** Collections run since the JVM started, by every collector. */

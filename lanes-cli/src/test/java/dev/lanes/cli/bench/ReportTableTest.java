@@ -121,10 +121,10 @@ class ReportTableTest {
                 + " files 20/min, threads 1/min, WAL, all databases 4 MiB/min");
         List<String> rows = text.lines().skip(3).collect(Collectors.toList());
         assertThat(rows.get(0)).isEqualTo("  time  requests/s  heap MiB   RSS MiB  files threads"
-                + "  pool  conns   most readers   WAL MiB  errors");
+                + "  pool  conns   most readers   WAL MiB   load  errors");
         // the first sample closes no window: no rate and no errors column yet
         assertThat(rows.get(1)).matches(
-                " +0:00 +- +13\\.\\d +2\\d\\d\\.\\d +1,0\\d\\d +\\d\\d +2 +300 +304 +140 +\\d+\\.\\d");
+                " +0:00 +- +13\\.\\d +2\\d\\d\\.\\d +1,0\\d\\d +\\d\\d +2 +300 +304 +140 +\\d+\\.\\d +1\\.5");
         assertThat(rows.get(2)).startsWith("  0:10       2,500").endsWith("  -");
     }
 
@@ -166,7 +166,7 @@ class ReportTableTest {
                 s.deliberateFailures(), java.util.Map.of("SQLITE_BUSY", 3L), s.heapAfterGcBytes(),
                 s.heapCommittedBytes(), s.rssBytes(), s.openFiles(), s.threads(),
                 s.poolThreads(), s.openConnections(), s.mostConnections(),
-                s.readerConnections(), s.walBytes()));
+                s.readerConnections(), s.walBytes(), s.loadAverage()));
 
         String text = finish(SoakFixtures.result(samples));
 

@@ -68,7 +68,7 @@ final class SoakFixtures {
                     (long) (shapes.get(SoakSeries.RSS).applyAsDouble(minutes) * MIB),
                     (long) shapes.get(SoakSeries.FILES).applyAsDouble(minutes),
                     (int) shapes.get(SoakSeries.THREADS).applyAsDouble(minutes), 2, 300, 304,
-                    140, (long) (shapes.get(SoakSeries.WAL).applyAsDouble(minutes) * MIB)));
+                    140, (long) (shapes.get(SoakSeries.WAL).applyAsDouble(minutes) * MIB), 1.5));
         }
         return samples;
     }

@@ -115,7 +115,7 @@ class SoakVerdictTest {
         samples.set(7, new SoakSample(s.elapsedSeconds(), s.windowSeconds(), s.requests(),
                 s.deliberateFailures(), s.errors(), s.heapAfterGcBytes(), s.heapCommittedBytes(),
                 s.rssBytes(), s.openFiles(), s.threads(), s.poolThreads(), s.openConnections(),
-                SoakFixtures.LIMIT + 1, s.readerConnections(), s.walBytes()));
+                SoakFixtures.LIMIT + 1, s.readerConnections(), s.walBytes(), s.loadAverage()));
 
         SoakVerdict v = judge(samples);
 
@@ -134,7 +134,7 @@ class SoakVerdictTest {
         samples.set(40, new SoakSample(s.elapsedSeconds(), s.windowSeconds(), 0, 0,
                 Map.of("ADMISSION_TIMEOUT", 80L), s.heapAfterGcBytes(), s.heapCommittedBytes(),
                 s.rssBytes(), s.openFiles(), s.threads(), s.poolThreads(), s.openConnections(),
-                s.mostConnections(), s.readerConnections(), s.walBytes()));
+                s.mostConnections(), s.readerConnections(), s.walBytes(), s.loadAverage()));
 
         SoakVerdict v = judge(samples);
 
@@ -159,7 +159,7 @@ class SoakVerdictTest {
                     s.deliberateFailures(), s.errors(), s.heapAfterGcBytes(),
                     s.heapCommittedBytes(), -1, -1, s.threads(), s.poolThreads(),
                     s.openConnections(), s.mostConnections(), s.readerConnections(),
-                    s.walBytes()));
+                    s.walBytes(), s.loadAverage()));
         }
 
         SoakVerdict v = judge(samples);
