@@ -17,6 +17,8 @@ import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
  * A {@link LanesException} as the standard {@link SQLException} a JDBC caller expects, with the
@@ -28,7 +30,10 @@ import java.sql.SQLTransientConnectionException;
  * <tr><th>outcome</th><th>exception</th><th>SQLState</th></tr>
  * <tr><td>UNKNOWN</td><td>{@link SQLException}</td><td>40003 (statement completion
  *     unknown)</td></tr>
- * <tr><td>ROLLED_BACK, SQLite refused a constraint</td><td>{@link
+ * <tr><td>ROLLED_BACK, a duplicate key (a {@code UNIQUE} or {@code PRIMARY KEY}
+ *     constraint)</td><td>{@link SQLIntegrityConstraintViolationException}</td><td>23505
+ *     (unique violation)</td></tr>
+ * <tr><td>ROLLED_BACK, SQLite refused another constraint</td><td>{@link
  *     SQLIntegrityConstraintViolationException}</td><td>23000</td></tr>
  * <tr><td>ROLLED_BACK, SQLite refused the SQL</td><td>{@link SQLSyntaxErrorException}</td>
  *     <td>42000</td></tr>
@@ -47,11 +52,17 @@ import java.sql.SQLTransientConnectionException;
  *     <td>08003</td></tr>
  * <tr><td>any other NOT_STARTED</td><td>{@link SQLNonTransientException}</td><td>HY000</td></tr>
  * </table>
- * The vendor code is SQLite's result code when SQLite failed the statement, else 0. Stateless.
+ * The vendor code is SQLite's primary result code when SQLite failed the statement (as
+ * sqlite-jdbc's own exceptions carry it), else 0. A duplicate key has its own SQLState because
+ * translators tell it apart by state: Spring's {@code DuplicateKeyException} needs {@code 23505}
+ * (with {@code 23000} and SQLite's code 19 it was a plain {@code DataIntegrityViolationException}).
+ * Stateless.
  */
 public final class SqlExceptions {
     /** The SQLState the SQL standard defines for a statement whose completion is unknown. */
     public static final String COMPLETION_UNKNOWN = "40003";
+    /** The SQLState of a duplicate key, as PostgreSQL, H2 and Spring's translation know it. */
+    public static final String UNIQUE_VIOLATION = "23505";
 
     private SqlExceptions() {}
 
@@ -78,7 +89,8 @@ public final class SqlExceptions {
         if (e.outcome() == WriteOutcome.ROLLED_BACK) {
             int primary = vendor & 0xFF;
             if (primary == 19) { // SQLITE_CONSTRAINT
-                return new SQLIntegrityConstraintViolationException(message, "23000", vendor, e);
+                return new SQLIntegrityConstraintViolationException(message,
+                        duplicateKey(sqlite) ? UNIQUE_VIOLATION : "23000", vendor, e);
             }
             if (primary == 1) { // SQLITE_ERROR: no such table, syntax, ...
                 return new SQLSyntaxErrorException(message, "42000", vendor, e);
@@ -89,6 +101,16 @@ public final class SqlExceptions {
             return new SQLTransientConnectionException(message, "08001", vendor, e);
         }
         return new SQLNonTransientException(message, "HY000", vendor, e);
+    }
+
+    /** Whether SQLite refused a row for a key that exists: a unique or primary-key constraint. */
+    private static boolean duplicateKey(SQLException sqlite) {
+        if (!(sqlite instanceof SQLiteException)) {
+            return false;
+        }
+        SQLiteErrorCode code = ((SQLiteException) sqlite).getResultCode();
+        return code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+                || code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY;
     }
 
     /** The SQLite error beneath, if SQLite refused the statement. */
