@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.Database;
+import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,48 @@ class ErrorMappingTest {
             c.rollback();
         }
         assertThat(db.query("SELECT count(*) AS n FROM u").get(0).getLong("n")).isEqualTo(1);
+    }
+
+    /**
+     * Spring translated {@code REQUIRES_NEW} on the database whose lane the thread's outer
+     * transaction pins into a {@code BadSqlGrammarException} ("bad SQL grammar [UPDATE …]"),
+     * hiding the reason: the refusal was a {@code SQLSyntaxErrorException}. Nothing is wrong with
+     * the SQL; the call is not supported, which Spring calls {@code
+     * InvalidDataAccessApiUsageException}.
+     */
+    @Test
+    void springCalledRequiresNewBadGrammar_aRefusedCallIsFeatureNotSupported() throws Exception {
+        Database db = fixture.open("refused.db");
+        try (Connection outer = db.dataSource().getConnection();
+                Connection inner = db.dataSource().getConnection()) {
+            outer.setAutoCommit(false);
+            try (Statement s = outer.createStatement()) {
+                s.executeUpdate("INSERT INTO t(v) VALUES ('outer')");
+            }
+            inner.setAutoCommit(false);
+            SQLException selfWait = catchThrowableOfType(SQLException.class, () -> {
+                try (Statement s = inner.createStatement()) {
+                    s.executeUpdate("INSERT INTO t(v) VALUES ('inner')");
+                }
+            });
+            assertThat((Throwable) selfWait).isInstanceOf(SQLFeatureNotSupportedException.class);
+            assertThat(selfWait.getSQLState()).isEqualTo("0A000");
+            assertThat(selfWait.getMessage()).contains("this thread holds an open transaction");
+            assertThat(selfWait.getCause()).isInstanceOf(InvalidRequestException.class);
+            outer.commit();
+
+            SQLException control = catchThrowableOfType(SQLException.class, () -> {
+                try (Statement s = inner.createStatement()) {
+                    s.execute("COMMIT");
+                }
+            });
+            assertThat((Throwable) control).as("transaction control as SQL text")
+                    .isInstanceOf(SQLFeatureNotSupportedException.class);
+            assertThat(control.getSQLState()).isEqualTo("0A000");
+            inner.rollback();
+        }
+        assertThat(JdbcFixture.count(db, "outer")).isEqualTo(1);
+        assertThat(JdbcFixture.count(db, "inner")).isZero();
     }
 
     private static SQLException refused(Connection c, String sql) {

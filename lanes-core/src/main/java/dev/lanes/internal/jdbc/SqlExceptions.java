@@ -10,6 +10,7 @@ import dev.lanes.LanesException;
 import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.WriteOutcome;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLNonTransientException;
@@ -44,8 +45,10 @@ import org.sqlite.SQLiteException;
  *     SQLTransientException}</td><td>08001</td></tr>
  * <tr><td>a deadline passed, or cancelled</td><td>{@link SQLTimeoutException}</td>
  *     <td>HYT00</td></tr>
- * <tr><td>refused SQL or call ({@code InvalidRequestException})</td><td>{@link
- *     SQLSyntaxErrorException}</td><td>42000</td></tr>
+ * <tr><td>a call the data source refuses ({@code InvalidRequestException}: transaction control
+ *     as SQL text, several statements in one, a write from the thread that holds the pinned
+ *     transaction outside it, such as Spring's {@code REQUIRES_NEW})</td><td>{@link
+ *     SQLFeatureNotSupportedException}</td><td>0A000 (feature not supported)</td></tr>
  * <tr><td>a write in a read-only transaction or on a reader</td><td>{@link
  *     SQLNonTransientException}</td><td>25006 (read-only SQL transaction)</td></tr>
  * <tr><td>closing, closed, dead</td><td>{@link SQLNonTransientConnectionException}</td>
@@ -56,11 +59,17 @@ import org.sqlite.SQLiteException;
  * sqlite-jdbc's own exceptions carry it), else 0. A duplicate key has its own SQLState because
  * translators tell it apart by state: Spring's {@code DuplicateKeyException} needs {@code 23505}
  * (with {@code 23000} and SQLite's code 19 it was a plain {@code DataIntegrityViolationException}).
- * Stateless.
+ * A refused call is "not supported" rather than a syntax error because nothing is wrong with
+ * its SQL: Spring translated a {@code REQUIRES_NEW} on the pinned database into a {@code
+ * BadSqlGrammarException} whose message hid the reason; as a {@code
+ * SQLFeatureNotSupportedException} it is an {@code InvalidDataAccessApiUsageException} that
+ * carries it. Stateless.
  */
 public final class SqlExceptions {
     /** The SQLState the SQL standard defines for a statement whose completion is unknown. */
     public static final String COMPLETION_UNKNOWN = "40003";
+    /** The SQLState of a call the data source refuses before anything runs. */
+    public static final String FEATURE_NOT_SUPPORTED = "0A000";
     /** The SQLState of a duplicate key, as PostgreSQL, H2 and Spring's translation know it. */
     public static final String UNIQUE_VIOLATION = "23505";
 
@@ -80,7 +89,7 @@ public final class SqlExceptions {
             return new SQLNonTransientException(message, "25006", vendor, e);
         }
         if (e instanceof InvalidRequestException) {
-            return new SQLSyntaxErrorException(message, "42000", vendor, e);
+            return new SQLFeatureNotSupportedException(message, FEATURE_NOT_SUPPORTED, vendor, e);
         }
         if (e instanceof ClosedException || e instanceof ClosingException
                 || e instanceof DatabaseDeadException) {
