@@ -52,6 +52,9 @@ import java.util.concurrent.Executor;
  *       refused. {@code commit}, {@code rollback} and savepoints end or mark it; {@code close}
  *       without a commit rolls back.
  * </ul>
+ * {@code SELECT last_insert_rowid()} and {@code SELECT changes()} outside a pinned transaction
+ * answer what this connection's own last write did ({@link ConnectionFunctions}), as on a SQLite
+ * connection, not what a reader or the lane did last.
  * Failures arrive as standard SQL exceptions with the Lanes exception as the cause (see {@link
  * SqlExceptions}). A thread that holds the pinned transaction cannot queue a write behind it: the
  * lane refuses that at once.
@@ -87,6 +90,8 @@ final class LogicalConnection implements Connection {
     /** The open read-only transaction, a snapshot on a reader; null when none. */
     private ReadSnapshot snapshot;
     private int savepoints;
+    /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
+    private final ConnectionFunctions functions = new ConnectionFunctions();
 
     LogicalConnection(JdbcBackend db) {
         this.db = db;
@@ -107,17 +112,38 @@ final class LogicalConnection implements Connection {
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
             if (autoCommit) {
-                return read ? new Outcome(db.queryData(readOptions, sql, args), -1, null)
-                        : outcomeOf(db.write(sql, args, returns));
+                return read ? new Outcome(ownOr(sql, () -> db.queryData(readOptions, sql, args)),
+                        -1, null) : autoCommitWrite(sql, args, returns);
             }
             begin();
             if (snapshot != null) {
-                return new Outcome(snapshot.query(sql, args), -1, null);
+                return new Outcome(ownOr(sql, () -> snapshot.query(sql, args)), -1, null);
             }
             return outcomeOf(transaction.execute(sql, args, read ? Returns.ROWS : returns));
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
+    }
+
+    /**
+     * One auto-commit write. An insert fetches its rowid (one more step on the lane, as the driver
+     * does after every insert) so that a later {@code SELECT last_insert_rowid()} on this
+     * connection answers what it inserted.
+     */
+    private Outcome autoCommitWrite(String sql, Object[] args, Returns returns) {
+        Returns asked = returns == Returns.COUNT && ConnectionFunctions.mayInsert(sql)
+                ? Returns.KEYS : returns;
+        Outcome o = outcomeOf(db.write(sql, args, asked));
+        if (o.rows() == null) {
+            functions.wrote(sql, o.count(), o.keys());
+        }
+        return o;
+    }
+
+    /** The connection's own answer to {@code sql} (see {@link ConnectionFunctions}), or the query's. */
+    private ResultData ownOr(String sql, java.util.function.Supplier<ResultData> query) {
+        ResultData own = functions.answer(sql);
+        return own != null ? own : query.get();
     }
 
     private static Outcome outcomeOf(Object result) {
