@@ -56,6 +56,37 @@ class ConnectionFunctionsTest {
         assertThat(JdbcFixture.count(db, "a1")).isEqualTo(1);
     }
 
+    /**
+     * jOOQ reads a generated id back with {@code select id from t where _rowid_ =
+     * last_insert_rowid()} on the insert's connection: on a reader that matched no row, and
+     * {@code returning(ID).fetchOne()} was null.
+     */
+    @Test
+    void jooqReturningWasNull_aQueryThatCallsThemSeesTheConnectionsOwnValues() throws Exception {
+        Database db = fixture.open("query.db");
+        try (Connection c = db.dataSource().getConnection()) {
+            insert(c, "mine");
+            db.execute("INSERT INTO t(v) VALUES ('someone else')");
+            try (PreparedStatement q = c.prepareStatement(
+                    "select v, 'last_insert_rowid()' AS quoted /* changes() */ from t "
+                            + "where _rowid_ = last_insert_rowid ( ) and ? = changes()")) {
+                q.setInt(1, 1);
+                try (ResultSet rs = q.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString("v")).isEqualTo("mine");
+                    assertThat(rs.getString("quoted")).as("a string stays a string")
+                            .isEqualTo("last_insert_rowid()");
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            assertThat(scalar(c, "SELECT count(*) FROM t WHERE id <= last_insert_rowid()"))
+                    .as("in a read-only transaction too").isEqualTo(1);
+            c.commit();
+        }
+    }
+
     @Test
     void changesIsTheConnectionsOwnLastStatement() throws Exception {
         Database db = fixture.open("changes.db");

@@ -12,9 +12,12 @@ import java.util.List;
  * {@link LogicalConnection}, which has no SQLite connection of its own in auto-commit mode: its
  * insert ran on the writer lane, and a following {@code SELECT last_insert_rowid()} would run on
  * a reader, which inserted nothing, and answer 0 (Hibernate's {@code SQLiteDialect} and MyBatis'
- * {@code selectKey} read an id that way). So the connection keeps what its own last write did,
- * as a SQLite connection would, and answers a query that is exactly one of these calls ({@code
- * SELECT last_insert_rowid()}, {@code SELECT changes() AS n;}) itself.
+ * {@code selectKey} read an id that way, jOOQ with {@code select id from t where _rowid_ =
+ * last_insert_rowid()}). So the connection keeps what its own last write did, as a SQLite
+ * connection would: a query that is exactly one of these calls ({@code SELECT
+ * last_insert_rowid()}, {@code SELECT changes() AS n;}) it answers itself; in any other query it
+ * reads, each call is replaced by its value before the query runs on a reader. Writes keep the
+ * calls as written (they run on the lane's connection).
  *
  * <p>Both follow SQLite: an insert that inserted nothing leaves {@code last_insert_rowid()} as it
  * was; a statement that is no {@code INSERT}, {@code UPDATE}, {@code DELETE} or {@code REPLACE}
@@ -55,10 +58,65 @@ final class ConnectionFunctions {
     }
 
     /**
+     * Whether {@code sql} may call one of these functions: a scan for their names, so that the
+     * common query pays no lexer pass.
+     */
+    static boolean mentions(String sql) {
+        for (int i = sql.length() - "changes".length(); i >= 0; i--) {
+            char c = sql.charAt(i);
+            if (((c == 'c' || c == 'C') && sql.regionMatches(true, i, "changes", 0, 7))
+                    || ((c == 'l' || c == 'L')
+                            && sql.regionMatches(true, i, "last_insert_rowid", 0, 17))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code sql} with each call of these functions (outside strings, comments and quoted names)
+     * replaced by this connection's value; {@code sql} itself when it calls neither.
+     */
+    String substituted(String sql) {
+        if (!mentions(sql)) {
+            return sql;
+        }
+        StringBuilder out = null;
+        int copied = 0;
+        SqlLexer lex = new SqlLexer(sql);
+        // a call is three tokens: the name, '(' and ')'; step counts how many of them were seen
+        int step = 0;
+        int callStart = 0;
+        long value = 0;
+        while (lex.next()) {
+            if (step == 1 && lex.isPunct('(')) {
+                step = 2;
+            } else if (step == 2 && lex.isPunct(')')) {
+                if (out == null) {
+                    out = new StringBuilder(sql.length());
+                }
+                out.append(sql, copied, callStart).append(value);
+                copied = lex.end();
+                step = 0;
+            } else if (lex.is("LAST_INSERT_ROWID") || lex.is("CHANGES")) {
+                step = 1;
+                callStart = lex.start();
+                value = lex.is("CHANGES") ? changes : lastInsertRowid;
+            } else {
+                step = 0;
+            }
+        }
+        return out == null ? sql : out.append(sql, copied, sql.length()).toString();
+    }
+
+    /**
      * The result of {@code sql} when it only selects one of these functions, answered from this
      * connection's own writes; null for any other SQL.
      */
     ResultData answer(String sql) {
+        if (!mentions(sql)) {
+            return null;
+        }
         SqlLexer lex = new SqlLexer(sql);
         if (!lex.next() || !lex.is("SELECT") || !lex.next()) {
             return null;

@@ -52,8 +52,8 @@ import java.util.concurrent.Executor;
  *       refused. {@code commit}, {@code rollback} and savepoints end or mark it; {@code close}
  *       without a commit rolls back.
  * </ul>
- * {@code SELECT last_insert_rowid()} and {@code SELECT changes()} outside a pinned transaction
- * answer what this connection's own last write did ({@link ConnectionFunctions}), as on a SQLite
+ * In a query outside a pinned transaction, {@code last_insert_rowid()} and {@code changes()} are
+ * what this connection's own last write did ({@link ConnectionFunctions}), as on a SQLite
  * connection, not what a reader or the lane did last.
  * Failures arrive as standard SQL exceptions with the Lanes exception as the cause (see {@link
  * SqlExceptions}). A thread that holds the pinned transaction cannot queue a write behind it: the
@@ -112,12 +112,12 @@ final class LogicalConnection implements Connection {
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
             if (autoCommit) {
-                return read ? new Outcome(ownOr(sql, () -> db.queryData(readOptions, sql, args)),
+                return read ? new Outcome(ownOr(sql, q -> db.queryData(readOptions, q, args)),
                         -1, null) : autoCommitWrite(sql, args, returns);
             }
             begin();
             if (snapshot != null) {
-                return new Outcome(ownOr(sql, () -> snapshot.query(sql, args)), -1, null);
+                return new Outcome(ownOr(sql, q -> snapshot.query(q, args)), -1, null);
             }
             return outcomeOf(transaction.execute(sql, args, read ? Returns.ROWS : returns));
         } catch (LanesException e) {
@@ -140,10 +140,13 @@ final class LogicalConnection implements Connection {
         return o;
     }
 
-    /** The connection's own answer to {@code sql} (see {@link ConnectionFunctions}), or the query's. */
-    private ResultData ownOr(String sql, java.util.function.Supplier<ResultData> query) {
+    /**
+     * The connection's own answer to {@code sql}, or the query's result with this connection's
+     * {@code last_insert_rowid()} and {@code changes()} in it (see {@link ConnectionFunctions}).
+     */
+    private ResultData ownOr(String sql, java.util.function.Function<String, ResultData> query) {
         ResultData own = functions.answer(sql);
-        return own != null ? own : query.get();
+        return own != null ? own : query.apply(functions.substituted(sql));
     }
 
     private static Outcome outcomeOf(Object result) {
