@@ -36,6 +36,9 @@ import picocli.CommandLine.Spec;
                     + " with setAutoCommit(false); failures are counted by kind.",
             "  tenants  --databases tenant databases in one runtime, skewed to a hot set, reads"
                     + " and writes mixed; reports threads, connections, heap and RSS per database.",
+            "  jdbc     the same JDBC code on db.dataSource() and on HikariCP / raw sqlite-jdbc:"
+                    + " 64 threads' auto-commit inserts, 16 threads' and a lone thread's Spring"
+                    + " TransactionTemplate + JdbcClient transactions, 8 threads' point reads.",
             "Every run uses fresh database files. Ratios above 1 mean Lanes is better.",
             "With --repeat N every configuration runs N times, Lanes and its baseline"
                     + " interleaved; rows then show medians, ratios the median (min-max) of the"
@@ -46,13 +49,13 @@ public final class BenchCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "NAMES", split = ",",
-            description = "Scenarios to run, comma-separated: write, read, rtw, tenants"
+            description = "Scenarios to run, comma-separated: write, read, rtw, tenants, jdbc"
                     + " (default: write; tenants alone when only --databases is given).")
     private List<Scenario> scenarios;
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads of every scenario's concurrent runs (default: write 64,"
-                    + " read 8, rtw 16, tenants 16).")
+                    + " read 8, rtw 16, tenants 16; jdbc 64, 16 and 8 by part).")
     private Integer threads;
 
     @Option(names = "--duration", paramLabel = "TIME", defaultValue = "5s",
@@ -75,8 +78,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--synchronous", paramLabel = "LEVELS", split = ",",
             description = "Synchronous levels every scenario runs at, comma-separated:"
-                    + " ${COMPLETION-CANDIDATES} (default: NORMAL,FULL for write, NORMAL for the"
-                    + " others).")
+                    + " ${COMPLETION-CANDIDATES} (default: NORMAL,FULL for write and jdbc, NORMAL"
+                    + " for the others).")
     private List<Synchronous> synchronous;
 
     @Option(names = "--databases", paramLabel = "N",

@@ -42,7 +42,7 @@ record BenchOptions(
     BenchOptions {
         if (scenarios == null || scenarios.isEmpty()) {
             throw new IllegalArgumentException(
-                    "--scenario needs at least one of write, read, rtw, tenants");
+                    "--scenario needs at least one of write, read, rtw, tenants, jdbc");
         }
         scenarios = List.copyOf(new LinkedHashSet<>(scenarios));
         if (threads != null && threads < 1) {

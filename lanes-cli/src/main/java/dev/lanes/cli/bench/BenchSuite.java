@@ -48,6 +48,8 @@ final class BenchSuite {
                 return new ReadThenWriteScenario(options, directory);
             case TENANTS:
                 return new TenantScenario(options, directory);
+            case JDBC:
+                return new JdbcScenario(options, directory);
             default:
                 throw new IllegalArgumentException("no bench for scenario " + scenario);
         }

@@ -19,7 +19,13 @@ enum Scenario {
     /** A counter read and then updated in one transaction, against HikariCP with plain BEGIN. */
     RTW(16, List.of(Synchronous.NORMAL), "tx/s", "read-then-write transactions"),
     /** Many tenant databases in one runtime, with a hot set, reads and writes mixed. */
-    TENANTS(16, List.of(Synchronous.NORMAL), "ops/s", "many tenant databases");
+    TENANTS(16, List.of(Synchronous.NORMAL), "ops/s", "many tenant databases"),
+    /**
+     * The same JDBC code on {@code db.dataSource()} and on HikariCP or raw sqlite-jdbc: inserts,
+     * Spring transactions, point reads ({@link JdbcScenario}; its parts have their own threads).
+     */
+    JDBC(JdbcScenario.INSERT_THREADS, List.of(Synchronous.NORMAL, Synchronous.FULL), "ops/s",
+            "db.dataSource() against HikariCP and raw JDBC");
 
     private final int defaultThreads;
     private final List<Synchronous> defaultSynchronous;
