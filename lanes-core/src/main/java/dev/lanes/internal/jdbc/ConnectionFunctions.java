@@ -3,7 +3,6 @@ package dev.lanes.internal.jdbc;
 import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlLexer;
-import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import java.util.List;
 
@@ -31,29 +30,13 @@ final class ConnectionFunctions {
     private long lastInsertRowid;
     private long changes;
 
-    /** Whether {@code sql} may insert a row, so that its rowid must be fetched with it. */
-    static boolean mayInsert(String sql) {
-        String first = SqlText.firstKeyword(sql);
-        return first.equals("INSERT") || first.equals("REPLACE")
-                || (first.equals("WITH") && (SqlText.hasWord(sql, "INSERT")
-                        || SqlText.hasWord(sql, "REPLACE")));
-    }
-
     /** Records what an auto-commit write did: its count, and its keys when they were fetched. */
-    void wrote(String sql, int count, Statements.Update keys) {
+    void wrote(SqlShape shape, int count, Statements.Update keys) {
         if (keys != null && keys.count() > 0) {
             lastInsertRowid = keys.lastInsertRowid();
         }
-        switch (SqlText.firstKeyword(sql)) {
-            case "INSERT":
-            case "UPDATE":
-            case "DELETE":
-            case "REPLACE":
-            case "WITH":
-                changes = count;
-                break;
-            default:
-                break; // DDL, pragmas: SQLite leaves changes() as it was
+        if (shape.countsChanges()) {
+            changes = count; // DDL, pragmas: SQLite leaves changes() as it was
         }
     }
 
@@ -74,11 +57,12 @@ final class ConnectionFunctions {
     }
 
     /**
-     * {@code sql} with each call of these functions (outside strings, comments and quoted names)
-     * replaced by this connection's value; {@code sql} itself when it calls neither.
+     * The shape's SQL with each call of these functions (outside strings, comments and quoted names)
+     * replaced by this connection's value; the SQL itself when it calls neither.
      */
-    String substituted(String sql) {
-        if (!mentions(sql)) {
+    String substituted(SqlShape shape) {
+        String sql = shape.sql();
+        if (!shape.callsFunctions()) {
             return sql;
         }
         StringBuilder out = null;
@@ -110,11 +94,12 @@ final class ConnectionFunctions {
     }
 
     /**
-     * The result of {@code sql} when it only selects one of these functions, answered from this
+     * The result of the shape's SQL when it only selects one of these functions, answered from this
      * connection's own writes; null for any other SQL.
      */
-    ResultData answer(String sql) {
-        if (!mentions(sql)) {
+    ResultData answer(SqlShape shape) {
+        String sql = shape.sql();
+        if (!shape.callsFunctions()) {
             return null;
         }
         SqlLexer lex = new SqlLexer(sql);
