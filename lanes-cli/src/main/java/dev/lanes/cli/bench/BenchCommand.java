@@ -46,6 +46,9 @@ import picocli.CommandLine.Spec;
                     + " mode; samples heap after GC, RSS, descriptors, threads, connections and WAL"
                     + " bytes every 10s and exits 1 when one grows without bound. Not in the"
                     + " default set; --repeat and --warmup do not apply to it.",
+            "  jdbc     the same JDBC code on db.dataSource() and on HikariCP / raw sqlite-jdbc:"
+                    + " 64 threads' auto-commit inserts, 16 threads' and a lone thread's Spring"
+                    + " TransactionTemplate + JdbcClient transactions, 8 threads' point reads.",
             "Every run uses fresh database files. Ratios above 1 mean Lanes is better.",
             "With --repeat N every configuration runs N times, Lanes and its baseline"
                     + " interleaved; rows then show medians, ratios the median (min-max) of the"
@@ -59,13 +62,14 @@ public final class BenchCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "NAMES", split = ",",
-            description = "Scenarios to run, comma-separated: write, read, rtw, tenants, dqlite, soak"
+            description = "Scenarios to run, comma-separated: write, read, rtw, tenants, jdbc,"
+                    + " dqlite, soak"
                     + " (default: write; tenants alone when only --databases is given).")
     private List<Scenario> scenarios;
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads of every scenario's concurrent runs (default: write 64,"
-                    + " read 8, rtw 16, tenants 16, dqlite 64, soak 8).")
+                    + " read 8, rtw 16, tenants 16, dqlite 64, soak 8; jdbc 64, 16 and 8 by part).")
     private Integer threads;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
@@ -88,8 +92,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--synchronous", paramLabel = "LEVELS", split = ",",
             description = "Synchronous levels every scenario runs at, comma-separated:"
-                    + " ${COMPLETION-CANDIDATES} (default: NORMAL,FULL for write, NORMAL for the"
-                    + " others).")
+                    + " ${COMPLETION-CANDIDATES} (default: NORMAL,FULL for write and jdbc, NORMAL"
+                    + " for the others).")
     private List<Synchronous> synchronous;
 
     @Option(names = "--databases", paramLabel = "N",

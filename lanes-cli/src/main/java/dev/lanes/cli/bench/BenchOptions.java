@@ -55,7 +55,7 @@ record BenchOptions(
     BenchOptions {
         if (scenarios == null || scenarios.isEmpty()) {
             throw new IllegalArgumentException(
-                    "--scenario needs at least one of write, read, rtw, tenants, dqlite, soak");
+                    "--scenario needs at least one of write, read, rtw, tenants, jdbc, dqlite, soak");
         }
         scenarios = List.copyOf(new LinkedHashSet<>(scenarios));
         if (threads != null && threads < 1) {

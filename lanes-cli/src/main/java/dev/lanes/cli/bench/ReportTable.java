@@ -336,7 +336,7 @@ final class ReportTable implements BenchListener {
     }
 
     private static boolean hasVariants(Scenario scenario) {
-        return scenario == Scenario.READ;
+        return scenario == Scenario.READ || scenario == Scenario.JDBC;
     }
 
     private static List<Column> runColumns(Scenario scenario) {
@@ -344,7 +344,7 @@ final class ReportTable implements BenchListener {
         columns.add(new Column("sync", 8, true));
         columns.add(new Column("system", 7, true));
         columns.add(new Column("threads", 7, false));
-        if (scenario == Scenario.READ) {
+        if (hasVariants(scenario)) {
             columns.add(new Column("  with", 13, true));
         } else if (scenario == Scenario.TENANTS) {
             columns.add(new Column("  kind", 7, true));
@@ -381,7 +381,7 @@ final class ReportTable implements BenchListener {
         cells.add(run.synchronous().name());
         cells.add(run.system());
         cells.add(String.valueOf(run.threads()));
-        if (run.scenario() == Scenario.READ || run.scenario() == Scenario.TENANTS) {
+        if (hasVariants(run.scenario()) || run.scenario() == Scenario.TENANTS) {
             cells.add("  " + variant);
         }
         cells.add(String.format(Locale.ROOT, "%,.0f", rate));

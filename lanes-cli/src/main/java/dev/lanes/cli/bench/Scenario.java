@@ -23,6 +23,12 @@ enum Scenario {
     /** Many tenant databases in one runtime, with a hot set, reads and writes mixed. */
     TENANTS(16, List.of(Synchronous.NORMAL), "ops/s", "many tenant databases"),
     /**
+     * The same JDBC code on {@code db.dataSource()} and on HikariCP or raw sqlite-jdbc: inserts,
+     * Spring transactions, point reads ({@link JdbcScenario}; its parts have their own threads).
+     */
+    JDBC(JdbcScenario.INSERT_THREADS, List.of(Synchronous.NORMAL, Synchronous.FULL), "ops/s",
+            "db.dataSource() against HikariCP and raw JDBC"),
+    /**
      * Single-row inserts on a 3-node dqlite cluster the bench starts, against one commit per
      * write through the client on pooled sessions; the level does not apply there.
      */
