@@ -27,6 +27,7 @@ import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.FaultInjector;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.Failures;
@@ -36,6 +37,7 @@ import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -113,7 +115,8 @@ public final class DatabaseImpl implements Database {
     /** What the lane tells the database. */
     private final class LaneEvents implements LaneSetup.Events {
         @Override
-        public void writerOpened(SQLiteConnection connection) {
+        public void writerOpened(SQLiteConnection connection) throws SQLException {
+            SqliteConnections.restrict(connection, SqliteConnections.Limits.writer(options));
             runtime.applyProcessLimits(connection);
             idle.connectionOpened();
         }
@@ -195,6 +198,7 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(sql, "sql");
         Refusals.transactionControl(name, where, sql);
         Refusals.severalStatements(name, where, sql);
+        Refusals.attach(name, where, sql, options.maxAttachedDatabases());
         return lane.statement(sql, args == null ? new Object[0] : args);
     }
 

@@ -1,5 +1,6 @@
 package dev.lanes.internal.file;
 
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.reader.ReaderConnection;
@@ -298,7 +299,8 @@ public final class Checkpointer implements WorkerPool.Task {
         config.setBusyTimeout(0); // never wait: a busy checkpoint is simply tried again later
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
         config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, "0");
-        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        SQLiteConnection c = SqliteConnections.open(config, path,
+                SqliteConnections.Limits.LOCKED_DOWN);
         budget.opened();
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode, as every connection
