@@ -30,6 +30,7 @@ import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.FaultInjector;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.CloseWait;
@@ -42,6 +43,7 @@ import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -211,6 +213,7 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(sql, "sql");
         Refusals.transactionControl(name, where, sql);
         Refusals.severalStatements(name, where, sql);
+        Refusals.attach(name, where, sql, options.maxAttachedDatabases());
         return lane.statement(sql, args == null ? new Object[0] : args);
     }
 

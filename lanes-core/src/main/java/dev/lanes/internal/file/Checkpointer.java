@@ -6,6 +6,7 @@ import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.MetricsListener.CheckpointTrigger;
 import dev.lanes.MetricsListener.CheckpointType;
 import dev.lanes.Synchronous;
+import dev.lanes.internal.reader.ReaderConnection;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.SqliteConnections;
@@ -313,7 +314,8 @@ public final class Checkpointer implements WorkerPool.Task {
         config.setBusyTimeout(0); // never wait: a busy checkpoint is simply tried again later
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
         config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, "0");
-        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        SQLiteConnection c = SqliteConnections.open(config, path,
+                SqliteConnections.Limits.LOCKED_DOWN);
         budget.opened();
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode, as every connection

@@ -2,6 +2,7 @@ package dev.lanes.internal.reader;
 
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.sqlite.FaultInjector;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.telemetry.MetricsReporter;
@@ -159,6 +160,8 @@ public final class ReaderSet {
     private final Timer timer;
     private final Clock clock;
     private volatile FaultInjector faults = FaultInjector.NONE;
+    /** The sqlite3 limits every new connection gets. */
+    private final SqliteConnections.Limits limits;
     /** Checks each new connection against the file first opened; null checks nothing. */
     private volatile Identity identity;
     private volatile MetricsReporter metrics = MetricsReporter.NONE;
@@ -191,9 +194,10 @@ public final class ReaderSet {
     private final LongAdder cancellations = new LongAdder();
 
     ReaderSet(String name, Path path, int capacity, Duration checkoutTimeout,
-            Duration busyTimeout, int statementCacheSize, ConnectionBudget budget, WorkerPool pool,
-            Timer timer, Clock clock) {
+            Duration busyTimeout, int statementCacheSize, SqliteConnections.Limits limits,
+            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
         this.clock = clock;
+        this.limits = limits;
         this.name = name;
         this.path = path;
         this.capacity = capacity;
@@ -614,7 +618,8 @@ public final class ReaderSet {
         }
         ReaderConnection c;
         try {
-            c = ReaderConnection.open(path, busyTimeout, statementCacheSize, faults, clock);
+            c = ReaderConnection.open(path, busyTimeout, statementCacheSize, limits, faults,
+                    clock);
         } catch (SQLException | RuntimeException e) {
             throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": cannot open a reader "
                     + "connection (" + e.getMessage() + "); the read never ran", e);

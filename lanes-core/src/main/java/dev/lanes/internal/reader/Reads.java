@@ -107,7 +107,8 @@ public final class Reads {
             ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
         ReaderSet readers = new ReaderSet(name, path, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(),
-                options.statementCacheSize(), budget, pool, timer, clock);
+                options.statementCacheSize(), SqliteConnections.Limits.reader(options), budget,
+                pool, timer, clock);
         return new Reads(name, path, writerReady, readers, pool, timer, clock,
                 options.maxResultBytes(), options.busyTimeout());
     }
