@@ -122,7 +122,8 @@ class CheckpointTest {
                 () -> db.diagnostics().checkpoints().completed() > 0);
         assertThat(runtime.lanes().diagnostics().openConnections()).isPositive();
         db.close();
-        assertThat(runtime.lanes().diagnostics().openConnections()).as("no connection outlives close")
+        assertThat(runtime.lanes().diagnostics().openConnections())
+                .as("no connection outlives close")
                 .isZero();
         assertThat(Files.exists(Path.of(db.path() + "-wal"))).as("the last close removed the WAL")
                 .isFalse();

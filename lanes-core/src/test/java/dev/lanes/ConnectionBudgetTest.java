@@ -142,7 +142,8 @@ class ConnectionBudgetTest {
     @Test
     void idleDatabasesLoseTheirConnectionsInLeastRecentlyUsedOrder() {
         int cap = 10;
-        Lanes lanes = runtime.start(Lanes.builder().name("lru").maxThreads(2).maxOpenConnections(cap));
+        Lanes lanes = runtime.start(Lanes.builder().name("lru").maxThreads(2)
+                .maxOpenConnections(cap));
         List<Database> first = new ArrayList<>();
         for (int i = 0; i < cap; i++) {
             first.add(runtime.openWithTable("old-" + i + ".db"));
@@ -177,7 +178,8 @@ class ConnectionBudgetTest {
     @Test
     void anEvictedDatabaseKeepsItsLeaseReopensTransparentlyAndPassesTheIdentityCheck()
             throws Exception {
-        Lanes lanes = runtime.start(Lanes.builder().name("lease").maxThreads(2).maxOpenConnections(2));
+        Lanes lanes = runtime.start(Lanes.builder().name("lease").maxThreads(2)
+                .maxOpenConnections(2));
         Database a = runtime.openWithTable("a.db");
         a.execute("INSERT INTO t(v) VALUES ('before')");
         Database b = runtime.openWithTable("b.db");
@@ -237,7 +239,8 @@ class ConnectionBudgetTest {
     @Test
     void eachOpenPastTheCapEvictsTheLeastRecentlyUsedIdleDatabaseAtOnce() {
         int cap = 3;
-        Lanes lanes = runtime.start(Lanes.builder().name("pending").maxThreads(1).maxOpenConnections(cap));
+        Lanes lanes = runtime.start(Lanes.builder().name("pending").maxThreads(1)
+                .maxOpenConnections(cap));
         // The only pool thread is held: evictions must not need it.
         TestLanes.Blocker pool = TestLanes.block(runtime.open("holder.db"));
         try {
@@ -262,7 +265,8 @@ class ConnectionBudgetTest {
     @Test
     void aDatabaseInATransactionIsSkippedAndTheNextIdleOneEvictedInstead() {
         int cap = 3;
-        Lanes lanes = runtime.start(Lanes.builder().name("skipped").maxThreads(1).maxOpenConnections(cap));
+        Lanes lanes = runtime.start(Lanes.builder().name("skipped").maxThreads(1)
+                .maxOpenConnections(cap));
         TestLanes.Blocker pool = TestLanes.block(runtime.open("holder.db"));
         try {
             Database a = runtime.openWithTable("a.db",
@@ -293,7 +297,8 @@ class ConnectionBudgetTest {
     @Test
     void aDatabaseWithAnOpenTransactionOrCorkIsNeverEvicted() {
         int cap = 4;
-        Lanes lanes = runtime.start(Lanes.builder().name("pinned").maxThreads(2).maxOpenConnections(cap));
+        Lanes lanes = runtime.start(Lanes.builder().name("pinned").maxThreads(2)
+                .maxOpenConnections(cap));
         Database inTx = runtime.openWithTable("tx.db",
                 DatabaseOptions.builder().transactionIdleTimeout(
                         java.time.Duration.ofSeconds(60)).build());

@@ -52,7 +52,7 @@ public final class LogCapture implements AutoCloseable {
         }
     }
 
-    /** Starts capturing what is logged under {@code names}, each one of {@link #RUNTIME_LOGGERS}. */
+    /** Starts capturing what is logged under {@code names}, each of {@link #RUNTIME_LOGGERS}. */
     public static LogCapture of(String... names) {
         return new LogCapture(List.of(names));
     }

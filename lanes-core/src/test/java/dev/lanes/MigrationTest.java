@@ -216,7 +216,8 @@ class MigrationTest {
                 opened.add(pool.submit(() -> {
                     barrier.await(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
                     return org.assertj.core.api.Assertions.catchThrowable(
-                            () -> runtime.lanes().open(file, migrating(V1, V2, "INSERT INTO nowhere VALUES (1)")));
+                            () -> runtime.lanes().open(file,
+                                    migrating(V1, V2, "INSERT INTO nowhere VALUES (1)")));
                 }));
             }
             for (Future<Throwable> f : opened) {
@@ -267,7 +268,8 @@ class MigrationTest {
 
         // Inside a migration script too, even after statements that ran.
         DatabaseDeadException viaScript = catchThrowableOfType(DatabaseDeadException.class,
-                () -> runtime.lanes().open(file, migrating("CREATE TABLE early(a); COMMIT; CREATE TABLE late(b)")));
+                () -> runtime.lanes().open(file,
+                        migrating("CREATE TABLE early(a); COMMIT; CREATE TABLE late(b)")));
         assertThat(viaScript).isNotNull();
         assertThat(viaScript.getCause()).hasMessageContaining("failed at statement 1")
                 .hasCauseInstanceOf(InvalidRequestException.class);

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class TestRuntime implements BeforeEachCallback, AfterEachCallback {
     /** How long a thread started by the test may take to end once the runtime closed. */
-    private static final long THREAD_GRACE_MILLIS = 10_000;
+    private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
 
     private final Builder settings;
     private final List<Lanes> started = new ArrayList<>();
@@ -84,6 +85,7 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
         private MetricsListener metrics;
         private ManualClock clock;
         private boolean lanesDefaults;
+        private Duration threadGrace = THREAD_GRACE;
 
         private Builder() {}
 
@@ -120,6 +122,15 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
         /** Runs every runtime of the test on {@code clock}, which is also its timer. */
         public Builder clock(ManualClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * How long a non-daemon thread the test started may outlive the runtime's close before
+         * the test fails (default 10 s).
+         */
+        public Builder threadGrace(Duration grace) {
+            this.threadGrace = Objects.requireNonNull(grace, "grace");
             return this;
         }
 
@@ -170,7 +181,7 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
         return lanes;
     }
 
-    /** A further runtime for the test with this extension's settings; see {@link #another(Lanes.Builder)}. */
+    /** A further runtime with this extension's settings; see {@link #another(Lanes.Builder)}. */
     public Lanes another() {
         return launch(settings.lanesBuilder());
     }
@@ -304,7 +315,7 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
 
     /** Fails when a non-daemon thread started during the test outlives it by the grace time. */
     private void checkNoThreadLeft() {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(THREAD_GRACE_MILLIS);
+        long deadline = System.nanoTime() + settings.threadGrace.toNanos();
         List<Thread> left = new ArrayList<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             if (!t.isDaemon() && !threadsBefore.contains(t) && t != Thread.currentThread()) {
@@ -323,7 +334,7 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
         List<Thread> alive = left.stream().filter(Thread::isAlive).collect(Collectors.toList());
         if (!alive.isEmpty()) {
             throw new AssertionError("the test left non-daemon threads running "
-                    + THREAD_GRACE_MILLIS + " ms after its runtime closed: "
+                    + settings.threadGrace.toMillis() + " ms after its runtime closed: "
                     + alive.stream().map(t -> t.getName() + " (" + t.getState() + ")")
                             .collect(Collectors.toList()));
         }

@@ -148,7 +148,8 @@ class LeaseTest {
         try (Lanes other = Lanes.builder().name("other").maxThreads(2).build()) {
             for (String name : neighbours) {
                 Lanes owner = name.equals(neighbours.get(1)) ? other : runtime.lanes();
-                Database neighbour = openWithTable(owner, runtime.dir(), name, DatabaseOptions.DEFAULTS);
+                Database neighbour = openWithTable(owner, runtime.dir(), name,
+                        DatabaseOptions.DEFAULTS);
                 neighbour.execute("INSERT INTO t(v) VALUES ('neighbour')");
                 neighbour.close();
             }

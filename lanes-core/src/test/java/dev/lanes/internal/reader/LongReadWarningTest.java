@@ -35,14 +35,16 @@ class LongReadWarningTest {
             assertThat(logged.messages(Level.WARN)).isEmpty();
 
             db.read(c -> {
-                try (var s = c.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM t")) {
+                try (var s = c.createStatement();
+                        var rs = s.executeQuery("SELECT count(*) FROM t")) {
                     rs.next();
                     clock.advance(Duration.ofMillis(120)); // holds the snapshot past the bound
                     return rs.getLong(1);
                 }
             });
             assertThat(logged.messages(Level.WARN)).singleElement().asString()
-                    .contains("long.db").contains("held its snapshot").contains("maxReadDuration 50 ms");
+                    .contains("long.db").contains("held its snapshot")
+                    .contains("maxReadDuration 50 ms");
         }
     }
 }
