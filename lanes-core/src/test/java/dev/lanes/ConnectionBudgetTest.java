@@ -3,8 +3,6 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -117,7 +115,7 @@ class ConnectionBudgetTest {
             sampling.set(false);
             sampler.join(TestLanes.WAIT.toMillis());
         }
-        awaitPoolQuiet(lanes); // every eviction asked for has run
+        TestLanes.awaitPoolQuiet(lanes); // every eviction asked for has run
         settled = lanes.diagnostics().openConnections();
         for (Database db : dbs) {
             assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
@@ -286,14 +284,6 @@ class ConnectionBudgetTest {
         }
     }
 
-    private static void awaitPoolQuiet(Lanes lanes) {
-        TestLanes.awaitTrue("the pool to run everything queued", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableForeground() == 0
-                    && d.runnableBackground() == 0;
-        });
-    }
-
     @Test
     void aDatabaseWithAnOpenTransactionOrCorkIsNeverEvicted() {
         int cap = 4;
@@ -340,12 +330,12 @@ class ConnectionBudgetTest {
             Database db = runtime.openWithTable("r-" + i + ".db");
             db.execute("INSERT INTO t(v) VALUES ('x')");
             mostOpen = Math.max(mostOpen, lanes.diagnostics().openConnections());
-            awaitPoolQuiet(lanes); // the eviction it caused has run
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
             assertThat(TestLanes.countOf(db, "x")).isEqualTo(1); // opens a reader here
             assertThat(db.diagnostics().readers().openConnections()).isEqualTo(1);
             dbs.add(db);
             mostOpen = Math.max(mostOpen, lanes.diagnostics().openConnections());
-            awaitPoolQuiet(lanes); // the eviction it caused has run
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
         }
         int settled = lanes.diagnostics().openConnections();
         int readersOpen = dbs.stream()
@@ -374,14 +364,14 @@ class ConnectionBudgetTest {
         for (int i = 0; i < databases; i++) {
             Database db = runtime.openWithTable("rm-" + i + ".db");
             db.execute("INSERT INTO t(v) VALUES ('x')");
-            awaitPoolQuiet(lanes); // the eviction it caused has run
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
             dbs.add(db);
         }
         assertThat(lanes.diagnostics().openConnections()).isLessThanOrEqualTo(cap);
         // Now only reads, one database after the other, each settling before the next.
         for (Database db : dbs) {
             assertThat(TestLanes.countOf(db, "x")).isEqualTo(1);
-            awaitPoolQuiet(lanes); // the eviction it caused has run
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
         }
         int readersOpen = dbs.stream()
                 .mapToInt(db -> db.diagnostics().readers().openConnections()).sum();

@@ -3,7 +3,6 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.ref.WeakReference;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +91,7 @@ class IdleReleaseClosedDatabaseTest {
 
         // Accepted before the close, so the close drained it: it ran, once.
         assertThat(TestLanes.join(write)).isEqualTo(1);
-        awaitPoolQuiet();
+        TestLanes.awaitPoolQuiet(lanes);
         assertThat(lanes.diagnostics().openConnections()).as("only the holder's writer")
                 .isEqualTo(1);
         assertThat(lanes.diagnostics().openDatabases()).as("only the holder").isEqualTo(1);
@@ -127,17 +126,9 @@ class IdleReleaseClosedDatabaseTest {
         TestLanes.awaitTrue("the idle check to ask for a release",
                 () -> lanes.diagnostics().runnableBackground() == 1);
         pool.release();
-        awaitPoolQuiet();
+        TestLanes.awaitPoolQuiet(lanes);
         db.close();
         return new WeakReference<>(db);
-    }
-
-    private void awaitPoolQuiet() {
-        TestLanes.awaitTrue("the pool to go quiet", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableForeground() == 0
-                    && d.runnableBackground() == 0;
-        });
     }
 
     /**

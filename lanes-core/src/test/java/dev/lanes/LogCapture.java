@@ -80,6 +80,17 @@ public final class LogCapture implements AutoCloseable {
                 .map(ILoggingEvent::getFormattedMessage).collect(Collectors.toList());
     }
 
+    /**
+     * The events at {@code level} about database {@code db} (the runtime's messages start with
+     * its name and a colon) whose message contains {@code text}, in order.
+     */
+    public List<ILoggingEvent> events(Level level, String db, String text) {
+        return appender.list.stream().filter(e -> e.getLevel() == level)
+                .filter(e -> e.getFormattedMessage().startsWith(db + ": ")
+                        && e.getFormattedMessage().contains(text))
+                .collect(Collectors.toList());
+    }
+
     /** Forgets what was captured so far. */
     public void clear() {
         appender.list.clear();

@@ -35,7 +35,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ScaleTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
-
     private static final int DATABASES = 5_000;
     private static final int THREADS = 8;
     /** Databases written concurrently: each gets two writeAsync, then the batch is joined. */
@@ -114,11 +113,7 @@ class ScaleTest {
             sampling.set(false);
             sampler.join(TestLanes.WAIT.toMillis());
         }
-        TestLanes.awaitTrue("every eviction asked for to run", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableForeground() == 0
-                    && d.runnableBackground() == 0;
-        });
+        TestLanes.awaitPoolQuiet(lanes); // every eviction asked for has run
         settled = lanes.diagnostics().openConnections();
         System.out.printf("scale: %d databases, fd limit %d, baseline %d, with leases %d (%d "
                         + "for all leases, before any connection), most %d; cap %d, most open "

@@ -12,7 +12,6 @@ import dev.lanes.TestLanes.Blocker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,10 +66,6 @@ class SlowWriteWarningTest {
     // ------------------------------------------------------------------ helpers
 
     private List<ILoggingEvent> slowWarnings(String db) {
-        return writerLog.events().stream()
-                .filter(e -> e.getLevel() == Level.WARN)
-                .filter(e -> e.getFormattedMessage().startsWith(db + ": ")
-                        && e.getFormattedMessage().contains("slow write(s)"))
-                .collect(Collectors.toList());
+        return writerLog.events(Level.WARN, db, "slow write(s)");
     }
 }

@@ -219,6 +219,15 @@ public final class TestLanes {
         }
     }
 
+    /** Waits until the runtime's pool runs nothing and has nothing queued. */
+    public static void awaitPoolQuiet(Lanes lanes) {
+        awaitTrue("the pool to run everything queued", () -> {
+            RuntimeDiagnostics d = lanes.diagnostics();
+            return d.busyThreads() == 0 && d.runnableForeground() == 0
+                    && d.runnableBackground() == 0;
+        });
+    }
+
     /** Waits until {@code thread} parks in a wait (so it is inside the call it was started for). */
     public static void awaitParked(Thread thread, Thread.State state) {
         awaitTrue(thread.getName() + " to be " + state, () -> thread.getState() == state);

@@ -30,6 +30,20 @@ class TestRuntimeTest {
                 throw new UnsupportedOperationException(method.getName());
             });
 
+    /** Starts a thread that waits for {@code stop}. */
+    private static Thread waitingFor(CountDownLatch stop, String name, boolean daemon) {
+        Thread t = new Thread(() -> {
+            try {
+                stop.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, name);
+        t.setDaemon(daemon);
+        t.start();
+        return t;
+    }
+
     @Test
     void aCleanTestGetsItsRuntimeOnFirstUseAndLeavesNothingBehind() throws Exception {
         TestRuntime runtime = TestRuntime.builder().name("clean").maxThreads(2).build();
@@ -76,14 +90,7 @@ class TestRuntimeTest {
         TestRuntime runtime = TestRuntime.builder().threadGrace(Duration.ofMillis(100)).build();
         runtime.beforeEach(CONTEXT);
         CountDownLatch stop = new CountDownLatch(1);
-        Thread leaked = new Thread(() -> {
-            try {
-                stop.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "leaked-by-the-test");
-        leaked.start();
+        Thread leaked = waitingFor(stop, "leaked-by-the-test", false);
         try {
             assertThatThrownBy(() -> runtime.afterEach(CONTEXT))
                     .isInstanceOf(AssertionError.class)
@@ -100,15 +107,7 @@ class TestRuntimeTest {
         TestRuntime runtime = TestRuntime.builder().threadGrace(Duration.ofSeconds(10)).build();
         runtime.beforeEach(CONTEXT);
         CountDownLatch stop = new CountDownLatch(1);
-        Thread daemon = new Thread(() -> {
-            try {
-                stop.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "daemon-of-the-test");
-        daemon.setDaemon(true);
-        daemon.start();
+        waitingFor(stop, "daemon-of-the-test", true);
         Thread ending = new Thread(() -> {}, "ends-at-once");
         ending.start();
         try {

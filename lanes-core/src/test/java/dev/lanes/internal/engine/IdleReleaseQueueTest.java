@@ -7,7 +7,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
 import dev.lanes.Lanes;
-import dev.lanes.RuntimeDiagnostics;
+import dev.lanes.TestLanes;
 import dev.lanes.TestRuntime;
 import dev.lanes.internal.util.ManualClock;
 import java.time.Duration;
@@ -197,11 +197,7 @@ class IdleReleaseQueueTest {
         awaitTrue("the database to be closing", () -> box[0].state() == DatabaseState.CLOSING);
         pool.countDown();
         closing.get(WAIT_MS, TimeUnit.MILLISECONDS);
-        awaitTrue("the pool to go quiet", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableBackground() == 0
-                    && d.runnableForeground() == 0;
-        });
+        TestLanes.awaitPoolQuiet(lanes);
 
         assertThat(box[0].state()).isEqualTo(DatabaseState.CLOSED);
         assertThat(releases.get()).as("releases run after the close began").isZero();

@@ -65,14 +65,6 @@ class IdleReleaseTest {
         return lanes.diagnostics().runnableBackground();
     }
 
-    private static void awaitPoolQuiet(Lanes lanes) {
-        TestLanes.awaitTrue("the pool to run everything queued", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableForeground() == 0
-                    && d.runnableBackground() == 0;
-        });
-    }
-
     @Test
     void anIdleDatabaseAsksForExactlyOneReleasePerIdlePeriodHoweverManyTurnsItRan() {
         Lanes lanes = runtime.lanes();
@@ -100,7 +92,7 @@ class IdleReleaseTest {
                 .isEqualTo(2);
 
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
 
         // Used again, it releases again after its next idle period: once.
         pool = holdThePool();
@@ -111,7 +103,7 @@ class IdleReleaseTest {
         clock.advance(IDLE);
         assertThat(queuedReleases(lanes)).isEqualTo(2);
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
 
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(201);
     }
@@ -137,7 +129,7 @@ class IdleReleaseTest {
         clock.advance(IDLE);
         assertThat(queuedReleases(lanes)).isEqualTo(1);
         pool.release();
-        awaitPoolQuiet(lanes); // the release turn has run
+        TestLanes.awaitPoolQuiet(lanes); // the release turn has run
 
         assertThat(db.diagnostics().readers().openConnections())
                 .as("reader connections left open by the idle release")
@@ -163,7 +155,7 @@ class IdleReleaseTest {
         clock.advance(IDLE);
         assertThat(queuedReleases(lanes)).isEqualTo(1);
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
 
         pool = holdThePool();
         assertThat(TestLanes.countOf(db, "x")).isEqualTo(1); // reopens a reader; no write
@@ -176,7 +168,7 @@ class IdleReleaseTest {
                 .as("releases queued: the control's, and the database's after its reads")
                 .isEqualTo(2);
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
         assertThat(db.diagnostics().readers().openConnections()).isZero();
         assertThat(control.state()).isEqualTo(DatabaseState.RUNNING);
     }

@@ -39,7 +39,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #now} is written under it and read without it. It is held only to look and change,
  * never while a task runs or a condition is signalled, and a caller of {@link #awaitNanos} takes
  * it while holding its own lock (caller's lock, then this one; never the other way round).
- * {@link #advancing} serializes advances, so two tests threads never run tasks at once.
+ * {@link #advancing} serializes advances, so that two threads never run timer tasks at once.
  */
 public final class ManualClock implements Clock, Timer {
     /** Where time starts: far from zero, which some code reads as "never". */

@@ -23,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -163,11 +162,7 @@ class SlowGroupWarningTest {
     }
 
     private List<ILoggingEvent> slowWarnings(String db) {
-        return writerLog.events().stream()
-                .filter(e -> e.getLevel() == Level.WARN)
-                .filter(e -> e.getFormattedMessage().startsWith(db + ": ")
-                        && e.getFormattedMessage().contains("slow write(s)"))
-                .collect(Collectors.toList());
+        return writerLog.events(Level.WARN, db, "slow write(s)");
     }
 
     private static List<String> labelsOf(ILoggingEvent warning) {
