@@ -1,6 +1,8 @@
 package dev.lanes;
 
 import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Timer;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -26,8 +28,11 @@ public final class Lanes implements AutoCloseable {
     private final LanesRuntime runtime;
 
     private Lanes(Builder b) {
-        this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
-                b.maxOpenConnections, b.sqliteSoftHeapLimit);
+        this.runtime = b.clock == null
+                ? new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
+                        b.maxOpenConnections, b.sqliteSoftHeapLimit)
+                : new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
+                        b.maxOpenConnections, b.sqliteSoftHeapLimit, b.clock, b.timer);
         if (b.registerMBeans) {
             runtime.registerMBeans(b.mbeanServer != null ? b.mbeanServer
                     : java.lang.management.ManagementFactory.getPlatformMBeanServer(),
@@ -144,6 +149,8 @@ public final class Lanes implements AutoCloseable {
         private javax.management.MBeanServer mbeanServer;
         private int maxDatabaseMBeans = DEFAULT_MAX_DATABASE_MBEANS;
         private boolean maxDatabaseMBeansSet;
+        private Clock clock;
+        private Timer timer;
 
         private Builder() {}
 
@@ -248,6 +255,17 @@ public final class Lanes implements AutoCloseable {
         public Builder maxDatabaseMBeans(int max) {
             this.maxDatabaseMBeans = Checks.nonNegative("maxDatabaseMBeans", max);
             this.maxDatabaseMBeansSet = true;
+            return this;
+        }
+
+        /**
+         * Test seam, not API: runs the runtime's timeouts and deadlines on {@code clock} and
+         * {@code timer} (a manual clock of the tests) instead of the system's. Package-private
+         * so that users never see it.
+         */
+        Builder clock(Clock clock, Timer timer) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            this.timer = Objects.requireNonNull(timer, "timer");
             return this;
         }
 

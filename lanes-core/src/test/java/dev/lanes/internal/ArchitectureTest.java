@@ -65,7 +65,7 @@ class ArchitectureTest {
                         "writer", "reader", "file", "guard", "telemetry")
                 .whereLayer("types").mayOnlyBeAccessedByLayers("api", "sql", "jdbc")
                 .whereLayer("sqlite").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc",
-                        "writer", "reader", "file", "sql")
+                        "writer", "reader", "file", "guard", "sql")
                 .whereLayer("util").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
                         "writer", "reader", "file", "guard", "telemetry", "notify", "scheduler",
                         "sql", "types", "sqlite");

@@ -1,13 +1,18 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.Database;
+import dev.lanes.TestRuntime;
+import dev.lanes.Transaction;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.Set;
@@ -16,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A transaction whose COMMIT or BEGIN fails reports what really happened: {@code ROLLED_BACK}
@@ -25,8 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransactionCommitFailureTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
     /** The fault points that fail now; empty injects nothing. */
     final AtomicReference<Set<FaultInjector.Point>> failing =
@@ -34,8 +38,7 @@ class TransactionCommitFailureTest {
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = lanes.open(dir.resolve("commit-failure.db"));
+        db = runtime.open("commit-failure.db");
         ((DatabaseImpl) db).lane().faults(point -> {
             if (failing.get().contains(point)) {
                 throw new SQLException("injected " + point);
@@ -47,7 +50,6 @@ class TransactionCommitFailureTest {
     @AfterEach
     void stop() {
         failing.set(EnumSet.noneOf(FaultInjector.Point.class));
-        lanes.close();
     }
 
     @Test

@@ -1,18 +1,29 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.awaitTrue;
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.Database;
+import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.DatabaseState;
+import dev.lanes.Lanes;
 import dev.lanes.TestLanes.Blocker;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.Transaction;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteObservation;
+import dev.lanes.WriteOptions;
+import dev.lanes.WriteOutcome;
+import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link Database#diagnostics()} tells what the writer is doing: the stages of the latest write,
@@ -30,21 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ObservabilityDiagnosticsTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @AfterEach
-    void stop() {
-        if (lanes != null) {
-            lanes.close();
-        }
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void lastWriteReflectsTheStagesOfAQueuedWrite() {
         // One pool thread: the groups are observed in the order they ran.
-        lanes = Lanes.builder().name("stages").maxThreads(1).build();
-        Database db = openWithTable(lanes, dir, "stages.db",
+        runtime.start(Lanes.builder().name("stages").maxThreads(1));
+        Database db = runtime.openWithTable("stages.db",
                 DatabaseOptions.builder().slowWriteThreshold(Duration.ofMinutes(1)).build());
         Instant before = Instant.now();
         List<CompletableFuture<String>> queued = new ArrayList<>();
@@ -78,8 +81,7 @@ class ObservabilityDiagnosticsTest {
 
     @Test
     void diagnosticsReflectAPoisonedWriter() {
-        lanes = TestLanes.runtime();
-        Database db = lanes.open(dir.resolve("poisoned.db"));
+        Database db = runtime.open("poisoned.db");
         // Installed before the first use opens the writer connection.
         ((DatabaseImpl) db).lane().faults(point -> {
             if (point == FaultInjector.Point.ROLLBACK) {
@@ -113,8 +115,7 @@ class ObservabilityDiagnosticsTest {
 
     @Test
     void diagnosticsReflectAnOpenTransaction() {
-        lanes = TestLanes.runtime();
-        Database db = openWithTable(lanes, dir, "tx.db");
+        Database db = runtime.openWithTable("tx.db");
         assertThat(db.diagnostics().transaction()).isEmpty();
         assertThat(db.transactionOpen()).isFalse();
 
@@ -142,8 +143,7 @@ class ObservabilityDiagnosticsTest {
 
     @Test
     void diagnosticsReflectACorkedLane() {
-        lanes = TestLanes.runtime();
-        Database db = openWithTable(lanes, dir, "cork.db");
+        Database db = runtime.openWithTable("cork.db");
         assertThat(db.diagnostics().corked()).isFalse();
 
         db.cork();

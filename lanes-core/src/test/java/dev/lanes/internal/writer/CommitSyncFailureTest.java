@@ -1,6 +1,6 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
-import static dev.lanes.CorkTest.rawCount;
+import static dev.lanes.TestLanes.rawCount;
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
@@ -8,20 +8,25 @@ import static dev.lanes.TestLanes.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.Database;
+import dev.lanes.LanesException;
 import dev.lanes.TestLanes.Blocker;
+import dev.lanes.TestRuntime;
+import dev.lanes.Transaction;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -39,16 +44,14 @@ import org.sqlite.SQLiteException;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CommitSyncFailureTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
     /** Whether the next COMMIT, once it ran, reports a failed sync. */
     final AtomicBoolean syncFails = new AtomicBoolean();
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = lanes.open(dir.resolve("sync.db"));
+        db = runtime.open("sync.db");
         ((DatabaseImpl) db).lane().faults(new FaultInjector() {
             @Override
             public void before(Point point) {}
@@ -62,11 +65,6 @@ class CommitSyncFailureTest {
             }
         });
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     @Test

@@ -1,21 +1,28 @@
-package dev.lanes;
+package dev.lanes.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.DatabaseState;
+import dev.lanes.Lanes;
+import dev.lanes.RuntimeDiagnostics;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.Transaction;
+import dev.lanes.internal.util.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6, idle release, through the public API, with no clock of the tests' own. Two ways to
- * see a release:
+ * Issue 6, idle release, through the public API, on a manual clock: an idle period passes when
+ * the test advances the clock by {@link #IDLE}, and the idle checks that come due then run on the
+ * test's thread before {@code advance} returns. Two ways to see a release:
  * <ul>
  *   <li>Counted: an idle release is a background turn on the pool. With the one pool thread held
  *       by another database's write, that turn cannot run, so it stays visible in {@link
@@ -23,95 +30,80 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>By its effect: a release closes its database's idle reader connections.
  * </ul>
  * A control database, written after the moment a test cares about, marks time: its release is
- * due after every check the database under test could have had by then, since the runtime's
- * single timer thread fires checks in the order they are due.
+ * due after every check the database under test could have had by then, and the timer runs
+ * checks in the order they come due.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IdleReleaseTest {
-    @TempDir Path dir;
-
     private static final Duration IDLE = Duration.ofMillis(200);
     private static final DatabaseOptions RELEASING = DatabaseOptions.builder()
             .idleRelease(IDLE)
             .transactionIdleTimeout(Duration.ofSeconds(60))
             .build();
 
-    private final List<TestLanes.Blocker> held = new ArrayList<>();
-    private Lanes lanes;
-
+    final ManualClock clock = new ManualClock();
     /** One pool thread, so that holding it keeps every release turn queued and countable. */
-    private Lanes oneThread() {
-        lanes = Lanes.builder().name("idle").maxThreads(1).build();
-        return lanes;
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.builder().name("idle")
+            .maxThreads(1).clock(clock).build();
+
+    private final List<TestLanes.Blocker> held = new ArrayList<>();
 
     @AfterEach
-    void releaseAndClose() {
+    void release() {
         held.forEach(TestLanes.Blocker::release); // also when an assertion failed midway
-        if (lanes != null) {
-            lanes.close();
-        }
     }
 
     /** Holds the only pool thread with a write to a database that never idles in a test. */
-    private TestLanes.Blocker holdThePool(Lanes lanes) {
-        Database holder = lanes.open(dir.resolve("holder.db"));
+    private TestLanes.Blocker holdThePool() {
+        Database holder = runtime.open("holder.db");
         TestLanes.Blocker blocker = TestLanes.block(holder);
         held.add(blocker);
         return blocker;
     }
 
-    private static int awaitQueuedReleases(Lanes lanes, int atLeast) {
-        TestLanes.awaitTrue(atLeast + " background release turn(s) to queue",
-                () -> lanes.diagnostics().runnableBackground() >= atLeast);
+    private static int queuedReleases(Lanes lanes) {
         return lanes.diagnostics().runnableBackground();
-    }
-
-    private static void awaitPoolQuiet(Lanes lanes) {
-        TestLanes.awaitTrue("the pool to run everything queued", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableForeground() == 0
-                    && d.runnableBackground() == 0;
-        });
     }
 
     @Test
     void anIdleDatabaseAsksForExactlyOneReleasePerIdlePeriodHoweverManyTurnsItRan() {
-        Lanes lanes = oneThread();
-        TestLanes.Blocker pool = holdThePool(lanes);
-        Database db = TestLanes.openWithTable(lanes, dir, "a.db", RELEASING);
+        Lanes lanes = runtime.lanes();
+        TestLanes.Blocker pool = holdThePool();
+        Database db = runtime.openWithTable("a.db", RELEASING);
         for (int i = 0; i < 200; i++) {
             db.execute("INSERT INTO t(v) VALUES (?)", "w" + i); // 200 turns in a row
         }
-        assertThat(awaitQueuedReleases(lanes, 1)).as("releases queued after one idle period")
+        clock.advance(IDLE);
+        assertThat(queuedReleases(lanes)).as("releases queued after one idle period")
                 .isEqualTo(1);
 
         // Had the database armed a second check when it asked for its release, that check
         // (due at most IDLE after the first fired) would come due no later than the release
         // of this control, written afterwards. The count reaches 2 with one of them; it must
-        // stay there, checked for five more idle periods (a bound for the failure only).
-        Database control = TestLanes.openWithTable(lanes, dir, "control.db", RELEASING);
-        awaitQueuedReleases(lanes, 2);
-        long until = System.nanoTime() + 5 * IDLE.toNanos();
-        int most = 0;
-        while (System.nanoTime() - until < 0) {
-            most = Math.max(most, lanes.diagnostics().runnableBackground());
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        // stay there, checked every tenth of an idle period for five more idle periods.
+        Database control = runtime.openWithTable("control.db", RELEASING);
+        clock.advance(IDLE);
+        int most = queuedReleases(lanes);
+        for (int step = 0; step < 50; step++) {
+            clock.advance(IDLE.dividedBy(10));
+            most = Math.max(most, queuedReleases(lanes));
         }
         assertThat(most).as("releases queued: the database's once, and the control's")
                 .isEqualTo(2);
 
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
 
         // Used again, it releases again after its next idle period: once.
-        pool = holdThePool(lanes);
+        pool = holdThePool();
         db.execute("INSERT INTO t(v) VALUES ('again')");
-        assertThat(awaitQueuedReleases(lanes, 1)).isEqualTo(1);
+        clock.advance(IDLE);
+        assertThat(queuedReleases(lanes)).isEqualTo(1);
         control.execute("INSERT INTO t(v) VALUES ('control again')");
-        assertThat(awaitQueuedReleases(lanes, 2)).isEqualTo(2);
+        clock.advance(IDLE);
+        assertThat(queuedReleases(lanes)).isEqualTo(2);
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
 
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(201);
     }
@@ -123,9 +115,9 @@ class IdleReleaseTest {
      */
     @Test
     void anIdleReleaseClosesTheIdleReaderConnections() {
-        Lanes lanes = oneThread();
-        TestLanes.Blocker pool = holdThePool(lanes);
-        Database db = TestLanes.openWithTable(lanes, dir, "a.db", RELEASING);
+        Lanes lanes = runtime.lanes();
+        TestLanes.Blocker pool = holdThePool();
+        Database db = runtime.openWithTable("a.db", RELEASING);
         db.execute("INSERT INTO t(v) VALUES ('x')");
         assertThat(TestLanes.countOf(db, "x")).isEqualTo(1); // opens a reader on this thread
         assertThat(db.diagnostics().readers().openConnections()).isGreaterThanOrEqualTo(1);
@@ -134,9 +126,10 @@ class IdleReleaseTest {
         assertThat(openBefore).as("holder writer, writer, readers")
                 .isEqualTo(2 + readersBefore);
 
-        assertThat(awaitQueuedReleases(lanes, 1)).isEqualTo(1);
+        clock.advance(IDLE);
+        assertThat(queuedReleases(lanes)).isEqualTo(1);
         pool.release();
-        awaitPoolQuiet(lanes); // the release turn has run
+        TestLanes.awaitPoolQuiet(lanes); // the release turn has run
 
         assertThat(db.diagnostics().readers().openConnections())
                 .as("reader connections left open by the idle release")
@@ -155,30 +148,27 @@ class IdleReleaseTest {
      */
     @Test
     void readersOpenedAfterAReleaseAreReleasedAfterTheNextIdlePeriodToo() {
-        Lanes lanes = oneThread();
-        TestLanes.Blocker pool = holdThePool(lanes);
-        Database db = TestLanes.openWithTable(lanes, dir, "a.db", RELEASING);
+        Lanes lanes = runtime.lanes();
+        TestLanes.Blocker pool = holdThePool();
+        Database db = runtime.openWithTable("a.db", RELEASING);
         db.execute("INSERT INTO t(v) VALUES ('x')");
-        assertThat(awaitQueuedReleases(lanes, 1)).isEqualTo(1);
+        clock.advance(IDLE);
+        assertThat(queuedReleases(lanes)).isEqualTo(1);
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
 
-        pool = holdThePool(lanes);
+        pool = holdThePool();
         assertThat(TestLanes.countOf(db, "x")).isEqualTo(1); // reopens a reader; no write
         assertThat(db.diagnostics().readers().openConnections()).isEqualTo(1);
-        // A control written after the read: its release comes due after the database's would.
-        // Both are expected; the wait gives up after ten idle periods (a bound for the failure
-        // report only: when the releases come, the wait ends as soon as both are queued).
-        Database control = TestLanes.openWithTable(lanes, dir, "control.db", RELEASING);
-        long giveUp = System.nanoTime() + 10 * IDLE.toNanos();
-        while (lanes.diagnostics().runnableBackground() < 2 && System.nanoTime() - giveUp < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
-        assertThat(lanes.diagnostics().runnableBackground())
+        // A control written after the read: its release comes due no earlier than the
+        // database's. Both are expected once one idle period has passed.
+        Database control = runtime.openWithTable("control.db", RELEASING);
+        clock.advance(IDLE);
+        assertThat(queuedReleases(lanes))
                 .as("releases queued: the control's, and the database's after its reads")
                 .isEqualTo(2);
         pool.release();
-        awaitPoolQuiet(lanes);
+        TestLanes.awaitPoolQuiet(lanes);
         assertThat(db.diagnostics().readers().openConnections()).isZero();
         assertThat(control.state()).isEqualTo(DatabaseState.RUNNING);
     }
@@ -192,9 +182,9 @@ class IdleReleaseTest {
      */
     @Test
     void noReleaseWhileAnInteractiveTransactionIsOpenEvenIdleForSeveralPeriods() {
-        Lanes lanes = oneThread();
-        Database db = TestLanes.openWithTable(lanes, dir, "a.db", RELEASING);
-        Database control = TestLanes.openWithTable(lanes, dir, "control.db", RELEASING);
+        Lanes lanes = runtime.lanes();
+        Database db = runtime.openWithTable("a.db", RELEASING);
+        Database control = runtime.openWithTable("control.db", RELEASING);
         db.execute("INSERT INTO t(v) VALUES ('before')"); // arms its idle check
         assertThat(TestLanes.countOf(db, "before")).isEqualTo(1); // its idle reader
         Transaction tx = db.begin();
@@ -219,6 +209,7 @@ class IdleReleaseTest {
         assertThat(lanes.diagnostics().openConnections()).isEqualTo(open);
 
         // Once the transaction ended, the database idles and is released as usual.
+        clock.advance(IDLE);
         TestLanes.awaitTrue("the database's release once its transaction ended",
                 () -> db.diagnostics().readers().openConnections() == 0);
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(3);
@@ -226,9 +217,8 @@ class IdleReleaseTest {
 
     @Test
     void noReleaseWhileCorkedEvenIdleForSeveralPeriods() {
-        Lanes lanes = oneThread();
-        Database db = TestLanes.openWithTable(lanes, dir, "a.db", RELEASING);
-        Database control = TestLanes.openWithTable(lanes, dir, "control.db", RELEASING);
+        Database db = runtime.openWithTable("a.db", RELEASING);
+        Database control = runtime.openWithTable("control.db", RELEASING);
         db.execute("INSERT INTO t(v) VALUES ('before')");
         assertThat(TestLanes.countOf(db, "before")).isEqualTo(1); // its idle reader, before cork
         db.cork();
@@ -245,15 +235,20 @@ class IdleReleaseTest {
         db.execute("INSERT INTO t(v) VALUES ('corked later')");
         db.uncork();
 
+        clock.advance(IDLE);
         TestLanes.awaitTrue("the database's release once uncorked",
                 () -> db.diagnostics().readers().openConnections() == 0);
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(3);
     }
 
-    /** Opens a reader on the control, writes to it, and waits until its release closed it. */
-    private static void awaitControlReleased(Database control, int period) {
+    /**
+     * Opens a reader on the control, writes to it, lets one idle period pass and waits until its
+     * release closed that reader.
+     */
+    private void awaitControlReleased(Database control, int period) {
         assertThat(TestLanes.countOf(control, "period " + period)).isZero(); // opens a reader
         control.execute("INSERT INTO t(v) VALUES (?)", "period " + period);
+        clock.advance(IDLE);
         TestLanes.awaitTrue("the control's release in idle period " + period,
                 () -> control.diagnostics().readers().openConnections() == 0);
     }

@@ -1,49 +1,49 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.file.Path;
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.Transaction;
+import dev.lanes.TransactionOptions;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.util.ManualClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A forgotten transaction cannot stall the database: once idle for its idle timeout it is rolled
- * back, the writes queued behind it run, and the handle reports {@code ROLLED_BACK}.
+ * back, the writes queued behind it run, and the handle reports {@code ROLLED_BACK}. On a manual
+ * clock: the idle time is what the test advances, never what the machine happened to take.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransactionIdleTimeoutTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    final ManualClock clock = new ManualClock();
+    @RegisterExtension final TestRuntime runtime = TestRuntime.builder().clock(clock).build();
 
     @Test
     void anIdleTransactionIsRolledBackByTheDatabaseTimeoutAndUnblocksQueuedWrites() {
-        Database db = openWithTable(lanes, dir, "idle.db", DatabaseOptions.builder()
+        Database db = runtime.openWithTable("idle.db", DatabaseOptions.builder()
                 .transactionIdleTimeout(Duration.ofMillis(200)).build());
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('forgotten')");
         CompletableFuture<String> queued = db.writeAsync(insert("queued"));
 
+        clock.advance(Duration.ofMillis(199));
+        assertThat(tx.isOpen()).as("1 ms before its idle timeout").isTrue();
+        assertThat(queued).isNotDone();
         // Nobody touches the transaction: only the idle timeout can let the write through.
+        clock.advance(Duration.ofMillis(1));
         assertThat(join(queued)).isEqualTo("queued");
 
         assertThat(tx.isOpen()).isFalse();
@@ -63,13 +63,14 @@ class TransactionIdleTimeoutTest {
 
     @Test
     void thePerTransactionIdleTimeoutOverridesTheDatabaseDefault() {
-        Database db = openWithTable(lanes, dir, "per-tx.db", DatabaseOptions.builder()
+        Database db = runtime.openWithTable("per-tx.db", DatabaseOptions.builder()
                 .transactionIdleTimeout(Duration.ofMinutes(10)).build());
         Transaction tx = db.begin(TransactionOptions.builder()
                 .idleTimeout(Duration.ofMillis(200)).build());
         tx.execute("INSERT INTO t(v) VALUES ('forgotten')");
         CompletableFuture<String> queued = db.writeAsync(insert("queued"));
 
+        clock.advance(Duration.ofMillis(200));
         assertThat(join(queued)).isEqualTo("queued");
         assertThat(tx.isOpen()).isFalse();
         assertRolledBack(tx::commit);
@@ -77,17 +78,16 @@ class TransactionIdleTimeoutTest {
     }
 
     @Test
-    void aTransactionKeptBusyOutlivesItsIdleTimeoutAndCommits() throws Exception {
-        Database db = openWithTable(lanes, dir, "busy-tx.db", DatabaseOptions.builder()
+    void aTransactionKeptBusyOutlivesItsIdleTimeoutAndCommits() {
+        Database db = runtime.openWithTable("busy-tx.db", DatabaseOptions.builder()
                 .transactionIdleTimeout(Duration.ofSeconds(1)).build());
         try (Transaction tx = db.begin()) {
-            long start = System.nanoTime();
             int i = 0;
-            // Active for well over two idle timeouts, never idle for long.
-            while (System.nanoTime() - start < Duration.ofMillis(2500).toNanos()) {
+            // Active for well over two idle timeouts, never idle for as long as one.
+            while (clock.elapsed().compareTo(Duration.ofMillis(2500)) < 0) {
                 tx.execute("INSERT INTO t(v) VALUES ('active')");
                 i++;
-                Thread.sleep(20); // pacing only: spreads the activity over time; orders nothing
+                clock.advance(Duration.ofMillis(900));
             }
             assertThat(tx.isOpen()).isTrue();
             tx.commit();
@@ -97,11 +97,12 @@ class TransactionIdleTimeoutTest {
 
     @Test
     void aTransactionIdleLongerThanItsTimeoutWithNothingQueuedIsStillRolledBack() {
-        Database db = openWithTable(lanes, dir, "lonely.db", DatabaseOptions.builder()
+        Database db = runtime.openWithTable("lonely.db", DatabaseOptions.builder()
                 .transactionIdleTimeout(Duration.ofMillis(200)).build());
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('forgotten')");
 
+        clock.advance(Duration.ofMillis(200));
         TestLanes.awaitTrue("the idle transaction to be rolled back", () -> !tx.isOpen());
         assertRolledBack(tx::commit);
         assertThat(countOf(db, "forgotten")).isZero();

@@ -1,6 +1,6 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
-import static dev.lanes.CorkTest.rawCount;
+import static dev.lanes.TestLanes.rawCount;
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
@@ -8,10 +8,16 @@ import static dev.lanes.TestLanes.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.OverloadedException;
 import dev.lanes.TestLanes.Blocker;
+import dev.lanes.TestRuntime;
+import dev.lanes.Transaction;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * When corking goes wrong, the caller hears about it: a failed uncork says none of the corked
@@ -30,16 +36,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CorkFailureTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
     /** The fault point that fails now; null injects nothing. */
     final AtomicReference<FaultInjector.Point> failing = new AtomicReference<>();
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = lanes.open(dir.resolve("cork-failure.db"),
+        db = runtime.open("cork-failure.db",
                 DatabaseOptions.builder().writeQueueCapacity(4).build());
         ((DatabaseImpl) db).lane().faults(point -> {
             if (point == failing.get()) {
@@ -52,7 +56,6 @@ class CorkFailureTest {
     @AfterEach
     void stop() {
         failing.set(null);
-        lanes.close();
     }
 
     @Test

@@ -1,16 +1,22 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.BusyException;
+import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics.WriterCounters;
+import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -18,11 +24,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link DatabaseDiagnostics#writer()}: acquisitions, BEGIN busy refusals and how many a retry
@@ -37,18 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WriterCountersTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     private static WriterCounters counters(Database db) {
         return db.diagnostics().writer();
@@ -74,7 +67,7 @@ class WriterCountersTest {
 
     @Test
     void acquisitionsGrowWithEachCommittedGroup() {
-        Database db = openWithTable(lanes, dir, "acq.db");
+        Database db = runtime.openWithTable("acq.db");
         WriterCounters start = counters(db);
         long groupsStart = db.diagnostics().groupsCommitted();
 
@@ -103,7 +96,7 @@ class WriterCountersTest {
 
     @Test
     void aLockReleasedWithinTheBusyTimeoutIsAbsorbedBySqliteWithoutARefusal() throws Exception {
-        Database db = openWithTable(lanes, dir, "absorb.db",
+        Database db = runtime.openWithTable("absorb.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ofSeconds(20)).build());
         WriterCounters start = counters(db);
         CountDownLatch beginning = new CountDownLatch(1);
@@ -133,7 +126,7 @@ class WriterCountersTest {
     @Test
     void aLockHeldPastTheBusyTimeoutIsRefusedBusyAndCounted() throws Exception {
         // With no busy budget, SQLite refuses at once and nothing is retried: exactly one refusal.
-        Database db = openWithTable(lanes, dir, "refused.db",
+        Database db = runtime.openWithTable("refused.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ZERO).build());
         WriterCounters start = counters(db);
 
@@ -159,7 +152,7 @@ class WriterCountersTest {
 
     @Test
     void aLockHeldPastANonZeroBusyTimeoutIsRefusedAtLeastOnceAndNeverAbsorbed() throws Exception {
-        Database db = openWithTable(lanes, dir, "refused2.db",
+        Database db = runtime.openWithTable("refused2.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ofMillis(200)).build());
         WriterCounters start = counters(db);
 
@@ -178,7 +171,7 @@ class WriterCountersTest {
 
     @Test
     void aBusyRefusalThatARetryOvercomesCountsAsAbsorbed() {
-        Database db = openWithTable(lanes, dir, "retry.db");
+        Database db = runtime.openWithTable("retry.db");
         WriterCounters start = counters(db);
         AtomicInteger refusalsLeft = new AtomicInteger(1);
         faults(db, p -> {
@@ -200,7 +193,7 @@ class WriterCountersTest {
     void everyBusyRefusalThatALaterRetryOvercameCountsAsAbsorbed() {
         // DatabaseDiagnostics.WriterCounters: "busyAbsorbed: busy refusals that a later retry of
         // the same turn overcame". Two refusals, then success: both were overcome.
-        Database db = openWithTable(lanes, dir, "retry2.db");
+        Database db = runtime.openWithTable("retry2.db");
         WriterCounters start = counters(db);
         AtomicInteger refusalsLeft = new AtomicInteger(2);
         faults(db, p -> {
@@ -219,7 +212,7 @@ class WriterCountersTest {
 
     @Test
     void refusalsNoRetryOvercomesAreNotAbsorbed() {
-        Database db = openWithTable(lanes, dir, "retry3.db");
+        Database db = runtime.openWithTable("retry3.db");
         WriterCounters start = counters(db);
         faults(db, p -> {
             if (p == FaultInjector.Point.BEGIN) {
@@ -239,7 +232,7 @@ class WriterCountersTest {
 
     @Test
     void aBeginThatFailsOtherwiseCountsABeginErrorAndARequestFailure() {
-        Database db = openWithTable(lanes, dir, "begin.db");
+        Database db = runtime.openWithTable("begin.db");
         WriterCounters start = counters(db);
         faults(db, p -> {
             if (p == FaultInjector.Point.BEGIN) {
@@ -267,7 +260,7 @@ class WriterCountersTest {
 
     @Test
     void failedRequestsAreCountedAndThoseEndingUnknownAlsoAsUnknown() {
-        Database db = openWithTable(lanes, dir, "fail.db");
+        Database db = runtime.openWithTable("fail.db");
         WriterCounters start = counters(db);
 
         // A failing body, cleanly rolled back.

@@ -1,4 +1,4 @@
-package dev.lanes;
+package dev.lanes.internal.reader;
 
 import static dev.lanes.TestLanes.await;
 import static dev.lanes.TestLanes.awaitTrue;
@@ -9,19 +9,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.ClosedException;
+import dev.lanes.ClosingException;
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.DatabaseState;
+import dev.lanes.ErrorCode;
+import dev.lanes.Lanes;
+import dev.lanes.LanesException;
+import dev.lanes.ReadFailedException;
+import dev.lanes.ReaderDiagnostics;
+import dev.lanes.ResultTooLargeException;
+import dev.lanes.Row;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.SQLiteConnection;
 
 /**
@@ -30,20 +43,13 @@ import org.sqlite.SQLiteConnection;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ReaderLifecycleTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "life.db", DatabaseOptions.builder().readers(1).build());
+        db = runtime.openWithTable("life.db", DatabaseOptions.builder().readers(1).build());
         db.execute("INSERT INTO t(v) VALUES ('first')");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     @Test
@@ -79,7 +85,7 @@ class ReaderLifecycleTest {
                 throw new SQLException("injected: the rollback failed");
             }
         });
-        int connectionsBefore = lanes.diagnostics().openConnections();
+        int connectionsBefore = runtime.lanes().diagnostics().openConnections();
         ReadFailedException e = catchThrowableOfType(ReadFailedException.class, () -> db.read(c -> {
             try (ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM t")) {
                 rs.next();
@@ -90,7 +96,7 @@ class ReaderLifecycleTest {
         assertThat(e.getCause()).isInstanceOf(IllegalStateException.class);
         assertThat(db.diagnostics().readers().replacedConnections()).isEqualTo(1);
         assertThat(db.diagnostics().readers().openConnections()).isZero();
-        assertThat(lanes.diagnostics().openConnections()).as("opened, then closed")
+        assertThat(runtime.lanes().diagnostics().openConnections()).as("opened, then closed")
                 .isEqualTo(connectionsBefore);
 
         ((DatabaseImpl) db).readerFaults(null);
@@ -146,7 +152,7 @@ class ReaderLifecycleTest {
         }
         assertThat(db.query(sql, 5, 6).get(0).values()).containsExactly(5L, 6L);
 
-        Database uncached = openWithTable(lanes, dir, "uncached.db",
+        Database uncached = runtime.openWithTable("uncached.db",
                 DatabaseOptions.builder().statementCacheSize(0).readers(1).build());
         for (int i = 0; i < 3; i++) {
             assertThat(uncached.query(sql, i, i + 1).get(0).values())
@@ -159,7 +165,7 @@ class ReaderLifecycleTest {
 
     @Test
     void aQueryWhoseRowsGrowPastMaxResultBytesFailsBeforeReadingTheRest() {
-        Database small = openWithTable(lanes, dir, "small.db",
+        Database small = runtime.openWithTable("small.db",
                 DatabaseOptions.builder().maxResultBytes(1000).build());
         small.write(c -> {
             try (var s = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
@@ -184,8 +190,8 @@ class ReaderLifecycleTest {
 
     @Test
     void closeWaitsForReadsInFlightRefusesNewOnesAndClosesEveryReader() throws Exception {
-        Lanes own = TestLanes.runtime();
-        Database d = openWithTable(own, dir, "closing.db",
+        Lanes own = runtime.another();
+        Database d = openWithTable(own, runtime.dir(), "closing.db",
                 DatabaseOptions.builder().readers(2).build());
         d.query("SELECT 1"); // opens a reader that will sit idle
         CountDownLatch inside = new CountDownLatch(1);
@@ -221,8 +227,8 @@ class ReaderLifecycleTest {
 
     @Test
     void shutdownNowFailsReadsStillWaitingForAReader() {
-        Lanes own = TestLanes.runtime();
-        Database d = openWithTable(own, dir, "shutdown.db", DatabaseOptions.builder()
+        Lanes own = runtime.another();
+        Database d = openWithTable(own, runtime.dir(), "shutdown.db", DatabaseOptions.builder()
                 .readers(1).readerCheckoutTimeout(TestLanes.WAIT).build());
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);

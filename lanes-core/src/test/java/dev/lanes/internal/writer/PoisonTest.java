@@ -1,4 +1,4 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.countOf;
@@ -8,10 +8,20 @@ import static dev.lanes.TestLanes.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.BusyException;
+import dev.lanes.Database;
+import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.DatabaseState;
+import dev.lanes.ErrorCode;
+import dev.lanes.LanesException;
 import dev.lanes.TestLanes.Blocker;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,11 +29,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A rollback that cannot be verified poisons the writer, honestly; a failed COMMIT that rolls
@@ -31,8 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PoisonTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
     /** The fault point that fails now; null injects nothing. */
     final AtomicReference<FaultInjector.Point> failing = new AtomicReference<>();
@@ -41,8 +49,7 @@ class PoisonTest {
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = lanes.open(dir.resolve("poison.db"));
+        db = runtime.open("poison.db");
         // Installed before the first use, when the writer connection opens.
         ((DatabaseImpl) db).lane().faults(point -> {
             if (point == failing.get() && remaining.getAndDecrement() != 0) {
@@ -50,11 +57,6 @@ class PoisonTest {
             }
         });
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     @Test
@@ -118,7 +120,7 @@ class PoisonTest {
 
         db.close();
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(reopened).isNotSameAs(db);
         assertThat(reopened.diagnostics().writerPoisoned()).isFalse();
         assertThat(reopened.write(insert("fresh"))).isEqualTo("fresh");

@@ -1,42 +1,35 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.BusyException;
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.ErrorCode;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.WriteOutcome;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Another connection holding SQLite's write lock makes writes fail BUSY without running them. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ExternalLockTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void aWriteBlockedByAnotherConnectionsLockFailsBusyAndItsBodyNeverRuns() throws Exception {
-        Database db = openWithTable(lanes, dir, "busy.db",
+        Database db = runtime.openWithTable("busy.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ofMillis(200)).build());
         Path file = db.path();
         try (Connection external = DriverManager.getConnection("jdbc:sqlite:" + file);
@@ -71,7 +64,7 @@ class ExternalLockTest {
 
     @Test
     void aWriteWaitsOutAnExternalLockThatEndsWithinBusyTimeout() throws Exception {
-        Database db = lanes.open(dir.resolve("wait.db"),
+        Database db = runtime.open("wait.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ofSeconds(20)).build());
         // Counts the lane's BEGIN IMMEDIATE attempts (installed before the connection opens).
         java.util.concurrent.Semaphore begins = new java.util.concurrent.Semaphore(0);
