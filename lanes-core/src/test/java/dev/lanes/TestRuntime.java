@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -42,14 +43,16 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * of {@link Lanes.Builder}; only tests in the internal packages use it, since the clock is
  * internal.
  *
- * <p>Not thread-safe, but for the runtime itself: set up and used by the test's own thread (the
- * one running the test method).
+ * <p>Set up and checked by the test's own thread (the one running the test method). The test's
+ * runtime may be asked for from any thread: {@link #runtimes} guards {@link #lanes} and {@link
+ * #started}, so that threads that race to the first {@link #lanes()} share one runtime.
  */
 public final class TestRuntime implements BeforeEachCallback, AfterEachCallback {
     /** How long a thread started by the test may take to end once the runtime closed. */
     private static final Duration THREAD_GRACE = Duration.ofSeconds(10);
 
     private final Builder settings;
+    private final ReentrantLock runtimes = new ReentrantLock();
     private final List<Lanes> started = new ArrayList<>();
     private Lanes lanes;
     private Path dir;
@@ -163,10 +166,15 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
 
     /** The test's runtime, started now with this extension's settings if it is not yet. */
     public Lanes lanes() {
-        if (lanes == null) {
-            lanes = launch(settings.lanesBuilder());
+        runtimes.lock();
+        try {
+            if (lanes == null) {
+                lanes = launch(settings.lanesBuilder());
+            }
+            return lanes;
+        } finally {
+            runtimes.unlock();
         }
-        return lanes;
     }
 
     /**
@@ -174,11 +182,16 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
      * clock, if any, is still this extension's). Only before {@link #lanes()} was first used.
      */
     public Lanes start(Lanes.Builder builder) {
-        if (lanes != null) {
-            throw new IllegalStateException("the test's runtime is started already");
+        runtimes.lock();
+        try {
+            if (lanes != null) {
+                throw new IllegalStateException("the test's runtime is started already");
+            }
+            lanes = launch(builder);
+            return lanes;
+        } finally {
+            runtimes.unlock();
         }
-        lanes = launch(builder);
-        return lanes;
     }
 
     /** A further runtime with this extension's settings; see {@link #another(Lanes.Builder)}. */
@@ -203,7 +216,12 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
             builder.clock(settings.clock, settings.clock);
         }
         Lanes l = builder.build();
-        started.add(l);
+        runtimes.lock();
+        try {
+            started.add(l);
+        } finally {
+            runtimes.unlock();
+        }
         return l;
     }
 
@@ -251,10 +269,18 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
      * {@link CloseTimeoutException}); for tests that look at the files afterwards. Idempotent.
      */
     public void close() {
+        List<Lanes> toClose;
+        runtimes.lock();
+        try {
+            toClose = new ArrayList<>(started);
+            started.clear();
+        } finally {
+            runtimes.unlock();
+        }
         RuntimeException failure = null;
-        for (int i = started.size() - 1; i >= 0; i--) {
+        for (int i = toClose.size() - 1; i >= 0; i--) {
             try {
-                started.get(i).close();
+                toClose.get(i).close();
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
@@ -263,7 +289,6 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
                 }
             }
         }
-        started.clear();
         if (failure != null) {
             throw failure;
         }
