@@ -43,7 +43,12 @@ public final class DiskReserve {
         if (usable >= 0) {
             lastFree = usable;
         }
-        long wal = walBytes();
+        long wal = walBytes(false);
+        if (usable >= 0 && usable <= reserveBytes + wal) {
+            // a refusal is never decided on a stale sample: a checkpoint may just have
+            // truncated the WAL
+            wal = walBytes(true);
+        }
         if (usable >= 0 && usable <= reserveBytes + wal) {
             metrics.diskFloorRefused(usable, reserveBytes + wal);
             throw new CapacityFloorException(name + ": " + usable + " bytes free on the volume, "
@@ -58,11 +63,12 @@ public final class DiskReserve {
     /**
      * The WAL's size: a checkpoint can move that much into the database file, so it counts
      * against free space. Sampled at most every {@link #WAL_SAMPLE_NANOS}: a stat per commit
-     * would cost a sizeable share of a fast commit, and the WAL grows little in between.
+     * would cost a sizeable share of a fast commit, and the WAL grows little in between; {@code
+     * fresh} samples now.
      */
-    private long walBytes() {
+    private long walBytes(boolean fresh) {
         long now = clock.nanoTime();
-        if (now - walSampledAt >= WAL_SAMPLE_NANOS || walSampledAt == 0) {
+        if (fresh || now - walSampledAt >= WAL_SAMPLE_NANOS || walSampledAt == 0) {
             walSampledAt = now;
             walSample = size(Path.of(path + "-wal"));
         }
