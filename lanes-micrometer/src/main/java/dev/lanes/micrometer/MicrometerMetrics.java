@@ -77,7 +77,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Concurrency</h2>
  * The runtime calls this listener from many threads, often while a writer lane is held, so the
- * per-event paths take no lock and allocate nothing once their meters exist. {@link
+ * per-event paths take no lock and allocate nothing once their meters exist. {@code
  * MeterDirectory} keeps which meters each database counts in and states the locks that guard
  * its bindings and rankings; the fields of this class are final and set before it is published.
  */
