@@ -35,8 +35,8 @@ class TaggingScaleTest {
     /**
      * Tenants as small as can be: durability is not what this test is about. The runtime's close
      * closes every database at once under one deadline, the largest {@code closeTimeout}, and
-     * that work grows with the databases: 10,000 closes took 4.9 s on two cores shared at a load
-     * of 15, against the default 5 s. So the deadline here grows with them too, 10 ms a database;
+     * that work grows with the databases: 10,000 closes took 4.9 s and 8.0 s on two cores shared
+     * at a load of 15 and 23, against the default 5 s. So the deadline here grows with them too, 10 ms a database;
      * a close that does not finish in it still fails the test with a CloseTimeoutException.
      */
     private static final DatabaseOptions SMALL = DatabaseOptions.builder()
