@@ -1,6 +1,6 @@
 package dev.lanes.micrometer;
 
-import static dev.lanes.micrometer.MicrometerMetrics.*;
+import static dev.lanes.micrometer.MeterNames.*;
 
 import dev.lanes.ErrorCode;
 import dev.lanes.MetricsListener;
@@ -12,7 +12,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -30,7 +29,7 @@ import java.util.function.Supplier;
  * race-free: {@code retire} sets {@code retired} and then drains the queue; a registration adds
  * to the queue and then reads {@code retired}, and removes its meter itself when it is set. So
  * either the drain sees the meter or the registering thread sees the flag. {@link #gauges} and
- * {@link #source} are guarded by {@link MicrometerMetrics}' bind lock.
+ * {@link #source} are guarded by {@link MeterDirectory}'s bind lock.
  */
 final class DatabaseMeters {
     private static final MetricsListener.Operation[] OPERATIONS =
@@ -83,10 +82,10 @@ final class DatabaseMeters {
     private final ConcurrentLinkedQueue<Meter> registered = new ConcurrentLinkedQueue<>();
     private volatile boolean retired;
 
-    // guarded by MicrometerMetrics.bindLock
-    final List<MicrometerMetrics.BoundGauge> gauges = new ArrayList<>(9);
+    // guarded by MeterDirectory.bindLock
+    final List<GaugeBinder.BoundGauge> gauges = new ArrayList<>(9);
     /** The gauges' source, held so that the registry's weak reference stays valid. */
-    // guarded by MicrometerMetrics.bindLock
+    // guarded by MeterDirectory.bindLock
     Object source;
 
     DatabaseMeters(MeterRegistry registry, Tags commonTags, String db, double[] percentiles) {
@@ -261,21 +260,6 @@ final class DatabaseMeters {
     /** How many meters this object registered and has not retired, gauges not included. */
     int registeredCount() {
         return registered.size();
-    }
-
-    static String lower(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT);
-    }
-
-    static String outcomeTag(MetricsListener.Outcome outcome) {
-        switch (outcome) {
-            case SUCCEEDED:
-                return "success";
-            case FAILED:
-                return "failure";
-            default:
-                return lower(outcome);
-        }
     }
 
     /** The command timers of one (operation, in-transaction, outcome), by statement kind. */

@@ -14,7 +14,8 @@ import java.util.Set;
  * in the meters tagged {@code db="_other"} ({@link #OTHER}), or {@code db="_all"} ({@link #ALL})
  * under {@link #aggregated()}. Their gauges fold the databases they stand for: sums for counts
  * (queue depth, readers, open transactions, poisoned writers), the largest WAL, the least free
- * space and the largest reserve (see {@link MicrometerMetrics}'s meter table).
+ * space and the largest reserve (see the meter table of the {@linkplain dev.lanes.micrometer
+ * package documentation}).
  *
  * <ul>
  *   <li>{@link #perDatabase()}: every database is tagged. Series grow with the databases, and

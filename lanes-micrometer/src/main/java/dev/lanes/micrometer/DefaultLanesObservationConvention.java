@@ -51,18 +51,18 @@ public class DefaultLanesObservationConvention implements LanesObservationConven
 
     @Override
     public String getContextualName(LanesObservationContext context) {
-        return DatabaseMeters.lower(context.operation()) + " " + context.database();
+        return MeterNames.lower(context.operation()) + " " + context.database();
     }
 
     @Override
     public KeyValues getLowCardinalityKeyValues(LanesObservationContext context) {
         KeyValues values = KeyValues.of(DB_SYSTEM, "sqlite",
-                DB_OPERATION, DatabaseMeters.lower(context.operation()));
+                DB_OPERATION, MeterNames.lower(context.operation()));
         MetricsListener.Outcome outcome = context.outcome();
         if (outcome == null) {
             return values; // started: the outcome is not known yet
         }
-        return values.and(OUTCOME, DatabaseMeters.outcomeTag(outcome),
+        return values.and(OUTCOME, MeterNames.outcomeTag(outcome),
                 REPLAYED, Boolean.toString(context.replayed()));
     }
 

@@ -207,12 +207,12 @@ class MicrometerMetricsTest {
 
     @Test
     void statementKindsAreBoundedAndLowerCase() {
-        assertThat(MicrometerMetrics.kindTag("INSERT")).isEqualTo("insert");
-        assertThat(MicrometerMetrics.kindTag("BODY")).isEqualTo("body");
-        assertThat(MicrometerMetrics.kindTag("with")).isEqualTo("with");
-        assertThat(MicrometerMetrics.kindTag("INSERTT")).isEqualTo("other");
-        assertThat(MicrometerMetrics.kindTag("")).isEqualTo("other");
-        assertThat(MicrometerMetrics.kindTag(null)).isEqualTo("other");
+        assertThat(MeterNames.kindTag("INSERT")).isEqualTo("insert");
+        assertThat(MeterNames.kindTag("BODY")).isEqualTo("body");
+        assertThat(MeterNames.kindTag("with")).isEqualTo("with");
+        assertThat(MeterNames.kindTag("INSERTT")).isEqualTo("other");
+        assertThat(MeterNames.kindTag("")).isEqualTo("other");
+        assertThat(MeterNames.kindTag(null)).isEqualTo("other");
 
         MicrometerMetrics metrics = new MicrometerMetrics(registry);
         metrics.databaseOpened("x.db", gauges());

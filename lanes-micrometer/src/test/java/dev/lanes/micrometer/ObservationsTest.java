@@ -101,12 +101,12 @@ class ObservationsTest {
     }
 
     /**
-     * The same three spans from a real runtime, which calls {@link
-     * MetricsListener#requestStarted} and {@link MetricsListener#requestCompleted} for every
-     * request.
+     * The same three outcomes from a real runtime, with a transaction and a read: the runtime
+     * calls {@link MetricsListener#requestStarted} and {@link MetricsListener#requestCompleted}
+     * for every request.
      */
     @Test
-    void aRealRuntimeObservesCommittedRolledBackAndUnknownWrites(@TempDir Path dir) {
+    void aRealRuntimeObservesWritesReadsTransactionsAndUnknownOutcomes(@TempDir Path dir) {
         try (Lanes lanes = Lanes.builder().name("traced").maxThreads(2).metrics(metrics).build()) {
             Database db = lanes.open(dir.resolve("traced.db"));
             db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
@@ -128,12 +128,15 @@ class ObservationsTest {
                 tx.execute("INSERT INTO t(v) VALUES ('b')");
                 tx.commit();
             }
+            assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
 
             List<Observation.Context> contexts = handled();
             assertThat(contexts).extracting(c -> low(c, "outcome"))
-                    .containsExactly("committed", "rolled_back", "committed");
+                    .containsExactly("committed", "rolled_back", "committed", "success");
             assertThat(contexts).extracting(c -> low(c, "db.operation"))
-                    .containsExactly("write", "write", "transaction");
+                    .containsExactly("write", "write", "transaction", "read");
+            assertThat(contexts).allSatisfy(c -> assertThat(high(c, "db.namespace"))
+                    .isEqualTo("traced.db"));
             assertThat(high(contexts.get(0), "lanes.label")).isEqualTo("ok");
             assertThat(contexts.get(1).getError()).isInstanceOf(WriteFailedException.class);
 

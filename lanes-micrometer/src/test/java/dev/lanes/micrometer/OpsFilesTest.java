@@ -50,6 +50,9 @@ class OpsFilesTest {
     private static final Path OPS = Path.of("..", "ops").toAbsolutePath().normalize();
     private static final Path DASHBOARD = OPS.resolve("grafana/lanes-dashboard.json");
     private static final Path ALERTS = OPS.resolve("prometheus/lanes-alerts.yml");
+    private static final Path README = OPS.resolveSibling("README.md");
+    private static final Path PACKAGE_INFO =
+            Path.of("src/main/java/dev/lanes/micrometer/package-info.java").toAbsolutePath();
     private static final Pattern METRIC = Pattern.compile("\\blanes_[a-z0-9_]+");
 
     /**
@@ -69,17 +72,9 @@ class OpsFilesTest {
         used.addAll(alertMetrics());
         assertThat(used).as("metric names found in ops/").hasSizeGreaterThan(20);
 
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MicrometerMetrics metrics = MicrometerMetrics.builder(registry).build();
-        Set<String> real;
-        Set<String> all;
-        try (Lanes lanes = Lanes.builder().name("ops").maxThreads(2).maxOpenConnections(16)
-                .metrics(metrics).build()) {
-            realWorkload(lanes);
-            real = sampleNames(registry.scrape());
-            fakeCoreEvents(metrics);
-            all = sampleNames(registry.scrape());
-        }
+        Published published = publish();
+        Set<String> real = published.real();
+        Set<String> all = published.all();
         Set<String> missing = new TreeSet<>(used);
         missing.removeAll(real);
         assertThat(missing).as("names ops/ uses that a real runtime does not publish, beyond "
@@ -91,6 +86,52 @@ class OpsFilesTest {
         assertThat(used).as("every AWAITING_CORE name is still used").containsAll(AWAITING_CORE);
 
         assertThat(all).containsAll(used);
+    }
+
+    /**
+     * Every meter a workload makes the binding register is documented: in the README's meter
+     * table (by its Prometheus name) and in the package Javadoc's table (by its own name).
+     */
+    @Test
+    void everyMeterTheBindingRegistersIsInTheReadmeAndJavadocMeterTables() throws Exception {
+        String readme = Files.readString(README);
+        int from = readme.indexOf("### Meters");
+        int to = readme.indexOf("### Tagging", from);
+        assertThat(from).as("README has an Operating Lanes meter table").isPositive();
+        Set<String> readmeNames = metricsIn(readme.substring(from, to));
+        String javadoc = Files.readString(PACKAGE_INFO);
+
+        Set<String> meters = publish().meters();
+        assertThat(meters).as("meters registered").hasSizeGreaterThan(30);
+        List<String> undocumented = new ArrayList<>();
+        for (String meter : meters) {
+            Pattern prometheus = Pattern.compile(Pattern.quote(meter.replace('.', '_'))
+                    + "(_(seconds|bytes|writes|pages|threads))?(_(total|count|sum|max))?");
+            if (readmeNames.stream().noneMatch(n -> prometheus.matcher(n).matches())) {
+                undocumented.add(meter + " (README)");
+            }
+            if (!javadoc.contains("<td>{@code " + meter + "}</td>")) {
+                undocumented.add(meter + " (package-info.java)");
+            }
+        }
+        assertThat(undocumented).as("meters missing from a meter table").isEmpty();
+    }
+
+    /** What a binding publishes for a real workload, and then for the fake core's events. */
+    private record Published(Set<String> real, Set<String> all, Set<String> meters) {}
+
+    private Published publish() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        MicrometerMetrics metrics = MicrometerMetrics.builder(registry).build();
+        try (Lanes lanes = Lanes.builder().name("ops").maxThreads(2).maxOpenConnections(16)
+                .metrics(metrics).build()) {
+            realWorkload(lanes);
+            Set<String> real = sampleNames(registry.scrape());
+            fakeCoreEvents(metrics);
+            Set<String> meters = new TreeSet<>();
+            registry.getMeters().forEach(m -> meters.add(m.getId().getName()));
+            return new Published(real, sampleNames(registry.scrape()), meters);
+        }
     }
 
     @Test

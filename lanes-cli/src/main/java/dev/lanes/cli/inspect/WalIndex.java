@@ -36,6 +36,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * (one per file and inode this JVM watched; a new inode, after the owner deleted and recreated
  * the file, gets a channel of its own).
  *
+ * <p>Concurrency: {@code KEPT_OPEN} is the one shared state; a channel enters it once, through
+ * {@code computeIfAbsent} (so two threads watching one file share one descriptor), and never
+ * leaves. Reads are positional ({@code read(buffer, position)}), so threads sharing a channel do
+ * not move each other's position.
+ *
  * @param pageSize the database's page size, as the header records it
  * @param walFrames frames of the WAL that hold committed transactions ({@code mxFrame})
  * @param checkpointedFrames frames of those already copied into the database file ({@code
