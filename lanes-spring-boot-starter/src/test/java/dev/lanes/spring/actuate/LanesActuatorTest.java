@@ -170,6 +170,20 @@ class LanesActuatorTest {
     }
 
     @Test
+    void aDownDatabaseOutranksTheDiskFloorWhichIsStillReported() {
+        runner().withPropertyValues("lanes.databases.orders.path=" + dir.resolve("orders.db"),
+                "lanes.datasource.disk-reserve=4000TB").run(context -> {
+                    LanesHealthIndicator indicator = context.getBean(LanesHealthIndicator.class);
+                    assertThat(indicator.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+                    poison(context.getBean("orders", Database.class));
+                    Health health = indicator.health();
+                    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(health.getDetails()).containsKey("belowDiskFloor")
+                            .containsEntry("writersPoisoned", 1);
+                });
+    }
+
+    @Test
     void belowTheDiskFloorOfTheTenantsDirectoryOrOfManyDirectoriesAtMostTwentyAreListed() {
         runner().withPropertyValues("lanes.tenants.disk-reserve=4000TB").run(context -> {
             Health health = context.getBean(LanesHealthIndicator.class).health();
