@@ -40,7 +40,9 @@ import org.springframework.core.io.ResourceLoader;
  *
  * <p>It runs before Boot's {@code DataSourceAutoConfiguration}, so no connection pool is made for
  * the primary database; it backs off a {@link Lanes} or a {@link DataSource} the application
- * defines itself (the databases then open on the application's runtime).
+ * defines itself (the databases then open on the application's runtime). {@link
+ * LanesBuilderCustomizer} beans change the runtime's builder after the properties; {@code
+ * lanes.enabled=false} turns all of it off.
  */
 @AutoConfiguration(before = DataSourceAutoConfiguration.class, afterName =
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")

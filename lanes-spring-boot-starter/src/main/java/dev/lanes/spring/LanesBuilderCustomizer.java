@@ -9,5 +9,11 @@ import dev.lanes.Lanes;
  */
 @FunctionalInterface
 public interface LanesBuilderCustomizer {
+    /**
+     * Changes the builder; what it sets overrides the properties. Not called when the application
+     * defines its own {@link Lanes} bean, nor with {@code lanes.enabled=false}.
+     *
+     * @param builder the runtime's builder, the {@code lanes.*} properties already applied
+     */
     void customize(Lanes.Builder builder);
 }

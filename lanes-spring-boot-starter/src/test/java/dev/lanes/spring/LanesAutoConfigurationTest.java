@@ -9,6 +9,11 @@ import dev.lanes.ClosingException;
 import dev.lanes.Database;
 import dev.lanes.DatabaseState;
 import dev.lanes.Lanes;
+import dev.lanes.LanesException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.spring.actuate.LanesActuatorAutoConfiguration;
+import dev.lanes.spring.actuate.LanesEndpoint;
+import dev.lanes.spring.actuate.LanesHealthIndicator;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -187,6 +193,53 @@ class LanesAutoConfigurationTest {
     }
 
     @Test
+    void customizersRunAfterThePropertiesInTheirOrderAndLanesEnabledFalseTurnsItAllOff() {
+        ApplicationContextRunner lanesOnly = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LanesAutoConfiguration.class,
+                        LanesActuatorAutoConfiguration.class));
+        // the later customizer (order 2) wins over the earlier one (order 1), which wins over
+        // the property; registered in the opposite order, so bean order alone cannot pass it
+        lanesOnly.withPropertyValues("lanes.max-threads=3")
+                .withBean("late", LanesBuilderCustomizer.class, () -> new Ordered(2, 7))
+                .withBean("early", LanesBuilderCustomizer.class, () -> new Ordered(1, 5))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Lanes.class).diagnostics().maxThreads())
+                            .isEqualTo(7);
+                });
+        lanesOnly.withPropertyValues("lanes.enabled=false",
+                "lanes.datasource.path=" + path("off.db"),
+                "lanes.databases.orders.path=" + path("orders.db"),
+                "lanes.tenants.directory=" + path("tenants")).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(Lanes.class);
+                    assertThat(context).doesNotHaveBean(Database.class);
+                    assertThat(context).doesNotHaveBean(TenantDatabases.class);
+                    assertThat(context).doesNotHaveBean(LanesDatabases.class);
+                    assertThat(context).doesNotHaveBean(LanesHealthIndicator.class);
+                    assertThat(context).doesNotHaveBean(LanesEndpoint.class);
+                });
+        // nothing was created on disk
+        assertThat(dir.resolve("off.db")).doesNotExist();
+        assertThat(dir.resolve("orders.db")).doesNotExist();
+        assertThat(dir.resolve("tenants")).doesNotExist();
+    }
+
+    /** Sets the runtime's thread cap, at a given order. */
+    private record Ordered(int order, int maxThreads)
+            implements LanesBuilderCustomizer, org.springframework.core.Ordered {
+        @Override
+        public void customize(Lanes.Builder builder) {
+            builder.maxThreads(maxThreads);
+        }
+
+        @Override
+        public int getOrder() {
+            return order;
+        }
+    }
+
+    @Test
     void aBadValueFailsStartUpWithAMessageThatNamesTheProperty() {
         failsNaming("lanes.datasource.readers=0 is not valid: readers must be",
                 "lanes.datasource.path=" + path("app.db"), "lanes.datasource.readers=0");
@@ -253,20 +306,7 @@ class LanesAutoConfigurationTest {
             held[0] = db;
             db.execute("CREATE TABLE t(v INTEGER)");
             // the first write holds the writer lane, so the others wait in its queue
-            accepted.add(db.writeAsync(c -> {
-                release.await();
-                try (Statement s = c.createStatement()) {
-                    return s.executeUpdate("INSERT INTO t(v) VALUES (0)");
-                }
-            }));
-            for (int i = 1; i <= 100; i++) {
-                int v = i;
-                accepted.add(db.writeAsync(c -> {
-                    try (Statement s = c.createStatement()) {
-                        return s.executeUpdate("INSERT INTO t(v) VALUES (" + v + ")");
-                    }
-                }));
-            }
+            accepted.addAll(heldThenQueued(db, release, 100));
             ConfigurableApplicationContext closing = context.getSourceApplicationContext();
             CompletableFuture<Void> closed = CompletableFuture.runAsync(closing::close);
             Awaitility.await().atMost(Duration.ofSeconds(30))
@@ -287,6 +327,72 @@ class LanesAutoConfigurationTest {
             assertThat(rs.getInt(1)).isEqualTo(101);
             assertThat(rs.getInt(2)).isEqualTo(5050);
         }
+    }
+
+    @Test
+    void contextCloseWaitsNoLongerThanTheCloseTimeoutAndNoOutcomeIsLost() throws Exception {
+        Path file = dir.resolve("stuck.db");
+        CountDownLatch release = new CountDownLatch(1);
+        List<CompletableFuture<Integer>> accepted = new ArrayList<>();
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        runner().withPropertyValues("lanes.datasource.path=" + file,
+                "lanes.datasource.close-timeout=1s").run(context -> {
+            Database db = context.getBean(Database.class);
+            db.execute("CREATE TABLE t(v INTEGER)");
+            // the first write does not end until the close has given up on it
+            accepted.addAll(heldThenQueued(db, release, 20));
+            ConfigurableApplicationContext closing = context.getSourceApplicationContext();
+            CompletableFuture.runAsync(closing::close).whenComplete((v, e) -> {
+                if (e == null) {
+                    closed.complete(null);
+                } else {
+                    closed.completeExceptionally(e);
+                }
+            });
+            // the close gives up after close-timeout while the write still runs
+            closed.get(60, TimeUnit.SECONDS);
+            assertThat(release.getCount()).isEqualTo(1);
+        });
+        release.countDown();
+        // every accepted write ends with an outcome: committed, or failed saying it never ran
+        int committed = 0;
+        for (CompletableFuture<Integer> f : accepted) {
+            try {
+                assertThat(f.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+                committed++;
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(LanesException.class);
+                assertThat(((LanesException) e.getCause()).outcome())
+                        .isEqualTo(WriteOutcome.NOT_STARTED);
+            }
+        }
+        // what was reported committed is in the file, and nothing else
+        try (Connection raw = sqlite(file); Statement s = raw.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(committed);
+        }
+    }
+
+    /**
+     * Inserts {@code v = 0} in a write that waits for {@code release} first, then {@code v = 1}
+     * to {@code queued} in writes queued behind it; each future gives its update count.
+     */
+    private static List<CompletableFuture<Integer>> heldThenQueued(Database db,
+            CountDownLatch release, int queued) {
+        List<CompletableFuture<Integer>> writes = new ArrayList<>();
+        for (int i = 0; i <= queued; i++) {
+            int v = i;
+            writes.add(db.writeAsync(c -> {
+                if (v == 0) {
+                    release.await();
+                }
+                try (Statement s = c.createStatement()) {
+                    return s.executeUpdate("INSERT INTO t(v) VALUES (" + v + ")");
+                }
+            }));
+        }
+        return writes;
     }
 
     /** The messages of a failure and its causes, as the start-up log shows them. */
