@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.TestLanes.Blocker;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -163,6 +164,23 @@ class LifecycleTest {
         assertThat(fresh.state()).isEqualTo(DatabaseState.RUNNING);
         assertThat(fresh.execute("INSERT INTO t(v) VALUES ('x')")).isEqualTo(1);
         assertThat(runtime.lanes().open(direct)).isSameAs(fresh);
+    }
+
+    @Test
+    void aReadThatFailsBecauseTheFileCannotOpenFindsTheDatabaseDeadAlready() throws Exception {
+        // a read waits for the writer to open the file; the failure it reports and the state
+        // the caller then reads must agree, with no window in which it still says RUNNING
+        for (int i = 0; i < 20; i++) {
+            Path garbage = runtime.path("garbage-" + i + ".db");
+            Files.writeString(garbage, "not an SQLite database, but long enough to "
+                    + "have a header: " + "x".repeat(100));
+            Database db = runtime.lanes().open(garbage);
+            DatabaseDeadException read = catchThrowableOfType(DatabaseDeadException.class,
+                    () -> db.query("SELECT 1"));
+            assertThat(read).as("the read reports the open's failure").isNotNull();
+            assertThat(db.state()).isEqualTo(DatabaseState.DEAD);
+            db.close();
+        }
     }
 
     @Test

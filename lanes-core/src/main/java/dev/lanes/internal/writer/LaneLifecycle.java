@@ -97,12 +97,13 @@ final class LaneLifecycle {
 
     // guarded by the lane's lock
     void dead(Throwable cause) {
-        ready.completeExceptionally(new DatabaseDeadException(name + ": the database cannot be "
-                + "opened (" + cause + ")", cause));
+        // the state first: whoever the failed readiness wakes must already see DEAD
         if (state == DatabaseState.RUNNING) {
             state = DatabaseState.DEAD;
         }
         deadCause = cause;
+        ready.completeExceptionally(new DatabaseDeadException(name + ": the database cannot be "
+                + "opened (" + cause + ")", cause));
         terminated.complete(new Termination(DatabaseState.DEAD, Optional.of(cause)));
     }
 
