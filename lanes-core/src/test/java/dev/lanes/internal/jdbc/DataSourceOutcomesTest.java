@@ -14,6 +14,7 @@ import dev.lanes.internal.sqlite.FaultInjector;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
 import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
@@ -78,6 +79,10 @@ class DataSourceOutcomesTest {
                     () -> s.executeUpdate("INSERT INTO t(v) VALUES ('maybe')"));
             assertThat((Throwable) e).isNotNull();
             assertThat(e.getSQLState()).isEqualTo(SqlExceptions.COMPLETION_UNKNOWN);
+            // Spring read a bare SQLException of class 40 as a transient concurrency failure,
+            // which retry advice repeats blindly; the write may have persisted
+            assertThat((Throwable) e).isInstanceOf(SQLRecoverableException.class)
+                    .isNotInstanceOf(java.sql.SQLTransientException.class);
             assertThat(((LanesException) e.getCause()).outcome()).isEqualTo(WriteOutcome.UNKNOWN);
         }
     }
