@@ -43,7 +43,7 @@ final class ReadScenario implements ScenarioBench {
     ReadScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory;
-        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+        this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.READ));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.lanes.cli.inspect;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lanes.LeaseStatus;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;

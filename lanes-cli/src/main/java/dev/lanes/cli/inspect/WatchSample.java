@@ -1,5 +1,7 @@
 package dev.lanes.cli.inspect;
 
+import dev.lanes.DatabaseFiles;
+import dev.lanes.LeaseStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -9,7 +11,7 @@ import java.time.Instant;
 /**
  * One look at a live database by {@code lanes inspect --watch}: what the file system and the
  * wal-index header say, read without SQLite (see {@link WalIndex}) and without the lease (see
- * {@link LeaseProbe}).
+ * {@link DatabaseFiles#lease}).
  *
  * @param at when it was taken
  * @param fileBytes the database file's size
@@ -41,6 +43,6 @@ public record WatchSample(
         }
         WalIndex index = WalIndex.read(database).orElse(null);
         return new WatchSample(at, fileBytes, walBytes, walModified, index,
-                LeaseProbe.probe(database));
+                DatabaseFiles.lease(database));
     }
 }

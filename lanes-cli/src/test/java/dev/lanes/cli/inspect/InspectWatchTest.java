@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lanes.Database;
 import dev.lanes.Lanes;
+import dev.lanes.LeaseStatus;
 import dev.lanes.cli.LanesCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -32,7 +32,9 @@ final class OptionsDifference {
             new Setting("maxResultBytes", DatabaseOptions::maxResultBytes),
             new Setting("checkpointMode", DatabaseOptions::checkpointMode),
             new Setting("identityCheck", DatabaseOptions::identityCheck),
-            new Setting("background", DatabaseOptions::background));
+            new Setting("background", DatabaseOptions::background),
+            new Setting("maxAttachedDatabases", DatabaseOptions::maxAttachedDatabases),
+            new Setting("maxValueBytes", DatabaseOptions::maxValueBytes));
 
     private OptionsDifference() {}
 

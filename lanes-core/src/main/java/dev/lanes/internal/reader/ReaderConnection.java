@@ -1,11 +1,11 @@
 package dev.lanes.internal.reader;
 
 import dev.lanes.internal.sqlite.ControlStatement;
+import dev.lanes.internal.sqlite.FaultInjector.Point;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.sqlite.StatementCache;
 import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.sqlite.FaultInjector.Point;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
@@ -26,7 +26,8 @@ import org.sqlite.core.DB;
 
 /**
  * One read-only connection of a {@link ReaderSet}: opened with {@code SQLITE_OPEN_READONLY} and
- * {@code PRAGMA query_only=1}, in the driver's manual mode (see {@link SqliteConnections}), so the
+ * {@code PRAGMA query_only=1}, restricted as every connection is (no extension loading, no
+ * attachment; see {@link SqliteConnections}), in the driver's manual mode (see {@link SqliteConnections}), so the
  * runtime issues {@code BEGIN}/{@code COMMIT}/{@code ROLLBACK} itself and a statement outside them
  * autocommits in SQLite.
  *
@@ -124,11 +125,12 @@ public final class ReaderConnection {
      * @throws SQLException when SQLite cannot open it or refuses the setup
      */
     static ReaderConnection open(Path path, Duration busyTimeout, int statementCacheSize,
-            FaultInjector faults, Clock clock) throws SQLException {
+            SqliteConnections.Limits limits, FaultInjector faults, Clock clock)
+            throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(SqliteConnections.busyTimeoutMillis(busyTimeout));
-        SQLiteConnection raw = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        SQLiteConnection raw = SqliteConnections.open(config, path, limits);
         try {
             try (Statement s = raw.createStatement()) {
                 s.execute("PRAGMA query_only=1");
@@ -143,22 +145,6 @@ public final class ReaderConnection {
                 e.addSuppressed(suppressed);
             }
             throw e;
-        }
-    }
-
-    /**
-     * Whether the file holds a database in WAL mode (header bytes 18 and 19 are 2), read with
-     * plain file I/O. Readers open read-only, so they cannot create the file or set WAL mode: the
-     * writer must have opened it first.
-     */
-    public static boolean isWalDatabase(Path path) {
-        try (InputStream in = Files.newInputStream(path)) {
-            byte[] header = in.readNBytes(20);
-            return header.length == 20 && header[18] == 2 && header[19] == 2;
-        } catch (NoSuchFileException e) {
-            return false;
-        } catch (IOException e) {
-            return false;
         }
     }
 

@@ -145,78 +145,113 @@ public final class Temporals {
 
     /** Parses SQLite's date text forms; see the class comment. */
     private static OffsetDateTime parse(String s, String column, String target) {
-        int n = s.length();
-        if (n < 10 || !digits(s, 0, 4) || s.charAt(4) != '-' || !digits(s, 5, 2)
-                || s.charAt(7) != '-' || !digits(s, 8, 2)) {
-            throw Values.cannot(s, column, target, TEXT_FORM);
+        return new DateText(s, column, target).parse();
+    }
+
+    /**
+     * One pass over a date text: {@code YYYY-MM-DD}, then optionally a space or {@code T} and
+     * {@code HH:MM[:SS[.fff…]]}, then optionally spaces and {@code Z} or {@code ±HH:MM}, then
+     * optionally spaces. {@code at} only moves forward; any other text is refused with the one
+     * message that names the forms.
+     */
+    private static final class DateText {
+        private final String s;
+        private final String column;
+        private final String target;
+        private int at;
+        private int hour;
+        private int minute;
+        private int second;
+        private int nano;
+        private ZoneOffset offset = ZoneOffset.UTC;
+
+        DateText(String s, String column, String target) {
+            this.s = s;
+            this.column = column;
+            this.target = target;
         }
-        int year = number(s, 0, 4);
-        int month = number(s, 5, 2);
-        int day = number(s, 8, 2);
-        int hour = 0;
-        int minute = 0;
-        int second = 0;
-        int nano = 0;
-        ZoneOffset offset = ZoneOffset.UTC;
-        int p = 10;
-        if (p + 1 < n && (s.charAt(p) == ' ' || s.charAt(p) == 'T')
-                && isDigit(s.charAt(p + 1))) {
-            p++;
-            if (p + 5 > n || !digits(s, p, 2) || s.charAt(p + 2) != ':' || !digits(s, p + 3, 2)) {
-                throw Values.cannot(s, column, target, TEXT_FORM);
+
+        OffsetDateTime parse() {
+            if (s.length() < 10 || !digits(s, 0, 4) || s.charAt(4) != '-' || !digits(s, 5, 2)
+                    || s.charAt(7) != '-' || !digits(s, 8, 2)) {
+                throw refused();
             }
-            hour = number(s, p, 2);
-            minute = number(s, p + 3, 2);
-            p += 5;
-            if (p < n && s.charAt(p) == ':') {
-                if (!digits(s, p + 1, 2)) {
-                    throw Values.cannot(s, column, target, TEXT_FORM);
+            at = 10;
+            if (at + 1 < s.length() && (s.charAt(at) == ' ' || s.charAt(at) == 'T')
+                    && isDigit(s.charAt(at + 1))) {
+                at++;
+                time();
+                skipSpaces();
+                zone();
+            }
+            skipSpaces();
+            if (at != s.length()) {
+                throw refused();
+            }
+            try {
+                return OffsetDateTime.of(
+                        LocalDate.of(number(s, 0, 4), number(s, 5, 2), number(s, 8, 2)),
+                        LocalTime.of(hour, minute, second, nano), offset);
+            } catch (DateTimeException e) {
+                throw Values.cannot(s, column, target, "no such date or time (" + e.getMessage()
+                        + ")");
+            }
+        }
+
+        private void time() {
+            if (at + 5 > s.length() || !digits(s, at, 2) || s.charAt(at + 2) != ':'
+                    || !digits(s, at + 3, 2)) {
+                throw refused();
+            }
+            hour = number(s, at, 2);
+            minute = number(s, at + 3, 2);
+            at += 5;
+            if (at < s.length() && s.charAt(at) == ':') {
+                if (!digits(s, at + 1, 2)) {
+                    throw refused();
                 }
-                second = number(s, p + 1, 2);
-                p += 3;
-                if (p + 1 < n && s.charAt(p) == '.' && isDigit(s.charAt(p + 1))) {
-                    p++;
+                second = number(s, at + 1, 2);
+                at += 3;
+                if (at + 1 < s.length() && s.charAt(at) == '.' && isDigit(s.charAt(at + 1))) {
+                    at++;
                     int scale = 100_000_000;
-                    while (p < n && isDigit(s.charAt(p))) {
-                        nano += (s.charAt(p) - '0') * scale; // digits past nanoseconds add 0
+                    while (at < s.length() && isDigit(s.charAt(at))) {
+                        nano += (s.charAt(at) - '0') * scale; // digits past nanoseconds add 0
                         scale /= 10;
-                        p++;
+                        at++;
                     }
                 }
             }
-            while (p < n && s.charAt(p) == ' ') {
-                p++;
-            }
-            if (p < n && (s.charAt(p) == 'Z' || s.charAt(p) == 'z')) {
-                p++;
-            } else if (p < n && (s.charAt(p) == '+' || s.charAt(p) == '-')) {
-                if (!digits(s, p + 1, 2) || p + 3 >= n || s.charAt(p + 3) != ':'
-                        || !digits(s, p + 4, 2)) {
-                    throw Values.cannot(s, column, target, TEXT_FORM);
+        }
+
+        private void zone() {
+            if (at < s.length() && (s.charAt(at) == 'Z' || s.charAt(at) == 'z')) {
+                at++;
+            } else if (at < s.length() && (s.charAt(at) == '+' || s.charAt(at) == '-')) {
+                if (!digits(s, at + 1, 2) || at + 3 >= s.length() || s.charAt(at + 3) != ':'
+                        || !digits(s, at + 4, 2)) {
+                    throw refused();
                 }
-                int sign = s.charAt(p) == '-' ? -1 : 1;
-                int hours = number(s, p + 1, 2);
-                int minutes = number(s, p + 4, 2);
+                int sign = s.charAt(at) == '-' ? -1 : 1;
+                int hours = number(s, at + 1, 2);
+                int minutes = number(s, at + 4, 2);
                 if (hours > 14 || minutes > 59) {
                     throw Values.cannot(s, column, target, "its offset is beyond the ±14:59 "
                             + "SQLite reads");
                 }
                 offset = ZoneOffset.ofHoursMinutes(sign * hours, sign * minutes);
-                p += 6;
+                at += 6;
             }
         }
-        while (p < n && s.charAt(p) == ' ') {
-            p++;
+
+        private void skipSpaces() {
+            while (at < s.length() && s.charAt(at) == ' ') {
+                at++;
+            }
         }
-        if (p != n) {
-            throw Values.cannot(s, column, target, TEXT_FORM);
-        }
-        try {
-            return OffsetDateTime.of(LocalDate.of(year, month, day),
-                    LocalTime.of(hour, minute, second, nano), offset);
-        } catch (DateTimeException e) {
-            throw Values.cannot(s, column, target, "no such date or time (" + e.getMessage()
-                    + ")");
+
+        private RuntimeException refused() {
+            return Values.cannot(s, column, target, TEXT_FORM);
         }
     }
 

@@ -44,6 +44,7 @@ public final class SqliteWriterConnector implements WriterConnector {
                 faults, counters);
         budget.opened();
         try {
+            SqliteConnections.restrict(raw, SqliteConnections.Limits.writer(options));
             identity.onWriterOpened(raw);
             opened.accept(raw);
             return c;
