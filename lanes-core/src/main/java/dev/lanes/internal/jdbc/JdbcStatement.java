@@ -183,7 +183,7 @@ final class JdbcStatement implements InvocationHandler {
             case "getMetaData":
                 return null; // known only once it ran; JDBC allows null
             case "getParameterMetaData":
-                throw new SQLFeatureNotSupportedException("getParameterMetaData is not supported");
+                return JdbcParameterMetaData.of(preparedSql); // a PreparedStatement's method
             default:
                 return fixedProperty(name);
         }

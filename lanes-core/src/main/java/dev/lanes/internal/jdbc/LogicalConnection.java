@@ -61,6 +61,8 @@ import java.util.concurrent.Executor;
  */
 final class LogicalConnection implements Connection {
     private final JdbcBackend db;
+    /** The data source's constant metadata answers, shared by its connections. */
+    private final JdbcMetaData.Constants metaData;
     private final List<Statement> statements = new ArrayList<>();
     private boolean closed;
     private boolean autoCommit = true;
@@ -73,8 +75,9 @@ final class LogicalConnection implements Connection {
     /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
     private final ConnectionFunctions functions = new ConnectionFunctions();
 
-    LogicalConnection(JdbcBackend db) {
+    LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData) {
         this.db = db;
+        this.metaData = metaData;
         this.tx = new LogicalTransaction(db);
     }
 
@@ -427,7 +430,7 @@ final class LogicalConnection implements Connection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         checkOpen();
-        return JdbcMetaData.of(this, db);
+        return JdbcMetaData.of(this, db, metaData);
     }
 
     /** Runs a metadata body where the connection's statements run (its transaction, if any). */

@@ -131,8 +131,15 @@ class DataSourceOutcomesTest {
                     () -> s.executeUpdate("INSERT INTO t(v) VALUES ('later')"));
             assertThat((Throwable) e).isInstanceOf(SQLTransactionRollbackException.class);
             assertThat(e.getMessage()).contains("idle");
+            SQLException commit = catchThrowableOfType(SQLException.class, c::commit);
+            assertThat((Throwable) commit).as("a commit cannot pretend it committed")
+                    .isInstanceOf(SQLTransactionRollbackException.class);
             c.rollback();
+            // a pool hands the connection out again: its next transaction starts afresh
+            s.executeUpdate("INSERT INTO t(v) VALUES ('next')");
+            c.commit();
         }
-        assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isZero();
+        assertThat(db.query("SELECT v FROM t").stream().map(r -> r.getString("v")).toList())
+                .containsExactly("next");
     }
 }
