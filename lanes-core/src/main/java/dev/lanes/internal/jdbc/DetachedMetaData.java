@@ -36,19 +36,8 @@ final class DetachedMetaData {
 
     private Object call(Object proxy, String name, Object[] args) throws SQLException {
         switch (name) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "ResultSetMetaData" + data.labels();
-            case "unwrap":
-                if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                }
-                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             case "getColumnCount":
                 return data.labels().size();
             default:
@@ -152,13 +141,12 @@ final class DetachedMetaData {
             case "INT8":
             case "UNSIGNED BIG INT":
                 return Types.BIGINT;
-            case "DATE":
-                return Types.DATE;
-            case "DATETIME":
-            case "TIMESTAMP":
-                return Types.TIMESTAMP;
             default:
                 break;
+        }
+        Integer date = dateType(t);
+        if (date != null) {
+            return date;
         }
         if (value instanceof Long || t.equals("INT") || t.equals("INTEGER")
                 || t.equals("MEDIUMINT")) {
@@ -195,15 +183,27 @@ final class DetachedMetaData {
                 return Types.CHAR;
             case "CLOB":
                 return Types.CLOB;
+            default:
+                break;
+        }
+        Integer date = dateType(t);
+        if (date != null) {
+            return date;
+        }
+        return value instanceof String || t.equals("VARCHAR") || t.equals("VARYING CHARACTER")
+                || t.equals("NVARCHAR") || t.equals("TEXT") ? Types.VARCHAR : null;
+    }
+
+    /** A date or time stored as an integer or as text. */
+    private static Integer dateType(String t) {
+        switch (t) {
             case "DATE":
                 return Types.DATE;
             case "DATETIME":
             case "TIMESTAMP":
                 return Types.TIMESTAMP;
             default:
-                return value instanceof String || t.equals("VARCHAR")
-                        || t.equals("VARYING CHARACTER") || t.equals("NVARCHAR")
-                        || t.equals("TEXT") ? Types.VARCHAR : null;
+                return null;
         }
     }
 

@@ -61,10 +61,6 @@ final class DetachedResultSet implements InvocationHandler {
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         String name = method.getName();
         switch (name) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "ResultSet[" + data.labels() + ", " + rows.size() + " rows]";
             case "close":
@@ -72,10 +68,6 @@ final class DetachedResultSet implements InvocationHandler {
                 return null;
             case "isClosed":
                 return closed;
-            case "unwrap":
-                return unwrap(proxy, (Class<?>) args[0]);
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             default:
                 break;
         }
@@ -163,13 +155,6 @@ final class DetachedResultSet implements InvocationHandler {
             default:
                 return NOT_A_CURSOR_CALL;
         }
-    }
-
-    private Object unwrap(Object proxy, Class<?> iface) throws SQLException {
-        if (iface.isInstance(proxy)) {
-            return proxy;
-        }
-        throw new SQLException("not a wrapper for " + iface.getName());
     }
 
     /** The 0-based index of a column given by its 1-based index or its label. */

@@ -45,21 +45,10 @@ final class JdbcMetaData {
     private static Object call(Object proxy, LogicalConnection connection, JdbcBackend db,
             Constants constants, Method method, Object[] args) throws Throwable {
         switch (method.getName()) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "DatabaseMetaData[" + db.name() + "]";
             case "getConnection":
                 return connection;
-            case "unwrap":
-                if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                }
-                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             case "getURL":
                 return "jdbc:lanes:" + db.database().path();
             case "getDriverName":

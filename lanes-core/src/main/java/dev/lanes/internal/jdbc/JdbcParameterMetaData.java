@@ -62,19 +62,8 @@ final class JdbcParameterMetaData {
     private static Object call(Object proxy, int count, String name, Object[] args)
             throws SQLException {
         switch (name) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "ParameterMetaData[" + count + " parameters]";
-            case "unwrap":
-                if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                }
-                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             case "getParameterCount":
                 return count;
             default:

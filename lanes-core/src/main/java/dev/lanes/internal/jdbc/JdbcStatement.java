@@ -75,10 +75,6 @@ final class JdbcStatement implements InvocationHandler {
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         String name = method.getName();
         switch (name) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "Statement[" + (preparedSql == null ? "" : preparedSql) + "]";
             case "close":
@@ -86,13 +82,6 @@ final class JdbcStatement implements InvocationHandler {
                 return null;
             case "isClosed":
                 return closed;
-            case "unwrap":
-                if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                }
-                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             default:
                 break;
         }
