@@ -12,9 +12,9 @@ import java.util.Locale;
  * The {@link ResultSetMetaData} of a {@link DetachedResultSet}: column labels, names and declared
  * types as the read kept them, and the JDBC type sqlite-jdbc would report, which depends on the
  * declared type and on the storage class of a value (the column's first non-null value stands
- * for it here, since the rows are all read). What it cannot know (table, schema, precision) is empty or 0, as sqlite-jdbc
- * reports for an expression; what JDBC lets a driver refuse fails with {@link
- * SQLFeatureNotSupportedException}.
+ * for it here, since the rows are all read). What it cannot know (table, schema, precision) is
+ * empty or 0, as sqlite-jdbc reports for an expression; what JDBC lets a driver refuse fails
+ * with {@link SQLFeatureNotSupportedException}.
  *
  * <p>Immutable over immutable data: safe from any thread.
  */

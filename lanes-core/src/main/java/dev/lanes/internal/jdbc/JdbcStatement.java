@@ -187,7 +187,7 @@ final class JdbcStatement implements InvocationHandler {
             case "setPoolable":
             case "setMaxFieldSize":
             case "clearWarnings":
-                return null; // hints without effect on a local database, ignored as sqlite-jdbc does
+                return null; // hints without effect here, ignored as sqlite-jdbc ignores them
             case "getFetchSize":
             case "getMaxFieldSize":
                 return 0;
