@@ -8,18 +8,26 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.OverloadedException;
 import dev.lanes.Transaction;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.engine.DatabaseImpl;
+import dev.lanes.internal.sqlite.FaultInjector;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -27,6 +35,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
  * {@code db.dataSource()} under Spring JDBC: {@code JdbcTemplate}, {@code JdbcClient} and {@code
@@ -244,6 +254,57 @@ class SpringJdbcTest {
         assertThat(join(queued)).isEqualTo(1);
         assertThat(spring.jdbc.queryForObject("SELECT n FROM counter WHERE id = 1", Long.class))
                 .as("the refused write never ran").isEqualTo(2);
+    }
+
+    @Test
+    void aCommitWhoseOutcomeIsUnknownIsNotTransient() throws Exception {
+        Database db = counterDatabase("unknown.db");
+        Spring spring = new Spring(db);
+        AtomicBoolean syncFails = new AtomicBoolean();
+        ((DatabaseImpl) db).faults(new FaultInjector() {
+            @Override
+            public void before(Point point) {}
+
+            @Override
+            public void after(Point point) throws SQLException {
+                if (point == Point.COMMIT && syncFails.compareAndSet(true, false)) {
+                    throw new SQLiteException("[SQLITE_IOERR_FSYNC] injected",
+                            SQLiteErrorCode.SQLITE_IOERR_FSYNC);
+                }
+            }
+        });
+        syncFails.set(true);
+        Throwable unknown = catchThrowable(() ->
+                spring.jdbc.update("UPDATE counter SET n = n + 1 WHERE id = 1"));
+        // the write may have persisted: a retry must not be automatic
+        assertThat(unknown).isInstanceOf(RecoverableDataAccessException.class)
+                .isNotInstanceOf(TransientDataAccessException.class);
+        assertThat(((SQLException) unknown.getCause()).getSQLState()).isEqualTo("40003");
+        assertThat(((dev.lanes.LanesException) rootLanesCause(unknown)).outcome())
+                .isEqualTo(WriteOutcome.UNKNOWN);
+    }
+
+    @Test
+    void aTransactionRolledBackUnderneathIsAConcurrencyFailureToRetry() throws Exception {
+        Database db = fixture.open("idle.db", DatabaseOptions.builder()
+                .transactionIdleTimeout(Duration.ofMillis(100)).build());
+        db.execute("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
+        db.execute("INSERT INTO counter(id, n) VALUES (1, 0)");
+        Spring spring = new Spring(db);
+        Throwable rolledBack = catchThrowable(() -> spring.tx.executeWithoutResult(status -> {
+            spring.jdbc.update("UPDATE counter SET n = 5 WHERE id = 1");
+            try {
+                LanesFixture.awaitCondition("the idle timeout", () -> !db.isTransactionOpen());
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            spring.jdbc.update("UPDATE counter SET n = 6 WHERE id = 1");
+        }));
+        assertThat(rolledBack).isInstanceOf(ConcurrencyFailureException.class);
+        assertThat(((dev.lanes.LanesException) rootLanesCause(rolledBack)).outcome())
+                .isEqualTo(WriteOutcome.ROLLED_BACK);
+        assertThat(spring.jdbc.queryForObject("SELECT n FROM counter WHERE id = 1", Long.class))
+                .as("nothing of it persisted").isZero();
     }
 
     private static Throwable rootLanesCause(Throwable t) {

@@ -5,6 +5,7 @@ import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlLexer;
 import dev.lanes.internal.sql.Statements;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * SQLite's connection-scoped functions {@code last_insert_rowid()} and {@code changes()} for a
@@ -38,6 +39,15 @@ final class ConnectionFunctions {
         if (shape.countsChanges()) {
             changes = count; // DDL, pragmas: SQLite leaves changes() as it was
         }
+    }
+
+    /**
+     * This connection's own answer to a query ({@link #answer}), or the query's result with this
+     * connection's values substituted in it ({@link #substituted}).
+     */
+    ResultData ownOr(SqlShape shape, Function<String, ResultData> query) {
+        ResultData own = answer(shape);
+        return own != null ? own : query.apply(substituted(shape));
     }
 
     /**

@@ -9,11 +9,9 @@ import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.Calendar;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +31,6 @@ import java.util.Map;
  */
 final class DetachedResultSet implements InvocationHandler {
     private static final Proxies<ResultSet> RESULT_SETS = Proxies.of(ResultSet.class);
-    private static final Proxies<ResultSetMetaData> META_DATA =
-            Proxies.of(ResultSetMetaData.class);
 
     private final ResultData data;
     private final List<Row> rows;
@@ -65,10 +61,6 @@ final class DetachedResultSet implements InvocationHandler {
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         String name = method.getName();
         switch (name) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "ResultSet[" + data.labels() + ", " + rows.size() + " rows]";
             case "close":
@@ -76,10 +68,6 @@ final class DetachedResultSet implements InvocationHandler {
                 return null;
             case "isClosed":
                 return closed;
-            case "unwrap":
-                return unwrap(proxy, (Class<?>) args[0]);
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             default:
                 break;
         }
@@ -127,9 +115,9 @@ final class DetachedResultSet implements InvocationHandler {
             case "wasNull":
                 return lastWasNull;
             case "findColumn":
-                return column((String) args[0]) + 1;
+                return columnIndex(data, args[0]) + 1;
             case "getMetaData":
-                return metaData();
+                return DetachedMetaData.of(data);
             case "getStatement":
                 return statement;
             case "getType":
@@ -169,31 +157,20 @@ final class DetachedResultSet implements InvocationHandler {
         }
     }
 
-    private Object unwrap(Object proxy, Class<?> iface) throws SQLException {
-        if (iface.isInstance(proxy)) {
-            return proxy;
-        }
-        throw new SQLException("not a wrapper for " + iface.getName());
-    }
-
-    private int column(String label) throws SQLException {
+    /** The 0-based index of a column given by its 1-based index or its label. */
+    static int columnIndex(ResultData data, Object ref) throws SQLException {
         List<String> labels = data.labels();
-        for (int i = 0; i < labels.size(); i++) {
-            if (labels.get(i).equalsIgnoreCase(label)) {
-                return i;
-            }
-        }
-        throw new SQLException("no such column: '" + label + "'");
-    }
-
-    private int column(Object ref) throws SQLException {
         if (ref instanceof String) {
-            return column((String) ref);
+            for (int i = 0; i < labels.size(); i++) {
+                if (labels.get(i).equalsIgnoreCase((String) ref)) {
+                    return i;
+                }
+            }
+            throw new SQLException("no such column: '" + ref + "'");
         }
         int i = (Integer) ref - 1;
-        if (i < 0 || i >= data.labels().size()) {
-            throw new SQLException("column " + ref + " out of bounds [1," + data.labels().size()
-                    + "]");
+        if (i < 0 || i >= labels.size()) {
+            throw new SQLException("column " + ref + " out of bounds [1," + labels.size() + "]");
         }
         return i;
     }
@@ -203,7 +180,7 @@ final class DetachedResultSet implements InvocationHandler {
             throw new SQLException(index < 0 ? "the cursor is before the first row; call next()"
                     : "the cursor is after the last row");
         }
-        Object v = rows.get(index).get(column(ref));
+        Object v = rows.get(index).get(columnIndex(data, ref));
         lastWasNull = v == null;
         return v;
     }
@@ -284,176 +261,5 @@ final class DetachedResultSet implements InvocationHandler {
         java.sql.Timestamp local = JdbcValues.timestamp(v);
         return local.toLocalDateTime().atZone(((Calendar) calendar).getTimeZone().toZoneId())
                 .toInstant().toEpochMilli();
-    }
-
-    // ------------------------------------------------------------------ metadata
-
-    private ResultSetMetaData metaData() {
-        return META_DATA.create((proxy, method, args) -> metaDataCall(proxy, method.getName(),
-                args));
-    }
-
-    private Object metaDataCall(Object proxy, String name, Object[] args) throws SQLException {
-        switch (name) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
-            case "toString":
-                return "ResultSetMetaData" + data.labels();
-            case "unwrap":
-                return unwrap(proxy, (Class<?>) args[0]);
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
-            case "getColumnCount":
-                return data.labels().size();
-            default:
-                break;
-        }
-        int i = column(args[0]);
-        String typeName = data.declaredTypes().get(i);
-        switch (name) {
-            case "getColumnLabel":
-                return data.labels().get(i);
-            case "getColumnName":
-                return data.names().get(i);
-            case "getColumnTypeName":
-                return typeName.isEmpty() ? "NUMERIC" : typeName.toUpperCase(java.util.Locale.ROOT);
-            case "getColumnType":
-                return jdbcType(typeName, firstValue(i));
-            case "getColumnClassName":
-                Object v = firstValue(i);
-                return (v == null ? Object.class : JdbcValues.object(v).getClass()).getName();
-            case "getTableName":
-            case "getSchemaName":
-            case "getCatalogName":
-                return "";
-            case "isNullable":
-                return ResultSetMetaData.columnNullableUnknown;
-            case "isAutoIncrement":
-            case "isCurrency":
-            case "isWritable":
-            case "isDefinitelyWritable":
-                return false;
-            case "isCaseSensitive":
-            case "isSearchable":
-            case "isReadOnly":
-                return true;
-            case "isSigned":
-                int t = jdbcType(typeName, firstValue(i));
-                return t == Types.INTEGER || t == Types.BIGINT || t == Types.REAL
-                        || t == Types.DOUBLE || t == Types.NUMERIC || t == Types.DECIMAL
-                        || t == Types.FLOAT;
-            case "getPrecision":
-            case "getScale":
-                return 0;
-            case "getColumnDisplaySize":
-                return Integer.MAX_VALUE;
-            default:
-                throw new SQLFeatureNotSupportedException("ResultSetMetaData." + name
-                        + " is not supported");
-        }
-    }
-
-    private Object firstValue(int column) {
-        for (Row row : rows) {
-            Object v = row.get(column);
-            if (v != null) {
-                return v;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The JDBC type sqlite-jdbc reports for a column: by the value's storage class (integer,
-     * real, text, blob; NULL fits each) and, within it, the declared type's name.
-     */
-    static int jdbcType(String declared, Object value) {
-        String t = declared.toUpperCase(java.util.Locale.ROOT);
-        boolean isNull = value == null;
-        if (value instanceof Long || isNull) {
-            Integer named = namedInteger(t);
-            if (named != null) {
-                return named;
-            }
-            if (value instanceof Long || t.equals("INT") || t.equals("INTEGER")
-                    || t.equals("MEDIUMINT")) {
-                long l = value instanceof Long ? (Long) value : 0;
-                return l > Integer.MAX_VALUE || l < Integer.MIN_VALUE ? Types.BIGINT
-                        : Types.INTEGER;
-            }
-        }
-        if (value instanceof Double || isNull) {
-            switch (t) {
-                case "DECIMAL":
-                    return Types.DECIMAL;
-                case "DOUBLE":
-                case "DOUBLE PRECISION":
-                    return Types.DOUBLE;
-                case "NUMERIC":
-                    return Types.NUMERIC;
-                case "REAL":
-                    return Types.REAL;
-                default:
-                    if (value instanceof Double || t.equals("FLOAT")) {
-                        return Types.FLOAT;
-                    }
-            }
-        }
-        if (value instanceof String || isNull) {
-            switch (t) {
-                case "CHARACTER":
-                case "NCHAR":
-                case "NATIVE CHARACTER":
-                case "CHAR":
-                    return Types.CHAR;
-                case "CLOB":
-                    return Types.CLOB;
-                case "DATE":
-                    return Types.DATE;
-                case "DATETIME":
-                case "TIMESTAMP":
-                    return Types.TIMESTAMP;
-                default:
-                    if (value instanceof String || t.equals("VARCHAR")
-                            || t.equals("VARYING CHARACTER") || t.equals("NVARCHAR")
-                            || t.equals("TEXT")) {
-                        return Types.VARCHAR;
-                    }
-            }
-        }
-        if (value instanceof byte[] || isNull) {
-            if (t.equals("BINARY")) {
-                return Types.BINARY;
-            }
-            if (value instanceof byte[] || t.equals("BLOB")) {
-                return Types.BLOB;
-            }
-        }
-        return Types.NUMERIC;
-    }
-
-    private static Integer namedInteger(String t) {
-        switch (t) {
-            case "BOOLEAN":
-                return Types.BOOLEAN;
-            case "TINYINT":
-                return Types.TINYINT;
-            case "SMALLINT":
-            case "INT2":
-                return Types.SMALLINT;
-            case "BIGINT":
-            case "INT8":
-            case "UNSIGNED BIG INT":
-                return Types.BIGINT;
-            case "DATE":
-                return Types.DATE;
-            case "DATETIME":
-            case "TIMESTAMP":
-                return Types.TIMESTAMP;
-            default:
-                return null;
-        }
     }
 }

@@ -7,41 +7,48 @@ import java.lang.reflect.Method;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link DatabaseMetaData} of a {@link LogicalConnection}: each call runs on the driver's
  * metadata where the connection's statements run (inside its transaction when one is open, so
  * that a schema its migration just created is visible; else on a reader), and a result set it
  * returns is read whole into a {@link DetachedResultSet}. {@code getConnection()} is the logical
- * connection. Stateless but for its connection.
+ * connection, and {@code isReadOnly()} is its mode (the reader it would run on is always
+ * read-only). A call without arguments that returns no result set (the product and its version,
+ * {@code supportsX()}, limits, keywords) is a constant of the database: it is asked once per data
+ * source and remembered ({@link Constants}), because Spring asks {@code getDatabaseProductName()}
+ * for each {@code null} bound without a type, and each asking would take a reader.
  */
 final class JdbcMetaData {
     private static final Proxies<DatabaseMetaData> PROXIES = Proxies.of(DatabaseMetaData.class);
 
     private JdbcMetaData() {}
 
-    static DatabaseMetaData of(LogicalConnection connection, JdbcBackend db) {
-        return PROXIES.create((proxy, method, args) -> call(proxy, connection, db, method, args));
+    /**
+     * The answers of one data source's constant metadata calls.
+     *
+     * <p>Invariants: thread-safe, shared by every connection of the data source; a value, once
+     * present, never changes (a racing first call computes it twice and keeps one, both equal);
+     * {@code null} answers are stored as {@link #NULL}.
+     */
+    static final class Constants {
+        private static final Object NULL = new Object();
+        private final ConcurrentHashMap<String, Object> answers = new ConcurrentHashMap<>();
+    }
+
+    static DatabaseMetaData of(LogicalConnection connection, JdbcBackend db, Constants constants) {
+        return PROXIES.create((proxy, method, args) -> call(proxy, connection, db, constants,
+                method, args));
     }
 
     private static Object call(Object proxy, LogicalConnection connection, JdbcBackend db,
-            Method method, Object[] args) throws Throwable {
+            Constants constants, Method method, Object[] args) throws Throwable {
         switch (method.getName()) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "DatabaseMetaData[" + db.name() + "]";
             case "getConnection":
                 return connection;
-            case "unwrap":
-                if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                }
-                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             case "getURL":
                 return "jdbc:lanes:" + db.database().path();
             case "getDriverName":
@@ -57,10 +64,27 @@ final class JdbcMetaData {
                         && (Integer) args[1] == ResultSet.CONCUR_READ_ONLY;
             case "getDefaultTransactionIsolation":
                 return java.sql.Connection.TRANSACTION_SERIALIZABLE;
+            case "isReadOnly":
+                return connection.isReadOnly();
             default:
                 break;
         }
         boolean rows = method.getReturnType() == ResultSet.class;
+        if (!rows && (args == null || args.length == 0)) {
+            Object known = constants.answers.get(method.getName());
+            if (known == null) {
+                Object asked = ask(connection, db, method, args, false);
+                known = constants.answers.computeIfAbsent(method.getName(),
+                        k -> asked == null ? Constants.NULL : asked);
+            }
+            return known == Constants.NULL ? null : known;
+        }
+        return ask(connection, db, method, args, rows);
+    }
+
+    /** Asks the driver's metadata where the connection's statements run. */
+    private static Object ask(LogicalConnection connection, JdbcBackend db, Method method,
+            Object[] args, boolean rows) throws Exception {
         Object result = connection.onItsConnection(c -> {
             Object value;
             try {

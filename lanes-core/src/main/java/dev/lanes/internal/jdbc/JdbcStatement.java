@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.io.Reader;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -50,7 +49,7 @@ final class JdbcStatement implements InvocationHandler {
     private int queryTimeoutSeconds;
     private ResultSet current;
     private int updateCount = -1;
-    private LogicalConnection.Outcome last;
+    private Execution last;
 
     private JdbcStatement(LogicalConnection connection, String preparedSql, boolean keys) {
         this.connection = connection;
@@ -76,10 +75,6 @@ final class JdbcStatement implements InvocationHandler {
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         String name = method.getName();
         switch (name) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
             case "toString":
                 return "Statement[" + (preparedSql == null ? "" : preparedSql) + "]";
             case "close":
@@ -87,13 +82,6 @@ final class JdbcStatement implements InvocationHandler {
                 return null;
             case "isClosed":
                 return closed;
-            case "unwrap":
-                if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                }
-                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
             default:
                 break;
         }
@@ -109,7 +97,15 @@ final class JdbcStatement implements InvocationHandler {
         return call(name, args);
     }
 
+    private static final Object NOT_AN_EXECUTION = new Object();
+
     private Object call(String name, Object[] args) throws SQLException {
+        Object answer = executionCall(name, args);
+        return answer != NOT_AN_EXECUTION ? answer : propertyCall(name, args);
+    }
+
+    /** Running SQL, batches, and what the last execution produced. */
+    private Object executionCall(String name, Object[] args) throws SQLException {
         switch (name) {
             case "executeQuery":
                 return query(sqlOf(args), args);
@@ -148,6 +144,14 @@ final class JdbcStatement implements InvocationHandler {
                         ? DetachedResultSet.ofKeys(0, false, self)
                         : DetachedResultSet.ofKeys(last.keys().lastInsertRowid(),
                                 last.keys().count() > 0, self);
+            default:
+                return NOT_AN_EXECUTION;
+        }
+    }
+
+    /** The statement's settings and properties; anything else is refused. */
+    private Object propertyCall(String name, Object[] args) throws SQLException {
+        switch (name) {
             case "getConnection":
                 return connection.proxy();
             case "getMaxRows":
@@ -160,13 +164,30 @@ final class JdbcStatement implements InvocationHandler {
             case "setQueryTimeout":
                 queryTimeoutSeconds = Math.max(0, (Integer) args[0]);
                 return null;
+            case "closeOnCompletion":
+                closeOnCompletion = true;
+                return null;
+            case "isCloseOnCompletion":
+                return closeOnCompletion;
+            case "getMetaData":
+                return null; // known only once it ran; JDBC allows null
+            case "getParameterMetaData":
+                return JdbcParameterMetaData.of(preparedSql); // a PreparedStatement's method
+            default:
+                return fixedProperty(name);
+        }
+    }
+
+    /** The properties a local database's statement has no use for: hints and constants. */
+    private static Object fixedProperty(String name) throws SQLException {
+        switch (name) {
             case "setFetchSize":
             case "setFetchDirection":
             case "setEscapeProcessing":
             case "setPoolable":
             case "setMaxFieldSize":
             case "clearWarnings":
-                return null; // hints without effect on a local database
+                return null; // hints without effect here, ignored as sqlite-jdbc ignores them
             case "getFetchSize":
             case "getMaxFieldSize":
                 return 0;
@@ -182,15 +203,6 @@ final class JdbcStatement implements InvocationHandler {
                 return false;
             case "getWarnings":
                 return null;
-            case "closeOnCompletion":
-                closeOnCompletion = true;
-                return null;
-            case "isCloseOnCompletion":
-                return closeOnCompletion;
-            case "getMetaData":
-                return null; // known only once it ran; JDBC allows null
-            case "getParameterMetaData":
-                throw new SQLFeatureNotSupportedException("getParameterMetaData is not supported");
             default:
                 throw new SQLFeatureNotSupportedException("Statement." + name
                         + " is not supported");
@@ -234,25 +246,25 @@ final class JdbcStatement implements InvocationHandler {
     }
 
     private ResultSet query(String sql, Object[] args) throws SQLException {
-        LogicalConnection.Outcome o = run(sql, args, LogicalConnection.Intent.QUERY);
+        run(sql, args, Execution.Intent.QUERY);
         return current;
     }
 
     private int update(String sql, Object[] args) throws SQLException {
-        LogicalConnection.Outcome o = run(sql, args, LogicalConnection.Intent.UPDATE);
+        Execution o = run(sql, args, Execution.Intent.UPDATE);
         return o.count();
     }
 
     private boolean execute(String sql, Object[] args) throws SQLException {
-        LogicalConnection.Outcome o = run(sql, args, LogicalConnection.Intent.ANY);
+        Execution o = run(sql, args, Execution.Intent.ANY);
         return o.rows() != null;
     }
 
-    private LogicalConnection.Outcome run(String sql, Object[] args,
-            LogicalConnection.Intent intent) throws SQLException {
+    private Execution run(String sql, Object[] args,
+            Execution.Intent intent) throws SQLException {
         closeCurrent();
         SqlShape shape = preparedShape != null ? preparedShape : SqlShape.of(sql);
-        LogicalConnection.Outcome o = connection.run(shape, parametersFor(args), intent,
+        Execution o = connection.run(shape, parametersFor(args), intent,
                 keys(args), readOptions());
         last = o;
         if (o.rows() != null) {
@@ -364,10 +376,5 @@ final class JdbcStatement implements InvocationHandler {
             closeCurrent();
             connection.statementClosed(self);
         }
-    }
-
-    /** Unused by the driver's charset rules; kept for ASCII streams of text. */
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -14,11 +14,13 @@ import javax.sql.DataSource;
  * is cheap and there is nothing to pool. {@code unwrap(Database.class)} gives the database.
  * User and password are not used (SQLite has none) and are accepted as given.
  *
- * <p>Thread-safe: connections are independent; the log writer and login timeout are volatile
+ * <p>Invariants: thread-safe; connections are independent of each other but for the shared,
+ * thread-safe cache of constant metadata answers; the log writer and login timeout are volatile
  * settings JDBC requires, unused by a local database.
  */
 public final class LanesDataSource implements DataSource {
     private final JdbcBackend db;
+    private final JdbcMetaData.Constants metaData = new JdbcMetaData.Constants();
     private volatile PrintWriter logWriter;
     private volatile int loginTimeout;
 
@@ -31,7 +33,7 @@ public final class LanesDataSource implements DataSource {
         if (db.database().state() == dev.lanes.DatabaseState.CLOSED) {
             throw new SQLException(db.name() + ": the database is closed", "08003");
         }
-        return new LogicalConnection(db);
+        return new LogicalConnection(db, metaData);
     }
 
     @Override

@@ -3,11 +3,6 @@ package dev.lanes.internal.jdbc;
 import dev.lanes.Database;
 import dev.lanes.LanesException;
 import dev.lanes.ReadOptions;
-import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.reader.ReadSnapshot;
-import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
 import java.sql.Array;
@@ -57,25 +52,17 @@ import java.util.concurrent.Executor;
  * SqlExceptions}). A thread that holds the pinned transaction cannot queue a write behind it: the
  * lane refuses that at once.
  *
- * <h2>Concurrency</h2>
+ * <h2>Invariants</h2>
  * Not thread-safe, as JDBC connections are not: one user at a time (a connection pool or a
- * transaction manager binds it to one thread). The database underneath is thread-safe.
+ * transaction manager binds it to one thread), who alone reads and writes every field; the
+ * database underneath is thread-safe. While {@code autoCommit} is true, {@code tx} is not begun;
+ * {@code readOnly} changes only while it is not. Once {@code closed}, nothing runs again and
+ * {@code tx} has ended (rolled back when it was not committed).
  */
 final class LogicalConnection implements Connection {
-    /** What an execution was asked for. */
-    enum Intent {
-        /** {@code executeQuery}: rows. */
-        QUERY,
-        /** {@code executeUpdate}: a count. */
-        UPDATE,
-        /** {@code execute}: rows when the statement returns any, else a count. */
-        ANY
-    }
-
-    /** What an execution produced: rows, or a count and the keys it generated. */
-    record Outcome(ResultData rows, int count, Statements.Update keys) {}
-
     private final JdbcBackend db;
+    /** The data source's constant metadata answers, shared by its connections. */
+    private final JdbcMetaData.Constants metaData;
     private final List<Statement> statements = new ArrayList<>();
     private boolean closed;
     private boolean autoCommit = true;
@@ -83,16 +70,15 @@ final class LogicalConnection implements Connection {
     private int holdability = ResultSet.CLOSE_CURSORS_AT_COMMIT;
     private int isolation = Connection.TRANSACTION_SERIALIZABLE;
     private final Properties clientInfo = new Properties();
-    /** The open read-write transaction, pinned on the lane; null when none. */
-    private InteractiveTransaction transaction;
-    /** The open read-only transaction, a snapshot on a reader; null when none. */
-    private ReadSnapshot snapshot;
-    private int savepoints;
+    /** The transaction of manual-commit mode; not begun while in auto-commit mode. */
+    private final LogicalTransaction tx;
     /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
     private final ConnectionFunctions functions = new ConnectionFunctions();
 
-    LogicalConnection(JdbcBackend db) {
+    LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData) {
         this.db = db;
+        this.metaData = metaData;
+        this.tx = new LogicalTransaction(db);
     }
 
     Connection proxy() {
@@ -102,23 +88,21 @@ final class LogicalConnection implements Connection {
     // ------------------------------------------------------------------ execution
 
     /** Runs one statement where its kind and the connection's mode say. */
-    Outcome run(SqlShape shape, Object[] args, Intent intent, boolean keys,
+    Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys,
             ReadOptions readOptions) throws SQLException {
         checkOpen();
-        String sql = shape.sql();
-        boolean read = intent != Intent.UPDATE && shape.read();
-        Returns returns = intent == Intent.QUERY || (intent == Intent.ANY && shape.returnsRows())
+        boolean read = intent != Execution.Intent.UPDATE && shape.read();
+        Returns returns = intent == Execution.Intent.QUERY
+                || (intent == Execution.Intent.ANY && shape.returnsRows())
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
             if (autoCommit) {
-                return read ? new Outcome(ownOr(shape, q -> db.queryData(readOptions, q, args)),
-                        -1, null) : autoCommitWrite(shape, args, returns);
+                return read ? Execution.ofRows(functions.ownOr(shape,
+                        q -> db.queryData(readOptions, q, args)))
+                        : autoCommitWrite(shape, args, returns);
             }
-            begin();
-            if (snapshot != null) {
-                return new Outcome(ownOr(shape, q -> snapshot.query(q, args)), -1, null);
-            }
-            return outcomeOf(transaction.execute(sql, args, read ? Returns.ROWS : returns));
+            tx.begin(readOnly);
+            return tx.run(shape, args, read, returns, functions);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
@@ -129,34 +113,13 @@ final class LogicalConnection implements Connection {
      * does after every insert) so that a later {@code SELECT last_insert_rowid()} on this
      * connection answers what it inserted.
      */
-    private Outcome autoCommitWrite(SqlShape shape, Object[] args, Returns returns) {
+    private Execution autoCommitWrite(SqlShape shape, Object[] args, Returns returns) {
         Returns asked = returns == Returns.COUNT && shape.mayInsert() ? Returns.KEYS : returns;
-        Outcome o = outcomeOf(db.write(shape.sql(), args, asked));
+        Execution o = Execution.of(db.write(shape.sql(), args, asked));
         if (o.rows() == null) {
             functions.wrote(shape, o.count(), o.keys());
         }
         return o;
-    }
-
-    /**
-     * The connection's own answer to a query, or the query's result with this connection's
-     * {@code last_insert_rowid()} and {@code changes()} in it (see {@link ConnectionFunctions}).
-     */
-    private ResultData ownOr(SqlShape shape,
-            java.util.function.Function<String, ResultData> query) {
-        ResultData own = functions.answer(shape);
-        return own != null ? own : query.apply(functions.substituted(shape));
-    }
-
-    private static Outcome outcomeOf(Object result) {
-        if (result instanceof ResultData) {
-            return new Outcome((ResultData) result, -1, null);
-        }
-        if (result instanceof Statements.Update) {
-            Statements.Update u = (Statements.Update) result;
-            return new Outcome(null, u.count(), u);
-        }
-        return new Outcome(null, (Integer) result, null);
     }
 
     /** A batch of one prepared statement with several parameter sets. */
@@ -183,31 +146,10 @@ final class LogicalConnection implements Connection {
             if (autoCommit) {
                 return db.database().executeBatch(batch); // one atomic request
             }
-            begin();
-            int[] counts = new int[batch.size()];
-            for (int i = 0; i < batch.size(); i++) {
-                dev.lanes.Statement s = batch.get(i);
-                if (snapshot != null) {
-                    Refusals.writeOnReader(db.name(), s.sql());
-                }
-                counts[i] = (Integer) transaction.execute(s.sql(), s.args().toArray(),
-                        Returns.COUNT);
-            }
-            return counts;
+            tx.begin(readOnly);
+            return tx.runBatch(batch);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
-        }
-    }
-
-    /** Begins the logical transaction at its first statement, as its mode says. */
-    private void begin() {
-        if (transaction != null || snapshot != null) {
-            return;
-        }
-        if (readOnly) {
-            snapshot = db.snapshot();
-        } else {
-            transaction = db.begin();
         }
     }
 
@@ -256,22 +198,8 @@ final class LogicalConnection implements Connection {
     }
 
     private void end(boolean commit) throws SQLException {
-        InteractiveTransaction tx = transaction;
-        ReadSnapshot s = snapshot;
-        transaction = null;
-        snapshot = null;
-        savepoints = 0;
         try {
-            if (tx != null) {
-                if (commit) {
-                    tx.commit();
-                } else {
-                    tx.rollback();
-                }
-            }
-            if (s != null) {
-                s.close();
-            }
+            tx.end(commit);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
@@ -296,15 +224,11 @@ final class LogicalConnection implements Connection {
             throw new SQLException(db.name() + ": savepoints need a transaction; call "
                     + "setAutoCommit(false) first");
         }
-        int id = ++savepoints;
-        String actual = name != null ? name : "lanes_jdbc_" + id;
         try {
-            begin();
-            control(Op.SET, actual);
+            return tx.savepoint(name, readOnly);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
-        return new NamedSavepoint(name == null ? id : 0, actual, name != null);
     }
 
     @Override
@@ -319,58 +243,21 @@ final class LogicalConnection implements Connection {
 
     private void savepointStep(Op op, Savepoint savepoint) throws SQLException {
         checkOpen();
-        if (!(savepoint instanceof NamedSavepoint) || (transaction == null && snapshot == null)) {
+        if (!(savepoint instanceof JdbcSavepoint) || !tx.isOpen()) {
             throw new SQLException(db.name() + ": not a savepoint of this connection's open "
                     + "transaction");
         }
         try {
-            control(op, ((NamedSavepoint) savepoint).sqlName);
+            tx.savepointStep(op, (JdbcSavepoint) savepoint);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
-        }
-    }
-
-    private void control(Op op, String name) {
-        if (snapshot != null) {
-            snapshot.savepoint(dev.lanes.internal.writer.WriteRequest.Savepoint.sql(op, name));
-        } else {
-            transaction.savepoint(op, name);
-        }
-    }
-
-    /** A savepoint of this connection: its id (unnamed) or its name, and the SQL name. */
-    private static final class NamedSavepoint implements Savepoint {
-        private final int id;
-        private final String sqlName;
-        private final boolean named;
-
-        NamedSavepoint(int id, String sqlName, boolean named) {
-            this.id = id;
-            this.sqlName = sqlName;
-            this.named = named;
-        }
-
-        @Override
-        public int getSavepointId() throws SQLException {
-            if (named) {
-                throw new SQLException("a named savepoint has no id");
-            }
-            return id;
-        }
-
-        @Override
-        public String getSavepointName() throws SQLException {
-            if (!named) {
-                throw new SQLException("an unnamed savepoint has no name");
-            }
-            return sqlName;
         }
     }
 
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
-        if (readOnly != this.readOnly && (transaction != null || snapshot != null)) {
+        if (readOnly != this.readOnly && tx.isOpen()) {
             throw new SQLException(db.name() + ": setReadOnly cannot change a transaction in "
                     + "progress; commit or roll back first");
         }
@@ -543,19 +430,13 @@ final class LogicalConnection implements Connection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         checkOpen();
-        return JdbcMetaData.of(this, db);
+        return JdbcMetaData.of(this, db, metaData);
     }
 
     /** Runs a metadata body where the connection's statements run (its transaction, if any). */
     <T> T onItsConnection(dev.lanes.SqlFunction<T> body) throws SQLException {
         try {
-            if (transaction != null) {
-                return transaction.run(body);
-            }
-            if (snapshot != null) {
-                return snapshot.run(body);
-            }
-            return db.database().read(body);
+            return tx.isOpen() ? tx.runOnConnection(body) : db.database().read(body);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
@@ -712,7 +593,6 @@ final class LogicalConnection implements Connection {
     @Override
     public String toString() {
         return "LanesConnection[" + db.name() + (closed ? ", closed" : "")
-                + (autoCommit ? "" : transaction != null ? ", in a transaction"
-                : snapshot != null ? ", in a read-only transaction" : ", manual commit") + "]";
+                + (autoCommit ? "" : tx.describe()) + "]";
     }
 }

@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
+import java.sql.SQLException;
 
 /**
  * Makes the dynamic proxies of the data source's statements, result sets and metadata with the
@@ -34,10 +35,31 @@ final class Proxies<T> {
         return new Proxies<>(type);
     }
 
-    /** A new proxy whose calls go to {@code handler}. */
+    /**
+     * A new proxy whose calls go to {@code handler}, but for those every proxy of the data source
+     * answers alike: {@code equals} and {@code hashCode} by identity, {@code unwrap} and {@code
+     * isWrapperFor} to the proxy itself (it wraps nothing the caller may reach).
+     */
     T create(InvocationHandler handler) {
+        InvocationHandler common = (proxy, method, args) -> {
+            switch (method.getName()) {
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                case "unwrap":
+                    if (((Class<?>) args[0]).isInstance(proxy)) {
+                        return proxy;
+                    }
+                    throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
+                case "isWrapperFor":
+                    return ((Class<?>) args[0]).isInstance(proxy);
+                default:
+                    return handler.invoke(proxy, method, args);
+            }
+        };
         try {
-            return type.cast(constructor.invoke(handler));
+            return type.cast(constructor.invoke(common));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

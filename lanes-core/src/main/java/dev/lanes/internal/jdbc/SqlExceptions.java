@@ -14,6 +14,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLNonTransientException;
+import java.sql.SQLRecoverableException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
@@ -29,8 +30,8 @@ import org.sqlite.SQLiteException;
  * <table>
  * <caption>Outcomes as SQL exceptions</caption>
  * <tr><th>outcome</th><th>exception</th><th>SQLState</th></tr>
- * <tr><td>UNKNOWN</td><td>{@link SQLException}</td><td>40003 (statement completion
- *     unknown)</td></tr>
+ * <tr><td>UNKNOWN</td><td>{@link SQLRecoverableException}</td><td>40003 (statement
+ *     completion unknown)</td></tr>
  * <tr><td>ROLLED_BACK, a duplicate key (a {@code UNIQUE} or {@code PRIMARY KEY}
  *     constraint)</td><td>{@link SQLIntegrityConstraintViolationException}</td><td>23505
  *     (unique violation)</td></tr>
@@ -59,6 +60,10 @@ import org.sqlite.SQLiteException;
  * sqlite-jdbc's own exceptions carry it), else 0. A duplicate key has its own SQLState because
  * translators tell it apart by state: Spring's {@code DuplicateKeyException} needs {@code 23505}
  * (with {@code 23000} and SQLite's code 19 it was a plain {@code DataIntegrityViolationException}).
+ * An unknown outcome is a {@code SQLRecoverableException} ("recover, then retry"), not a bare
+ * {@code SQLException}: Spring reads the class {@code 40} of a bare one as a concurrency failure,
+ * a {@code TransientDataAccessException} that retry advice repeats blindly, though the write may
+ * have persisted; a recoverable one it calls {@code RecoverableDataAccessException}.
  * A refused call is "not supported" rather than a syntax error because nothing is wrong with
  * its SQL: Spring translated a {@code REQUIRES_NEW} on the pinned database into a {@code
  * BadSqlGrammarException} whose message hid the reason; as a {@code
@@ -80,7 +85,7 @@ public final class SqlExceptions {
         SQLException sqlite = sqliteCause(e);
         int vendor = sqlite == null ? 0 : sqlite.getErrorCode();
         if (e.outcome() == WriteOutcome.UNKNOWN) {
-            return new SQLException(message, COMPLETION_UNKNOWN, vendor, e);
+            return new SQLRecoverableException(message, COMPLETION_UNKNOWN, vendor, e);
         }
         if (e instanceof DeadlineExceededException || e instanceof CancelledException) {
             return new SQLTimeoutException(message, "HYT00", vendor, e);

@@ -1,0 +1,133 @@
+package dev.lanes.internal.jdbc;
+
+import dev.lanes.SqlFunction;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.writer.InteractiveTransaction;
+import dev.lanes.internal.writer.WriteRequest;
+import dev.lanes.internal.writer.WriteRequest.Returns;
+import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
+import java.util.List;
+
+/**
+ * The transaction of a {@link LogicalConnection} in manual-commit mode. It takes nothing until
+ * its first statement ({@link #begin}); then it is either pinned on the writer lane (read-write,
+ * {@code BEGIN IMMEDIATE} as {@code db.begin()}) or one snapshot on a reader (read-only, where
+ * writes are refused), until {@link #end} commits or rolls it back. Savepoints work in both.
+ *
+ * <h2>Invariants</h2>
+ * At most one of {@code transaction} and {@code snapshot} is non-null: both null before the first
+ * statement and after the end. {@code savepoints} counts the unnamed savepoints of the current
+ * transaction and restarts at its end. Not thread-safe: owned by one connection, whose user is
+ * one thread at a time; the lane pins the transaction to its caller and refuses a second thread.
+ */
+final class LogicalTransaction {
+    private final JdbcBackend db;
+    /** The open read-write transaction, pinned on the lane; null when none. */
+    private InteractiveTransaction transaction;
+    /** The open read-only transaction, a snapshot on a reader; null when none. */
+    private ReadSnapshot snapshot;
+    private int savepoints;
+
+    LogicalTransaction(JdbcBackend db) {
+        this.db = db;
+    }
+
+    /** Whether a transaction began and has not ended. */
+    boolean isOpen() {
+        return transaction != null || snapshot != null;
+    }
+
+    /** Begins the transaction at its first statement, as the mode says; no-op when open. */
+    void begin(boolean readOnly) {
+        if (isOpen()) {
+            return;
+        }
+        if (readOnly) {
+            snapshot = db.snapshot();
+        } else {
+            transaction = db.begin();
+        }
+    }
+
+    /**
+     * Runs one statement inside the begun transaction: on its snapshot (answering {@code
+     * last_insert_rowid()} and {@code changes()} from {@code functions}), else on the pinned
+     * lane, with rows when it is a read.
+     */
+    Execution run(SqlShape shape, Object[] args, boolean read, Returns returns,
+            ConnectionFunctions functions) {
+        if (snapshot != null) {
+            return Execution.ofRows(functions.ownOr(shape, q -> snapshot.query(q, args)));
+        }
+        return Execution.of(transaction.execute(shape.sql(), args, read ? Returns.ROWS : returns));
+    }
+
+    /** Runs a batch statement by statement inside the begun transaction; its counts. */
+    int[] runBatch(List<dev.lanes.Statement> batch) {
+        int[] counts = new int[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            dev.lanes.Statement s = batch.get(i);
+            if (snapshot != null) {
+                Refusals.writeOnReader(db.name(), s.sql());
+            }
+            counts[i] = (Integer) transaction.execute(s.sql(), s.args().toArray(), Returns.COUNT);
+        }
+        return counts;
+    }
+
+    /** Runs a metadata body on the transaction's connection; null means none is open. */
+    <T> T runOnConnection(SqlFunction<T> body) {
+        return transaction != null ? transaction.run(body) : snapshot.run(body);
+    }
+
+    /** Sets a savepoint, beginning the transaction first; {@code name} null for an unnamed one. */
+    JdbcSavepoint savepoint(String name, boolean readOnly) {
+        begin(readOnly);
+        JdbcSavepoint sp = name != null ? JdbcSavepoint.named(name)
+                : JdbcSavepoint.unnamed(++savepoints);
+        control(Op.SET, sp.sqlName());
+        return sp;
+    }
+
+    /** Rolls back to or releases a savepoint of the open transaction. */
+    void savepointStep(Op op, JdbcSavepoint savepoint) {
+        control(op, savepoint.sqlName());
+    }
+
+    private void control(Op op, String name) {
+        if (snapshot != null) {
+            snapshot.savepoint(WriteRequest.Savepoint.sql(op, name));
+        } else {
+            transaction.savepoint(op, name);
+        }
+    }
+
+    /**
+     * Commits or rolls back what is open and returns to "not begun", also when the end fails
+     * (the lane or the reader has released it then).
+     */
+    void end(boolean commit) {
+        InteractiveTransaction tx = transaction;
+        ReadSnapshot s = snapshot;
+        transaction = null;
+        snapshot = null;
+        savepoints = 0;
+        if (tx != null) {
+            if (commit) {
+                tx.commit();
+            } else {
+                tx.rollback();
+            }
+        }
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** A word for the connection's {@code toString}. */
+    String describe() {
+        return transaction != null ? ", in a transaction"
+                : snapshot != null ? ", in a read-only transaction" : ", manual commit";
+    }
+}
