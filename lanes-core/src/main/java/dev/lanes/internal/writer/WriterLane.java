@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * WriteQueue}, runs them one turn at a time on one connection ({@link WriterConnectionSlot}), and
  * delivers their outcomes. It coordinates the parts that do the work: {@link TurnScheduler} for
  * who runs a turn, {@link GroupCommit} for groups of writes, {@link MaintenanceRun}, {@link
- * PinnedTransaction} for interactive transactions, {@link Cork}, {@link LaneLifecycle} for open,
- * poison, death and close, and {@link WriteTelemetry}.
+ * PinnedTransaction} for interactive transactions, {@link Cork}, {@link IdleReleaseTurn}, {@link
+ * LaneLifecycle} for open, poison, death and close, and {@link WriteTelemetry}.
  *
  * <h2>Concurrency</h2>
  * {@link #lock} guards the run state (in {@link TurnScheduler}), the queue, the lifecycle, the
@@ -86,6 +86,7 @@ public final class WriterLane implements WorkerPool.Task {
     private final GroupCommit groupCommit;
     private final MaintenanceRun maintenanceRun;
     private final WriterConnectionSlot connection;
+    private final IdleReleaseTurn idleRelease;
 
     // turn only
     /** Requests whose outcome was recorded outside their own turn, to deliver after it. */
@@ -116,6 +117,8 @@ public final class WriterLane implements WorkerPool.Task {
         this.maintenanceRun = new MaintenanceRun(transaction, cork, telemetry, clock,
                 setup.diskReserve(), this::poison);
         this.connection = new WriterConnectionSlot(setup, telemetry, lifecycle);
+        this.idleRelease = new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork,
+                lifecycle, connection);
     }
 
     /** Installs a fault injector; for tests of the failure paths. */
@@ -463,25 +466,7 @@ public final class WriterLane implements WorkerPool.Task {
      * @return whether it ran (false: the lane was in use)
      */
     public boolean releaseIfIdle(Function<Releasable, Boolean> release) {
-        lock.lock();
-        try {
-            if (!idleLocked() || !scheduler.claim()) {
-                return false;
-            }
-        } finally {
-            lock.unlock();
-        }
-        try {
-            WriterConnection c = connection.current();
-            if (Boolean.TRUE.equals(release.apply(c == null ? null : c::releaseMemory))) {
-                connection.closeQuietly();
-            }
-        } catch (RuntimeException e) {
-            log.warn("{}: releasing idle resources failed", name, e);
-        } finally {
-            scheduler.finishTurn(false);
-        }
-        return true;
+        return idleRelease.releaseIfIdle(release);
     }
 
     /** What an idle release may do to the writer connection without owning it. */
@@ -492,20 +477,7 @@ public final class WriterLane implements WorkerPool.Task {
 
     /** Whether the lane could give up its connection now: a racy hint that never blocks. */
     public boolean idleNow() {
-        if (!lock.tryLock()) {
-            return false;
-        }
-        try {
-            return idleLocked();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    // guarded by lock
-    private boolean idleLocked() {
-        return scheduler.isIdle() && queue.isEmpty() && pinned.pinned() == null
-                && !cork.engaged() && lifecycle.running();
+        return idleRelease.idleNow();
     }
 
     // ------------------------------------------------------------------ views
