@@ -18,7 +18,6 @@ import dev.lanes.TransactionOptions;
 import dev.lanes.WriteOptions;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.file.Lease;
-import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.jdbc.LanesDataSource;
@@ -30,7 +29,6 @@ import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.FaultInjector;
-import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.CloseWait;
@@ -43,7 +41,6 @@ import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,15 +52,16 @@ import org.sqlite.SQLiteConnection;
 
 /**
  * A {@link Database}: the public face of one database. It turns calls into requests on its
- * {@link WriterLane} and reads on its {@link Reads}, routes reads to the lane while corked (so
- * that they see the corked writes), refuses what may not run before anything runs, and owns the
- * database's parts: the guards of its file ({@link DatabaseGuards}), its change notifications,
- * its {@link IdleRelease}, and its close.
+ * {@link WriterLane} and reads through its {@link ReadRouting} (on a reader, or on the lane while
+ * corked, so that they see the corked writes), refuses what may not run before anything runs,
+ * and owns the database's parts: the guards of its file ({@link DatabaseGuards}), its change
+ * notifications, its {@link IdleRelease}, and its close.
  *
  * <p>Metrics: every request is bracketed for the listener (see {@link
  * dev.lanes.MetricsListener#requestStarted}): writes, maintenance and transactions by the lane
- * when it makes their request, reads here; a refusal here before the lane saw the request
- * (a swapped file) is reported to the lane's bracket. The gauges are {@link Gauges}.
+ * when it makes their request, reads by {@link ReadRouting}; a refusal here before the lane saw
+ * the request (a swapped file) is reported to the lane's bracket. The gauges are {@link
+ * DatabaseGauges}.
  *
  * <p>Concurrency: every field is final and thread-safe but {@link #closeCalled}, a one-way
  * latch.
@@ -79,7 +77,8 @@ public final class DatabaseImpl implements Database {
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
     private final DatabaseGuards guards;
     private final IdleRelease idle;
-    private final ReadTelemetry readTelemetry;
+    /** Where reads run (a reader, or the lane while corked) and their telemetry. */
+    private final ReadRouting routing;
     private final DiskReserve diskReserve;
     private final TransactionStateListeners transactionListeners;
     private final DatabaseProfiling profiling;
@@ -117,10 +116,12 @@ public final class DatabaseImpl implements Database {
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
                 metrics);
         lane.commitObserver(changes);
-        this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
+        this.routing = new ReadRouting(this, lane, reads, idle,
+                new ReadTelemetry(name, options.maxReadDuration(), metrics), runtime.clock());
         this.profiling = new DatabaseProfiling(this, runtime.clock());
         try {
-            runtime.metrics().databaseOpened(name, new Gauges());
+            runtime.metrics().databaseOpened(name, new DatabaseGauges(lane, guards,
+                    reads.readers(), diskReserve, options.diskReserveBytes(), this::state));
         } catch (RuntimeException e) {
             LoggerFactory.getLogger(LogNames.METRICS)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);
@@ -275,7 +276,8 @@ public final class DatabaseImpl implements Database {
         return lane.runAndWait(r, !Threads.currentIsVirtual());
     }
 
-    private <T> CompletableFuture<T> submitAsync(WriteRequest r) {
+    /** Submits a request whose caller does not wait for it. */
+    <T> CompletableFuture<T> submitAsync(WriteRequest r) {
         checkIdentity(r);
         lane.submit(r, false, false);
         @SuppressWarnings("unchecked")
@@ -312,16 +314,7 @@ public final class DatabaseImpl implements Database {
     List<Row> query(ReadOptions options, String sql, Object[] args, long[] span) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
-        Object[] bound = args == null ? new Object[0] : args;
-        return measuredRead(sql, () -> {
-            Refusals.writeOnReader(name, sql);
-            if (lane.corked()) {
-                return readOnLane(c -> Statements.query(c, sql, bound, options().maxResultBytes(),
-                        name));
-            }
-            return span == null ? reads.query(options, sql, bound)
-                    : reads.query(options, sql, bound, span);
-        });
+        return routing.query(options, sql, args == null ? new Object[0] : args, span);
     }
 
     @Override
@@ -333,8 +326,7 @@ public final class DatabaseImpl implements Database {
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         requireBody(body);
-        return measuredRead(null, () -> lane.corked() ? readOnLane(body)
-                : reads.read(options, body));
+        return routing.read(options, body);
     }
 
     @Override
@@ -346,64 +338,7 @@ public final class DatabaseImpl implements Database {
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         requireBody(body);
-        idle.touched();
-        long started = runtime.clock().nanoTime();
-        if (lane.corked()) {
-            // the lane brackets it, as a read
-            CompletableFuture<T> future = submitAsync(readRequestOnLane(body, true));
-            future.whenComplete((v, e) -> readTelemetry.finished(null,
-                    runtime.clock().nanoTime() - started, e == null ? null : Failures.asLanes(e)));
-            return future;
-        }
-        boolean traced = readTelemetry.tracing();
-        Object trace = traced ? readTelemetry.started() : null;
-        Reads.Outcome ended = failure -> readEnded(null, started, traced, trace, failure);
-        try {
-            return reads.readAsync(options, body, ended);
-        } catch (RuntimeException refused) {
-            ended.ended(refused);
-            throw refused;
-        }
-    }
-
-    private <T> T measuredRead(String sql, java.util.function.Supplier<T> read) {
-        idle.touched();
-        long started = runtime.clock().nanoTime();
-        boolean traced = readTelemetry.tracing();
-        Object trace = traced ? readTelemetry.started() : null;
-        try {
-            T value = read.get();
-            readEnded(sql, started, traced, trace, null);
-            return value;
-        } catch (RuntimeException e) {
-            readEnded(sql, started, traced, trace, e);
-            throw e;
-        }
-    }
-
-    /** A read ended: its telemetry, and the end of its bracket when {@code traced}. */
-    private void readEnded(String sql, long started, boolean traced, Object trace,
-            Throwable failure) {
-        long nanos = runtime.clock().nanoTime() - started;
-        readTelemetry.finished(sql, nanos, failure);
-        if (traced) {
-            readTelemetry.completed(trace, nanos, failure);
-        }
-    }
-
-    /**
-     * While corked, a read runs on the writer lane as a request that writes nothing, so that it
-     * sees the corked writes: on the writer's guarded connection, under the read guard too.
-     * Reader deadlines do not apply there.
-     */
-    private <T> T readOnLane(SqlFunction<T> body) {
-        return runAndWait(readRequestOnLane(body, false)); // measuredRead brackets it
-    }
-
-    /** The lane's request for a read while corked; the lane brackets it when {@code traced}. */
-    private WriteRequest readRequestOnLane(SqlFunction<?> body, boolean traced) {
-        return lane.readBody(c -> Reads.runGuarded(
-                ConnectionGuard.read(name, c, ConnectionGuard.StopCheck.NONE), body), traced);
+        return routing.readAsync(options, body);
     }
 
     @Override
@@ -430,14 +365,7 @@ public final class DatabaseImpl implements Database {
 
         @Override
         public ResultData queryData(ReadOptions options, String sql, Object[] args) {
-            return measuredRead(sql, () -> {
-                Refusals.writeOnReader(name, sql);
-                if (lane.corked()) {
-                    return readOnLane(c -> Statements.queryData(c, sql, args,
-                            options().maxResultBytes(), name));
-                }
-                return reads.queryDetailed(options, sql, args);
-            });
+            return routing.queryData(options, sql, args);
         }
 
         @Override
@@ -457,8 +385,7 @@ public final class DatabaseImpl implements Database {
 
         @Override
         public ReadSnapshot snapshot() {
-            idle.touched();
-            return reads.snapshot(ReadOptions.DEFAULTS);
+            return routing.snapshot();
         }
     }
 
@@ -593,56 +520,5 @@ public final class DatabaseImpl implements Database {
     @Override
     public String toString() {
         return "Database[" + path + ", " + state() + "]";
-    }
-
-    /**
-     * The gauges the metrics listener reads, from the parts that hold each value; none takes a
-     * lock a turn holds or runs SQL, and the WAL's size costs one {@code stat}.
-     */
-    private final class Gauges implements dev.lanes.MetricsListener.DatabaseGauges {
-        @Override
-        public int queueDepth() {
-            return lane.queueDepth();
-        }
-
-        @Override
-        public boolean writerPoisoned() {
-            return lane.poisoned();
-        }
-
-        @Override
-        public boolean transactionOpen() {
-            return lane.transactionOpen();
-        }
-
-        @Override
-        public long walBytes() {
-            return guards.walBytes();
-        }
-
-        @Override
-        public int readersInUse() {
-            return reads.readers().inUse();
-        }
-
-        @Override
-        public int readersWaiting() {
-            return reads.readers().waiting();
-        }
-
-        @Override
-        public long freeBytes() {
-            return diskReserve.lastFreeBytes();
-        }
-
-        @Override
-        public long diskReserveBytes() {
-            return options.diskReserveBytes();
-        }
-
-        @Override
-        public DatabaseState state() {
-            return DatabaseImpl.this.state();
-        }
     }
 }

@@ -18,21 +18,16 @@ import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
@@ -42,15 +37,16 @@ import org.sqlite.SQLiteConnection;
  * and the registry of open databases, one per canonical path.
  *
  * <h2>Concurrency</h2>
- * {@link #databases}, {@link #openByFileName} and {@link #closed} are guarded by {@link #lock},
- * which is held only to look up or change the registry, never across file I/O: an open reserves
- * its path in the registry with a pending entry, takes the lease and builds the database outside
- * the lock, then completes the entry; concurrent opens of the same path wait for that entry, and
- * opens of other paths go on. A database leaves the registry when its close completes, so opening
- * the same path afterwards yields a fresh database, while opening it during the close returns the
- * closing one. Each database holds a {@link Lease} on its file from open until its last
+ * The open databases are kept in a {@link DatabaseRegistry}, whose lock is held only to look up
+ * or change it, never across file I/O: an open reserves its path in the registry with a pending
+ * entry, takes the lease and builds the database outside the lock, then completes the entry;
+ * concurrent opens of the same path wait for that entry, and opens of other paths go on. The
+ * runtime's own fields are final, but {@link #mbeans} (volatile, set once before the first open)
+ * and {@link #processLimitsApplied} (atomic). A database leaves the registry when its close
+ * completes, so opening the same path afterwards yields a fresh database, while opening it during
+ * the close returns the closing one. Each database holds a {@link Lease} on its file from open until its last
  * connection closed, which can be a moment after it left the registry; an open of the same path
- * waits for that release (at most {@link #LEASE_WAIT}). {@link #attached} databases (a cluster's)
+ * waits for that release (at most {@link #LEASE_WAIT}). {@link Attached} databases (a cluster's)
  * follow the same rules, keyed by what names them on their engine, without a lease.
  *
  * <p>Management beans ({@link ManagementBeans}), when switched on: a database's bean is
@@ -77,14 +73,8 @@ public final class LanesRuntime {
     /** The management beans; null unless {@link #registerMBeans} switched them on. */
     private volatile ManagementBeans mbeans;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    // guarded by lock
-    private final Map<Path, CompletableFuture<DatabaseImpl>> databases = new HashMap<>();
-    /** How many registered databases have each file name, so that naming one is O(1). */
-    private final Map<String, Integer> openByFileName = new HashMap<>();
-    /** Databases on other engines than a local file (a cluster's), by their engine's key. */
-    private final Map<Object, CompletableFuture<Attached>> attached = new HashMap<>();
-    private boolean closed;
+    /** The databases open in this runtime; see {@link DatabaseRegistry}. */
+    private final DatabaseRegistry registry;
 
     public LanesRuntime(String name, int maxThreads, long threadStackSize,
             MetricsListener metrics, int maxOpenConnections, long sqliteSoftHeapLimit) {
@@ -100,6 +90,7 @@ public final class LanesRuntime {
             MetricsListener metrics, int maxOpenConnections, long sqliteSoftHeapLimit,
             Clock clock, Timer timer) {
         this.name = name;
+        this.registry = new DatabaseRegistry(name, this);
         this.clock = clock;
         this.timer = timer;
         this.metrics = metrics;
@@ -195,14 +186,14 @@ public final class LanesRuntime {
         long leaseDeadline = System.nanoTime() + LEASE_WAIT.toNanos();
         DatabaseImpl db;
         while (true) {
-            Reservation r = reserve(canonical, path);
-            if (r.existing != null) {
-                db = Failures.join(r.existing); // an open of the same path under way elsewhere
+            DatabaseRegistry.Reservation r = registry.reserve(canonical, path);
+            if (r.existing() != null) {
+                db = Failures.join(r.existing()); // an open of the same path under way elsewhere
                 checkSameOptions(db, options);
                 break;
             }
-            if (r.releasing != null) {
-                awaitRelease(canonical, r.releasing, leaseDeadline);
+            if (r.releasing() != null) {
+                awaitRelease(canonical, r.releasing(), leaseDeadline);
                 continue;
             }
             db = build(canonical, r, options == null ? DatabaseOptions.builder().build() : options);
@@ -220,57 +211,29 @@ public final class LanesRuntime {
         return db;
     }
 
-    /** What an open found for its path: an entry to wait for, a lease to wait for, or its own. */
-    private record Reservation(CompletableFuture<DatabaseImpl> existing,
-            CompletableFuture<Void> releasing, CompletableFuture<DatabaseImpl> mine,
-            String display) {}
-
-    private Reservation reserve(Path canonical, Path asked) {
-        lock.lock();
-        try {
-            if (closed) {
-                throw new ClosedException(name + ": the runtime is closed; cannot open " + asked);
-            }
-            CompletableFuture<DatabaseImpl> entry = databases.get(canonical);
-            if (entry != null) {
-                return new Reservation(entry, null, null, null);
-            }
-            CompletableFuture<Void> releasing = Lease.pendingRelease(canonical, this);
-            if (releasing != null) {
-                return new Reservation(null, releasing, null, null);
-            }
-            String display = displayName(canonical);
-            CompletableFuture<DatabaseImpl> mine = new CompletableFuture<>();
-            databases.put(canonical, mine);
-            openByFileName.merge(fileName(canonical), 1, Integer::sum);
-            return new Reservation(null, null, mine, display);
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Takes the lease and builds the database, outside the lock; undoes the reservation on failure. */
-    private DatabaseImpl build(Path canonical, Reservation r, DatabaseOptions options) {
+    private DatabaseImpl build(Path canonical, DatabaseRegistry.Reservation r,
+            DatabaseOptions options) {
         DatabaseImpl db;
         try {
             // Owned before SQLite opens the file; refused: nothing stays registered.
-            Lease lease = Lease.acquire(canonical, r.display, this, name);
+            Lease lease = Lease.acquire(canonical, r.display(), this, name);
             try {
-                db = new DatabaseImpl(canonical, r.display, options, this, lease);
+                db = new DatabaseImpl(canonical, r.display(), options, this, lease);
             } catch (RuntimeException | Error e) {
                 lease.release();
                 throw e;
             }
         } catch (RuntimeException | Error e) {
-            forget(canonical, r.mine);
-            r.mine.completeExceptionally(e);
+            registry.forget(canonical, r.mine());
+            r.mine().completeExceptionally(e);
             throw e;
         }
         ManagementBeans beans = mbeans;
         if (beans != null) {
             beans.opened(db); // before anyone holds it, so before anyone can close it
         }
-        r.mine.complete(db);
+        r.mine().complete(db);
         return db;
     }
 
@@ -313,57 +276,13 @@ public final class LanesRuntime {
         }
     }
 
-    /**
-     * The name a database goes by in messages and metrics: its file name, with a short stable
-     * hash of its canonical path when another open database has the same file name.
-     */
-    // guarded by lock
-    private String displayName(Path canonical) {
-        String file = fileName(canonical);
-        if (openByFileName.getOrDefault(file, 0) == 0) {
-            return file;
-        }
-        CRC32 crc = new CRC32();
-        crc.update(canonical.toString().getBytes(StandardCharsets.UTF_8));
-        return file + "~" + String.format("%06x", crc.getValue() & 0xFFFFFF);
-    }
-
-    private static String fileName(Path canonical) {
-        return canonical.getFileName() == null ? canonical.toString()
-                : canonical.getFileName().toString();
-    }
-
     /** A database finished closing: forget it, unless a newer database took the path already. */
     void closed(Path path, DatabaseImpl db) {
         ManagementBeans beans = mbeans;
         if (beans != null) {
             beans.closed(db);
         }
-        lock.lock();
-        try {
-            CompletableFuture<DatabaseImpl> entry = databases.get(path);
-            if (entry != null && entry.getNow(null) == db) {
-                forgetLocked(path, entry);
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void forget(Path path, CompletableFuture<DatabaseImpl> entry) {
-        lock.lock();
-        try {
-            forgetLocked(path, entry);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    // guarded by lock
-    private void forgetLocked(Path path, CompletableFuture<DatabaseImpl> entry) {
-        if (databases.remove(path, entry)) {
-            openByFileName.computeIfPresent(fileName(path), (f, n) -> n == 1 ? null : n - 1);
-        }
+        registry.closed(path, db);
     }
 
     /** The first writer connection of the runtime applies the process-wide limits. */
@@ -408,28 +327,13 @@ public final class LanesRuntime {
             java.util.function.Function<Runnable, Attached> open) {
         CompletableFuture<Attached> existing;
         CompletableFuture<Attached> mine = new CompletableFuture<>();
-        lock.lock();
-        try {
-            if (closed) {
-                throw new ClosedException(name + ": the runtime is closed; cannot open " + key);
-            }
-            existing = attached.putIfAbsent(key, mine);
-        } finally {
-            lock.unlock();
-        }
+        existing = registry.reserveAttached(key, mine);
         if (existing != null) {
             Attached a = Failures.join(existing);
             checkSameOptions(a.name(), a.options(), options);
             return a.database();
         }
-        Runnable forget = () -> {
-            lock.lock();
-            try {
-                attached.remove(key, mine);
-            } finally {
-                lock.unlock();
-            }
-        };
+        Runnable forget = () -> registry.forgetAttached(key, mine);
         try {
             Attached a = open.apply(forget);
             mine.complete(a);
@@ -445,13 +349,7 @@ public final class LanesRuntime {
 
     public RuntimeDiagnostics diagnostics() {
         WorkerPool.Snapshot s = pool.snapshot();
-        int open;
-        lock.lock();
-        try {
-            open = databases.size() + attached.size();
-        } finally {
-            lock.unlock();
-        }
+        int open = registry.size();
         return new RuntimeDiagnostics(s.liveThreads(), s.maxThreads(), s.busyThreads(),
                 s.runnableForeground(), s.runnableBackground(), open, budget.open(),
                 s.longestQueueWait(), s.saturationStretches(), s.saturated());
@@ -459,56 +357,7 @@ public final class LanesRuntime {
 
     /** The databases open now, without waiting for those being opened (they are left out). */
     List<DatabaseImpl> openNow() {
-        List<DatabaseImpl> open = new ArrayList<>();
-        lock.lock();
-        try {
-            for (CompletableFuture<DatabaseImpl> e : databases.values()) {
-                DatabaseImpl db = e.isDone() && !e.isCompletedExceptionally() ? e.join() : null;
-                if (db != null) {
-                    open.add(db);
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-        return open;
-    }
-
-    /** The databases registered now, opened or being opened; those that failed are left out. */
-    private List<DatabaseImpl> registered() {
-        List<CompletableFuture<DatabaseImpl>> entries;
-        lock.lock();
-        try {
-            entries = new ArrayList<>(databases.values());
-        } finally {
-            lock.unlock();
-        }
-        return joined(entries);
-    }
-
-    /** The attached databases open now; those whose open failed are left out. */
-    private List<Attached> attachedNow() {
-        List<CompletableFuture<Attached>> entries;
-        lock.lock();
-        try {
-            entries = new ArrayList<>(attached.values());
-        } finally {
-            lock.unlock();
-        }
-        return joined(entries);
-    }
-
-    /** The databases of these entries, waiting for opens under way; failed opens left out. */
-    private static <T> List<T> joined(List<CompletableFuture<T>> entries) {
-        List<T> open = new ArrayList<>(entries.size());
-        for (CompletableFuture<T> e : entries) {
-            try {
-                open.add(e.join());
-            } catch (RuntimeException failed) {
-                // its open failed; its caller was told
-            }
-        }
-        return open;
+        return registry.openNow();
     }
 
     /**
@@ -517,15 +366,10 @@ public final class LanesRuntime {
      * still hold and use their handles.
      */
     public void abandoned() {
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-        } finally {
-            lock.unlock();
+        if (registry.isClosed()) {
+            return;
         }
-        for (DatabaseImpl db : registered()) {
+        for (DatabaseImpl db : registry.registered()) {
             log.warn("{}: its Lanes runtime was garbage-collected without close(); close the "
                     + "runtime at shutdown so that connections close cleanly and leases are "
                     + "released", db.name());
@@ -539,18 +383,13 @@ public final class LanesRuntime {
 
     /** Closes every database, all at once, then stops the threads. */
     public void close() {
-        lock.lock();
-        try {
-            closed = true;
-        } finally {
-            lock.unlock();
-        }
+        registry.close();
         List<Closing> open = new ArrayList<>();
-        for (DatabaseImpl db : registered()) {
+        for (DatabaseImpl db : registry.registered()) {
             open.add(new Closing(db.name(), db.beginClose(),
                     db.options().closeTimeout().toNanos(), db.lane()::closeTimedOut));
         }
-        for (Attached db : attachedNow()) {
+        for (Attached db : registry.attachedNow()) {
             open.add(new Closing(db.name(), db.beginClose(),
                     db.options().closeTimeout().toNanos(), db::closeTimedOut));
         }

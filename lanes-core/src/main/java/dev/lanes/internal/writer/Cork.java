@@ -149,10 +149,6 @@ final class Cork {
         off();
     }
 
-    Phase phase() {
-        return phase;
-    }
-
     /** Whether writes are held in the outer transaction (reads then run on the lane). */
     boolean corked() {
         Phase p = phase;
@@ -169,31 +165,39 @@ final class Cork {
         return phase != Phase.OFF;
     }
 
-    // guarded by laneLock
-    boolean requestCork() {
+    // guarded by laneLock: refuses a second cork, else asks for this one
+    void admitCork() {
         if (phase != Phase.OFF) {
-            return false;
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                    + ": already corked; uncork first", null);
         }
         set(Phase.REQUESTED);
-        return true;
     }
 
-    // guarded by laneLock: refuses an uncork that would run before its cork took effect
-    boolean requestUncork() {
-        if (uncorkRequested) {
-            return false;
+    /**
+     * Guarded by laneLock: refuses an uncork that cannot run now, else notes it as asked for
+     * (once per cork).
+     *
+     * @param transactionPinned whether an interactive transaction pins the lane now
+     */
+    void admitUncork(boolean transactionPinned) {
+        String refused = phase == Phase.OFF ? "not corked"
+                : uncorkRequested ? "an uncork is already pending"
+                // still queued behind the open transaction: an uncork deferred now would run
+                // before it and leave the database corked
+                : transactionPinned && !corked() ? "cork() has not taken effect "
+                        + "yet (it waits behind an open transaction); uncork after it returned"
+                : null;
+        if (refused != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": "
+                    + refused, null);
         }
         uncorkRequested = true;
-        return true;
     }
 
     // guarded by laneLock: an uncork refused at admission may be asked for again
     void uncorkRefused() {
         uncorkRequested = false;
-    }
-
-    boolean uncorkRequested() {
-        return uncorkRequested;
     }
 
     /** The outer transaction is open: the cork's turn began it, or a write after a break did. */

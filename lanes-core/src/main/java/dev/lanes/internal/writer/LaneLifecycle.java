@@ -7,25 +7,40 @@ import dev.lanes.DatabaseState;
 import dev.lanes.Termination;
 import dev.lanes.WriteOutcome;
 import dev.lanes.WriterPoisonedException;
+import dev.lanes.internal.util.LogNames;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The life of one writer lane: {@code RUNNING → CLOSING → CLOSED}, or {@code DEAD} when its
  * connection cannot be opened; and its poisoning, after which it refuses writes (reads go on)
- * until the database is reopened.
+ * until the database is reopened. Poison and death fail the queued work {@code NOT_STARTED}, and
+ * poison ends the pinned transaction; the failed requests are handed to the turn, which delivers
+ * them once it released the lane.
  *
  * <h2>Concurrency</h2>
  * {@link #state}, {@link #poisonCause} and {@link #deadCause} are guarded by the lane's lock;
  * the methods marked "guarded by the lane's lock" expect the caller to hold it, the others take
  * it, but for {@link #state()} and {@link #poisonCause()}: those two fields are volatile, so that
- * gauges and diagnostics read them without the lock. The futures complete once, from whichever
- * thread ends the phase they stand for.
+ * gauges and diagnostics read them without the lock. {@link #poison(String)} and {@link
+ * #markDead} take the lock and run on the lane's holder (the turn that found the cause), and
+ * change the queue and the pinned transaction under the same lock hold. The futures complete
+ * once, from whichever thread ends the phase they stand for.
  */
 final class LaneLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
+
     private final String name;
     private final ReentrantLock laneLock;
+    private final WriteQueue queue;
+    private final PinnedTransaction pinned;
+    /** Collects requests failed here, for the turn to deliver once it released the lane. */
+    private final Consumer<WriteRequest> deliverAfterTurn;
     /** Completes once the connection is open and initialized; fails when it never will be. */
     final CompletableFuture<Void> ready = new CompletableFuture<>();
     /** Completes with the final state: CLOSED, or DEAD with its cause. */
@@ -38,9 +53,13 @@ final class LaneLifecycle {
     private volatile String poisonCause;
     private Throwable deadCause;
 
-    LaneLifecycle(String name, ReentrantLock laneLock) {
+    LaneLifecycle(String name, ReentrantLock laneLock, WriteQueue queue, PinnedTransaction pinned,
+            Consumer<WriteRequest> deliverAfterTurn) {
         this.name = name;
         this.laneLock = laneLock;
+        this.queue = queue;
+        this.pinned = pinned;
+        this.deliverAfterTurn = deliverAfterTurn;
     }
 
     // guarded by the lane's lock: refuses new work unless the lane runs and is not poisoned
@@ -88,15 +107,45 @@ final class LaneLifecycle {
         }
     }
 
-    // guarded by the lane's lock: the first cause is kept
+    /** Refuses all later work and fails what is queued, NOT_STARTED. Reads are not affected. */
     void poison(String cause) {
-        if (poisonCause == null) {
-            poisonCause = cause;
+        log.error("{}: writer poisoned: {}. Queued writes fail NOT_STARTED; later writes are "
+                + "refused until the database is reopened", name, cause);
+        boolean transactionEnded;
+        List<WriteRequest> failed;
+        laneLock.lock();
+        try {
+            if (poisonCause == null) {
+                poisonCause = cause; // the first cause is kept
+            }
+            transactionEnded = pinned.endByPoison(cause);
+            failed = queue.failQueued(r -> new WriterPoisonedException(
+                    WriteOutcome.NOT_STARTED, name + ": the writer was poisoned (" + cause
+                    + ") before this write ran; it never ran", null));
+            failed.forEach(deliverAfterTurn);
+        } finally {
+            laneLock.unlock();
+        }
+        if (transactionEnded) {
+            pinned.ended();
+        }
+    }
+
+    /** The connection cannot be opened: the lane is dead, and what is queued fails. */
+    void markDead(Throwable cause) {
+        laneLock.lock();
+        try {
+            dead(cause);
+            queue.failQueued(r -> new DatabaseDeadException(name + ": the database cannot be "
+                    + "opened (" + cause + "); the request never ran", cause))
+                    .forEach(deliverAfterTurn);
+        } finally {
+            laneLock.unlock();
         }
     }
 
     // guarded by the lane's lock
-    void dead(Throwable cause) {
+    private void dead(Throwable cause) {
         // the state first: whoever the failed readiness wakes must already see DEAD
         if (state == DatabaseState.RUNNING) {
             state = DatabaseState.DEAD;

@@ -1,0 +1,88 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.InvalidRequestException;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.file.DiskReserve;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.writer.WriteRequest.Maintenance;
+import java.sql.SQLException;
+import java.util.function.Consumer;
+
+/**
+ * A maintenance request's turn: its body runs alone, without the transaction wrap, so that it
+ * may run what cannot run in a transaction (VACUUM, a checkpoint). Statements outside a
+ * transaction autocommit one by one, so a failure after one of them committed is {@code
+ * UNKNOWN}; a body that leaves a transaction open, or fails with an I/O error (a VACUUM or
+ * checkpoint whose sync failed), leaves the file's state unknown and poisons the writer. It is
+ * refused while corked, since it cannot run inside the cork's transaction.
+ *
+ * <p>Concurrency: none of its own; it runs on the lane's holder, on the writer connection.
+ */
+final class MaintenanceRun {
+    private final String name;
+    private final LaneTransaction transaction;
+    private final Cork cork;
+    private final WriteTelemetry telemetry;
+    private final Clock clock;
+    private final DiskReserve diskReserve;
+    private final Consumer<String> poison;
+
+    MaintenanceRun(LaneTransaction transaction, Cork cork, WriteTelemetry telemetry, Clock clock,
+            DiskReserve diskReserve, Consumer<String> poison) {
+        this.name = transaction.name();
+        this.transaction = transaction;
+        this.cork = cork;
+        this.telemetry = telemetry;
+        this.clock = clock;
+        this.diskReserve = diskReserve;
+        this.poison = poison;
+    }
+
+    void run(Maintenance r, WriterConnection c) {
+        if (cork.corked()) {
+            r.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": maintenance "
+                    + "is refused while corked (it cannot run inside the cork's transaction); "
+                    + "uncork first", null));
+            return;
+        }
+        LaneConnection.Watch watch = c.watch();
+        Object value = null;
+        Throwable failure = null;
+        long bodyStart = clock.nanoTime();
+        r.runs++;
+        try {
+            value = c.runGuarded(r.body, false, diskReserve::checkVacuumHeadroom);
+        } catch (Throwable t) {
+            failure = t;
+        }
+        r.bodyNanos = clock.nanoTime() - bodyStart;
+        if (leftOpen(c)) {
+            boolean clean = c.rollbackVerified();
+            r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the maintenance "
+                    + "request left a transaction open" + (clean ? " (rolled back)" : ""), failure));
+            poison.accept("a maintenance request left a transaction open");
+        } else if (failure != null) {
+            boolean ioFailure = SqliteConnections.causedByIoFailure(failure);
+            r.fail(transaction.failure(r, watch.committed() || ioFailure ? WriteOutcome.UNKNOWN
+                    : WriteOutcome.ROLLED_BACK, failure));
+            if (ioFailure) {
+                poison.accept("a maintenance request failed with an I/O error (" + failure
+                        + "); the file's state is not known");
+            }
+        } else {
+            r.succeed(value);
+            telemetry.counters.committed.increment();
+        }
+    }
+
+    /** Whether the body left a transaction open; one that cannot be asked counts as open. */
+    private static boolean leftOpen(WriterConnection c) {
+        try {
+            return c.inTransaction();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.DatabaseDeadException;
+import dev.lanes.SqlFunction;
+import dev.lanes.internal.sqlite.FaultInjector;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
+import java.sql.SQLException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The writer connection of one lane: none until a turn needs it, then opened through the lane's
+ * {@link WriterConnector}. The database's initializer runs, in one transaction, at the first open
+ * only; a later open (after an idle release or an eviction closed the connection) is reported as
+ * a reopen. A connection that cannot be opened makes the lane dead. Closing the connection gives
+ * its place in the connection budget back.
+ *
+ * <h2>Concurrency</h2>
+ * Turn only: {@link #connection}, {@link #initialized} and {@link #justOpened} are touched only by
+ * the lane's holder (a turn, or an idle release run as a turn); the lane lock's hand-offs order
+ * one holder's writes before the next one's reads. {@link #faults} is volatile: tests install it
+ * from any thread, and each fault point reads it, so that an installation applies to a connection
+ * opened before it.
+ */
+final class WriterConnectionSlot {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
+
+    private final String name;
+    private final LaneSetup setup;
+    private final Clock clock;
+    private final WriteTelemetry telemetry;
+    private final LaneLifecycle lifecycle;
+    private volatile FaultInjector faults = FaultInjector.NONE;
+
+    // turn only
+    private WriterConnection connection;
+    private boolean initialized;
+    /** Set by the turn that opened the connection, so the turn completes {@code ready}. */
+    private boolean justOpened;
+
+    WriterConnectionSlot(LaneSetup setup, WriteTelemetry telemetry, LaneLifecycle lifecycle) {
+        this.name = setup.name();
+        this.setup = setup;
+        this.clock = setup.clock();
+        this.telemetry = telemetry;
+        this.lifecycle = lifecycle;
+    }
+
+    void faults(FaultInjector injector) {
+        this.faults = injector == null ? FaultInjector.NONE : injector;
+    }
+
+    /** The open connection, or null. Turn only. */
+    WriterConnection current() {
+        return connection;
+    }
+
+    /** Whether the turn that just ran opened the connection; clears it. Turn only. */
+    boolean takeJustOpened() {
+        boolean opened = justOpened;
+        justOpened = false;
+        return opened;
+    }
+
+    /**
+     * Opens the connection unless it is open. When it cannot be opened (now, or before), fails
+     * every request of {@code group} with {@link DatabaseDeadException}; they never ran.
+     *
+     * @return whether the connection is open
+     */
+    boolean ensureOpen(List<WriteRequest> group) {
+        if (connection != null) {
+            return true;
+        }
+        Throwable dead = lifecycle.deadCause();
+        if (dead == null) {
+            try {
+                open();
+                return true;
+            } catch (Throwable e) {
+                closeQuietly();
+                dead = e;
+                log.error("{}: cannot open the database at {}; it is dead", name, setup.path(), e);
+                lifecycle.markDead(e);
+            }
+        }
+        for (WriteRequest r : group) {
+            r.fail(new DatabaseDeadException(name + ": the database cannot be opened (" + dead
+                    + "); the request never ran", dead));
+        }
+        return false;
+    }
+
+    private void open() throws Exception {
+        long openStart = clock.nanoTime();
+        connection = setup.connector().open(new FaultInjector() {
+            // reads the field, so that later installations apply
+            @Override
+            public void before(Point point) throws SQLException {
+                faults.before(point);
+            }
+
+            @Override
+            public void after(Point point) throws SQLException {
+                faults.after(point);
+            }
+        }, telemetry.counters);
+        if (initialized) {
+            // opened before, so it was closed since (an eviction): a reopen
+            telemetry.reopened(clock.nanoTime() - openStart);
+        }
+        if (!initialized) {
+            // Once per database: a reopen after an eviction must not run it again.
+            initialize(connection);
+            initialized = true;
+        }
+        justOpened = true;
+    }
+
+    /** Runs the initializer, if any, in one transaction; throws when it fails. */
+    private void initialize(WriterConnection c) throws Exception {
+        SqlFunction<?> initializer = setup.options().initializer();
+        if (initializer == null) {
+            return;
+        }
+        c.beginImmediate();
+        try {
+            c.runInitializer(initializer);
+            c.commit();
+        } catch (Exception | Error e) {
+            c.rollbackVerified();
+            throw e;
+        }
+    }
+
+    /** Closes the connection, if open; a failure to close is logged. Turn only. */
+    void closeQuietly() {
+        WriterConnection c = connection;
+        connection = null;
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException | RuntimeException e) {
+                log.warn("{}: closing the writer connection failed", name, e);
+            }
+            setup.budget().closed();
+        }
+    }
+}
