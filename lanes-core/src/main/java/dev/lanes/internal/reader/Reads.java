@@ -266,8 +266,8 @@ public final class Reads {
      */
     private <T> T runLeased(Lease lease, Work<T> work, Limits limits, ReadTask<?> task) {
         if (limits.hasDeadline && clock.nanoTime() - limits.deadline >= 0) {
+            readers.deadlineExceeded(); // counted before the reader is free for the next read
             readers.release(lease, true);
-            readers.deadlineExceeded();
             throw new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
                     + limits.timeoutMillis() + " ms deadline passed before it could start; it "
                     + "never ran", null);
@@ -296,6 +296,12 @@ public final class Reads {
             failure = t;
         }
         int stop = c.endLease();
+        // counted before the reader is free: whoever reads next sees this read's stop
+        if (stop == ReaderConnection.CANCELLED) {
+            readers.cancelled();
+        } else if (stop == ReaderConnection.DEADLINE) {
+            readers.deadlineExceeded();
+        }
         boolean reusable;
         if (failure != null) {
             reusable = c.rollbackVerified();
@@ -329,12 +335,10 @@ public final class Reads {
 
     private <T> T outcome(int stop, T value, Throwable failure, Limits limits) {
         if (stop == ReaderConnection.CANCELLED) {
-            readers.cancelled();
             throw new CancelledException(WriteOutcome.ROLLED_BACK, name + ": the read was "
                     + "cancelled and stopped; it wrote nothing", failure);
         }
         if (stop == ReaderConnection.DEADLINE) {
-            readers.deadlineExceeded();
             throw new DeadlineExceededException(WriteOutcome.ROLLED_BACK, name + ": the read ran "
                     + "past its " + limits.timeoutMillis() + " ms deadline and was stopped; it "
                     + "wrote nothing", failure);
@@ -587,8 +591,8 @@ public final class Reads {
         @Override
         public void runTurn() {
             if (cancelled || future.isDone()) {
+                readers.cancelled(); // counted before the reader is free for the next read
                 readers.release(lease, true); // its connection was never touched
-                readers.cancelled();
                 return;
             }
             T value = null;
