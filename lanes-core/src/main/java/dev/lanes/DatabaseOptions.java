@@ -1,7 +1,12 @@
 package dev.lanes;
 
+import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Objects;
+import java.util.function.Supplier;
+import org.sqlite.Function;
 
 /**
  * How one database is run. Immutable; built with {@link #builder()}, whose setters reject a bad
@@ -28,6 +33,7 @@ public final class DatabaseOptions {
     private final CheckpointMode checkpointMode;
     private final boolean identityCheck;
     private final boolean background;
+    private final ConnectionSetup connectionSetup;
 
     /** Environment variable that overrides the default {@link #diskReserveBytes()}. */
     public static final String DISK_RESERVE_ENV = "LANES_DISK_RESERVE_BYTES";
@@ -54,6 +60,7 @@ public final class DatabaseOptions {
         this.checkpointMode = b.checkpointMode;
         this.identityCheck = b.identityCheck;
         this.background = b.background;
+        this.connectionSetup = b.setup.build(b.checkpointMode);
     }
 
     /**
@@ -253,6 +260,11 @@ public final class DatabaseOptions {
         return background;
     }
 
+    /** What every connection gets besides Lanes' own set-up (default {@link ConnectionSetup#NONE}). */
+    public ConnectionSetup connectionSetup() {
+        return connectionSetup;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -279,12 +291,13 @@ public final class DatabaseOptions {
                 && maxResultBytes == other.maxResultBytes
                 && Objects.equals(checkpointMode, other.checkpointMode)
                 && identityCheck == other.identityCheck
-                && background == other.background;
+                && background == other.background
+                && connectionSetup.equals(other.connectionSetup);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous, statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes, slowWriteThreshold, idleRelease, maxReadDuration, initializer, readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background);
+        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous, statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes, slowWriteThreshold, idleRelease, maxReadDuration, initializer, readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background, connectionSetup);
     }
 
     @Override
@@ -306,7 +319,8 @@ public final class DatabaseOptions {
                 + "maxResultBytes=" + maxResultBytes + ", "
                 + "checkpointMode=" + checkpointMode + ", "
                 + "identityCheck=" + identityCheck + ", "
-                + "background=" + background + "]";
+                + "background=" + background + ", "
+                + "connectionSetup=" + connectionSetup + "]";
     }
 
     /** A builder holding the defaults. */
@@ -339,6 +353,7 @@ public final class DatabaseOptions {
         private CheckpointMode checkpointMode = CheckpointMode.AUTO;
         private boolean identityCheck = true;
         private boolean background;
+        private ConnectionSetup.Collector setup = new ConnectionSetup.Collector();
 
         private Builder() {
             this(defaultDiskReserve());
@@ -367,6 +382,7 @@ public final class DatabaseOptions {
             checkpointMode = o.checkpointMode;
             identityCheck = o.identityCheck;
             background = o.background;
+            setup = new ConnectionSetup.Collector(o.connectionSetup);
         }
 
         /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
@@ -526,6 +542,57 @@ public final class DatabaseOptions {
             return this;
         }
 
+        /** Runs {@code PRAGMA name = value} on every connection, in order; see {@link ConnectionSetup}. */
+        public Builder pragma(String name, Object value) {
+            setup.pragma(name, value);
+            return this;
+        }
+
+        /** {@link #function(String, int, int, Supplier)} without flags (not usable in indexes). */
+        public Builder function(String name, int nArgs, Supplier<? extends Function> factory) {
+            return function(name, nArgs, 0, factory);
+        }
+
+        /**
+         * Registers a scalar function on every connection, one instance each from {@code factory};
+         * only a deterministic one with {@code flags} {@link Function#FLAG_DETERMINISTIC} may be
+         * used in indexes. {@code nArgs} -1 means any. See {@link ConnectionSetup}.
+         */
+        public Builder function(String name, int nArgs, int flags,
+                Supplier<? extends Function> factory) {
+            setup.function(name, nArgs, flags, factory);
+            return this;
+        }
+
+        /** Registers an aggregate or window function on every connection, one instance each. */
+        public Builder aggregate(String name, int nArgs,
+                Supplier<? extends Function.Aggregate> factory) {
+            setup.aggregate(name, nArgs, factory);
+            return this;
+        }
+
+        /** Registers a collation on every connection; {@code order} must be thread-safe. */
+        public Builder collation(String name, Comparator<String> order) {
+            setup.collation(name, order);
+            return this;
+        }
+
+        /** Loads an extension on every connection; SQL's {@code load_extension()} stays off. */
+        public Builder extension(Path library) {
+            setup.extension(library);
+            return this;
+        }
+
+        /**
+         * Runs {@code setup} last on every new connection ({@link Connection#isReadOnly()} is true
+         * on readers); it must not leave a transaction open. See {@link ConnectionSetup}.
+         */
+        public Builder onConnect(SqlConsumer<Connection> setup) {
+            this.setup.onConnect(setup);
+            return this;
+        }
+
+        /** The options; a pragma that conflicts with the checkpoint mode is refused here. */
         public DatabaseOptions build() {
             return new DatabaseOptions(this);
         }

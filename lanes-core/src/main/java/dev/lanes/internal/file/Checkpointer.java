@@ -6,6 +6,7 @@ import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.Synchronous;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
@@ -85,6 +86,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private final ConnectionBudget budget;
     private final Clock clock;
     private final Identity identity;
+    private final ConnectionSettings settings;
     private final Stats stats;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
@@ -107,7 +109,8 @@ public final class Checkpointer implements WorkerPool.Task {
     private boolean truncateTried;
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
-            ConnectionBudget budget, Clock clock, Identity identity, Stats stats) {
+            ConnectionBudget budget, Clock clock, Identity identity, Stats stats,
+            ConnectionSettings settings) {
         this.path = path;
         this.wal = walOf(path);
         this.name = name;
@@ -117,6 +120,7 @@ public final class Checkpointer implements WorkerPool.Task {
         this.clock = clock;
         this.identity = identity;
         this.stats = stats;
+        this.settings = settings;
     }
 
     /** The {@code -wal} file of a database. */
@@ -303,6 +307,7 @@ public final class Checkpointer implements WorkerPool.Task {
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode, as every connection
             identity.onReaderOpened(c);
+            settings.apply(c, ConnectionSettings.Role.CHECKPOINTER);
             return c;
         } catch (SQLException | RuntimeException e) {
             try {

@@ -1,6 +1,7 @@
 package dev.lanes.internal.reader;
 
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.scheduler.ConnectionBudget;
@@ -149,6 +150,8 @@ public final class ReaderSet {
     private final WorkerPool pool;
     private final Timer timer;
     private final Clock clock;
+    /** The user's set-up, applied to each new connection after the identity check. */
+    private final ConnectionSettings settings;
     private volatile FaultInjector faults = FaultInjector.NONE;
     /** Checks each new connection against the file first opened; null checks nothing. */
     private volatile Identity identity;
@@ -182,8 +185,9 @@ public final class ReaderSet {
 
     ReaderSet(String name, Path path, int capacity, Duration checkoutTimeout,
             Duration busyTimeout, int statementCacheSize, ConnectionBudget budget, WorkerPool pool,
-            Timer timer, Clock clock) {
+            Timer timer, Clock clock, ConnectionSettings settings) {
         this.clock = clock;
+        this.settings = settings;
         this.name = name;
         this.path = path;
         this.capacity = capacity;
@@ -569,6 +573,13 @@ public final class ReaderSet {
                         WriteOutcome.NOT_STARTED, name + ": cannot check the identity of a new "
                         + "reader connection (" + e.getMessage() + "); the read never ran", e);
             }
+        }
+        try {
+            settings.apply(c.raw, ConnectionSettings.Role.READER);
+        } catch (SQLException e) {
+            c.close();
+            throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": cannot set up a new "
+                    + "reader connection (" + e.getMessage() + "); the read never ran", e);
         }
         budget.opened();
         onConnectionOpened.run();

@@ -17,6 +17,7 @@ import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
@@ -34,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +108,8 @@ public final class Reads {
             ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
         ReaderSet readers = new ReaderSet(name, path, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(),
-                options.statementCacheSize(), budget, pool, timer, clock);
+                options.statementCacheSize(), budget, pool, timer, clock,
+                ConnectionSettings.of(options));
         return new Reads(name, path, writerReady, readers, pool, timer, clock,
                 options.maxResultBytes(), options.busyTimeout());
     }
@@ -153,6 +156,11 @@ public final class Reads {
      */
     public List<Row> query(ReadOptions options, String sql, Object[] args, long[] span) {
         return run(Limits.of(options, clock), new QueryWork(sql, args, span));
+    }
+
+    /** Streams a query's rows to {@code each} (a {@link dev.lanes.internal.sql.RowStream}). */
+    public long stream(ReadOptions options, String sql, Object[] args, Consumer<Row> each) {
+        return run(Limits.of(options, clock), new StreamWork(sql, args, each));
     }
 
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
@@ -270,7 +278,7 @@ public final class Reads {
                 c.begin();
                 began = true;
             }
-            value = work.run(c, work.transactional() ? () -> checkStop(c, limits) : null);
+            value = work.run(c, work.checksStop() ? () -> checkStop(c, limits) : null);
         } catch (Throwable t) {
             failure = t;
         }
@@ -370,9 +378,14 @@ public final class Reads {
     // ------------------------------------------------------------------ work
 
     /** What a read does on its connection. */
-    private interface Work<T> {
+    interface Work<T> {
         /** Whether it needs BEGIN … COMMIT around it (several statements, one snapshot). */
         boolean transactional();
+
+        /** Whether it checks for a stop itself (it gets a stop check, never null, if so). */
+        default boolean checksStop() {
+            return transactional();
+        }
 
         T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception;
     }
