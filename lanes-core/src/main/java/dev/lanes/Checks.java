@@ -20,6 +20,15 @@ final class Checks {
         return value;
     }
 
+    /** {@code value} within {@code [min, max]}; {@code why} tells where the bounds come from. */
+    static int between(String name, int value, int min, int max, String why) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be between " + min + " and " + max
+                    + " (" + why + "), was " + value);
+        }
+        return value;
+    }
+
     static long positive(String name, long value) {
         if (value < 1) {
             throw new IllegalArgumentException(name + " must be at least 1, was " + value);

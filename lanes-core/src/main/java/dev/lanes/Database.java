@@ -411,6 +411,9 @@ public interface Database extends AutoCloseable {
      * SQLTransactionRollbackException} (a constraint: {@code SQLIntegrityConstraintViolationException}),
      * an unknown outcome SQLState {@code 40003}. {@code unwrap(Database.class)} on the data
      * source or a connection gives this database.
+     *
+     * <p>A database on a cluster ({@link Lanes#openCluster}) has no data source yet: this throws
+     * {@link InvalidRequestException}.
      */
     javax.sql.DataSource dataSource();
 

@@ -34,6 +34,11 @@ public final class DatabaseOptions {
     private final boolean identityCheck;
     private final boolean background;
     private final ConnectionSetup connectionSetup;
+    private final int maxAttachedDatabases;
+    private final int maxValueBytes;
+
+    /** SQLite's ceiling of {@code SQLITE_LIMIT_LENGTH}, the default {@link #maxValueBytes()}. */
+    private static final int MAX_VALUE_BYTES = 1_000_000_000;
 
     /** Environment variable that overrides the default {@link #diskReserveBytes()}. */
     public static final String DISK_RESERVE_ENV = "LANES_DISK_RESERVE_BYTES";
@@ -61,6 +66,8 @@ public final class DatabaseOptions {
         this.identityCheck = b.identityCheck;
         this.background = b.background;
         this.connectionSetup = b.setup.build(b.checkpointMode);
+        this.maxAttachedDatabases = b.maxAttachedDatabases;
+        this.maxValueBytes = b.maxValueBytes;
     }
 
     /**
@@ -265,6 +272,22 @@ public final class DatabaseOptions {
         return connectionSetup;
     }
 
+    /**
+     * How many databases a writer connection may {@code ATTACH} (default 0: {@code ATTACH} is
+     * refused on every connection). Readers never attach.
+     */
+    public int maxAttachedDatabases() {
+        return maxAttachedDatabases;
+    }
+
+    /**
+     * The largest string, blob or row SQLite builds or stores on this database's connections, in
+     * bytes (SQLite's {@code SQLITE_LIMIT_LENGTH}; default 1,000,000,000, SQLite's own).
+     */
+    public int maxValueBytes() {
+        return maxValueBytes;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -292,12 +315,14 @@ public final class DatabaseOptions {
                 && Objects.equals(checkpointMode, other.checkpointMode)
                 && identityCheck == other.identityCheck
                 && background == other.background
+                && maxAttachedDatabases == other.maxAttachedDatabases
+                && maxValueBytes == other.maxValueBytes
                 && connectionSetup.equals(other.connectionSetup);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous, statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes, slowWriteThreshold, idleRelease, maxReadDuration, initializer, readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background, connectionSetup);
+        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous, statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes, slowWriteThreshold, idleRelease, maxReadDuration, initializer, readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background, maxAttachedDatabases, maxValueBytes, connectionSetup);
     }
 
     @Override
@@ -320,6 +345,8 @@ public final class DatabaseOptions {
                 + "checkpointMode=" + checkpointMode + ", "
                 + "identityCheck=" + identityCheck + ", "
                 + "background=" + background + ", "
+                + "maxAttachedDatabases=" + maxAttachedDatabases + ", "
+                + "maxValueBytes=" + maxValueBytes + ", "
                 + "connectionSetup=" + connectionSetup + "]";
     }
 
@@ -354,6 +381,8 @@ public final class DatabaseOptions {
         private boolean identityCheck = true;
         private boolean background;
         private ConnectionSetup.Collector setup = new ConnectionSetup.Collector();
+        private int maxAttachedDatabases;
+        private int maxValueBytes = MAX_VALUE_BYTES;
 
         private Builder() {
             this(defaultDiskReserve());
@@ -383,6 +412,8 @@ public final class DatabaseOptions {
             identityCheck = o.identityCheck;
             background = o.background;
             setup = new ConnectionSetup.Collector(o.connectionSetup);
+            maxAttachedDatabases = o.maxAttachedDatabases;
+            maxValueBytes = o.maxValueBytes;
         }
 
         /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
@@ -534,6 +565,36 @@ public final class DatabaseOptions {
          */
         public Builder background(boolean background) {
             this.background = background;
+            return this;
+        }
+
+        /**
+         * How many databases the writer connection may {@code ATTACH}, from 0 (the default) to
+         * 125 (SQLite's ceiling). At 0 an {@code ATTACH} in a write or maintenance body, or
+         * through {@link Database#execute}, is refused with {@link InvalidRequestException}
+         * before SQLite runs it, and SQLite's own limit refuses any {@code ATTACH} the text hid:
+         * by default no SQL reaches a file outside the database. Readers refuse {@code ATTACH}
+         * whatever this says. An attached database stays attached to the writer connection for
+         * later requests until a body detaches it.
+         */
+        public Builder maxAttachedDatabases(int count) {
+            this.maxAttachedDatabases = Checks.between("maxAttachedDatabases", count, 0, 125,
+                    "SQLite's ceiling");
+            return this;
+        }
+
+        /**
+         * The largest string, blob or row SQLite builds or stores on this database's
+         * connections, writer and readers, in bytes: {@code SQLITE_LIMIT_LENGTH}. A larger value
+         * bound to a statement, or built by SQL ({@code zeroblob}, {@code ||}, {@code
+         * printf}), fails in SQLite ({@code SQLITE_TOOBIG}, "string or blob too big") and the
+         * request fails with a typed error, writing nothing. From 1024 to 1,000,000,000 (the
+         * default, SQLite's own ceiling); lower it to bound what one request can make SQLite
+         * and the JVM hold in memory.
+         */
+        public Builder maxValueBytes(int bytes) {
+            this.maxValueBytes = Checks.between("maxValueBytes", bytes, 1024, MAX_VALUE_BYTES,
+                    "SQLite's ceiling");
             return this;
         }
 

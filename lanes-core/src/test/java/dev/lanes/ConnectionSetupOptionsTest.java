@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Comparator;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,18 +27,7 @@ import org.sqlite.Function;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionSetupOptionsTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     static Stream<Arguments> ownedPragmas() {
         return Stream.of(
@@ -79,9 +65,10 @@ class ConnectionSetupOptionsTest {
 
     @Test
     void walAutocheckpointTunesSqlitesOwnCheckpointUnderAuto() {
-        Database db = lanes.open(dir.resolve("auto.db"), DatabaseOptions.builder()
+        Database db = runtime.lanes().open(runtime.path("auto.db"), DatabaseOptions.builder()
                 .pragma("wal_autocheckpoint", 500).build());
-        assertThat(db.write(c -> pragma(c, "wal_autocheckpoint"))).isEqualTo(500);
+        long value = db.write(c -> pragma(c, "wal_autocheckpoint"));
+        assertThat(value).isEqualTo(500);
     }
 
     @ParameterizedTest(name = "''{0}''")
@@ -116,7 +103,7 @@ class ConnectionSetupOptionsTest {
     void aTextValueIsQuotedSoItCannotEndTheStatement() {
         // Would be a second statement if pasted: quoted, it is one odd value SQLite ignores, and
         // the read-back catches that it did not take.
-        Database db = lanes.open(dir.resolve("quoted.db"), DatabaseOptions.builder()
+        Database db = runtime.lanes().open(runtime.path("quoted.db"), DatabaseOptions.builder()
                 .pragma("encoding", "UTF-8'; DROP TABLE t; --").build());
         CompletionException e = catchThrowableOfType(CompletionException.class,
                 () -> db.whenReady().join());
@@ -139,7 +126,7 @@ class ConnectionSetupOptionsTest {
                 .hasMessageContaining("FLAG_DETERMINISTIC");
         assertThatThrownBy(() -> DatabaseOptions.builder().function("f", 1, f).function("F", 1, f))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
-        assertThatThrownBy(() -> DatabaseOptions.builder().function("f", 1, null))
+        assertThatThrownBy(() -> DatabaseOptions.builder().function("f", 1, (Supplier<Function>) null))
                 .isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> DatabaseOptions.builder().collation("c", Comparator.naturalOrder())
                 .collation("C", Comparator.reverseOrder()))
@@ -153,7 +140,7 @@ class ConnectionSetupOptionsTest {
 
     @Test
     void anUnknownPragmaFailsTheOpenNamingIt() {
-        Database db = lanes.open(dir.resolve("unknown.db"), DatabaseOptions.builder()
+        Database db = runtime.lanes().open(runtime.path("unknown.db"), DatabaseOptions.builder()
                 .pragma("cache_size", -4000).pragma("cach_size", -8000).build());
         CompletionException e = catchThrowableOfType(CompletionException.class,
                 () -> db.whenReady().join());
@@ -168,7 +155,7 @@ class ConnectionSetupOptionsTest {
     @Test
     void aValueSqliteIgnoresFailsTheOpenNamingPragmaAndValue() {
         // page_size must be a power of two: SQLite keeps 4096 and says nothing
-        Database db = lanes.open(dir.resolve("ignored.db"), DatabaseOptions.builder()
+        Database db = runtime.lanes().open(runtime.path("ignored.db"), DatabaseOptions.builder()
                 .pragma("page_size", 1000).build());
         CompletionException e = catchThrowableOfType(CompletionException.class,
                 () -> db.whenReady().join());
@@ -190,10 +177,10 @@ class ConnectionSetupOptionsTest {
                 .pragmas()).hasSize(2);
         assertThat(a.connectionSetup().pragmas()).as("toBuilder copied, never shared").hasSize(1);
 
-        Database db = lanes.open(dir.resolve("twice.db"), a);
-        assertThat(lanes.open(dir.resolve("twice.db"), same)).isSameAs(db);
+        Database db = runtime.lanes().open(runtime.path("twice.db"), a);
+        assertThat(runtime.lanes().open(runtime.path("twice.db"), same)).isSameAs(db);
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
-                () -> lanes.open(dir.resolve("twice.db"), DatabaseOptions.builder()
+                () -> runtime.lanes().open(runtime.path("twice.db"), DatabaseOptions.builder()
                         .pragma("cache_size", -8000).collation("rev", order).build()));
         assertThat(e).hasMessageContaining("pragma (open with")
                 .hasMessageContaining("-4000").hasMessageContaining("-8000");

@@ -18,10 +18,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.Function;
 
 /**
@@ -34,15 +33,7 @@ import org.sqlite.Function;
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionSetupTest {
-    @TempDir Path dir;
-    private Lanes lanes;
-
-    @AfterEach
-    void stop() {
-        if (lanes != null) {
-            lanes.close();
-        }
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     /** What one new connection saw in its onConnect hook. */
     record Seen(boolean readOnly, long cacheSize, long tempStore, long mmapSize, long twice) {}
@@ -117,10 +108,10 @@ class ConnectionSetupTest {
 
     @Test
     void theWriterAndEveryReaderHaveThePragmasAndTheFunction() throws Exception {
-        lanes = TestLanes.runtime();
+        Lanes lanes = runtime.lanes();
         Recorder recorder = new Recorder();
         int readers = 3;
-        Database db = lanes.open(dir.resolve("every.db"), settings(recorder).readers(readers)
+        Database db = lanes.open(runtime.path("every.db"), settings(recorder).readers(readers)
                 .build());
         assertThat(db.write(ConnectionSetupTest::inBody)).isEqualTo(EXPECTED_WRITER);
 
@@ -152,15 +143,16 @@ class ConnectionSetupTest {
 
     @Test
     void settingsHoldOnConnectionsReopenedAfterTheBudgetEvictedThem() {
-        lanes = Lanes.builder().name("budget").maxThreads(4).maxOpenConnections(2).build();
+        Lanes lanes = runtime.start(Lanes.builder().name("budget").maxThreads(4)
+                .maxOpenConnections(2));
         Recorder recorder = new Recorder();
-        Database a = lanes.open(dir.resolve("a.db"), settings(recorder).build());
+        Database a = lanes.open(runtime.path("a.db"), settings(recorder).build());
         a.execute("CREATE TABLE t(x INTEGER)");
         a.execute("INSERT INTO t VALUES (1), (2)");
         assertThat(a.query("SELECT sum(twice(x)) AS s FROM t").get(0).getLong("s")).isEqualTo(6);
 
         // a holds its writer and a reader; b's writer passes the cap of 2, so idle a loses both
-        Database b = lanes.open(dir.resolve("b.db"));
+        Database b = lanes.open(runtime.path("b.db"));
         b.execute("CREATE TABLE u(x)");
         TestLanes.awaitTrue("a's connections to be evicted",
                 () -> lanes.diagnostics().openConnections() == 1
@@ -177,9 +169,9 @@ class ConnectionSetupTest {
 
     @Test
     void settingsHoldOnReadersReopenedAfterAnIdleRelease() {
-        lanes = TestLanes.runtime();
+        Lanes lanes = runtime.lanes();
         Recorder recorder = new Recorder();
-        Database db = lanes.open(dir.resolve("idle.db"), settings(recorder).readers(1)
+        Database db = lanes.open(runtime.path("idle.db"), settings(recorder).readers(1)
                 .idleRelease(Duration.ofMillis(200)).build());
         db.execute("CREATE TABLE t(x INTEGER)");
         db.execute("INSERT INTO t VALUES (5)");
@@ -197,9 +189,9 @@ class ConnectionSetupTest {
 
     @Test
     void theCheckpointersConnectionHasTheSettings() {
-        lanes = TestLanes.runtime();
+        Lanes lanes = runtime.lanes();
         Recorder recorder = new Recorder();
-        Database db = lanes.open(dir.resolve("checkpointed.db"), settings(recorder)
+        Database db = lanes.open(runtime.path("checkpointed.db"), settings(recorder)
                 .checkpointMode(CheckpointMode.DEDICATED).build());
         db.execute("CREATE TABLE t(x INTEGER)");
         db.execute("INSERT INTO t VALUES (1)");
@@ -212,11 +204,11 @@ class ConnectionSetupTest {
 
     @Test
     void aBackupsConnectionHasTheSettingsAndItsCopyTheCollationItsIndexNeeds() {
-        lanes = TestLanes.runtime();
+        Lanes lanes = runtime.lanes();
         Recorder recorder = new Recorder();
         DatabaseOptions options = settings(recorder)
                 .collation("rev", Comparator.reverseOrder()).build();
-        Database db = lanes.open(dir.resolve("source.db"), options);
+        Database db = lanes.open(runtime.path("source.db"), options);
         db.execute("CREATE TABLE t(v TEXT)");
         db.execute("CREATE INDEX t_rev ON t(v COLLATE rev)");
         db.execute("CREATE INDEX t_twice ON t(twice(length(v)))");
@@ -224,7 +216,7 @@ class ConnectionSetupTest {
                 Statement.of("INSERT INTO t VALUES ('b')")));
         int readersBefore = recorder.readers().size();
 
-        Path copy = dir.resolve("copy.db");
+        Path copy = runtime.path("copy.db");
         db.backup(copy);
         assertThat(recorder.readers()).as("the backup's read-only connection")
                 .hasSize(readersBefore + 1).containsOnly(EXPECTED_READER);

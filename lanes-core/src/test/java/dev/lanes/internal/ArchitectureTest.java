@@ -32,7 +32,8 @@ class ArchitectureTest {
     @Test
     void eachLayerUsesOnlyTheLayersBelowIt() {
         ArchRule layers = Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("api").definedBy("dev.lanes")
+                .layer("api").definedBy("dev.lanes", "dev.lanes.jmx", "dev.lanes.spi")
+                .layer("cluster").definedBy("dev.lanes.internal.cluster..")
                 .layer("engine").definedBy("dev.lanes.internal.engine..")
                 .layer("jdbc").definedBy("dev.lanes.internal.jdbc..")
                 .layer("writer").definedBy("dev.lanes.internal.writer..")
@@ -46,26 +47,28 @@ class ArchitectureTest {
                 .layer("types").definedBy("dev.lanes.internal.types..")
                 .layer("sqlite").definedBy("dev.lanes.internal.sqlite..")
                 .layer("util").definedBy("dev.lanes.internal.util..")
-                .whereLayer("engine").mayOnlyBeAccessedByLayers("api")
+                .whereLayer("cluster").mayOnlyBeAccessedByLayers("api")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("api", "cluster")
                 .whereLayer("jdbc").mayOnlyBeAccessedByLayers("engine")
-                .whereLayer("writer").mayOnlyBeAccessedByLayers("engine", "jdbc")
-                .whereLayer("reader").mayOnlyBeAccessedByLayers("engine", "jdbc")
-                .whereLayer("file").mayOnlyBeAccessedByLayers("api", "engine", "writer",
+                .whereLayer("writer").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc")
+                .whereLayer("reader").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc")
+                .whereLayer("file").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "writer",
                         "reader")
-                .whereLayer("guard").mayOnlyBeAccessedByLayers("engine", "jdbc", "writer",
-                        "reader")
-                .whereLayer("telemetry").mayOnlyBeAccessedByLayers("engine", "writer", "reader")
-                .whereLayer("notify").mayOnlyBeAccessedByLayers("engine", "writer")
-                .whereLayer("scheduler").mayOnlyBeAccessedByLayers("engine", "writer", "reader",
-                        "file")
-                .whereLayer("sql").mayOnlyBeAccessedByLayers("api", "engine", "jdbc", "writer",
-                        "reader", "file", "guard", "telemetry")
+                .whereLayer("guard").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc",
+                        "writer", "reader")
+                .whereLayer("telemetry").mayOnlyBeAccessedByLayers("engine", "cluster", "writer",
+                        "reader", "file", "notify")
+                .whereLayer("notify").mayOnlyBeAccessedByLayers("engine", "cluster", "writer")
+                .whereLayer("scheduler").mayOnlyBeAccessedByLayers("engine", "cluster", "writer",
+                        "reader", "file")
+                .whereLayer("sql").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
+                        "writer", "reader", "file", "guard", "telemetry")
                 .whereLayer("types").mayOnlyBeAccessedByLayers("api", "sql", "jdbc")
-                .whereLayer("sqlite").mayOnlyBeAccessedByLayers("engine", "jdbc", "writer",
-                        "reader", "file", "sql")
-                .whereLayer("util").mayOnlyBeAccessedByLayers("api", "engine", "jdbc", "writer",
-                        "reader", "file", "guard", "telemetry", "notify", "scheduler", "sql",
-                        "types", "sqlite");
+                .whereLayer("sqlite").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc",
+                        "writer", "reader", "file", "guard", "sql")
+                .whereLayer("util").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
+                        "writer", "reader", "file", "guard", "telemetry", "notify", "scheduler",
+                        "sql", "types", "sqlite");
         layers.check(classes);
     }
 }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class ModuleDescriptorTest {
     /** The packages users may use; every other package of the module is the implementation. */
-    static final Set<String> PUBLIC = Set.of("dev.lanes");
+    static final Set<String> PUBLIC = Set.of("dev.lanes", "dev.lanes.jmx", "dev.lanes.spi");
 
     @Test
     void onlyThePublicPackagesAreExported() throws Exception {

@@ -19,7 +19,6 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientException;
-import java.sql.SQLSyntaxErrorException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -235,7 +234,7 @@ class DataSourceTest {
                     s.executeUpdate("INSERT INTO t(v) VALUES ('deadlock')");
                 }
             });
-            assertThat((Throwable) viaOther).isInstanceOf(SQLSyntaxErrorException.class);
+            assertThat((Throwable) viaOther).isInstanceOf(SQLFeatureNotSupportedException.class);
             assertThat(viaOther.getCause()).isInstanceOf(InvalidRequestException.class);
 
             other.setAutoCommit(false);
@@ -313,7 +312,7 @@ class DataSourceTest {
                     s.execute("BEGIN");
                 }
             });
-            assertThat((Throwable) control).isInstanceOf(SQLSyntaxErrorException.class);
+            assertThat((Throwable) control).isInstanceOf(SQLFeatureNotSupportedException.class);
             assertThat(control.getCause()).isInstanceOf(InvalidRequestException.class);
         }
     }

@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,12 +101,11 @@ class ObservationsTest {
     }
 
     /**
-     * The same three spans from a real runtime. Enable when the core calls {@link
-     * MetricsListener#requestStarted} and {@link MetricsListener#requestCompleted} (see their
-     * Javadoc for when).
+     * The same three spans from a real runtime, which calls {@link
+     * MetricsListener#requestStarted} and {@link MetricsListener#requestCompleted} for every
+     * request.
      */
     @Test
-    @Disabled("enable when the core calls MetricsListener.requestStarted/requestCompleted")
     void aRealRuntimeObservesCommittedRolledBackAndUnknownWrites(@TempDir Path dir) {
         try (Lanes lanes = Lanes.builder().name("traced").maxThreads(2).metrics(metrics).build()) {
             Database db = lanes.open(dir.resolve("traced.db"));
@@ -142,7 +140,7 @@ class ObservationsTest {
             // a COMMIT that took effect and then reported a failure (a failed sync) is UNKNOWN
             Database lost = lanes.open(dir.resolve("lost.db"));
             lost.execute("CREATE TABLE t(v TEXT)");
-            ((DatabaseImpl) lost).lane().faults(new FaultInjector() {
+            ((DatabaseImpl) lost).faults(new FaultInjector() {
                 @Override
                 public void before(Point point) {}
 

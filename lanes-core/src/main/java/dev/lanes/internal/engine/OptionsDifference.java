@@ -35,6 +35,8 @@ final class OptionsDifference {
             new Setting("checkpointMode", DatabaseOptions::checkpointMode),
             new Setting("identityCheck", DatabaseOptions::identityCheck),
             new Setting("background", DatabaseOptions::background),
+            new Setting("maxAttachedDatabases", DatabaseOptions::maxAttachedDatabases),
+            new Setting("maxValueBytes", DatabaseOptions::maxValueBytes),
             // connectionSetup(), by the builder method that sets each part
             new Setting("pragma", o -> o.connectionSetup().pragmas()),
             new Setting("function", o -> o.connectionSetup().functions()),

@@ -163,7 +163,8 @@ public final class Backup {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(SqliteConnections.busyTimeoutMillis(busyTimeout));
-        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + source);
+        SQLiteConnection c = SqliteConnections.open(config, source,
+                SqliteConnections.Limits.LOCKED_DOWN);
         budget.opened();
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode: SQLite autocommits
@@ -171,7 +172,7 @@ public final class Backup {
             settings.apply(c, ConnectionSettings.Role.BACKUP);
             try (PreparedStatement s = c.prepareStatement("VACUUM INTO ?")) {
                 s.setString(1, temp.toString());
-                s.execute();
+                SqliteConnections.withAttachSlot(c, s::execute); // VACUUM INTO attaches the copy
             }
         } finally {
             try {
@@ -200,7 +201,8 @@ public final class Backup {
     private void verify(Path temp) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
-        try (SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + temp);
+        try (SQLiteConnection c = SqliteConnections.open(config, temp,
+                SqliteConnections.Limits.LOCKED_DOWN);
                 Statement s = definitions(c).createStatement();
                 ResultSet rs = s.executeQuery("PRAGMA integrity_check")) {
             StringBuilder problems = new StringBuilder();

@@ -3,11 +3,15 @@ package dev.lanes.internal.file;
 import dev.lanes.CheckpointMode;
 import dev.lanes.CheckpointResult;
 import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.MetricsListener.CheckpointTrigger;
+import dev.lanes.MetricsListener.CheckpointType;
 import dev.lanes.Synchronous;
+import dev.lanes.internal.reader.ReaderConnection;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
@@ -59,7 +63,9 @@ import org.sqlite.SQLiteOpenMode;
  * the pool, so it never runs on two threads at once. The connection is used only by the turn
  * holder (a pool thread, always a platform thread), and closed only by a turn. The {@code tick}
  * fields are touched only by the timer's single thread. {@link Stats} is shared with {@link
- * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field.
+ * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field. Each run, and
+ * each failure (opening the connection included), is reported to the metrics listener by the
+ * turn that ran it.
  */
 public final class Checkpointer implements WorkerPool.Task {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -88,6 +94,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private final Identity identity;
     private final ConnectionSettings settings;
     private final Stats stats;
+    private final MetricsReporter metrics;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -110,7 +117,8 @@ public final class Checkpointer implements WorkerPool.Task {
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
             ConnectionBudget budget, Clock clock, Identity identity, Stats stats,
-            ConnectionSettings settings) {
+            MetricsReporter metrics, ConnectionSettings settings) {
+        this.metrics = metrics;
         this.path = path;
         this.wal = walOf(path);
         this.name = name;
@@ -129,7 +137,7 @@ public final class Checkpointer implements WorkerPool.Task {
     }
 
     /** The size of a database's WAL file now, 0 when there is none. Plain file I/O. */
-    static long walBytes(Path database) {
+    public static long walBytes(Path database) {
         try {
             return Files.size(walOf(database));
         } catch (IOException e) {
@@ -264,7 +272,14 @@ public final class Checkpointer implements WorkerPool.Task {
             if (!SqliteConnections.isWalDatabase(path)) {
                 return; // the writer has not created the database yet
             }
-            c = open();
+            long openStart = clock.nanoTime();
+            try {
+                c = open();
+            } catch (SQLException | RuntimeException e) {
+                metrics.checkpointFailed(CheckpointType.valueOf(kind.name()),
+                        CheckpointTrigger.DEDICATED, clock.nanoTime() - openStart);
+                throw e;
+            }
             connection = c;
         }
         String mode = kind.name();
@@ -272,7 +287,7 @@ public final class Checkpointer implements WorkerPool.Task {
         if (kind == Kind.TRUNCATE) {
             result = runWaiting(c, mode);
         } else {
-            result = run(c, mode);
+            result = run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
             if (!result.complete()) {
                 stats.record(mode, result);
                 mode = "RESTART"; // see the class comment: only a complete checkpoint resets the WAL
@@ -286,11 +301,11 @@ public final class Checkpointer implements WorkerPool.Task {
     }
 
     /** A blocking checkpoint mode, waiting at most {@link #LOCK_WAIT} for its locks. */
-    private static CheckpointResult runWaiting(SQLiteConnection c, String mode)
+    private CheckpointResult runWaiting(SQLiteConnection c, String mode)
             throws SQLException {
         c.setBusyTimeout((int) LOCK_WAIT.toMillis());
         try {
-           return run(c, mode);
+           return run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
         } finally {
             c.setBusyTimeout(0);
         }
@@ -302,7 +317,8 @@ public final class Checkpointer implements WorkerPool.Task {
         config.setBusyTimeout(0); // never wait: a busy checkpoint is simply tried again later
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
         config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, "0");
-        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        SQLiteConnection c = SqliteConnections.open(config, path,
+                SqliteConnections.Limits.LOCKED_DOWN);
         budget.opened();
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode, as every connection
@@ -316,6 +332,24 @@ public final class Checkpointer implements WorkerPool.Task {
                 e.addSuppressed(suppressed);
             }
             budget.closed();
+            throw e;
+        }
+    }
+
+    /**
+     * {@link #run(java.sql.Connection, String)}, timed on {@code clock} and reported to {@code
+     * metrics} as a run of {@code trigger}, or as failed when it throws.
+     */
+    public static CheckpointResult run(java.sql.Connection c, String mode,
+            CheckpointTrigger trigger, MetricsReporter metrics, Clock clock) throws SQLException {
+        CheckpointType type = CheckpointType.valueOf(mode);
+        long start = clock.nanoTime();
+        try {
+            CheckpointResult result = run(c, mode);
+            metrics.checkpoint(type, trigger, clock.nanoTime() - start, result);
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            metrics.checkpointFailed(type, trigger, clock.nanoTime() - start);
             throw e;
         }
     }

@@ -3,6 +3,6 @@
  * the file's identity, the disk reserve, the background checkpointer, backups, and the canonical
  * path.
  *
- * <p>Depends on scheduler, sqlite and util.
+ * <p>Depends on scheduler, sqlite, telemetry and util.
  */
 package dev.lanes.internal.file;

@@ -1,7 +1,11 @@
 package dev.lanes.internal.guard;
 
+import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.SqlLexer;
+import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -9,8 +13,10 @@ import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -26,14 +32,22 @@ import java.util.List;
  * ResultSet} and {@link DatabaseMetaData}. SQL handed to any of them is checked before SQLite
  * sees it; {@code getConnection()} and {@code ResultSet.getStatement()} lead back to the guarded
  * objects, never to the driver's; and {@code unwrap} is the one documented escape hatch to the
- * driver's objects.
+ * driver's objects. The driver hands some of its objects out under a second interface (its
+ * result set is its own {@link ResultSetMetaData}, its prepared statement its own {@link
+ * ParameterMetaData}), so anything returned that is one of the driver's connections,
+ * statements, result sets or metadata is guarded under the declared type, whatever that is: a
+ * cast never reaches the driver's object.
  *
  * <p>Both policies refuse, before SQLite runs anything: {@code close} and {@code abort} of the
  * connection, connection-wide settings (isolation, catalog, schema, holdability, network timeout,
  * type map), and the JDBC transaction methods ({@code commit}, {@code rollback}, savepoints,
- * {@code setAutoCommit}). The write policy also refuses transaction control in SQL (the lane owns
- * the transaction) and, inside the group's transaction, {@code VACUUM INTO}; outside it (a
- * maintenance body), an in-place {@code VACUUM} first passes the disk reserve's headroom check.
+ * {@code setAutoCommit}), and a text the driver would take for its own {@code backup}/{@code
+ * restore} command. The write policy also refuses, in any statement of a text, transaction
+ * control (the lane owns the transaction), {@code VACUUM INTO} (it writes a file outside the
+ * database: {@code db.backup} does that, never over an existing file) and {@code ATTACH} while
+ * the connection allows no attachment; outside the group's transaction (a maintenance body), an
+ * in-place {@code VACUUM} first passes the disk reserve's headroom check and then runs with the
+ * one attachment slot SQLite's {@code VACUUM} needs (see {@code SqliteConnections}).
  * The read policy refuses SQL that writes (see {@code ReadOnlyClassifier}) and checks the read's
  * deadline and cancellation before each statement runs. Each refusal is remembered, so a body
  * that swallows it still fails ({@link #refusal()}).
@@ -132,43 +146,71 @@ public final class ConnectionGuard {
         }
     }
 
-    /** Checks SQL before any statement runs or is prepared with it. */
-    private void checkSql(String sql) {
+    /**
+     * Checks SQL before any statement runs or is prepared with it.
+     *
+     * @return whether it holds an in-place {@code VACUUM} to run outside a transaction, which
+     *     needs an attachment slot
+     */
+    private boolean checkSql(String sql) {
         checkOwner();
         if (sql == null) {
-            return;
+            return false;
         }
         try {
+            Refusals.driverCommand(database, sql);
             if (reader) {
                 Refusals.writeOnReader(database, sql);
                 stopCheck.check();
-                return;
+                return false;
             }
             Refusals.transactionControl(database, "a body", sql);
-            if (SqlLexer.firstWord(sql).equals("VACUUM")) {
-                boolean into = vacuumInto(sql);
-                if (into && inTransaction) {
-                    throw Refusals.vacuumInto(database, sql);
-                }
-                if (!into && vacuumCheck != null) {
-                    vacuumCheck.run();
-                }
-            }
+            return checkWriteStatements(sql);
         } catch (LanesException e) {
             throw remember(e);
+        } catch (SQLException e) {
+            throw remember(new InvalidRequestException(WriteOutcome.NOT_STARTED, database
+                    + ": cannot read the connection's attachment limit (" + e.getMessage()
+                    + "); nothing ran", e));
         }
     }
 
-    /** Whether a statement starting with VACUUM is {@code VACUUM [schema] INTO …}. */
-    private static boolean vacuumInto(String sql) {
-        SqlLexer lex = new SqlLexer(sql);
-        lex.next(); // VACUUM
-        for (int i = 0; i < 2 && lex.next(); i++) {
-            if (lex.is("INTO")) {
-                return true;
+    /**
+     * The write policy's checks of each statement: {@code ATTACH} against the connection's limit,
+     * {@code VACUUM INTO} refused, an in-place {@code VACUUM} past the headroom check.
+     *
+     * @return whether an in-place {@code VACUUM} runs outside a transaction (and no {@code
+     *     ATTACH} beside it)
+     */
+    private boolean checkWriteStatements(String sql) throws SQLException {
+        boolean vacuum = false;
+        boolean attach = false;
+        for (String statement : SqlText.statementsOf(sql)) {
+            String keyword = SqlText.firstKeyword(statement);
+            if (keyword.equals("ATTACH")) {
+                attach = true;
+            } else if (keyword.equals("VACUUM")) {
+                if (vacuumInto(statement)) {
+                    throw Refusals.vacuumInto(database, sql);
+                }
+                vacuum = true;
             }
-            if (lex.kind() == SqlLexer.Kind.SEMICOLON) {
-                return false;
+        }
+        if (attach) {
+            Refusals.attach(database, "a body", sql, SqliteConnections.attachLimit(raw));
+        }
+        if (vacuum && vacuumCheck != null) {
+            vacuumCheck.run();
+        }
+        return vacuum && !attach && !inTransaction;
+    }
+
+    /** Whether a statement starting with VACUUM is {@code VACUUM [schema] INTO …}. */
+    private static boolean vacuumInto(String statement) {
+        SqlLexer lex = new SqlLexer(statement);
+        while (lex.next()) {
+            if (lex.is("INTO")) { // a keyword SQLite reserves: it is no schema name unquoted
+                return true;
             }
         }
         return false;
@@ -214,8 +256,24 @@ public final class ConnectionGuard {
     // ------------------------------------------------------------------ proxies
 
     private Object proxy(Object target, Class<?> type, Object parent) {
+        return proxy(target, type, parent, false);
+    }
+
+    private Object proxy(Object target, Class<?> type, Object parent, boolean vacuums) {
         return Proxy.newProxyInstance(ConnectionGuard.class.getClassLoader(),
-                new Class<?>[] {type}, new Guarded(target, parent));
+                new Class<?>[] {type}, new Guarded(target, parent, vacuums));
+    }
+
+    /** Whether a call of this name runs SQL, or compiles or queues it to run later. */
+    private static boolean runsSql(String method) {
+        return method.startsWith("execute") || method.equals("addBatch")
+                || method.startsWith("prepare");
+    }
+
+    /** Whether {@code o} is one of the driver's objects that lead back to its connection. */
+    private static boolean leadsBack(Object o) {
+        return o instanceof Connection || o instanceof Statement || o instanceof ResultSet
+                || o instanceof DatabaseMetaData;
     }
 
     /**
@@ -227,10 +285,17 @@ public final class ConnectionGuard {
         private final Object target;
         /** The guarded statement a result set came from; null elsewhere. */
         private final Object parent;
+        /** A prepared statement's: whether its SQL holds an in-place VACUUM (see checkSql). */
+        private final boolean preparedVacuum;
+        /** A statement's: whether its queued batch holds an in-place VACUUM. */
+        private boolean batchVacuum;
+        /** What the latest {@link #guard} call found: its SQL holds an in-place VACUUM. */
+        private boolean sqlVacuums;
 
-        Guarded(Object target, Object parent) {
+        Guarded(Object target, Object parent, boolean preparedVacuum) {
             this.target = target;
             this.parent = parent;
+            this.preparedVacuum = preparedVacuum;
         }
 
         @Override
@@ -239,17 +304,43 @@ public final class ConnectionGuard {
             if (method.getDeclaringClass() == Object.class) {
                 return objectMethod(proxy, name, args);
             }
+            sqlVacuums = false;
             Object decided = guard(proxy, name, args);
             if (decided != NOT_DECIDED) {
                 return decided;
             }
-            Object result;
-            try {
-                result = method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
+            boolean vacuum = sqlVacuums;
+            boolean prepares = name.startsWith("prepare");
+            if (name.equals("addBatch")) {
+                batchVacuum |= vacuum; // it runs at executeBatch
+                vacuum = false;
+            } else if (name.equals("clearBatch")) {
+                batchVacuum = false;
+            } else if (prepares) {
+                vacuum = false; // it runs at the prepared statement's execute
+            } else if (name.startsWith("execute")) {
+                vacuum |= preparedVacuum || (batchVacuum && name.contains("Batch"));
             }
-            return result == null ? null : wrapResult(proxy, method.getReturnType(), result);
+            Object result = vacuum
+                    ? SqliteConnections.withAttachSlot(raw, () -> call(method, args))
+                    : call(method, args);
+            if (name.contains("Batch") && name.startsWith("execute")) {
+                batchVacuum = false; // the driver empties the batch when it runs it
+            }
+            return result == null ? null : wrapResult(proxy, method.getReturnType(), result,
+                    prepares && sqlVacuums);
+        }
+
+        private Object call(Method method, Object[] args) throws Exception {
+            try {
+                return method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Exception) {
+                    throw (Exception) cause;
+                }
+                throw (Error) cause;
+            }
         }
 
         /** The guard's own answer to a call, or {@link #NOT_DECIDED} to pass it on. */
@@ -264,10 +355,9 @@ public final class ConnectionGuard {
             if (!isConnection && (name.equals("close") || name.equals("isClosed"))) {
                 return NOT_DECIDED; // closing a statement or result set is always allowed
             }
-            boolean runs = name.startsWith("execute") || name.equals("addBatch")
-                    || name.startsWith("prepare");
+            boolean runs = runsSql(name);
             if (runs && args != null && args.length > 0 && args[0] instanceof String) {
-                checkSql((String) args[0]);
+                sqlVacuums = checkSql((String) args[0]);
             } else {
                 checkOwner();
                 if (runs && target instanceof Statement) {
@@ -309,11 +399,12 @@ public final class ConnectionGuard {
             return ((java.sql.Wrapper) target).unwrap(iface);
         }
 
-        private Object wrapResult(Object proxy, Class<?> declared, Object result) {
+        private Object wrapResult(Object proxy, Class<?> declared, Object result,
+                boolean vacuums) {
             if (declared == Statement.class || declared == PreparedStatement.class
                     || declared == CallableStatement.class) {
                 statements.add((Statement) result);
-                return proxy(result, declared, null);
+                return proxy(result, declared, null, vacuums);
             }
             if (declared == ResultSet.class) {
                 return proxy(result, ResultSet.class, target instanceof Statement ? proxy : null);
@@ -323,6 +414,11 @@ public final class ConnectionGuard {
             }
             if (declared == Connection.class) {
                 return connection;
+            }
+            if (declared.isInterface() && leadsBack(result)) {
+                // The driver's object under another of its interfaces (ResultSetMetaData,
+                // ParameterMetaData): cast back, it would be the raw statement or result set.
+                return proxy(result, declared, null);
             }
             return result;
         }

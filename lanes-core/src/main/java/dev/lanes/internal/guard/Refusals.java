@@ -44,6 +44,44 @@ public final class Refusals {
         }
     }
 
+    /**
+     * Refuses a text that sqlite-jdbc would take for its own {@code backup … to} or {@code
+     * restore … from} command instead of handing it to SQLite ({@code Statement.execute(String)}
+     * and {@code executeUpdate(String)} do): it copies the database to a file, or a file over the
+     * database, past every guard.
+     */
+    public static void driverCommand(String database, String sql) {
+        String command = SqlText.driverCommand(sql);
+        if (command != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": '"
+                    + SqlText.shorten(sql) + "' is the driver's " + command + " command, which "
+                    + "copies the database " + (command.equals("backup") ? "to a file" : "from a "
+                    + "file over it") + " past every guard; it is refused (use db.backup(target) "
+                    + "for a copy); nothing ran", null);
+        }
+    }
+
+    /**
+     * Refuses {@code ATTACH} in {@code sql} when the connection allows no attachment ({@code
+     * attachLimit} 0; -1 when unknown, which refuses nothing: SQLite's limit still holds).
+     *
+     * @param where where the SQL was given, for the message
+     */
+    public static void attach(String database, String where, String sql, int attachLimit) {
+        if (attachLimit != 0) {
+            return;
+        }
+        for (String statement : SqlText.statementsOf(sql)) {
+            if (SqlText.firstKeyword(statement).equals("ATTACH")) {
+                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": ATTACH "
+                        + "is refused in " + where + " ('" + SqlText.shorten(sql) + "'): SQL "
+                        + "reaches no file outside the database unless "
+                        + "DatabaseOptions.maxAttachedDatabases allows it (it is 0); nothing ran",
+                        null);
+            }
+        }
+    }
+
     /** Refuses SQL that would write, or control a transaction, on a reader. */
     public static void writeOnReader(String database, String sql) {
         String why = ReadOnlyClassifier.refusal(sql);
@@ -94,7 +132,10 @@ public final class Refusals {
                 + "use it only inside its body", null);
     }
 
-    /** {@code VACUUM INTO} from inside a body: it writes a file outside the database. */
+    /**
+     * {@code VACUUM INTO} from inside a body (a write, a transaction step or maintenance): it
+     * writes a file outside the database, and over an existing empty file too.
+     */
     static InvalidRequestException vacuumInto(String database, String sql) {
         return new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": VACUUM INTO "
                 + "is refused inside a body ('" + SqlText.shorten(sql) + "'): it writes a file "

@@ -6,7 +6,6 @@ import java.io.ByteArrayInputStream;
 import java.io.StringReader;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.ResultSet;
@@ -33,6 +32,10 @@ import java.util.Map;
  * <p>Not thread-safe: one user, as every JDBC result set.
  */
 final class DetachedResultSet implements InvocationHandler {
+    private static final Proxies<ResultSet> RESULT_SETS = Proxies.of(ResultSet.class);
+    private static final Proxies<ResultSetMetaData> META_DATA =
+            Proxies.of(ResultSetMetaData.class);
+
     private final ResultData data;
     private final List<Row> rows;
     private final Statement statement;
@@ -48,8 +51,7 @@ final class DetachedResultSet implements InvocationHandler {
 
     /** A result set over {@code data}; {@code statement} is what {@code getStatement()} gives. */
     static ResultSet of(ResultData data, Statement statement) {
-        return (ResultSet) Proxy.newProxyInstance(DetachedResultSet.class.getClassLoader(),
-                new Class<?>[] {ResultSet.class}, new DetachedResultSet(data, statement));
+        return RESULT_SETS.create(new DetachedResultSet(data, statement));
     }
 
     /** An empty result set with one column, as {@code getGeneratedKeys} gives for no insert. */
@@ -287,9 +289,8 @@ final class DetachedResultSet implements InvocationHandler {
     // ------------------------------------------------------------------ metadata
 
     private ResultSetMetaData metaData() {
-        return (ResultSetMetaData) Proxy.newProxyInstance(
-                DetachedResultSet.class.getClassLoader(), new Class<?>[] {ResultSetMetaData.class},
-                (proxy, method, args) -> metaDataCall(proxy, method.getName(), args));
+        return META_DATA.create((proxy, method, args) -> metaDataCall(proxy, method.getName(),
+                args));
     }
 
     private Object metaDataCall(Object proxy, String name, Object[] args) throws SQLException {

@@ -4,7 +4,6 @@ import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Rows;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,12 +16,12 @@ import java.sql.SQLException;
  * connection. Stateless but for its connection.
  */
 final class JdbcMetaData {
+    private static final Proxies<DatabaseMetaData> PROXIES = Proxies.of(DatabaseMetaData.class);
+
     private JdbcMetaData() {}
 
     static DatabaseMetaData of(LogicalConnection connection, JdbcBackend db) {
-        return (DatabaseMetaData) Proxy.newProxyInstance(JdbcMetaData.class.getClassLoader(),
-                new Class<?>[] {DatabaseMetaData.class},
-                (proxy, method, args) -> call(proxy, connection, db, method, args));
+        return PROXIES.create((proxy, method, args) -> call(proxy, connection, db, method, args));
     }
 
     private static Object call(Object proxy, LogicalConnection connection, JdbcBackend db,

@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.io.Reader;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,9 +31,14 @@ import java.util.List;
  * <p>Not thread-safe, as every JDBC statement: one user at a time.
  */
 final class JdbcStatement implements InvocationHandler {
+    private static final Proxies<Statement> STATEMENTS = Proxies.of(Statement.class);
+    private static final Proxies<PreparedStatement> PREPARED = Proxies.of(PreparedStatement.class);
+
     private final LogicalConnection connection;
     /** The SQL of a prepared statement; null for a plain statement. */
     private final String preparedSql;
+    /** How the prepared SQL runs, found once; null for a plain statement. */
+    private final SqlShape preparedShape;
     private final boolean generatedKeys;
     private Object[] parameters;
     private final List<Object[]> batchParameters = new ArrayList<>();
@@ -51,21 +55,20 @@ final class JdbcStatement implements InvocationHandler {
     private JdbcStatement(LogicalConnection connection, String preparedSql, boolean keys) {
         this.connection = connection;
         this.preparedSql = preparedSql;
+        this.preparedShape = preparedSql == null ? null : SqlShape.of(preparedSql);
         this.generatedKeys = keys;
         this.parameters = new Object[0];
     }
 
     static Statement plain(LogicalConnection connection) {
         JdbcStatement s = new JdbcStatement(connection, null, false);
-        s.self = (Statement) Proxy.newProxyInstance(JdbcStatement.class.getClassLoader(),
-                new Class<?>[] {Statement.class}, s);
+        s.self = STATEMENTS.create(s);
         return s.self;
     }
 
     static PreparedStatement prepared(LogicalConnection connection, String sql, boolean keys) {
         JdbcStatement s = new JdbcStatement(connection, sql, keys);
-        s.self = (Statement) Proxy.newProxyInstance(JdbcStatement.class.getClassLoader(),
-                new Class<?>[] {PreparedStatement.class}, s);
+        s.self = PREPARED.create(s);
         return (PreparedStatement) s.self;
     }
 
@@ -248,7 +251,8 @@ final class JdbcStatement implements InvocationHandler {
     private LogicalConnection.Outcome run(String sql, Object[] args,
             LogicalConnection.Intent intent) throws SQLException {
         closeCurrent();
-        LogicalConnection.Outcome o = connection.run(sql, parametersFor(args), intent,
+        SqlShape shape = preparedShape != null ? preparedShape : SqlShape.of(sql);
+        LogicalConnection.Outcome o = connection.run(shape, parametersFor(args), intent,
                 keys(args), readOptions());
         last = o;
         if (o.rows() != null) {

@@ -5,9 +5,7 @@ import dev.lanes.LanesException;
 import dev.lanes.ReadOptions;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReadSnapshot;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
@@ -52,6 +50,9 @@ import java.util.concurrent.Executor;
  *       refused. {@code commit}, {@code rollback} and savepoints end or mark it; {@code close}
  *       without a commit rolls back.
  * </ul>
+ * In a query outside a pinned transaction, {@code last_insert_rowid()} and {@code changes()} are
+ * what this connection's own last write did ({@link ConnectionFunctions}), as on a SQLite
+ * connection, not what a reader or the lane did last.
  * Failures arrive as standard SQL exceptions with the Lanes exception as the cause (see {@link
  * SqlExceptions}). A thread that holds the pinned transaction cannot queue a write behind it: the
  * lane refuses that at once.
@@ -87,6 +88,8 @@ final class LogicalConnection implements Connection {
     /** The open read-only transaction, a snapshot on a reader; null when none. */
     private ReadSnapshot snapshot;
     private int savepoints;
+    /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
+    private final ConnectionFunctions functions = new ConnectionFunctions();
 
     LogicalConnection(JdbcBackend db) {
         this.db = db;
@@ -99,25 +102,50 @@ final class LogicalConnection implements Connection {
     // ------------------------------------------------------------------ execution
 
     /** Runs one statement where its kind and the connection's mode say. */
-    Outcome run(String sql, Object[] args, Intent intent, boolean keys, ReadOptions readOptions)
-            throws SQLException {
+    Outcome run(SqlShape shape, Object[] args, Intent intent, boolean keys,
+            ReadOptions readOptions) throws SQLException {
         checkOpen();
-        boolean read = intent != Intent.UPDATE && ReadOnlyClassifier.refusal(sql) == null;
-        Returns returns = intent == Intent.QUERY || (intent == Intent.ANY && returnsRows(sql))
+        String sql = shape.sql();
+        boolean read = intent != Intent.UPDATE && shape.read();
+        Returns returns = intent == Intent.QUERY || (intent == Intent.ANY && shape.returnsRows())
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
             if (autoCommit) {
-                return read ? new Outcome(db.queryData(readOptions, sql, args), -1, null)
-                        : outcomeOf(db.write(sql, args, returns));
+                return read ? new Outcome(ownOr(shape, q -> db.queryData(readOptions, q, args)),
+                        -1, null) : autoCommitWrite(shape, args, returns);
             }
             begin();
             if (snapshot != null) {
-                return new Outcome(snapshot.query(sql, args), -1, null);
+                return new Outcome(ownOr(shape, q -> snapshot.query(q, args)), -1, null);
             }
             return outcomeOf(transaction.execute(sql, args, read ? Returns.ROWS : returns));
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
+    }
+
+    /**
+     * One auto-commit write. An insert fetches its rowid (one more step on the lane, as the driver
+     * does after every insert) so that a later {@code SELECT last_insert_rowid()} on this
+     * connection answers what it inserted.
+     */
+    private Outcome autoCommitWrite(SqlShape shape, Object[] args, Returns returns) {
+        Returns asked = returns == Returns.COUNT && shape.mayInsert() ? Returns.KEYS : returns;
+        Outcome o = outcomeOf(db.write(shape.sql(), args, asked));
+        if (o.rows() == null) {
+            functions.wrote(shape, o.count(), o.keys());
+        }
+        return o;
+    }
+
+    /**
+     * The connection's own answer to a query, or the query's result with this connection's
+     * {@code last_insert_rowid()} and {@code changes()} in it (see {@link ConnectionFunctions}).
+     */
+    private ResultData ownOr(SqlShape shape,
+            java.util.function.Function<String, ResultData> query) {
+        ResultData own = functions.answer(shape);
+        return own != null ? own : query.apply(functions.substituted(shape));
     }
 
     private static Outcome outcomeOf(Object result) {
@@ -129,15 +157,6 @@ final class LogicalConnection implements Connection {
             return new Outcome(null, u.count(), u);
         }
         return new Outcome(null, (Integer) result, null);
-    }
-
-    /** Whether a statement returns rows: a read, or a write with {@code RETURNING}. */
-    private static boolean returnsRows(String sql) {
-        if (ReadOnlyClassifier.refusal(sql) == null) {
-            String first = SqlText.firstKeyword(sql);
-            return !first.isEmpty();
-        }
-        return SqlText.hasWord(sql, "RETURNING");
     }
 
     /** A batch of one prepared statement with several parameter sets. */

@@ -26,7 +26,8 @@ import org.sqlite.core.DB;
 
 /**
  * One read-only connection of a {@link ReaderSet}: opened with {@code SQLITE_OPEN_READONLY} and
- * {@code PRAGMA query_only=1}, in the driver's manual mode (see {@link SqliteConnections}), so the
+ * {@code PRAGMA query_only=1}, restricted as every connection is (no extension loading, no
+ * attachment; see {@link SqliteConnections}), in the driver's manual mode (see {@link SqliteConnections}), so the
  * runtime issues {@code BEGIN}/{@code COMMIT}/{@code ROLLBACK} itself and a statement outside them
  * autocommits in SQLite.
  *
@@ -124,11 +125,12 @@ public final class ReaderConnection {
      * @throws SQLException when SQLite cannot open it or refuses the setup
      */
     static ReaderConnection open(Path path, Duration busyTimeout, int statementCacheSize,
-            FaultInjector faults, Clock clock) throws SQLException {
+            SqliteConnections.Limits limits, FaultInjector faults, Clock clock)
+            throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(SqliteConnections.busyTimeoutMillis(busyTimeout));
-        SQLiteConnection raw = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        SQLiteConnection raw = SqliteConnections.open(config, path, limits);
         try {
             try (Statement s = raw.createStatement()) {
                 s.execute("PRAGMA query_only=1");

@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,8 +109,8 @@ public final class Reads {
             ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
         ReaderSet readers = new ReaderSet(name, path, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(),
-                options.statementCacheSize(), budget, pool, timer, clock,
-                ConnectionSettings.of(options));
+                options.statementCacheSize(), SqliteConnections.Limits.reader(options), budget,
+                pool, timer, clock, ConnectionSettings.of(options));
         return new Reads(name, path, writerReady, readers, pool, timer, clock,
                 options.maxResultBytes(), options.busyTimeout());
     }
@@ -164,8 +165,27 @@ public final class Reads {
     }
 
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
+        return readAsync(options, body, null);
+    }
+
+    /** Told how an asynchronous read ended, once, before its future completes with it. */
+    public interface Outcome {
+        /**
+         * @param failure what its caller gets when it failed (a {@link LanesException}, or the
+         *     caller's own cancellation), or null when it succeeded
+         */
+        void ended(Throwable failure);
+    }
+
+    /**
+     * {@link #readAsync(ReadOptions, SqlFunction)}, telling {@code outcome} (when not null) how
+     * the read ended before its future completes; when the caller completes the future itself
+     * (a cancellation), right after. A read refused at once throws, and tells nothing.
+     */
+    public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body,
+            Outcome outcome) {
         Limits limits = Limits.of(options, clock);
-        AsyncRead<T> read = new AsyncRead<>(new BodyWork<>(body), limits);
+        AsyncRead<T> read = new AsyncRead<>(new BodyWork<>(body), limits, outcome);
         CompletableFuture<Void> writerReady = writerReady();
         if (writerReady == null) {
             read.start();
@@ -486,22 +506,44 @@ public final class Reads {
 
     // ------------------------------------------------------------------ pool hand-off
 
+    @SuppressWarnings("rawtypes")
+    private static final AtomicReferenceFieldUpdater<ReadFuture, Outcome> OUTCOME =
+            AtomicReferenceFieldUpdater.newUpdater(ReadFuture.class, Outcome.class, "outcome");
+
     /**
      * A read's future. Completed by the runtime through {@link #succeed}/{@link #fail}; any other
      * completion ({@code cancel}, {@code orTimeout}, {@code complete} by the caller) stops the
-     * read: it fails inside SQLite and returns its reader.
+     * read: it fails inside SQLite and returns its reader. Its {@link #outcome} is told once,
+     * whichever completion comes first: the field is taken by compare-and-set.
      */
     final class ReadFuture<T> extends CompletableFuture<T> {
         private volatile boolean internal;
         private volatile Runnable onExternalCompletion;
+        volatile Outcome outcome;
 
         ReadFuture() {
+            this(null);
+        }
+
+        ReadFuture(Outcome outcome) {
+            this.outcome = outcome;
             whenComplete((v, e) -> {
                 Runnable stop = onExternalCompletion;
                 if (!internal && stop != null) {
                     stop.run();
                 }
+                if (!internal) {
+                    tell(e);
+                }
             });
+        }
+
+        @SuppressWarnings("unchecked")
+        private void tell(Throwable failure) {
+            Outcome o = OUTCOME.getAndSet(this, null);
+            if (o != null) {
+                o.ended(failure);
+            }
         }
 
         void onExternalCompletion(Runnable stop) {
@@ -513,11 +555,13 @@ public final class Reads {
 
         void succeed(T value) {
             internal = true;
+            tell(null);
             complete(value);
         }
 
         void fail(LanesException failure) {
             internal = true;
+            tell(failure);
             completeExceptionally(failure);
         }
 
@@ -644,13 +688,14 @@ public final class Reads {
      * after the future completed returns the lease untouched.
      */
     private final class AsyncRead<T> implements ReaderSet.AsyncAdmission {
-        final ReadFuture<T> future = new ReadFuture<>();
+        final ReadFuture<T> future;
         private final Work<T> work;
         private final Limits limits;
         private volatile ReaderSet.Waiter waiter;
         private volatile ReadTask<T> task;
 
-        AsyncRead(Work<T> work, Limits limits) {
+        AsyncRead(Work<T> work, Limits limits, Outcome outcome) {
+            this.future = new ReadFuture<>(outcome);
             this.work = work;
             this.limits = limits;
             future.onExternalCompletion(this::cancel);

@@ -12,7 +12,8 @@ import java.util.Locale;
  * {@code DELETE}, {@code REPLACE} (including upserts and {@code RETURNING} forms), DDL ({@code
  * CREATE}, {@code DROP}, {@code ALTER}), {@code ATTACH}/{@code DETACH}, transaction control
  * ({@code BEGIN}, {@code COMMIT}, {@code END}, {@code ROLLBACK}, {@code SAVEPOINT}, {@code
- * RELEASE}), {@code VACUUM}, {@code REINDEX}, {@code ANALYZE}, a {@code WITH} clause whose main
+ * RELEASE}), {@code VACUUM}, {@code REINDEX}, {@code ANALYZE}, an {@code EXPLAIN} of a pragma
+ * that would be refused (SQLite applies it as it prepares it), a {@code WITH} clause whose main
  * statement writes, a pragma assignment ({@code PRAGMA x = v} or {@code PRAGMA x(v)}, except the
  * pragmas whose argument only selects what to report, such as {@code table_info(t)}), and the
  * pragmas that act when merely named ({@code optimize}, {@code wal_checkpoint}, {@code
@@ -57,8 +58,9 @@ public final class ReadOnlyClassifier {
             case "":
             case "SELECT":
             case "VALUES":
-            case "EXPLAIN":
                 return null;
+            case "EXPLAIN":
+                return refusalOfExplain(statement);
             case "WITH":
                 return refusalOfWith(statement);
             case "PRAGMA":
@@ -125,6 +127,29 @@ public final class ReadOnlyClassifier {
             }
         }
         return null;
+    }
+
+    /**
+     * {@code EXPLAIN [QUERY PLAN] <statement>} runs nothing of the statement, only prepares it.
+     * But SQLite applies many pragma assignments while it prepares them ({@code query_only},
+     * {@code cache_size}, {@code busy_timeout}, the other flag pragmas, even the process-wide
+     * {@code soft_heap_limit}), so an explained pragma assignment is refused as the assignment
+     * itself; a pragma that acts when named acts only when run, so explaining it is a read.
+     */
+    private static String refusalOfExplain(String statement) {
+        SqlLexer lex = new SqlLexer(statement);
+        lex.next(); // EXPLAIN
+        if (lex.next() && lex.is("QUERY")) {
+            if (!lex.next() || !lex.is("PLAN") || !lex.next()) {
+                return null; // not an EXPLAIN SQLite accepts
+            }
+        }
+        if (lex.kind() == null || !lex.is("PRAGMA")) {
+            return null;
+        }
+        String why = refusalOfPragma(statement.substring(lex.start()));
+        // A pragma that acts when named acts only when it runs, which EXPLAIN never does.
+        return why != null && why.startsWith("a pragma assignment") ? "EXPLAIN of " + why : null;
     }
 
     /** Pragmas whose parenthesized argument only chooses what to report. */

@@ -10,15 +10,28 @@ package dev.lanes.internal.sql;
  * <ul>
  *   <li>comments: {@code --} to the end of the line, {@code /* … *}{@code /} (an unterminated one
  *       runs to the end of the text);
- *   <li>strings {@code '…'} with {@code ''} inside, blobs {@code X'…'}, identifiers {@code "…"},
- *       {@code `…`} and {@code […]} (an unterminated quote runs to the end);
+ *   <li>white space: space, tab, line feed, form feed and carriage return; a vertical tab is
+ *       no space to SQLite's tokenizer but an illegal character;
+ *   <li>strings {@code '…'} with {@code ''} inside, identifiers {@code "…"} and {@code `…`}
+ *       (doubled quotes inside) and {@code […]} (an unterminated quote runs to the end); a blob
+ *       {@code X'…'} ends at its next quote, with no doubling;
+ *   <li>numbers as {@code sqlite3GetToken} reads them: hex {@code 0x…} only with a hex digit
+ *       after the {@code x}, an exponent only with a digit after the {@code e} (and its sign),
+ *       {@code _} digit separators, and identifier characters glued to the end swallowed into
+ *       the (illegal) token. So {@code 0xe--x} is the number {@code 0xe} and a comment;
+ *   <li>parameters {@code ?NNN}, and {@code $}, {@code @}, {@code :}, {@code #} names with
+ *       SQLite's Tcl extensions: {@code ::} inside the name, and a {@code (…)} suffix that runs
+ *       to the first {@code )} or white space whatever it holds, quotes and semicolons
+ *       included ({@code $a(';x')} is one token);
  *   <li>identifier characters: ASCII letters, digits, {@code _} and {@code $}, and every
  *       character outside ASCII (SQLite treats every byte above 0x7f as part of an identifier);
  *   <li>keywords compare in ASCII case only, as SQLite folds case: {@code commıt} is not
  *       {@code COMMIT}.
  * </ul>
  * A NUL or any other character SQLite calls illegal becomes a {@link Kind#PUNCT} token of its
- * own, so that a caller that cannot place it refuses.
+ * own, so that a caller that cannot place it refuses. SQLite stops reading a text at its first
+ * NUL; the lexer reads on, which can only make it see more statements than SQLite runs, never
+ * fewer.
  *
  * <p>Not thread-safe: one lexer per pass over one text; cheap to make.
  */
@@ -79,7 +92,8 @@ public final class SqlLexer {
             stop = skipQuoted(i, '\'');
         } else if ((c == 'x' || c == 'X') && i + 1 < end && sql.charAt(i + 1) == '\'') {
             kind = Kind.STRING;
-            stop = skipQuoted(i + 1, '\'');
+            int close = sql.indexOf('\'', i + 2); // a blob has no doubled quotes
+            stop = close < 0 || close >= end ? end : close + 1;
         } else if (c == '"' || c == '`') {
             kind = Kind.QUOTED;
             stop = skipQuoted(i, c);
@@ -100,10 +114,8 @@ public final class SqlLexer {
                 j++;
             }
             stop = j;
-        } else if ((c == ':' || c == '@' || c == '$') && i + 1 < end
-                && isWordPart(sql.charAt(i + 1))) {
-            kind = Kind.PARAMETER;
-            stop = skipWord(i + 1);
+        } else if (c == ':' || c == '@' || c == '$' || c == '#') {
+            stop = skipVariable(i);
         } else if (c == ';') {
             kind = Kind.SEMICOLON;
             stop = i + 1;
@@ -199,7 +211,7 @@ public final class SqlLexer {
     public static int skipSpaceAndComments(String sql, int i, int end) {
         while (i < end) {
             char c = sql.charAt(i);
-            if (c == ' ' || (c >= '\t' && c <= '\r')) { // SQLite's spaces: 0x20, 0x09 to 0x0d
+            if (isSpace(c)) {
                 i++;
             } else if (c == '-' && i + 1 < end && sql.charAt(i + 1) == '-') {
                 int eol = sql.indexOf('\n', i);
@@ -236,24 +248,83 @@ public final class SqlLexer {
         return i;
     }
 
+    /** A number, read as {@code sqlite3GetToken} reads one (its {@code CC_DIGIT} case). */
     private int skipNumber(int i) {
-        int j = i;
-        if (sql.charAt(j) == '0' && j + 1 < end && (sql.charAt(j + 1) == 'x'
-                || sql.charAt(j + 1) == 'X')) {
-            j += 2;
+        int j;
+        if (charAt(i) == '0' && (charAt(i + 1) == 'x' || charAt(i + 1) == 'X')
+                && isHexDigit(charAt(i + 2))) {
+            j = skipDigits(i + 3, true);
+        } else {
+            j = skipDigits(i, false);
+            if (charAt(j) == '.') {
+                j = skipDigits(j + 1, false);
+            }
+            char e = charAt(j);
+            if ((e == 'e' || e == 'E') && (isDigit(charAt(j + 1))
+                    || ((charAt(j + 1) == '+' || charAt(j + 1) == '-')
+                            && isDigit(charAt(j + 2))))) {
+                j = skipDigits(j + 2, false);
+            }
         }
-        while (j < end) {
-            char c = sql.charAt(j);
-            if (isWordPart(c) || c == '.') {
-                j++;
-            } else if ((c == '+' || c == '-') && (sql.charAt(j - 1) == 'e'
-                    || sql.charAt(j - 1) == 'E')) {
-                j++;
+        while (j < end && isWordPart(sql.charAt(j))) {
+            j++; // glued identifier characters: SQLite makes the whole an illegal token
+        }
+        return j;
+    }
+
+    /** Digits (hex digits if {@code hex}) and {@code _} separators from {@code i}. */
+    private int skipDigits(int i, boolean hex) {
+        while (i < end) {
+            char c = sql.charAt(i);
+            if (hex ? isHexDigit(c) : isDigit(c)) {
+                i++;
+            } else if (c == '_') { // SQLITE_DIGIT_SEPARATOR
+                i++;
             } else {
                 break;
             }
         }
+        return i;
+    }
+
+    /**
+     * A parameter starting with {@code $}, {@code @}, {@code :} or {@code #}, read as {@code
+     * sqlite3GetToken} reads one with Tcl variables compiled in: identifier characters, {@code
+     * ::} pairs, and after at least one identifier character a {@code (…)} suffix running to the
+     * first {@code )} or white space (or NUL), whatever it holds. Without any identifier
+     * character it is an illegal token ({@link Kind#PUNCT}).
+     */
+    private int skipVariable(int i) {
+        int j = i + 1;
+        int n = 0;
+        while (j < end) {
+            char c = sql.charAt(j);
+            if (isWordPart(c)) {
+                n++;
+                j++;
+            } else if (c == '(' && n > 0) {
+                j++;
+                while (j < end && sql.charAt(j) != ')' && sql.charAt(j) != 0
+                        && !isIsspace(sql.charAt(j))) {
+                    j++;
+                }
+                if (j < end && sql.charAt(j) == ')') {
+                    j++;
+                }
+                break;
+            } else if (c == ':' && charAt(j + 1) == ':') {
+                j += 2;
+            } else {
+                break;
+            }
+        }
+        kind = n > 0 ? Kind.PARAMETER : Kind.PUNCT;
         return j;
+    }
+
+    /** The character at {@code i}, or NUL past the end (as SQLite reads its terminator). */
+    private char charAt(int i) {
+        return i < end ? sql.charAt(i) : 0;
     }
 
     private boolean asciiOnly(int from, int to) {
@@ -284,5 +355,19 @@ public final class SqlLexer {
 
     private static boolean isDigit(char c) {
         return c >= '0' && c <= '9';
+    }
+
+    private static boolean isHexDigit(char c) {
+        return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
+    /** White space to SQLite's tokenizer ({@code CC_SPACE}): not the vertical tab. */
+    static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+    }
+
+    /** {@code sqlite3Isspace}: the tokenizer's spaces and the vertical tab. */
+    private static boolean isIsspace(char c) {
+        return isSpace(c) || c == 0x0b;
     }
 }

@@ -11,7 +11,8 @@ import java.util.List;
  * <p>Statement ends follow {@code sqlite3_complete()}: a semicolon ends a statement, except inside
  * {@code CREATE [TEMP|TEMPORARY] TRIGGER}, whose body ends only at an {@code END} that directly
  * follows a semicolon and is itself followed by one ({@code ; END ;}), so that {@code CASE … END}
- * inside the body does not end it. Stateless and thread-safe.
+ * inside the body does not end it; as SQLite's parser does (and {@code sqlite3_complete()} does
+ * not), the rule also holds behind {@code EXPLAIN QUERY PLAN}. Stateless and thread-safe.
  */
 public final class SqlText {
     private SqlText() {}
@@ -72,6 +73,33 @@ public final class SqlText {
         return false;
     }
 
+    /**
+     * The statements of {@code sql} as {@link #split} finds them; a text without a semicolon is
+     * its own single statement, found without a pass.
+     */
+    public static List<String> statementsOf(String sql) {
+        return sql.indexOf(';') < 0 ? List.of(sql) : split(sql);
+    }
+
+    /**
+     * The command of the driver, not of SQLite, that {@code sql} would run through {@code
+     * Statement.execute(String)} or {@code executeUpdate(String)}: {@code "backup"} for
+     * sqlite-jdbc's {@code backup [db] to file}, {@code "restore"} for its {@code restore [db]
+     * from file}, or null. The driver takes a text for one when its first six (seven) characters
+     * lower-case to {@code backup} ({@code restore}); this answers for every text whose first
+     * characters match case-insensitively in any way Java folds case, a superset. SQLite has no
+     * statement that starts so, so no SQL is lost.
+     */
+    public static String driverCommand(String sql) {
+        if (sql.regionMatches(true, 0, "backup", 0, 6)) {
+            return "backup";
+        }
+        if (sql.regionMatches(true, 0, "restore", 0, 7)) {
+            return "restore";
+        }
+        return null;
+    }
+
     /** Whether {@code sql} holds more than one statement (the driver would run only the first). */
     public static boolean severalStatements(String sql) {
         return sql.indexOf(';') >= 0 && split(sql).size() > 1;
@@ -86,6 +114,8 @@ public final class SqlText {
         SqlLexer lex = new SqlLexer(sql);
         int statementStart = 0;
         int words = 0;
+        /** Words of an {@code EXPLAIN [QUERY PLAN]} prefix, which the trigger rule looks past. */
+        int prefixWords = 0;
         boolean sawCreate = false;
         boolean inTrigger = false;
         // the two tokens before the current one, as far as the trigger rule needs them
@@ -98,6 +128,7 @@ public final class SqlText {
                     addIfNotBlank(statements, sql.substring(statementStart, lex.start()));
                     statementStart = lex.end();
                     words = 0;
+                    prefixWords = 0;
                     sawCreate = false;
                     inTrigger = false;
                 }
@@ -107,11 +138,18 @@ public final class SqlText {
             }
             if (lex.kind() == SqlLexer.Kind.WORD) {
                 words++;
-                if (words == 1) {
+                int word = words - prefixWords;
+                if (word == 1 && prefixWords == 0 && lex.is("EXPLAIN")) {
+                    prefixWords = 1;
+                } else if (word == 1 && prefixWords == 1 && lex.is("QUERY")) {
+                    prefixWords = 2;
+                } else if (word == 1 && prefixWords == 2 && lex.is("PLAN")) {
+                    prefixWords = 3;
+                } else if (word == 1) {
                     sawCreate = lex.is("CREATE");
-                } else if (sawCreate && words <= 3 && lex.is("TRIGGER")) {
+                } else if (sawCreate && word <= 3 && lex.is("TRIGGER")) {
                     inTrigger = true;
-                } else if (sawCreate && words == 2 && !(lex.is("TEMP") || lex.is("TEMPORARY"))) {
+                } else if (sawCreate && word == 2 && !(lex.is("TEMP") || lex.is("TEMPORARY"))) {
                     sawCreate = false;
                 }
                 previousWasEnd = lex.is("END");

@@ -1,17 +1,21 @@
 package dev.lanes.internal.sqlite;
 
 import dev.lanes.CheckpointMode;
+import dev.lanes.DatabaseOptions;
 import dev.lanes.Synchronous;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteLimits;
 import org.sqlite.SQLiteOpenMode;
+import org.sqlite.core.DB;
 
 /**
  * Opens sqlite-jdbc connections the way the runtime needs them.
@@ -21,8 +25,43 @@ import org.sqlite.SQLiteOpenMode;
  * {@code COMMIT} and {@code ROLLBACK} itself, and the driver then skips the {@code begin;
  * commit;} pair it would otherwise step after every statement (see SQLITE-JDBC.md, "Hidden
  * costs"). SQLite itself still autocommits any statement run outside a transaction.
+ *
+ * <h2>Nothing outside the database</h2>
+ * Every connection the runtime opens (writer, readers, checkpointer, backup) goes through {@link
+ * #open} and is {@linkplain #restrict restricted} before anyone uses it: extension loading is
+ * off ({@code sqlite3_enable_load_extension(0)}, which disables the SQL function {@code
+ * load_extension()} as well as the C call), and {@code SQLITE_LIMIT_ATTACHED} is 0, so {@code
+ * ATTACH} fails inside SQLite whatever text hid it. The writer's limits are then raised to what
+ * {@link DatabaseOptions} allows. SQLite's in-place {@code VACUUM} and {@code VACUUM INTO}
+ * attach a database of their own, so the runtime runs them under {@link #withAttachSlot}.
  */
 public final class SqliteConnections {
+    /** SQLite's compiled-in ceiling of {@code SQLITE_LIMIT_ATTACHED} ({@code SQLITE_MAX_ATTACHED}). */
+    public static final int MAX_ATTACHED = 125;
+    /** SQLite's default (and compiled-in ceiling) of {@code SQLITE_LIMIT_LENGTH}. */
+    public static final int MAX_LENGTH = 1_000_000_000;
+
+    /**
+     * The {@code sqlite3_limit} values applied to a connection.
+     *
+     * @param attached {@code SQLITE_LIMIT_ATTACHED}: how many databases {@code ATTACH} may add
+     * @param length {@code SQLITE_LIMIT_LENGTH}: the largest string, blob or row, in bytes
+     */
+    public record Limits(int attached, int length) {
+        /** Nothing attached, SQLite's default length: every connection starts so. */
+        public static final Limits LOCKED_DOWN = new Limits(0, MAX_LENGTH);
+
+        /** The writer's: what the options allow. */
+        public static Limits writer(DatabaseOptions options) {
+            return new Limits(options.maxAttachedDatabases(), options.maxValueBytes());
+        }
+
+        /** A reader's: never an attachment (a reader refuses ATTACH), the options' length. */
+        public static Limits reader(DatabaseOptions options) {
+            return new Limits(0, options.maxValueBytes());
+        }
+    }
+
     /** The WAL autocheckpoint of {@link CheckpointMode#AUTO}: SQLite's default, set explicitly. */
     static final int AUTO_CHECKPOINT_PAGES = 1000;
 
@@ -44,7 +83,7 @@ public final class SqliteConnections {
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
         config.setBusyTimeout(busyTimeoutMillis(busyTimeout));
         config.enforceForeignKeys(true);
-        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        SQLiteConnection c = open(config, path, Limits.LOCKED_DOWN);
         c.getConnectionConfig().setAutoCommit(false);
         return c;
     }
@@ -62,6 +101,76 @@ public final class SqliteConnections {
             return false;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * Opens a connection with {@code config} and {@linkplain #restrict restricts} it to {@code
+     * limits}; the one way the runtime opens a connection.
+     */
+    public static SQLiteConnection open(SQLiteConfig config, Path path, Limits limits)
+            throws SQLException {
+        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        try {
+            restrict(c, limits);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.close();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Turns extension loading off and applies {@code limits}; see the class comment. */
+    public static void restrict(SQLiteConnection c, Limits limits) throws SQLException {
+        DB db = c.getDatabase();
+        int rc = db.enable_load_extension(false);
+        if (rc != 0) {
+            throw new SQLException("cannot turn extension loading off (SQLite result " + rc + ")");
+        }
+        db.limit(SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId(), limits.attached());
+        db.limit(SQLiteLimits.SQLITE_LIMIT_LENGTH.getId(), limits.length());
+    }
+
+    /**
+     * The connection's {@code SQLITE_LIMIT_ATTACHED} now, or -1 when {@code c} is no
+     * sqlite-jdbc connection (nothing is known of it).
+     */
+    public static int attachLimit(Connection c) throws SQLException {
+        if (!(c instanceof SQLiteConnection)) {
+            return -1;
+        }
+        return ((SQLiteConnection) c).getDatabase().limit(SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId(),
+                -1);
+    }
+
+    /** Work on a connection, throwing what its JDBC calls throw. */
+    public interface SqlWork<T, E extends Exception> {
+        T run() throws E;
+    }
+
+    /**
+     * Runs {@code work} with one more attachment allowed than {@code c} allows now, and puts the
+     * limit back afterwards: an in-place {@code VACUUM} or a {@code VACUUM INTO} attaches a
+     * database of its own, which {@code SQLITE_LIMIT_ATTACHED} = 0 would refuse. Only for work
+     * whose SQL the runtime knows holds no {@code ATTACH}; on the connection's own thread.
+     */
+    public static <T, E extends Exception> T withAttachSlot(Connection c, SqlWork<T, E> work)
+            throws E, SQLException {
+        if (!(c instanceof SQLiteConnection)) {
+            return work.run();
+        }
+        DB db = ((SQLiteConnection) c).getDatabase();
+        int id = SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId();
+        int limit = db.limit(id, -1);
+        db.limit(id, Math.min(MAX_ATTACHED, limit + 1));
+        try {
+            return work.run();
+        } finally {
+            db.limit(id, limit);
         }
     }
 

@@ -32,6 +32,9 @@ import java.util.Objects;
 public final class InteractiveTransaction implements Transaction {
     enum State { PENDING, OPEN, COMMITTED, ROLLED_BACK, UNKNOWN }
 
+    /** The reason of a rollback the caller asked for, which is an outcome and not a failure. */
+    static final String ROLLBACK_CALLED = "rollback() was called";
+
     private final WriterLane lane;
     private final String name;
     private final Clock clock;
@@ -48,6 +51,16 @@ public final class InteractiveTransaction implements Transaction {
     volatile long lastActivityNanos;
     volatile int statements;
     Timer.Scheduled idleCheck;
+    /**
+     * The request that began it, which carries its tracing: the transaction is one request to
+     * the metrics listener, from {@code begin()} to its end. Set before admission.
+     */
+    WriteRequest begun;
+    /**
+     * The step during which it ended; its delivery reports the transaction's outcome. Written
+     * under the lane's lock by the holder that ran the step, read by that same thread.
+     */
+    TransactionStep endedBy;
 
     InteractiveTransaction(WriterLane lane, String name, Clock clock, TransactionOptions options,
             Duration defaultIdleTimeout) {
@@ -102,7 +115,7 @@ public final class InteractiveTransaction implements Transaction {
     public void rollback() {
         if (state == State.OPEN) {
             try {
-                step(new WriteRequest.Rollback(this, "rollback() was called", clock.nanoTime()));
+                step(new WriteRequest.Rollback(this, ROLLBACK_CALLED, clock.nanoTime()));
             } catch (LanesException e) {
                 if (e.outcome() != WriteOutcome.ROLLED_BACK) {
                     throw e;

@@ -77,7 +77,7 @@ final class LaneTransaction {
                 r.fail(new BusyException(name + ": SQLite's write lock stayed taken by another "
                         + "connection for " + TimeUnit.NANOSECONDS.toMillis(busy.waitedNanos)
                         + " ms (busyTimeout " + busyTimeout.toMillis() + " ms); the write never "
-                        + "ran. Is another process writing this file?", busy.getCause()));
+                        + "ran. Is another process writing to it?", busy.getCause()));
             }
             return false;
         } catch (SQLException e) {

@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Concurrency</h2>
  * {@link #pinned}, and each transaction's state and idle check, are guarded by the lane's lock,
- * so that admitting a step and ending the transaction cannot interleave. Steps run on the lane's
- * holder. The idle check runs on the timer: it only queues an {@link Expire} step (and schedules
- * the lane), which the holder then runs.
+ * so that admitting a step and ending the transaction cannot interleave; {@code pinned} is
+ * volatile too, so that a gauge asks whether a transaction is open without the lock. Steps run on
+ * the lane's holder, which notes the step running in {@link #running} (turn only), so that the
+ * transaction's end names the step it ended in. The idle check runs on the timer: it only queues
+ * an {@link Expire} step (and schedules the lane), which the holder then runs.
  */
 final class PinnedTransaction {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
@@ -57,8 +59,10 @@ final class PinnedTransaction {
     private final Runnable submitLane;
     /** Collects requests to deliver once the turn has released the lane. */
     private final Consumer<WriteRequest> deliverAfterTurn;
-    // guarded by laneLock
-    private InteractiveTransaction pinned;
+    // guarded by laneLock (written); volatile, read anywhere
+    private volatile InteractiveTransaction pinned;
+    // turn only: the step running now, or the last one that ran
+    private TransactionStep running;
 
     PinnedTransaction(LaneTransaction transaction, ReentrantLock laneLock, WriteQueue queue,
             Cork cork, WriteTelemetry telemetry, TransactionStateListeners listeners, Timer timer,
@@ -81,6 +85,11 @@ final class PinnedTransaction {
     /** Guarded by the lane's lock: the pinned transaction, or null. */
     InteractiveTransaction pinned() {
         return pinned;
+    }
+
+    /** Whether a transaction pins the lane now; without the lock, for gauges. */
+    boolean pinnedNow() {
+        return pinned != null;
     }
 
     /** Runs {@code BEGIN IMMEDIATE} (or, corked, a savepoint) and pins the lane. */
@@ -124,6 +133,7 @@ final class PinnedTransaction {
     /** Runs one step of the pinned transaction. */
     void step(TransactionStep r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
+        running = r;
         laneLock.lock();
         try {
             if (pinned != tx) {
@@ -340,6 +350,7 @@ final class PinnedTransaction {
     private void endLocked(InteractiveTransaction tx, State end, String reason) {
         tx.endReason = reason;
         tx.state = end;
+        tx.endedBy = running != null && running.tx == tx ? running : null;
         pinned = null;
         if (tx.idleCheck != null) {
             tx.idleCheck.cancel();

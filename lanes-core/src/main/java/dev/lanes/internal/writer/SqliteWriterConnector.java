@@ -48,6 +48,7 @@ public final class SqliteWriterConnector implements WriterConnector {
                 faults, counters);
         budget.opened();
         try {
+            SqliteConnections.restrict(raw, SqliteConnections.Limits.writer(options));
             identity.onWriterOpened(raw);
             settings.apply(raw, ConnectionSettings.Role.WRITER);
             opened.accept(raw);

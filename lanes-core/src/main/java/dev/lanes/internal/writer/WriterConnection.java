@@ -13,7 +13,7 @@ import java.util.List;
  *
  * <p>Confinement: used only by the thread that holds the lane's turn.
  */
-interface WriterConnection extends LaneConnection, AutoCloseable {
+public interface WriterConnection extends LaneConnection, AutoCloseable {
     /** {@code SAVEPOINT} standing in for an interactive transaction's {@code BEGIN} in a cork. */
     void beginNested() throws SQLException;
 

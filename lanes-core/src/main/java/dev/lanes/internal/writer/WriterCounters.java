@@ -18,6 +18,25 @@ public final class WriterCounters {
     final LongAdder overloads = new LongAdder();
     final LongAdder replays = new LongAdder();
 
+    /**
+     * A transaction began after {@code refusals} busy refusals, which the retry overcame; for a
+     * writer connection outside this package (a cluster's).
+     */
+    public void began(int refusals) {
+        acquisitions.increment();
+        busyAbsorbed.add(refusals);
+    }
+
+    /** A {@code BEGIN} was refused busy. */
+    public void busyRefused() {
+        busyRefusals.increment();
+    }
+
+    /** A {@code BEGIN} failed for a reason other than busy. */
+    public void beginFailed() {
+        beginErrors.increment();
+    }
+
     dev.lanes.DatabaseDiagnostics.WriterCounters snapshot() {
         return new dev.lanes.DatabaseDiagnostics.WriterCounters(acquisitions.sum(),
                 busyRefusals.sum(), busyAbsorbed.sum(), beginErrors.sum(), failed.sum(),

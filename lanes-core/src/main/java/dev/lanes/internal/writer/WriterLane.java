@@ -51,6 +51,13 @@ import org.slf4j.LoggerFactory;
  * {@code RUNNING} (exactly one thread, the holder, runs a turn); only the party that moves it out
  * of {@code IDLE} submits it. The writer connection and the fields marked "turn only" are touched
  * only by the holder; the lock's hand-offs order one holder's writes before the next one's reads.
+ * The gauges ({@link #queueDepth()}, {@link #poisoned()}, {@link #transactionOpen()}, {@link
+ * #state()}) read volatile mirrors that the parts keep under the lock, and never take it.
+ *
+ * <h2>Metrics</h2>
+ * The request factories ({@link #body}, {@link #statement}, {@link #maintenance}, {@link
+ * #begin}, {@link #readBody}) run on the caller's thread and bracket the request for the metrics
+ * listener there; {@link WriteTelemetry} ends the bracket once, at delivery or refusal.
  *
  * <h2>Who runs a turn</h2>
  * A platform-thread caller that finds the lane idle with an empty queue becomes the holder and
@@ -129,7 +136,20 @@ public final class WriterLane implements WorkerPool.Task {
     // ------------------------------------------------------------------ requests
 
     public WriteRequest body(dev.lanes.WriteOptions options, SqlFunction<?> body) {
-        return new WriteRequest.BodyWrite(options, body, clock.nanoTime());
+        return started(new WriteRequest.BodyWrite(options, body, clock.nanoTime()));
+    }
+
+    /**
+     * A read body run on the lane while corked, so that it sees the corked writes; bracketed for
+     * the metrics listener as a read when {@code traced} (else its caller brackets it).
+     */
+    public WriteRequest readBody(SqlFunction<?> body, boolean traced) {
+        WriteRequest r = new WriteRequest.BodyWrite(dev.lanes.WriteOptions.DEFAULTS, body,
+                clock.nanoTime());
+        if (traced) {
+            telemetry.started(r, MetricsListener.Operation.READ);
+        }
+        return r;
     }
 
     public WriteRequest statement(String sql, Object[] args) {
@@ -137,18 +157,34 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     public WriteRequest statement(String sql, Object[] args, WriteRequest.Returns returns) {
-        return new WriteRequest.StatementWrite(sql, args, returns, clock.nanoTime());
+        return started(new WriteRequest.StatementWrite(sql, args, returns, clock.nanoTime()));
     }
 
     public WriteRequest maintenance(SqlFunction<?> body) {
-        return new Maintenance(body, clock.nanoTime());
+        return started(new Maintenance(body, clock.nanoTime()));
     }
 
     /** Queues {@code db.begin()} and returns its request, whose value is the transaction. */
     public WriteRequest begin(TransactionOptions options) {
         InteractiveTransaction tx = new InteractiveTransaction(this, name, clock, options,
                 this.options.transactionIdleTimeout());
-        return new TransactionBegin(tx, options.admission(), clock.nanoTime());
+        TransactionBegin r = new TransactionBegin(tx, options.admission(), clock.nanoTime());
+        tx.begun = r;
+        return started(r);
+    }
+
+    /** Brackets a request a caller just made, for the metrics listener; see WriteTelemetry. */
+    private WriteRequest started(WriteRequest r) {
+        telemetry.started(r, r.operation());
+        return r;
+    }
+
+    /**
+     * Tells the metrics listener that {@code r} was refused before admission (the database
+     * refused it, say, after finding its file swapped); the caller then throws {@code e}.
+     */
+    public void refused(WriteRequest r, LanesException e) {
+        telemetry.refused(r, e);
     }
 
     // ------------------------------------------------------------------ admission
@@ -163,6 +199,20 @@ public final class WriterLane implements WorkerPool.Task {
      * @throws LanesException when the request is refused; it then never ran
      */
     public void submit(WriteRequest r, boolean mayLead, boolean waits) {
+        if (r.traced == null) {
+            enqueue(r, mayLead, waits);
+            return;
+        }
+        try {
+            enqueue(r, mayLead, waits);
+        } catch (LanesException refusal) {
+            telemetry.refused(r, refusal);
+            throw refusal;
+        }
+    }
+
+    /** {@link #submit}, without the metrics bracket. */
+    private void enqueue(WriteRequest r, boolean mayLead, boolean waits) {
         boolean lead;
         boolean schedule = false;
         lock.lock();
@@ -390,11 +440,16 @@ public final class WriterLane implements WorkerPool.Task {
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
     private void turn(WriteRequest first) {
         List<WriteRequest> group;
+        List<WriteRequest> dropped;
         lock.lock();
         try {
             group = queue.takeGroup(first, pinned.pinned() != null);
+            dropped = queue.takeDropped();
         } finally {
             lock.unlock();
+        }
+        if (dropped != null) {
+            telemetry.dropped(dropped);
         }
         long started = clock.nanoTime();
         for (WriteRequest r : group) {
@@ -548,6 +603,7 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     private void open() throws Exception {
+        long openStart = clock.nanoTime();
         connection = setup.connector().open(new FaultInjector() {
             // reads the field, so that later installations apply
             @Override
@@ -560,6 +616,10 @@ public final class WriterLane implements WorkerPool.Task {
                 faults.after(point);
             }
         }, telemetry.counters);
+        if (initialized) {
+            // opened before, so it was closed since (an eviction): a reopen
+            telemetry.reopened(clock.nanoTime() - openStart);
+        }
         if (!initialized) {
             // Once per database: a reopen after an eviction must not run it again.
             initialize(connection);
@@ -803,13 +863,9 @@ public final class WriterLane implements WorkerPool.Task {
         return cork.corked();
     }
 
+    /** Whether an interactive transaction pins the lane now; never blocks. */
     public boolean transactionOpen() {
-        lock.lock();
-        try {
-            return pinned.pinned() != null;
-        } finally {
-            lock.unlock();
-        }
+        return pinned.pinnedNow();
     }
 
     public boolean poisoned() {
@@ -826,32 +882,10 @@ public final class WriterLane implements WorkerPool.Task {
         telemetry.uncleanClose();
     }
 
-    /** The gauges a metrics listener reads for this database; the same object every time. */
-    public MetricsListener.DatabaseGauges gauges() {
-        return gauges;
+    /** Writes waiting in the queue now, without the lane's lock (a gauge). */
+    public int queueDepth() {
+        return queue.depth();
     }
-
-    private final MetricsListener.DatabaseGauges gauges = new MetricsListener.DatabaseGauges() {
-        @Override
-        public int queueDepth() {
-            lock.lock();
-            try {
-                return queue.queuedWrites();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public boolean writerPoisoned() {
-            return poisoned();
-        }
-
-        @Override
-        public boolean transactionOpen() {
-            return WriterLane.this.transactionOpen();
-        }
-    };
 
     /** A consistent view of the lane for diagnostics; never touches SQLite. */
     public View view() {
