@@ -19,11 +19,9 @@ import org.sqlite.Function;
 
 /**
  * What every connection of a database gets besides Lanes' own settings: pragmas, functions,
- * aggregates, collations, loadable extensions and a set-up hook, given through {@link
- * DatabaseOptions.Builder#pragma(String, Object)}, {@link DatabaseOptions.Builder#function(String,
- * int, Supplier)}, {@link DatabaseOptions.Builder#aggregate(String, int, Supplier)}, {@link
- * DatabaseOptions.Builder#collation(String, Comparator)}, {@link
- * DatabaseOptions.Builder#extension(Path)} and {@link DatabaseOptions.Builder#onConnect(SqlConsumer)}.
+ * aggregates, collations, loadable extensions and a set-up hook, given through the setters of
+ * {@link ConnectionSetupBuilder} ({@code pragma}, {@code function}, {@code aggregate}, {@code
+ * collation}, {@code extension}, {@code onConnect}), which {@code DatabaseOptions.builder()} has.
  * Immutable; read it back with {@link DatabaseOptions#connectionSetup()}.
  *
  * <p><b>Every connection.</b> The writer, each reader, the {@linkplain CheckpointMode#DEDICATED
@@ -77,7 +75,8 @@ import org.sqlite.Function;
  */
 public final class ConnectionSetup {
     /** No pragmas, functions, collations, extensions or hook. */
-    public static final ConnectionSetup NONE = new Collector().build(CheckpointMode.AUTO);
+    public static final ConnectionSetup NONE = new ConnectionSetup(List.of(), List.of(),
+            List.of(), List.of(), List.of(), null);
 
     /**
      * {@code PRAGMA name = value}. {@code value} is a {@code Long} (integers and booleans, as 1
@@ -87,12 +86,15 @@ public final class ConnectionSetup {
     public record PragmaSetting(String name, Object value) {}
 
     /**
-     * A scalar function: each connection registers its own instance from {@code factory}.
+     * A scalar function: either one {@code instance} shared by every connection (the calls of all
+     * connections then take turns on it), or a {@code factory} from which each connection gets
+     * its own (the calls run in parallel); exactly one of the two is set.
      *
-     * @param flags 0 or {@link Function#FLAG_DETERMINISTIC}
+     * @param flags 0 or {@link Function#FLAG_DETERMINISTIC}; only a deterministic function may be
+     *     used in an index, a {@code CHECK} constraint or a generated column
      */
     public record FunctionDefinition(String name, int nArgs, int flags,
-            Supplier<? extends Function> factory) {}
+            Supplier<? extends Function> factory, Function instance) {}
 
     /** An aggregate (or window) function: each connection registers its own from {@code factory}. */
     public record AggregateDefinition(String name, int nArgs,
@@ -106,7 +108,7 @@ public final class ConnectionSetup {
     private static final int MAX_NAME = 255;
 
     /** Pragmas Lanes sets itself, each with what to use instead. */
-    private static final Map<String, String> OWNED = Map.of(
+    static final Map<String, String> OWNED = Map.of(
             "journal_mode", "Lanes runs every database in WAL mode, which its readers and group "
                     + "commit need; it is not configurable",
             "synchronous", "use DatabaseOptions.builder().synchronous(...)",
@@ -123,13 +125,15 @@ public final class ConnectionSetup {
     private final List<Path> extensions;
     private final SqlConsumer<Connection> onConnect;
 
-    private ConnectionSetup(Collector c) {
-        this.pragmas = List.copyOf(c.pragmas);
-        this.functions = List.copyOf(c.functions);
-        this.aggregates = List.copyOf(c.aggregates);
-        this.collations = List.copyOf(c.collations);
-        this.extensions = List.copyOf(c.extensions);
-        this.onConnect = c.onConnect;
+    ConnectionSetup(List<PragmaSetting> pragmas, List<FunctionDefinition> functions,
+            List<AggregateDefinition> aggregates, List<CollationDefinition> collations,
+            List<Path> extensions, SqlConsumer<Connection> onConnect) {
+        this.pragmas = List.copyOf(pragmas);
+        this.functions = List.copyOf(functions);
+        this.aggregates = List.copyOf(aggregates);
+        this.collations = List.copyOf(collations);
+        this.extensions = List.copyOf(extensions);
+        this.onConnect = onConnect;
     }
 
     /** The pragmas, in the order they run. */
@@ -191,118 +195,6 @@ public final class ConnectionSetup {
                 + ", onConnect=" + onConnect + "]";
     }
 
-    /**
-     * Collects the settings for {@link DatabaseOptions.Builder}, checking each at once; the one
-     * check that depends on another option ({@code wal_autocheckpoint} against the checkpoint
-     * mode) runs in {@link #build}. Confined to the builder's thread.
-     */
-    static final class Collector {
-        private final List<PragmaSetting> pragmas = new ArrayList<>();
-        private final List<FunctionDefinition> functions = new ArrayList<>();
-        private final List<AggregateDefinition> aggregates = new ArrayList<>();
-        private final List<CollationDefinition> collations = new ArrayList<>();
-        private final List<Path> extensions = new ArrayList<>();
-        private SqlConsumer<Connection> onConnect;
-
-        Collector() {}
-
-        Collector(ConnectionSetup s) {
-            pragmas.addAll(s.pragmas);
-            functions.addAll(s.functions);
-            aggregates.addAll(s.aggregates);
-            collations.addAll(s.collations);
-            extensions.addAll(s.extensions);
-            onConnect = s.onConnect;
-        }
-
-        void pragma(String name, Object value) {
-            String key = identifier("pragma", name).toLowerCase(Locale.ROOT);
-            String owned = OWNED.get(key);
-            if (owned != null) {
-                throw new IllegalArgumentException("pragma " + name + " is set by Lanes and "
-                        + "refused: " + owned);
-            }
-            pragmas.add(new PragmaSetting(name, pragmaValue(name, value)));
-        }
-
-        void function(String name, int nArgs, int flags, Supplier<? extends Function> factory) {
-            Objects.requireNonNull(factory, "factory");
-            if ((flags & ~Function.FLAG_DETERMINISTIC) != 0) {
-                throw new IllegalArgumentException("function " + name + ": flags may be 0 or "
-                        + "Function.FLAG_DETERMINISTIC, was 0x" + Integer.toHexString(flags));
-            }
-            unique(identifier("function", name), arity(name, nArgs));
-            functions.add(new FunctionDefinition(name, nArgs, flags, factory));
-        }
-
-        void aggregate(String name, int nArgs, Supplier<? extends Function.Aggregate> factory) {
-            Objects.requireNonNull(factory, "factory");
-            unique(identifier("aggregate", name), arity(name, nArgs));
-            aggregates.add(new AggregateDefinition(name, nArgs, factory));
-        }
-
-        void collation(String name, Comparator<String> order) {
-            Objects.requireNonNull(order, "order");
-            identifier("collation", name);
-            for (CollationDefinition c : collations) {
-                if (c.name().equalsIgnoreCase(name)) {
-                    throw new IllegalArgumentException("collation " + name + " is given twice");
-                }
-            }
-            collations.add(new CollationDefinition(name, order));
-        }
-
-        void extension(Path library) {
-            extensions.add(Objects.requireNonNull(library, "library").toAbsolutePath().normalize());
-        }
-
-        void onConnect(SqlConsumer<Connection> setup) {
-            this.onConnect = Objects.requireNonNull(setup, "onConnect");
-        }
-
-        ConnectionSetup build(CheckpointMode mode) {
-            if (mode != CheckpointMode.AUTO) {
-                for (PragmaSetting p : pragmas) {
-                    if (p.name().equalsIgnoreCase("wal_autocheckpoint")) {
-                        throw new IllegalArgumentException("pragma wal_autocheckpoint is refused "
-                                + "with checkpointMode " + mode + ": Lanes keeps it at 0 so that "
-                                + (mode == CheckpointMode.DEDICATED ? "its checkpointer"
-                                        : "the external tool")
-                                + " alone checkpoints; choose the owner with checkpointMode(...)");
-                    }
-                }
-            }
-            return new ConnectionSetup(this);
-        }
-
-        /** One function or aggregate per name and argument count, as SQLite keeps one. */
-        private void unique(String name, int nArgs) {
-            for (FunctionDefinition f : functions) {
-                if (f.name().equalsIgnoreCase(name) && f.nArgs() == nArgs) {
-                    throw twice(name, nArgs);
-                }
-            }
-            for (AggregateDefinition a : aggregates) {
-                if (a.name().equalsIgnoreCase(name) && a.nArgs() == nArgs) {
-                    throw twice(name, nArgs);
-                }
-            }
-        }
-
-        private static IllegalArgumentException twice(String name, int nArgs) {
-            return new IllegalArgumentException("a function " + name + " taking " + nArgs
-                    + " argument(s) is given twice");
-        }
-
-        private static int arity(String name, int nArgs) {
-            if (nArgs < -1 || nArgs > 127) {
-                throw new IllegalArgumentException("function " + name + ": nArgs must be -1 (any "
-                        + "number) or 0 to 127, was " + nArgs);
-            }
-            return nArgs;
-        }
-    }
-
     /** Checks {@code name} against SQLite's rule for an unquoted identifier. */
     static String identifier(String what, String name) {
         Objects.requireNonNull(name, what + " name");
@@ -315,7 +207,7 @@ public final class ConnectionSetup {
     }
 
     /** The value as it is stored and rendered: Long, String or null; anything else refused. */
-    private static Object pragmaValue(String name, Object value) {
+    static Object pragmaValue(String name, Object value) {
         if (value == null || value instanceof String) {
             if (value != null && ((String) value).indexOf('\0') >= 0) {
                 throw new IllegalArgumentException("pragma " + name + ": the value holds a NUL "

@@ -1,12 +1,7 @@
 package dev.lanes;
 
-import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Objects;
-import java.util.function.Supplier;
-import org.sqlite.Function;
 
 /**
  * How one database is run. Immutable; built with {@link #builder()}, whose setters reject a bad
@@ -65,7 +60,7 @@ public final class DatabaseOptions {
         this.checkpointMode = b.checkpointMode;
         this.identityCheck = b.identityCheck;
         this.background = b.background;
-        this.connectionSetup = b.setup.build(b.checkpointMode);
+        this.connectionSetup = b.buildSetup(b.checkpointMode);
         this.maxAttachedDatabases = b.maxAttachedDatabases;
         this.maxValueBytes = b.maxValueBytes;
     }
@@ -290,17 +285,12 @@ public final class DatabaseOptions {
 
     @Override
     public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
         if (!(o instanceof DatabaseOptions)) {
             return false;
         }
         DatabaseOptions other = (DatabaseOptions) o;
-        return writeQueueCapacity == other.writeQueueCapacity
-                && maxGroupSize == other.maxGroupSize
-                && readers == other.readers
-                && Objects.equals(busyTimeout, other.busyTimeout)
+        return writeQueueCapacity == other.writeQueueCapacity && maxGroupSize == other.maxGroupSize
+                && readers == other.readers && Objects.equals(busyTimeout, other.busyTimeout)
                 && Objects.equals(synchronous, other.synchronous)
                 && statementCacheSize == other.statementCacheSize
                 && Objects.equals(closeTimeout, other.closeTimeout)
@@ -313,8 +303,7 @@ public final class DatabaseOptions {
                 && Objects.equals(readerCheckoutTimeout, other.readerCheckoutTimeout)
                 && maxResultBytes == other.maxResultBytes
                 && Objects.equals(checkpointMode, other.checkpointMode)
-                && identityCheck == other.identityCheck
-                && background == other.background
+                && identityCheck == other.identityCheck && background == other.background
                 && maxAttachedDatabases == other.maxAttachedDatabases
                 && maxValueBytes == other.maxValueBytes
                 && connectionSetup.equals(other.connectionSetup);
@@ -322,32 +311,27 @@ public final class DatabaseOptions {
 
     @Override
     public int hashCode() {
-        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous, statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes, slowWriteThreshold, idleRelease, maxReadDuration, initializer, readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background, maxAttachedDatabases, maxValueBytes, connectionSetup);
+        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous,
+                statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes,
+                slowWriteThreshold, idleRelease, maxReadDuration, initializer,
+                readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background,
+                maxAttachedDatabases, maxValueBytes, connectionSetup);
     }
 
     @Override
     public String toString() {
-        return "DatabaseOptions[" + "writeQueueCapacity=" + writeQueueCapacity + ", "
-                + "maxGroupSize=" + maxGroupSize + ", "
-                + "readers=" + readers + ", "
-                + "busyTimeout=" + busyTimeout + ", "
-                + "synchronous=" + synchronous + ", "
-                + "statementCacheSize=" + statementCacheSize + ", "
-                + "closeTimeout=" + closeTimeout + ", "
-                + "transactionIdleTimeout=" + transactionIdleTimeout + ", "
-                + "diskReserveBytes=" + diskReserveBytes + ", "
-                + "slowWriteThreshold=" + slowWriteThreshold + ", "
-                + "idleRelease=" + idleRelease + ", "
-                + "maxReadDuration=" + maxReadDuration + ", "
-                + "initializer=" + initializer + ", "
-                + "readerCheckoutTimeout=" + readerCheckoutTimeout + ", "
-                + "maxResultBytes=" + maxResultBytes + ", "
-                + "checkpointMode=" + checkpointMode + ", "
-                + "identityCheck=" + identityCheck + ", "
-                + "background=" + background + ", "
-                + "maxAttachedDatabases=" + maxAttachedDatabases + ", "
-                + "maxValueBytes=" + maxValueBytes + ", "
-                + "connectionSetup=" + connectionSetup + "]";
+        return "DatabaseOptions[writeQueueCapacity=" + writeQueueCapacity + ", maxGroupSize="
+                + maxGroupSize + ", readers=" + readers + ", busyTimeout=" + busyTimeout
+                + ", synchronous=" + synchronous + ", statementCacheSize=" + statementCacheSize
+                + ", closeTimeout=" + closeTimeout + ", transactionIdleTimeout="
+                + transactionIdleTimeout + ", diskReserveBytes=" + diskReserveBytes
+                + ", slowWriteThreshold=" + slowWriteThreshold + ", idleRelease=" + idleRelease
+                + ", maxReadDuration=" + maxReadDuration + ", initializer=" + initializer
+                + ", readerCheckoutTimeout=" + readerCheckoutTimeout + ", maxResultBytes="
+                + maxResultBytes + ", checkpointMode=" + checkpointMode + ", identityCheck="
+                + identityCheck + ", background=" + background + ", maxAttachedDatabases="
+                + maxAttachedDatabases + ", maxValueBytes=" + maxValueBytes + ", connectionSetup="
+                + connectionSetup + "]";
     }
 
     /** A builder holding the defaults. */
@@ -361,7 +345,7 @@ public final class DatabaseOptions {
     }
 
     /** Builds {@link DatabaseOptions}; each setter validates its value at once. */
-    public static final class Builder {
+    public static final class Builder extends ConnectionSetupBuilder<Builder> {
         private int writeQueueCapacity = 256;
         private int maxGroupSize = 64;
         private int readers = 4;
@@ -380,7 +364,6 @@ public final class DatabaseOptions {
         private CheckpointMode checkpointMode = CheckpointMode.AUTO;
         private boolean identityCheck = true;
         private boolean background;
-        private ConnectionSetup.Collector setup = new ConnectionSetup.Collector();
         private int maxAttachedDatabases;
         private int maxValueBytes = MAX_VALUE_BYTES;
 
@@ -411,7 +394,7 @@ public final class DatabaseOptions {
             checkpointMode = o.checkpointMode;
             identityCheck = o.identityCheck;
             background = o.background;
-            setup = new ConnectionSetup.Collector(o.connectionSetup);
+            copySetup(o.connectionSetup);
             maxAttachedDatabases = o.maxAttachedDatabases;
             maxValueBytes = o.maxValueBytes;
         }
@@ -603,53 +586,8 @@ public final class DatabaseOptions {
             return this;
         }
 
-        /** Runs {@code PRAGMA name = value} on every connection, in order; see {@link ConnectionSetup}. */
-        public Builder pragma(String name, Object value) {
-            setup.pragma(name, value);
-            return this;
-        }
-
-        /** {@link #function(String, int, int, Supplier)} without flags (not usable in indexes). */
-        public Builder function(String name, int nArgs, Supplier<? extends Function> factory) {
-            return function(name, nArgs, 0, factory);
-        }
-
-        /**
-         * Registers a scalar function on every connection, one instance each from {@code factory};
-         * only a deterministic one with {@code flags} {@link Function#FLAG_DETERMINISTIC} may be
-         * used in indexes. {@code nArgs} -1 means any. See {@link ConnectionSetup}.
-         */
-        public Builder function(String name, int nArgs, int flags,
-                Supplier<? extends Function> factory) {
-            setup.function(name, nArgs, flags, factory);
-            return this;
-        }
-
-        /** Registers an aggregate or window function on every connection, one instance each. */
-        public Builder aggregate(String name, int nArgs,
-                Supplier<? extends Function.Aggregate> factory) {
-            setup.aggregate(name, nArgs, factory);
-            return this;
-        }
-
-        /** Registers a collation on every connection; {@code order} must be thread-safe. */
-        public Builder collation(String name, Comparator<String> order) {
-            setup.collation(name, order);
-            return this;
-        }
-
-        /** Loads an extension on every connection; SQL's {@code load_extension()} stays off. */
-        public Builder extension(Path library) {
-            setup.extension(library);
-            return this;
-        }
-
-        /**
-         * Runs {@code setup} last on every new connection ({@link Connection#isReadOnly()} is true
-         * on readers); it must not leave a transaction open. See {@link ConnectionSetup}.
-         */
-        public Builder onConnect(SqlConsumer<Connection> setup) {
-            this.setup.onConnect(setup);
+        @Override
+        Builder self() {
             return this;
         }
 

@@ -8,10 +8,6 @@ import dev.lanes.ConnectionSetup.PragmaSetting;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.SqlConsumer;
 import dev.lanes.internal.util.LogNames;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -40,15 +36,8 @@ import org.sqlite.core.DB;
  * the cause attached; the caller closes the connection and reports the open as failed its own
  * way (the writer: the database dies; a reader: that read fails).
  *
- * <p><b>Functions</b> are registered through a trampoline of Lanes', one per connection, that
- * hands each call to the user's own instance and turns a throw into an SQL error naming the
- * function (the driver would report only the exception's text). The driver keeps a call's state
- * in package-private fields of {@code org.sqlite.Function}, so the trampoline reaches them
- * through a private lookup; where the driver's package is not open to Lanes (sqlite-jdbc on the
- * module path), the user's instance is registered directly and errors carry the exception's text
- * alone. Either way each connection has its own instance: one shared between connections that run
- * at once mixes up their calls, and deadlocks the driver (each call locks the instance, then the
- * last-registered connection's monitor).
+ * <p><b>Functions</b> are registered through a {@link FunctionTrampoline}, one per connection,
+ * which names the function in its errors and lets one instance serve every connection.
  *
  * <p>Immutable and stateless: {@link #apply} runs on the thread that opened the connection and
  * owns it.
@@ -118,8 +107,10 @@ public final class ConnectionSettings {
             loadExtension(c, library, role);
         }
         for (FunctionDefinition f : setup.functions()) {
-            Function fn = instance("function " + f.name(), f.factory(), role);
-            Trampoline.register(c, f.name(), f.nArgs(), f.flags(), fn);
+            boolean shared = f.instance() != null;
+            Function fn = shared ? f.instance() : instance("function " + f.name(), f.factory(),
+                    role);
+            FunctionTrampoline.register(c, f.name(), f.nArgs(), f.flags(), fn, shared);
         }
         for (AggregateDefinition a : setup.aggregates()) {
             Function.Aggregate fn = instance("aggregate " + a.name(), a.factory(), role);
@@ -326,77 +317,6 @@ public final class ConnectionSettings {
                     // nothing runs on a closed connection
                 }
                 return 0;
-            }
-        }
-    }
-
-    /**
-     * Hands each call of a registered function to the user's instance for this connection and
-     * names the function in the error when it throws; see the class comment.
-     */
-    private static final class Trampoline extends Function {
-        private static final VarHandle CONTEXT;
-        private static final VarHandle VALUE;
-        private static final VarHandle ARGS;
-        private static final MethodHandle XFUNC;
-
-        static {
-            VarHandle context = null;
-            VarHandle value = null;
-            VarHandle args = null;
-            MethodHandle xFunc = null;
-            try {
-                MethodHandles.Lookup l = MethodHandles.privateLookupIn(Function.class,
-                        MethodHandles.lookup());
-                context = l.findVarHandle(Function.class, "context", long.class);
-                value = l.findVarHandle(Function.class, "value", long.class);
-                args = l.findVarHandle(Function.class, "args", int.class);
-                xFunc = l.findVirtual(Function.class, "xFunc", MethodType.methodType(void.class));
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                log.debug("sqlite-jdbc's Function is not open to Lanes ({}); user functions are "
-                        + "registered directly and their errors do not name them", e.toString());
-                context = null;
-            }
-            CONTEXT = context;
-            VALUE = value;
-            ARGS = args;
-            XFUNC = xFunc;
-        }
-
-        private final String name;
-        private final Function target;
-
-        private Trampoline(String name, Function target) {
-            this.name = name;
-            this.target = target;
-        }
-
-        /**
-         * Registers {@code fn} on {@code c}: first itself, which binds it to the connection as
-         * the driver does, then the trampoline in its place under the same name and arity
-         * (SQLite replaces a function and releases the one it replaced).
-         */
-        static void register(SQLiteConnection c, String name, int nArgs, int flags, Function fn)
-                throws SQLException {
-            Function.create(c, name, fn, nArgs, flags);
-            if (CONTEXT != null) {
-                Function.create(c, name, new Trampoline(name, fn), nArgs, flags);
-            }
-        }
-
-        @Override
-        protected void xFunc() throws SQLException {
-            CONTEXT.set(target, (long) CONTEXT.get(this));
-            VALUE.set(target, (long) VALUE.get(this));
-            ARGS.set(target, (int) ARGS.get(this));
-            try {
-                XFUNC.invokeExact(target);
-            } catch (Throwable e) {
-                error("function " + name + " failed: " + e);
-            } finally {
-                CONTEXT.set(target, 0L);
-                VALUE.set(target, 0L);
-                ARGS.set(target, 0);
             }
         }
     }
