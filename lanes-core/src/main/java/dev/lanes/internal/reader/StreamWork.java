@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * between rows even while the consumer, not SQLite, takes the time. Confined to the thread that
  * runs the read.
  */
-final class StreamWork implements Reads.Work<Long> {
+final class StreamWork implements ReadWork<Long> {
     private final String sql;
     private final Object[] args;
     private final Consumer<Row> each;
