@@ -12,7 +12,7 @@ import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.reader.ReaderSet.Lease;
+
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ResultData;
@@ -516,11 +516,11 @@ public final class Reads {
      * through volatile fields so that a cancellation finds whichever exists; a grant that arrives
      * after the future completed returns the lease untouched.
      */
-    private final class AsyncRead<T> implements ReaderSet.AsyncAdmission {
+    private final class AsyncRead<T> implements AsyncAdmission {
         final ReadFuture<T> future;
         private final ReadWork<T> work;
         private final ReadLimits limits;
-        private volatile ReaderSet.Waiter waiter;
+        private volatile Waiter waiter;
         private volatile ReadTask<T> task;
 
         AsyncRead(ReadWork<T> work, ReadLimits limits, Outcome outcome) {
@@ -552,7 +552,7 @@ public final class Reads {
         }
 
         private void cancel() {
-            ReaderSet.Waiter w = waiter;
+            Waiter w = waiter;
             if (w != null) {
                 readers.cancelWaiting(w);
             }

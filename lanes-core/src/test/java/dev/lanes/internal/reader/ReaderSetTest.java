@@ -11,8 +11,7 @@ import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.TestLanes;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.reader.ReaderSet.Lease;
-import dev.lanes.internal.reader.ReaderSet.Waiter;
+
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.ConnectionSettings;
@@ -54,7 +53,7 @@ class ReaderSetTest {
     }
 
     /** An asynchronous admission: its lease or its refusal. */
-    private static final class Async implements ReaderSet.AsyncAdmission {
+    private static final class Async implements AsyncAdmission {
         final String name;
         final List<String> log;
         final CompletableFuture<Lease> lease = new CompletableFuture<>();
