@@ -190,6 +190,45 @@ public interface Database extends AutoCloseable {
     }
 
     /**
+     * Runs a query on one reader and hands each row to {@code each} as SQLite steps it, holding
+     * none: a result of any size is read in bounded memory. {@link
+     * DatabaseOptions#maxResultBytes()} does not apply (nothing accumulates); the read's timeout
+     * and cancellation do, checked inside SQLite and before each row, and {@link
+     * DatabaseOptions#maxReadDuration()} logs a stream that held its snapshot too long.
+     *
+     * <pre>{@code
+     * long total = db.stream("SELECT amount FROM ledger WHERE day = ?", new Object[] {day},
+     *         row -> sum.add(row.getLong("amount")));
+     * }</pre>
+     *
+     * <p><b>One reader, one snapshot.</b> The query is one statement, so it sees one committed
+     * state however long it runs, and it holds its reader until the last row (or a failure): a
+     * long stream keeps checkpoints from resetting the WAL, and counts against {@link
+     * DatabaseOptions#readers()}. SQL that writes is refused as in {@link #query(String,
+     * Object...)}. While {@linkplain #cork() corked} it runs on the writer lane, as reads do.
+     *
+     * <p><b>Threads.</b> {@code each} runs on the thread that steps the statement: the caller's
+     * own when it is a platform thread; for a virtual-thread caller (SQLite never runs on one) a
+     * platform thread of the runtime's pool, while the caller waits. It should not block for
+     * long, and must not wait for a write of this database that this read would hold up.
+     *
+     * <p><b>Failures.</b> An exception {@code each} throws ends the read and propagates to the
+     * caller as it is, not wrapped; the reader is cleaned and returned either way. Other failures
+     * are {@link LanesException}s, as for {@link #query(String, Object...)}.
+     *
+     * @param args the query's positional parameters; null for none
+     * @return the number of rows handed to {@code each}
+     */
+    long stream(String sql, Object[] args, java.util.function.Consumer<Row> each);
+
+    /**
+     * {@link #stream(String, Object[], java.util.function.Consumer)} with per-read options, such
+     * as a {@linkplain ReadOptions#timeout() timeout} for the whole stream.
+     */
+    long stream(ReadOptions options, String sql, Object[] args,
+            java.util.function.Consumer<Row> each);
+
+    /**
      * Runs statements in order as one write request (one turn, one savepoint), stopping at the
      * first failure. The batch is atomic: it either commits whole or, on failure, rolls back
      * whole with {@link BatchFailedException} naming the statement. Transaction control anywhere

@@ -28,6 +28,7 @@ public final class DatabaseOptions {
     private final CheckpointMode checkpointMode;
     private final boolean identityCheck;
     private final boolean background;
+    private final ConnectionSetup connectionSetup;
     private final int maxAttachedDatabases;
     private final int maxValueBytes;
 
@@ -59,6 +60,7 @@ public final class DatabaseOptions {
         this.checkpointMode = b.checkpointMode;
         this.identityCheck = b.identityCheck;
         this.background = b.background;
+        this.connectionSetup = b.buildSetup(b.checkpointMode);
         this.maxAttachedDatabases = b.maxAttachedDatabases;
         this.maxValueBytes = b.maxValueBytes;
     }
@@ -260,6 +262,11 @@ public final class DatabaseOptions {
         return background;
     }
 
+    /** What every connection gets besides Lanes' own set-up (default {@link ConnectionSetup#NONE}). */
+    public ConnectionSetup connectionSetup() {
+        return connectionSetup;
+    }
+
     /**
      * How many databases a writer connection may {@code ATTACH} (default 0: {@code ATTACH} is
      * refused on every connection). Readers never attach.
@@ -278,17 +285,12 @@ public final class DatabaseOptions {
 
     @Override
     public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
         if (!(o instanceof DatabaseOptions)) {
             return false;
         }
         DatabaseOptions other = (DatabaseOptions) o;
-        return writeQueueCapacity == other.writeQueueCapacity
-                && maxGroupSize == other.maxGroupSize
-                && readers == other.readers
-                && Objects.equals(busyTimeout, other.busyTimeout)
+        return writeQueueCapacity == other.writeQueueCapacity && maxGroupSize == other.maxGroupSize
+                && readers == other.readers && Objects.equals(busyTimeout, other.busyTimeout)
                 && Objects.equals(synchronous, other.synchronous)
                 && statementCacheSize == other.statementCacheSize
                 && Objects.equals(closeTimeout, other.closeTimeout)
@@ -301,39 +303,35 @@ public final class DatabaseOptions {
                 && Objects.equals(readerCheckoutTimeout, other.readerCheckoutTimeout)
                 && maxResultBytes == other.maxResultBytes
                 && Objects.equals(checkpointMode, other.checkpointMode)
-                && identityCheck == other.identityCheck
-                && background == other.background
+                && identityCheck == other.identityCheck && background == other.background
                 && maxAttachedDatabases == other.maxAttachedDatabases
-                && maxValueBytes == other.maxValueBytes;
+                && maxValueBytes == other.maxValueBytes
+                && connectionSetup.equals(other.connectionSetup);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous, statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes, slowWriteThreshold, idleRelease, maxReadDuration, initializer, readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background, maxAttachedDatabases, maxValueBytes);
+        return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous,
+                statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes,
+                slowWriteThreshold, idleRelease, maxReadDuration, initializer,
+                readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background,
+                maxAttachedDatabases, maxValueBytes, connectionSetup);
     }
 
     @Override
     public String toString() {
-        return "DatabaseOptions[" + "writeQueueCapacity=" + writeQueueCapacity + ", "
-                + "maxGroupSize=" + maxGroupSize + ", "
-                + "readers=" + readers + ", "
-                + "busyTimeout=" + busyTimeout + ", "
-                + "synchronous=" + synchronous + ", "
-                + "statementCacheSize=" + statementCacheSize + ", "
-                + "closeTimeout=" + closeTimeout + ", "
-                + "transactionIdleTimeout=" + transactionIdleTimeout + ", "
-                + "diskReserveBytes=" + diskReserveBytes + ", "
-                + "slowWriteThreshold=" + slowWriteThreshold + ", "
-                + "idleRelease=" + idleRelease + ", "
-                + "maxReadDuration=" + maxReadDuration + ", "
-                + "initializer=" + initializer + ", "
-                + "readerCheckoutTimeout=" + readerCheckoutTimeout + ", "
-                + "maxResultBytes=" + maxResultBytes + ", "
-                + "checkpointMode=" + checkpointMode + ", "
-                + "identityCheck=" + identityCheck + ", "
-                + "background=" + background + ", "
-                + "maxAttachedDatabases=" + maxAttachedDatabases + ", "
-                + "maxValueBytes=" + maxValueBytes + "]";
+        return "DatabaseOptions[writeQueueCapacity=" + writeQueueCapacity + ", maxGroupSize="
+                + maxGroupSize + ", readers=" + readers + ", busyTimeout=" + busyTimeout
+                + ", synchronous=" + synchronous + ", statementCacheSize=" + statementCacheSize
+                + ", closeTimeout=" + closeTimeout + ", transactionIdleTimeout="
+                + transactionIdleTimeout + ", diskReserveBytes=" + diskReserveBytes
+                + ", slowWriteThreshold=" + slowWriteThreshold + ", idleRelease=" + idleRelease
+                + ", maxReadDuration=" + maxReadDuration + ", initializer=" + initializer
+                + ", readerCheckoutTimeout=" + readerCheckoutTimeout + ", maxResultBytes="
+                + maxResultBytes + ", checkpointMode=" + checkpointMode + ", identityCheck="
+                + identityCheck + ", background=" + background + ", maxAttachedDatabases="
+                + maxAttachedDatabases + ", maxValueBytes=" + maxValueBytes + ", connectionSetup="
+                + connectionSetup + "]";
     }
 
     /** A builder holding the defaults. */
@@ -347,7 +345,7 @@ public final class DatabaseOptions {
     }
 
     /** Builds {@link DatabaseOptions}; each setter validates its value at once. */
-    public static final class Builder {
+    public static final class Builder extends ConnectionSetupBuilder<Builder> {
         private int writeQueueCapacity = 256;
         private int maxGroupSize = 64;
         private int readers = 4;
@@ -396,6 +394,7 @@ public final class DatabaseOptions {
             checkpointMode = o.checkpointMode;
             identityCheck = o.identityCheck;
             background = o.background;
+            copySetup(o.connectionSetup);
             maxAttachedDatabases = o.maxAttachedDatabases;
             maxValueBytes = o.maxValueBytes;
         }
@@ -587,6 +586,12 @@ public final class DatabaseOptions {
             return this;
         }
 
+        @Override
+        Builder self() {
+            return this;
+        }
+
+        /** The options; a pragma that conflicts with the checkpoint mode is refused here. */
         public DatabaseOptions build() {
             return new DatabaseOptions(this);
         }

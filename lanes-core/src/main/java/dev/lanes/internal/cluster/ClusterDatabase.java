@@ -333,6 +333,23 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         });
     }
 
+    @Override
+    public long stream(String sql, Object[] args, Consumer<Row> each) {
+        return stream(ReadOptions.DEFAULTS, sql, args, each);
+    }
+
+    /**
+     * {@link #query(ReadOptions, String, Object...)}, then each row in order: a read session
+     * returns its result whole, so {@link DatabaseOptions#maxResultBytes()} bounds it here.
+     */
+    @Override
+    public long stream(ReadOptions options, String sql, Object[] args, Consumer<Row> each) {
+        Objects.requireNonNull(each, "each");
+        List<Row> rows = query(options, sql, args == null ? new Object[0] : args);
+        rows.forEach(each);
+        return rows.size();
+    }
+
     private <T> T measuredRead(String sql, Supplier<T> read) {
         long started = runtime.clock().nanoTime();
         try {

@@ -29,7 +29,10 @@ final class ClusterOptions {
                     + "the nodes'"),
             new Refused("initializer", DatabaseOptions::initializer, "an initializer is given a "
                     + "java.sql.Connection, which a cluster does not have; run the schema with "
-                    + "executeScript after openCluster"));
+                    + "executeScript after openCluster"),
+            new Refused("connection setup (pragma, function, aggregate, collation, extension, "
+                    + "onConnect)", DatabaseOptions::connectionSetup, "the connections are the "
+                    + "nodes', which Lanes does not open"));
 
     /** Options that a cluster database ignores: they steer resources it does not have. */
     static final List<String> IGNORED = List.of("statementCacheSize", "idleRelease");

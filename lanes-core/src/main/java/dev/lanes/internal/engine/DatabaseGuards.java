@@ -6,6 +6,7 @@ import dev.lanes.internal.file.Backup;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.file.Lease;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.writer.WriterLane;
@@ -77,7 +78,7 @@ final class DatabaseGuards {
         this.checkpointer = options.checkpointMode() == CheckpointMode.DEDICATED
                 ? new Checkpointer(path, name, options.synchronous(), pool, runtime.budget(),
                         runtime.clock(), identity,
-                        checkpoints, metrics)
+                        checkpoints, metrics, ConnectionSettings.of(options))
                 : null;
         this.backups = new Backup.Tracker(name);
     }
@@ -169,7 +170,8 @@ final class DatabaseGuards {
         Failures.join(lane.awaitReady());
         backups.enter();
         try {
-            Backup.run(path, target, name, identity, runtime.budget(), pool, options.busyTimeout());
+            Backup.run(path, target, name, identity, runtime.budget(), pool, options.busyTimeout(),
+                    ConnectionSettings.of(options));
         } finally {
             backups.exit();
         }

@@ -26,6 +26,7 @@ import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.RowStream;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.FaultInjector;
@@ -315,6 +316,24 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
         return routing.query(options, sql, args == null ? new Object[0] : args, span);
+    }
+
+    @Override
+    public long stream(String sql, Object[] args, Consumer<Row> each) {
+        return stream(ReadOptions.DEFAULTS, sql, args, each);
+    }
+
+    @Override
+    public long stream(ReadOptions options, String sql, Object[] args, Consumer<Row> each) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(sql, "sql");
+        RowStream rows = new RowStream(Objects.requireNonNull(each, "each"));
+        Object[] bound = args == null ? new Object[0] : args;
+        return rows.run(() -> measuredRead(sql, () -> {
+            Refusals.writeOnReader(name, sql);
+            return lane.corked() ? readOnLane(c -> Statements.stream(c, sql, bound, rows))
+                    : reads.stream(options, sql, bound, rows);
+        }));
     }
 
     @Override

@@ -7,8 +7,10 @@ import java.util.function.Function;
 
 /**
  * Which setting two {@link DatabaseOptions} differ in, by name, for the refusal of a second open
- * of one file with other options. Every accessor of {@code DatabaseOptions} is listed here; a
- * test holds the list against the class, so a new option cannot be forgotten. Stateless.
+ * of one file with other options. Every accessor of {@code DatabaseOptions} is listed here (the
+ * parts of {@code connectionSetup()} by the builder methods that set them); {@code
+ * OptionsDifferenceTest} holds the list against the class, so a new option cannot be forgotten.
+ * Stateless.
  */
 final class OptionsDifference {
     /** One setting: its name and how to read it. */
@@ -34,7 +36,14 @@ final class OptionsDifference {
             new Setting("identityCheck", DatabaseOptions::identityCheck),
             new Setting("background", DatabaseOptions::background),
             new Setting("maxAttachedDatabases", DatabaseOptions::maxAttachedDatabases),
-            new Setting("maxValueBytes", DatabaseOptions::maxValueBytes));
+            new Setting("maxValueBytes", DatabaseOptions::maxValueBytes),
+            // connectionSetup(), by the builder method that sets each part
+            new Setting("pragma", o -> o.connectionSetup().pragmas()),
+            new Setting("function", o -> o.connectionSetup().functions()),
+            new Setting("aggregate", o -> o.connectionSetup().aggregates()),
+            new Setting("collation", o -> o.connectionSetup().collations()),
+            new Setting("extension", o -> o.connectionSetup().extensions()),
+            new Setting("onConnect", o -> o.connectionSetup().onConnect()));
 
     private OptionsDifference() {}
 

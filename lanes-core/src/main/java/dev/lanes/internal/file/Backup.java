@@ -2,6 +2,7 @@ package dev.lanes.internal.file;
 
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.scheduler.WorkerPool;
@@ -54,17 +55,19 @@ public final class Backup {
     private final Path target;
     private final String name;
     private final Identity identity;
+    private final ConnectionSettings settings;
     private final ConnectionBudget budget;
     private final Duration busyTimeout;
 
     private Backup(Path source, Path target, String name, Identity identity, ConnectionBudget budget,
-            Duration busyTimeout) {
+            Duration busyTimeout, ConnectionSettings settings) {
         this.source = source;
         this.target = target;
         this.name = name;
         this.identity = identity;
         this.budget = budget;
         this.busyTimeout = busyTimeout;
+        this.settings = settings;
     }
 
     /**
@@ -75,7 +78,8 @@ public final class Backup {
      * @throws ReadFailedException when the copy failed; nothing is left at the target
      */
     public static void run(Path source, Path target, String name, Identity identity,
-            ConnectionBudget budget, WorkerPool pool, Duration busyTimeout) {
+            ConnectionBudget budget, WorkerPool pool, Duration busyTimeout,
+            ConnectionSettings settings) {
         Path absolute = target.toAbsolutePath().normalize();
         Path canonicalTarget = CanonicalPath.of(absolute);
         if (canonicalTarget.equals(source)) {
@@ -83,7 +87,7 @@ public final class Backup {
                     + "target is the database itself (" + target + "); choose another path", null);
         }
         refuseExisting(name, absolute);
-        Backup b = new Backup(source, absolute, name, identity, budget, busyTimeout);
+        Backup b = new Backup(source, absolute, name, identity, budget, busyTimeout, settings);
         if (!Threads.currentIsVirtual()) {
             b.copy();
             return;
@@ -165,6 +169,7 @@ public final class Backup {
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode: SQLite autocommits
             identity.onReaderOpened(c);
+            settings.apply(c, ConnectionSettings.Role.BACKUP);
             try (PreparedStatement s = c.prepareStatement("VACUUM INTO ?")) {
                 s.setString(1, temp.toString());
                 SqliteConnections.withAttachSlot(c, s::execute); // VACUUM INTO attaches the copy
@@ -178,19 +183,27 @@ public final class Backup {
         }
     }
 
+    private SQLiteConnection definitions(SQLiteConnection c) throws SQLException {
+        settings.applyDefinitions(c, ConnectionSettings.Role.BACKUP);
+        return c;
+    }
+
     private static void sync(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.force(true);
         }
     }
 
-    /** Opens the copy and runs {@code PRAGMA integrity_check}; throws unless it says ok. */
+    /**
+     * Opens the copy and runs {@code PRAGMA integrity_check}, with the user's collations and
+     * functions, which its indexes may need; throws unless it says ok.
+     */
     private void verify(Path temp) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         try (SQLiteConnection c = SqliteConnections.open(config, temp,
                 SqliteConnections.Limits.LOCKED_DOWN);
-                Statement s = c.createStatement();
+                Statement s = definitions(c).createStatement();
                 ResultSet rs = s.executeQuery("PRAGMA integrity_check")) {
             StringBuilder problems = new StringBuilder();
             while (rs.next()) {

@@ -9,6 +9,7 @@ import dev.lanes.Synchronous;
 import dev.lanes.internal.reader.ReaderConnection;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
@@ -91,6 +92,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private final ConnectionBudget budget;
     private final Clock clock;
     private final Identity identity;
+    private final ConnectionSettings settings;
     private final Stats stats;
     private final MetricsReporter metrics;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -115,7 +117,7 @@ public final class Checkpointer implements WorkerPool.Task {
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
             ConnectionBudget budget, Clock clock, Identity identity, Stats stats,
-            MetricsReporter metrics) {
+            MetricsReporter metrics, ConnectionSettings settings) {
         this.metrics = metrics;
         this.path = path;
         this.wal = walOf(path);
@@ -126,6 +128,7 @@ public final class Checkpointer implements WorkerPool.Task {
         this.clock = clock;
         this.identity = identity;
         this.stats = stats;
+        this.settings = settings;
     }
 
     /** The {@code -wal} file of a database. */
@@ -320,6 +323,7 @@ public final class Checkpointer implements WorkerPool.Task {
         try {
             c.getConnectionConfig().setAutoCommit(false); // manual mode, as every connection
             identity.onReaderOpened(c);
+            settings.apply(c, ConnectionSettings.Role.CHECKPOINTER);
             return c;
         } catch (SQLException | RuntimeException e) {
             try {

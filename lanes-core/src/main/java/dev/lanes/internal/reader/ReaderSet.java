@@ -1,13 +1,13 @@
 package dev.lanes.internal.reader;
 
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.AdmissionTimeoutException;
@@ -20,7 +20,6 @@ import dev.lanes.ReadFailedException;
 import dev.lanes.ReaderDiagnostics;
 import dev.lanes.WriteOutcome;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,10 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,66 +100,18 @@ public final class ReaderSet {
 
     private enum State { OPEN, CLOSING, CLOSED }
 
-    /** A slot held by one read, and its connection once opened. */
-    static final class Lease {
-        final long acquiredAt;
-        /** Null until the read opens one; owned by the lease holder. */
-        ReaderConnection connection;
-
-        Lease(ReaderConnection connection, long acquiredAt) {
-            this.connection = connection;
-            this.acquiredAt = acquiredAt;
-        }
-    }
-
-    /** Told, after the lock is released, how an asynchronous admission ended. */
-    interface AsyncAdmission {
-        /** The read got a slot; it must {@link #release} the lease whatever happens. */
-        void granted(Lease lease);
-
-        /** The read will not get a slot; it never ran. */
-        void refused(LanesException failure);
-    }
-
-    /** One read waiting for a slot. */
-    static final class Waiter {
-        final Condition condition; // sync waiters
-        final AsyncAdmission callback; // async waiters
-        final long enqueuedAt;
-        /** When the wait ends: the checkout timeout, or the read's deadline if sooner. */
-        final long end;
-        final boolean deadlineFirst;
-        // guarded by lock
-        Lease lease;
-        LanesException failure;
-        Timer.Scheduled timeout;
-
-        Waiter(Condition condition, AsyncAdmission callback, long enqueuedAt,
-                long checkoutTimeoutNanos, boolean hasDeadline, long deadline) {
-            this.enqueuedAt = enqueuedAt;
-            this.condition = condition;
-            this.callback = callback;
-            long admissionEnd = enqueuedAt + checkoutTimeoutNanos;
-            this.deadlineFirst = hasDeadline && deadline - admissionEnd < 0;
-            this.end = deadlineFirst ? deadline : admissionEnd;
-        }
-    }
-
     private final String name;
-    private final Path path;
     private final int capacity;
     private final Duration checkoutTimeout;
     private final Duration busyTimeout;
-    private final int statementCacheSize;
     private final ConnectionBudget budget;
     private final WorkerPool pool;
     private final Timer timer;
     private final Clock clock;
-    private volatile FaultInjector faults = FaultInjector.NONE;
-    /** The sqlite3 limits every new connection gets. */
-    private final SqliteConnections.Limits limits;
-    /** Checks each new connection against the file first opened; null checks nothing. */
-    private volatile Identity identity;
+    /** Opens and sets up each new connection. */
+    private final ReaderOpener opener;
+    /** Closes connections on a platform thread. */
+    private final ReaderCloser closer;
     private volatile MetricsReporter metrics = MetricsReporter.NONE;
 
     /** Free slots: {@code capacity} minus the leases out. */
@@ -183,33 +131,27 @@ public final class ReaderSet {
     private int openConnections;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
-    private final AtomicInteger peakCheckedOut = new AtomicInteger();
-    private final AtomicLong longestHoldNanos = new AtomicLong();
-    private final LongAdder acquisitions = new LongAdder();
-    private final LongAdder completedCheckouts = new LongAdder();
-    private final LongAdder checkoutTimeouts = new LongAdder();
-    private final LongAdder busyTimeouts = new LongAdder();
-    private final LongAdder replaced = new LongAdder();
-    private final LongAdder deadlines = new LongAdder();
-    private final LongAdder cancellations = new LongAdder();
+    /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
+    private final ReaderStats stats = new ReaderStats();
 
     ReaderSet(String name, Path path, int capacity, Duration checkoutTimeout,
             Duration busyTimeout, int statementCacheSize, SqliteConnections.Limits limits,
-            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
+            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock,
+            ConnectionSettings settings) {
         this.clock = clock;
-        this.limits = limits;
+        this.opener = new ReaderOpener(name, path, busyTimeout, statementCacheSize, limits,
+                settings, clock);
         this.name = name;
-        this.path = path;
         this.capacity = capacity;
         this.checkoutTimeout = checkoutTimeout;
         this.busyTimeout = busyTimeout;
-        this.statementCacheSize = statementCacheSize;
         this.budget = budget;
         this.pool = pool;
         this.timer = timer;
         this.free = new AtomicInteger(capacity);
         this.idleSlots = new AtomicReferenceArray<>(capacity);
         this.homeTaken = new boolean[capacity];
+        this.closer = new ReaderCloser(name, budget, pool, closed);
     }
 
     /** Installs the identity check run on every reader connection opened from now on. */
@@ -221,7 +163,7 @@ public final class ReaderSet {
     }
 
     public void identity(Identity identity) {
-        this.identity = identity;
+        opener.identity(identity);
     }
 
     /** Installs the database's metrics reporter, told how each wait for a reader ended. */
@@ -241,7 +183,7 @@ public final class ReaderSet {
 
     /** Installs a fault injector for reader connections opened from now on; for tests. */
     public void faults(FaultInjector injector) {
-        this.faults = injector == null ? FaultInjector.NONE : injector;
+        opener.faults(injector);
     }
 
     /** A duration in nanoseconds, saturating instead of overflowing for absurd values. */
@@ -316,7 +258,7 @@ public final class ReaderSet {
                     waiters.remove(w);
                     queued = waiters.size();
                     Thread.currentThread().interrupt();
-                    cancellations.increment();
+                    stats.cancellations.increment();
                     throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
                             + "while waiting for a reader; the read never ran", e);
                 }
@@ -330,7 +272,7 @@ public final class ReaderSet {
             lock.unlock();
             runGrants(asyncGrants);
             if (deliver) {
-                pool.submit(new OneShot(this::deliverRefusals));
+                pool.submit(new OneShot(name, this::deliverRefusals));
             }
         }
     }
@@ -415,16 +357,14 @@ public final class ReaderSet {
             }
             if (free.compareAndSet(f, f - 1)) {
                 int out = capacity - f + 1;
-                if (out > peakCheckedOut.get()) {
-                    peakCheckedOut.accumulateAndGet(out, Math::max);
-                }
+                stats.checkedOut(out);
                 return true;
             }
         }
     }
 
     private Lease granted(ReaderConnection c) {
-        acquisitions.increment();
+        stats.acquisitions.increment();
         return new Lease(c, clock.nanoTime());
     }
 
@@ -492,7 +432,7 @@ public final class ReaderSet {
             if (w.timeout != null) {
                 w.timeout.cancel();
             }
-            cancellations.increment();
+            stats.cancellations.increment();
         } finally {
             lock.unlock();
         }
@@ -510,7 +450,7 @@ public final class ReaderSet {
             lock.unlock();
         }
         if (deliver) {
-            pool.submit(new OneShot(this::deliverRefusals));
+            pool.submit(new OneShot(name, this::deliverRefusals));
         }
     }
 
@@ -582,12 +522,12 @@ public final class ReaderSet {
         String shape = "capacity " + capacity + ", " + (capacity - free.get()) + " in use, "
                 + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
-            deadlines.increment();
+            stats.deadlines.increment();
             return new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
                     + "deadline passed after waiting " + waited + " ms for a reader (" + shape
                     + "); the read never ran", null);
         }
-        checkoutTimeouts.increment();
+        stats.checkoutTimeouts.increment();
         return new AdmissionTimeoutException(name + ": no reader became free within "
                 + checkoutTimeout.toMillis() + " ms (waited " + waited + " ms; " + shape
                 + "); the read never ran. Retry later, or raise readers or readerCheckoutTimeout");
@@ -616,25 +556,7 @@ public final class ReaderSet {
         if (lease.connection != null) {
             return lease.connection;
         }
-        ReaderConnection c;
-        try {
-            c = ReaderConnection.open(path, busyTimeout, statementCacheSize, limits, faults,
-                    clock);
-        } catch (SQLException | RuntimeException e) {
-            throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": cannot open a reader "
-                    + "connection (" + e.getMessage() + "); the read never ran", e);
-        }
-        Identity id = identity;
-        if (id != null) {
-            try {
-                id.onReaderOpened(c.raw); // a swapped file: IdentityMismatchException, unwrapped
-            } catch (SQLException | RuntimeException e) {
-                c.close();
-                throw e instanceof LanesException ? (LanesException) e : new ReadFailedException(
-                        WriteOutcome.NOT_STARTED, name + ": cannot check the identity of a new "
-                        + "reader connection (" + e.getMessage() + "); the read never ran", e);
-            }
-        }
+        ReaderConnection c = opener.open();
         budget.opened();
         onConnectionOpened.run();
         lock.lock();
@@ -664,10 +586,7 @@ public final class ReaderSet {
         ReaderConnection c = lease.connection;
         lease.connection = null;
         long held = clock.nanoTime() - lease.acquiredAt;
-        completedCheckouts.increment();
-        if (held > longestHoldNanos.get()) {
-            longestHoldNanos.accumulateAndGet(held, Math::max);
-        }
+        stats.returned(held);
         if (c != null && reusable && c.home >= 0 && state == State.OPEN) {
             idleSlots.set(c.home, c); // before the slot is freed: its next holder finds it
             c = null;
@@ -704,7 +623,7 @@ public final class ReaderSet {
                     toClose.add(c);
                     forget(c);
                     if (!reusable) {
-                        replaced.increment();
+                        stats.replaced.increment();
                     }
                 }
                 free.incrementAndGet();
@@ -718,7 +637,7 @@ public final class ReaderSet {
             lock.unlock();
         }
         runGrants(asyncGrants);
-        closeConnections(toClose, finished);
+        closer.close(toClose, finished);
     }
 
     /** Gives back a slot taken on the fast path that may not be used (the set is closing). */
@@ -761,52 +680,6 @@ public final class ReaderSet {
         return false;
     }
 
-    /** Closes connections on a platform thread, then completes the close when {@code last}. */
-    private void closeConnections(List<ReaderConnection> connections, boolean last) {
-        if ((connections == null || connections.isEmpty()) && !last) {
-            return;
-        }
-        Runnable closing = () -> {
-            if (connections != null) {
-                for (ReaderConnection c : connections) {
-                    c.close();
-                    budget.closed();
-                }
-            }
-            if (last) {
-                closed.complete(null);
-            }
-        };
-        if (connections == null || connections.isEmpty() || !Threads.currentIsVirtual()) {
-            closing.run();
-        } else {
-            pool.submit(new OneShot(closing));
-        }
-    }
-
-    /** Work handed to the pool: a native close for a virtual thread, or timed-out waits. */
-    private final class OneShot implements WorkerPool.Task {
-        private final Runnable action;
-
-        OneShot(Runnable action) {
-            this.action = action;
-        }
-
-        @Override
-        public void runTurn() {
-            try {
-                action.run();
-            } catch (RuntimeException e) {
-                log.warn("{}: reader housekeeping failed", name, e);
-            }
-        }
-
-        @Override
-        public boolean background() {
-            return false;
-        }
-    }
-
     /**
      * An idle release: closes the connections idle now, to give their memory back; reads in
      * flight keep theirs, and a later read opens a fresh one. Runs on a platform thread.
@@ -821,22 +694,22 @@ public final class ReaderSet {
         } finally {
             lock.unlock();
         }
-        closeConnections(toClose, false);
+        closer.close(toClose, false);
         return toClose == null ? 0 : toClose.size();
     }
 
     // ------------------------------------------------------------------ statistics
 
     void busyTimedOut() {
-        busyTimeouts.increment();
+        stats.busyTimeouts.increment();
     }
 
     void deadlineExceeded() {
-        deadlines.increment();
+        stats.deadlines.increment();
     }
 
     void cancelled() {
-        cancellations.increment();
+        stats.cancellations.increment();
     }
 
     /** A point-in-time view; never touches SQLite. */
@@ -844,12 +717,8 @@ public final class ReaderSet {
         lock.lock();
         try {
             int out = capacity - free.get();
-            return new ReaderDiagnostics(capacity, checkoutTimeout, busyTimeout,
-                    Math.max(0, capacity - out), openConnections, waiters.size(),
-                    acquisitions.sum(), checkoutTimeouts.sum(), busyTimeouts.sum(), out,
-                    peakCheckedOut.get(), completedCheckouts.sum(),
-                    Duration.ofNanos(longestHoldNanos.get()), replaced.sum(), deadlines.sum(),
-                    cancellations.sum());
+            return stats.diagnostics(capacity, checkoutTimeout, busyTimeout, out,
+                    openConnections, waiters.size());
         } finally {
             lock.unlock();
         }
@@ -903,7 +772,7 @@ public final class ReaderSet {
             metrics.readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
             w.callback.refused(w.failure);
         }
-        closeConnections(toClose, finished);
+        closer.close(toClose, finished);
         return closed;
     }
 

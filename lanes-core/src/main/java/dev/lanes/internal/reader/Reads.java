@@ -12,11 +12,12 @@ import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.reader.ReaderSet.Lease;
+
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
@@ -29,12 +30,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +108,7 @@ public final class Reads {
         ReaderSet readers = new ReaderSet(name, path, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(),
                 options.statementCacheSize(), SqliteConnections.Limits.reader(options), budget,
-                pool, timer, clock);
+                pool, timer, clock, ConnectionSettings.of(options));
         return new Reads(name, path, writerReady, readers, pool, timer, clock,
                 options.maxResultBytes(), options.busyTimeout());
     }
@@ -125,28 +125,19 @@ public final class Reads {
     // ------------------------------------------------------------------ entry points
 
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
-        return run(Limits.of(options, clock), new BodyWork<>(body));
+        return run(ReadLimits.of(options, clock), new ReadWork.Body<>(name, body));
     }
 
     /** A query, already refused when it would write (see {@link Refusals#writeOnReader}). */
     public List<Row> query(ReadOptions options, String sql, Object[] args) {
-        return run(Limits.of(options, clock), new QueryWork(sql, args, null));
+        return run(ReadLimits.of(options, clock), new ReadWork.Query(sql, args, null,
+                maxResultBytes, name, clock));
     }
 
     /** {@link #query}, with the columns' metadata, for a JDBC result set. */
     public ResultData queryDetailed(ReadOptions options, String sql, Object[] args) {
-        return run(Limits.of(options, clock), new Work<ResultData>() {
-            @Override
-            public boolean transactional() {
-                return false;
-            }
-
-            @Override
-            public ResultData run(ReaderConnection c, ConnectionGuard.StopCheck stop)
-                    throws Exception {
-                return Statements.queryDetailed(c.cache, sql, args, maxResultBytes, name);
-            }
-        });
+        return run(ReadLimits.of(options, clock), new ReadWork.Detailed(sql, args,
+                maxResultBytes, name));
     }
 
     /**
@@ -154,7 +145,13 @@ public final class Reads {
      * ended ({@code span[1]}) on the reader; for profiles, which measure this very path.
      */
     public List<Row> query(ReadOptions options, String sql, Object[] args, long[] span) {
-        return run(Limits.of(options, clock), new QueryWork(sql, args, span));
+        return run(ReadLimits.of(options, clock), new ReadWork.Query(sql, args, span,
+                maxResultBytes, name, clock));
+    }
+
+    /** Streams a query's rows to {@code each} (a {@link dev.lanes.internal.sql.RowStream}). */
+    public long stream(ReadOptions options, String sql, Object[] args, Consumer<Row> each) {
+        return run(ReadLimits.of(options, clock), new StreamWork(sql, args, each));
     }
 
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
@@ -177,8 +174,8 @@ public final class Reads {
      */
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body,
             Outcome outcome) {
-        Limits limits = Limits.of(options, clock);
-        AsyncRead<T> read = new AsyncRead<>(new BodyWork<>(body), limits, outcome);
+        ReadLimits limits = ReadLimits.of(options, clock);
+        AsyncRead<T> read = new AsyncRead<>(new ReadWork.Body<>(name, body), limits, outcome);
         CompletableFuture<Void> writerReady = writerReady();
         if (writerReady == null) {
             read.start();
@@ -204,7 +201,7 @@ public final class Reads {
      */
     public ReadSnapshot snapshot(ReadOptions options) {
         awaitWriter();
-        Limits limits = Limits.of(options, clock);
+        ReadLimits limits = ReadLimits.of(options, clock);
         return new ReadSnapshot(this, readers, pool, readers.acquire(limits.hasDeadline,
                 limits.deadline), name, maxResultBytes);
     }
@@ -220,13 +217,13 @@ public final class Reads {
         }
     }
 
-    private <T> T run(Limits limits, Work<T> work) {
+    private <T> T run(ReadLimits limits, ReadWork<T> work) {
         awaitWriter();
         Lease lease = readers.acquire(limits.hasDeadline, limits.deadline);
         if (!Threads.currentIsVirtual()) {
             return runLeased(lease, work, limits, null);
         }
-        ReadTask<T> task = new ReadTask<>(lease, work, limits, new ReadFuture<>());
+        ReadTask<T> task = new ReadTask<>(lease, work, limits, new ReadFuture<>(name));
         pool.submit(task);
         return task.await();
     }
@@ -264,7 +261,7 @@ public final class Reads {
      * @param task the pool task running it, told when the connection is live; null on the
      *     caller's own thread
      */
-    private <T> T runLeased(Lease lease, Work<T> work, Limits limits, ReadTask<?> task) {
+    private <T> T runLeased(Lease lease, ReadWork<T> work, ReadLimits limits, ReadTask<?> task) {
         if (limits.hasDeadline && clock.nanoTime() - limits.deadline >= 0) {
             readers.deadlineExceeded(); // counted before the reader is free for the next read
             readers.release(lease, true);
@@ -291,7 +288,7 @@ public final class Reads {
                 c.begin();
                 began = true;
             }
-            value = work.run(c, work.transactional() ? () -> checkStop(c, limits) : null);
+            value = work.run(c, work.checksStop() ? () -> checkStop(c, limits) : null);
         } catch (Throwable t) {
             failure = t;
         }
@@ -333,7 +330,7 @@ public final class Reads {
         return !c.strayStatements();
     }
 
-    private <T> T outcome(int stop, T value, Throwable failure, Limits limits) {
+    private <T> T outcome(int stop, T value, Throwable failure, ReadLimits limits) {
         if (stop == ReaderConnection.CANCELLED) {
             throw new CancelledException(WriteOutcome.ROLLED_BACK, name + ": the read was "
                     + "cancelled and stopped; it wrote nothing", failure);
@@ -350,7 +347,7 @@ public final class Reads {
     }
 
     /** For the guard, before each statement: fails a read that must stop. */
-    private void checkStop(ReaderConnection c, Limits limits) {
+    private void checkStop(ReaderConnection c, ReadLimits limits) {
         int stop = c.currentStopReason();
         if (stop == ReaderConnection.CANCELLED) {
             throw new CancelledException(WriteOutcome.ROLLED_BACK, name + ": the read was "
@@ -392,67 +389,6 @@ public final class Reads {
         return Failures.asLanes(t);
     }
 
-    // ------------------------------------------------------------------ work
-
-    /** What a read does on its connection. */
-    private interface Work<T> {
-        /** Whether it needs BEGIN … COMMIT around it (several statements, one snapshot). */
-        boolean transactional();
-
-        T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception;
-    }
-
-    /** A body on a guarded connection. */
-    private final class BodyWork<T> implements Work<T> {
-        private final SqlFunction<T> body;
-
-        BodyWork(SqlFunction<T> body) {
-            this.body = body;
-        }
-
-        @Override
-        public boolean transactional() {
-            return true;
-        }
-
-        @Override
-        public T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception {
-            return runGuarded(ConnectionGuard.read(name, c.raw, stop), body);
-        }
-    }
-
-    /** One query, already classified, on the connection's statement cache. */
-    private final class QueryWork implements Work<List<Row>> {
-        private final String sql;
-        private final Object[] args;
-        private final long[] span;
-
-        QueryWork(String sql, Object[] args, long[] span) {
-            this.sql = sql;
-            this.args = args;
-            this.span = span;
-        }
-
-        @Override
-        public boolean transactional() {
-            return false;
-        }
-
-        @Override
-        public List<Row> run(ReaderConnection c, ConnectionGuard.StopCheck stop)
-                throws Exception {
-            if (span == null) {
-                return Statements.query(c.cache, sql, args, maxResultBytes, name);
-            }
-            span[0] = clock.nanoTime();
-            try {
-                return Statements.query(c.cache, sql, args, maxResultBytes, name);
-            } finally {
-                span[1] = clock.nanoTime();
-            }
-        }
-    }
-
     /**
      * Runs a read body on a guarded connection; a refusal of the guard that the body swallowed
      * still fails the read. Also serves reads on the writer while corked.
@@ -469,102 +405,7 @@ public final class Reads {
         }
     }
 
-    /** A read's deadline, fixed at the call. */
-    private static final class Limits {
-        static final Limits NONE = new Limits(false, 0, null);
-
-        final boolean hasDeadline;
-        final long deadline;
-        final Duration timeout;
-
-        private Limits(boolean hasDeadline, long deadline, Duration timeout) {
-            this.hasDeadline = hasDeadline;
-            this.deadline = deadline;
-            this.timeout = timeout;
-        }
-
-        static Limits of(ReadOptions options, Clock clock) {
-            if (options.timeout().isEmpty()) {
-                return NONE;
-            }
-            Duration timeout = options.timeout().get();
-            return new Limits(true, clock.nanoTime() + ReaderSet.nanos(timeout), timeout);
-        }
-
-        long timeoutMillis() {
-            return timeout == null ? 0 : timeout.toMillis();
-        }
-    }
-
     // ------------------------------------------------------------------ pool hand-off
-
-    @SuppressWarnings("rawtypes")
-    private static final AtomicReferenceFieldUpdater<ReadFuture, Outcome> OUTCOME =
-            AtomicReferenceFieldUpdater.newUpdater(ReadFuture.class, Outcome.class, "outcome");
-
-    /**
-     * A read's future. Completed by the runtime through {@link #succeed}/{@link #fail}; any other
-     * completion ({@code cancel}, {@code orTimeout}, {@code complete} by the caller) stops the
-     * read: it fails inside SQLite and returns its reader. Its {@link #outcome} is told once,
-     * whichever completion comes first: the field is taken by compare-and-set.
-     */
-    final class ReadFuture<T> extends CompletableFuture<T> {
-        private volatile boolean internal;
-        private volatile Runnable onExternalCompletion;
-        volatile Outcome outcome;
-
-        ReadFuture() {
-            this(null);
-        }
-
-        ReadFuture(Outcome outcome) {
-            this.outcome = outcome;
-            whenComplete((v, e) -> {
-                Runnable stop = onExternalCompletion;
-                if (!internal && stop != null) {
-                    stop.run();
-                }
-                if (!internal) {
-                    tell(e);
-                }
-            });
-        }
-
-        @SuppressWarnings("unchecked")
-        private void tell(Throwable failure) {
-            Outcome o = OUTCOME.getAndSet(this, null);
-            if (o != null) {
-                o.ended(failure);
-            }
-        }
-
-        void onExternalCompletion(Runnable stop) {
-            this.onExternalCompletion = stop;
-            if (isDone() && !internal) {
-                stop.run();
-            }
-        }
-
-        void succeed(T value) {
-            internal = true;
-            tell(null);
-            complete(value);
-        }
-
-        void fail(LanesException failure) {
-            internal = true;
-            tell(failure);
-            completeExceptionally(failure);
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            CancellationException e = new CancellationException(name + ": the read was "
-                    + "cancelled");
-            boolean cancelled = completeExceptionally(e);
-            return cancelled || isCancelled();
-        }
-    }
 
     /**
      * One admitted read handed to the pool. Hand-off with a canceller: the pool thread publishes
@@ -574,14 +415,14 @@ public final class Reads {
      */
     private final class ReadTask<T> implements WorkerPool.Task {
         private final Lease lease;
-        private final Work<T> work;
-        private final Limits limits;
+        private final ReadWork<T> work;
+        private final ReadLimits limits;
         final ReadFuture<T> future;
         private volatile boolean cancelled;
         private volatile ReaderConnection running;
         private long token;
 
-        ReadTask(Lease lease, Work<T> work, Limits limits, ReadFuture<T> future) {
+        ReadTask(Lease lease, ReadWork<T> work, ReadLimits limits, ReadFuture<T> future) {
             this.lease = lease;
             this.work = work;
             this.limits = limits;
@@ -679,15 +520,15 @@ public final class Reads {
      * through volatile fields so that a cancellation finds whichever exists; a grant that arrives
      * after the future completed returns the lease untouched.
      */
-    private final class AsyncRead<T> implements ReaderSet.AsyncAdmission {
+    private final class AsyncRead<T> implements AsyncAdmission {
         final ReadFuture<T> future;
-        private final Work<T> work;
-        private final Limits limits;
-        private volatile ReaderSet.Waiter waiter;
+        private final ReadWork<T> work;
+        private final ReadLimits limits;
+        private volatile Waiter waiter;
         private volatile ReadTask<T> task;
 
-        AsyncRead(Work<T> work, Limits limits, Outcome outcome) {
-            this.future = new ReadFuture<>(outcome);
+        AsyncRead(ReadWork<T> work, ReadLimits limits, Outcome outcome) {
+            this.future = new ReadFuture<>(name, outcome);
             this.work = work;
             this.limits = limits;
             future.onExternalCompletion(this::cancel);
@@ -715,7 +556,7 @@ public final class Reads {
         }
 
         private void cancel() {
-            ReaderSet.Waiter w = waiter;
+            Waiter w = waiter;
             if (w != null) {
                 readers.cancelWaiting(w);
             }

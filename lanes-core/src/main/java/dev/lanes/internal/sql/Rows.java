@@ -9,6 +9,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.sqlite.core.CoreResultSet;
 
 /**
@@ -52,14 +53,9 @@ public final class Rows {
         boolean bounded = maxBytes != UNLIMITED;
         long bytes = 0;
         while (rs.next()) {
-            Object[] values = new Object[n];
-            for (int i = 0; i < n; i++) {
-                Object v = rs.getObject(i + 1);
-                if (v instanceof Integer) {
-                    v = Long.valueOf((Integer) v);
-                }
-                values[i] = v;
-                if (bounded) {
+            Object[] values = values(rs, n);
+            if (bounded) {
+                for (Object v : values) {
                     bytes += sizeOf(v);
                 }
             }
@@ -72,6 +68,35 @@ public final class Rows {
             rows.add(Row.of(columns, values));
         }
         return rows;
+    }
+
+    /**
+     * Hands every row to {@code each} as it is stepped, holding none: a result of any size in
+     * bounded memory, so no size limit applies. An exception from {@code each} stops the read and
+     * propagates unchanged.
+     *
+     * @return the rows handed over
+     */
+    public static long stream(ResultSet rs, Consumer<Row> each) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        int n = meta.getColumnCount();
+        List<String> columns = List.of(labels(rs, meta, n));
+        long rows = 0;
+        while (rs.next()) {
+            each.accept(Row.of(columns, values(rs, n)));
+            rows++;
+        }
+        return rows;
+    }
+
+    /** The current row's values: Long, Double, String, byte[] or null. */
+    private static Object[] values(ResultSet rs, int n) throws SQLException {
+        Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+            Object v = rs.getObject(i + 1);
+            values[i] = v instanceof Integer ? Long.valueOf((Integer) v) : v;
+        }
+        return values;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.function.Consumer;
 import org.sqlite.SQLiteConnection;
 
 /**
@@ -44,12 +45,7 @@ public final class Statements {
             long maxResultBytes, String database) throws SQLException {
         PreparedStatement s = cache.get(sql);
         try {
-            // A cached statement keeps the previous run's arguments; clearing them costs a native
-            // call, needed only when this run does not bind every parameter again.
-            if (args.length < s.getParameterMetaData().getParameterCount()) {
-                s.clearParameters();
-            }
-            Rows.bind(s, args);
+            bindCached(s, args);
             List<Row> rows;
             try (ResultSet rs = s.executeQuery()) { // closing it resets the statement
                 rows = Rows.read(rs, maxResultBytes, database, sql);
@@ -63,6 +59,41 @@ public final class Statements {
     }
 
     /**
+     * Runs a query on a prepared statement of {@code cache} and hands each row to {@code each}
+     * as it is stepped (see {@link Rows#stream}); whatever {@code each} throws ends the query and
+     * propagates unchanged, the statement reset or dropped.
+     *
+     * @return the rows handed over
+     */
+    public static long stream(StatementCache cache, String sql, Object[] args,
+            Consumer<Row> each) throws SQLException {
+        PreparedStatement s = cache.get(sql);
+        try {
+            bindCached(s, args);
+            long rows;
+            try (ResultSet rs = s.executeQuery()) {
+                rows = Rows.stream(rs, each);
+            }
+            cache.done(sql, s);
+            return rows;
+        } catch (SQLException | RuntimeException | Error e) {
+            cache.evict(sql, s);
+            throw e;
+        }
+    }
+
+    /** {@link #stream(StatementCache, String, Object[], Consumer)} on a guarded connection. */
+    public static long stream(Connection guarded, String sql, Object[] args, Consumer<Row> each)
+            throws SQLException {
+        try (PreparedStatement s = guarded.prepareStatement(sql)) {
+            Rows.bind(s, args);
+            try (ResultSet rs = s.executeQuery()) {
+                return Rows.stream(rs, each);
+            }
+        }
+    }
+
+    /**
      * {@link #query(StatementCache, String, Object[], long, String)}, with the columns'
      * metadata, for a JDBC result set.
      */
@@ -70,10 +101,7 @@ public final class Statements {
             long maxResultBytes, String database) throws SQLException {
         PreparedStatement s = cache.get(sql);
         try {
-            if (args.length < s.getParameterMetaData().getParameterCount()) {
-                s.clearParameters();
-            }
-            Rows.bind(s, args);
+            bindCached(s, args);
             ResultData data;
             try (ResultSet rs = s.executeQuery()) {
                 data = ResultData.read(rs, maxResultBytes, database, sql);
@@ -84,6 +112,17 @@ public final class Statements {
             cache.evict(sql, s);
             throw e;
         }
+    }
+
+    /**
+     * Binds {@code args} to a cached statement. It keeps the previous run's arguments; clearing
+     * them costs a native call, needed only when this run does not bind every parameter again.
+     */
+    private static void bindCached(PreparedStatement s, Object[] args) throws SQLException {
+        if (args.length < s.getParameterMetaData().getParameterCount()) {
+            s.clearParameters();
+        }
+        Rows.bind(s, args);
     }
 
     /** What an update did: the rows it changed and the rowid of the last row it inserted. */

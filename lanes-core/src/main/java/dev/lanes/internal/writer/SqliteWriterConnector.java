@@ -3,6 +3,7 @@ package dev.lanes.internal.writer;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import java.nio.file.Path;
@@ -13,7 +14,8 @@ import org.sqlite.SQLiteConnection;
 /**
  * Opens the writer connection of a database file: WAL, the options' {@code synchronous}, busy
  * timeout and checkpoint ownership; counts it against the connection budget; checks the file's
- * {@link Identity} (and confirms the lease); then tells the database, which may apply
+ * {@link Identity} (and confirms the lease); applies the user's {@link ConnectionSettings};
+ * then tells the database, which may apply
  * process-wide limits and make it a candidate for eviction. A connection that fails a check is
  * closed before the failure is thrown. Stateless but for its settings.
  */
@@ -24,6 +26,7 @@ public final class SqliteWriterConnector implements WriterConnector {
     private final Identity identity;
     private final ConnectionBudget budget;
     private final Consumer<SQLiteConnection> opened;
+    private final ConnectionSettings settings;
 
     public SqliteWriterConnector(String name, Path path, DatabaseOptions options,
             Identity identity, ConnectionBudget budget, Consumer<SQLiteConnection> opened) {
@@ -33,6 +36,7 @@ public final class SqliteWriterConnector implements WriterConnector {
         this.identity = identity;
         this.budget = budget;
         this.opened = opened;
+        this.settings = ConnectionSettings.of(options);
     }
 
     @Override
@@ -46,6 +50,7 @@ public final class SqliteWriterConnector implements WriterConnector {
         try {
             SqliteConnections.restrict(raw, SqliteConnections.Limits.writer(options));
             identity.onWriterOpened(raw);
+            settings.apply(raw, ConnectionSettings.Role.WRITER);
             opened.accept(raw);
             return c;
         } catch (Exception | Error e) {

@@ -10,6 +10,7 @@ import dev.lanes.Synchronous;
 import dev.lanes.TestLanes;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.ManualClock;
 import java.io.RandomAccessFile;
@@ -67,7 +68,7 @@ class CheckpointerTest {
         lease = Lease.acquire(db, "cp.db", this, "checkpointer-test");
         Identity unchecked = new Identity(db, "cp.db", false, 0, lease, null);
         checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
-                unchecked, stats, MetricsReporter.NONE);
+                unchecked, stats, MetricsReporter.NONE, ConnectionSettings.NONE);
     }
 
     @AfterEach
@@ -317,7 +318,7 @@ class CheckpointerTest {
         Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
         Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
                 clock, new Identity(later, "later.db", false, 0, lease, null), laterStats,
-                MetricsReporter.NONE);
+                MetricsReporter.NONE, ConnectionSettings.NONE);
         early.request(Checkpointer.Kind.TRUNCATE);
         awaitPoolQuiet();
         assertThat(budget.open()).as("no connection opened").isZero();

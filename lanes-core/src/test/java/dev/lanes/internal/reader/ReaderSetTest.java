@@ -11,10 +11,10 @@ import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.TestLanes;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.reader.ReaderSet.Lease;
-import dev.lanes.internal.reader.ReaderSet.Waiter;
+
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.ManualClock;
 import java.nio.file.Path;
@@ -49,11 +49,11 @@ class ReaderSetTest {
     private ReaderSet readers(int capacity) {
         return new ReaderSet("r.db", Path.of("r.db"), capacity, CHECKOUT, Duration.ofSeconds(5),
                 0, SqliteConnections.Limits.LOCKED_DOWN, new ConnectionBudget(0), pool, clock,
-                clock);
+                clock, ConnectionSettings.NONE);
     }
 
     /** An asynchronous admission: its lease or its refusal. */
-    private static final class Async implements ReaderSet.AsyncAdmission {
+    private static final class Async implements AsyncAdmission {
         final String name;
         final List<String> log;
         final CompletableFuture<Lease> lease = new CompletableFuture<>();

@@ -1,0 +1,115 @@
+package dev.lanes.internal.reader;
+
+import dev.lanes.Row;
+import dev.lanes.SqlFunction;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.util.Clock;
+import java.util.List;
+
+/**
+ * What a read does on its leased connection: a body ({@link Body}), one query ({@link Query},
+ * {@link Detailed}) or a stream ({@link StreamWork}). Each is confined to the one thread that
+ * runs the read.
+ */
+interface ReadWork<T> {
+    /** Whether it needs BEGIN … COMMIT around it (several statements, one snapshot). */
+    boolean transactional();
+
+    /** Whether it checks for a stop itself (it gets a stop check, never null, if so). */
+    default boolean checksStop() {
+        return transactional();
+    }
+
+    T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception;
+
+    /** A body on a guarded connection. */
+    final class Body<T> implements ReadWork<T> {
+        private final String database;
+        private final SqlFunction<T> body;
+
+        Body(String database, SqlFunction<T> body) {
+            this.database = database;
+            this.body = body;
+        }
+
+        @Override
+        public boolean transactional() {
+            return true;
+        }
+
+        @Override
+        public T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception {
+            return Reads.runGuarded(ConnectionGuard.read(database, c.raw, stop), body);
+        }
+    }
+
+    /**
+     * One query, already classified, on the connection's statement cache; with a {@code span},
+     * stamping when its statement started ({@code span[0]}) and ended ({@code span[1]}).
+     */
+    final class Query implements ReadWork<List<Row>> {
+        private final String sql;
+        private final Object[] args;
+        private final long[] span;
+        private final long maxResultBytes;
+        private final String database;
+        private final Clock clock;
+
+        Query(String sql, Object[] args, long[] span, long maxResultBytes, String database,
+                Clock clock) {
+            this.sql = sql;
+            this.args = args;
+            this.span = span;
+            this.maxResultBytes = maxResultBytes;
+            this.database = database;
+            this.clock = clock;
+        }
+
+        @Override
+        public boolean transactional() {
+            return false;
+        }
+
+        @Override
+        public List<Row> run(ReaderConnection c, ConnectionGuard.StopCheck stop)
+                throws Exception {
+            if (span == null) {
+                return Statements.query(c.cache, sql, args, maxResultBytes, database);
+            }
+            span[0] = clock.nanoTime();
+            try {
+                return Statements.query(c.cache, sql, args, maxResultBytes, database);
+            } finally {
+                span[1] = clock.nanoTime();
+            }
+        }
+    }
+
+    /** One query with the columns' metadata, for a JDBC result set. */
+    final class Detailed implements ReadWork<ResultData> {
+        private final String sql;
+        private final Object[] args;
+        private final long maxResultBytes;
+        private final String database;
+
+        Detailed(String sql, Object[] args, long maxResultBytes, String database) {
+            this.sql = sql;
+            this.args = args;
+            this.maxResultBytes = maxResultBytes;
+            this.database = database;
+        }
+
+        @Override
+        public boolean transactional() {
+            return false;
+        }
+
+        @Override
+        public ResultData run(ReaderConnection c, ConnectionGuard.StopCheck stop)
+                throws Exception {
+            return Statements.queryDetailed(c.cache, sql, args, maxResultBytes, database);
+        }
+    }
+}
