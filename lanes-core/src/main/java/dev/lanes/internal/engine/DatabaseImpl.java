@@ -329,11 +329,7 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(sql, "sql");
         RowStream rows = new RowStream(Objects.requireNonNull(each, "each"));
         Object[] bound = args == null ? new Object[0] : args;
-        return rows.run(() -> measuredRead(sql, () -> {
-            Refusals.writeOnReader(name, sql);
-            return lane.corked() ? readOnLane(c -> Statements.stream(c, sql, bound, rows))
-                    : reads.stream(options, sql, bound, rows);
-        }));
+        return routing.stream(options, sql, bound, rows);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.RowStream;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.Clock;
@@ -63,6 +64,15 @@ final class ReadRouting {
             return span == null ? reads.query(options, sql, bound)
                     : reads.query(options, sql, bound, span);
         });
+    }
+
+    /** A streamed query, row by row into {@code rows}; while corked, on the lane. */
+    long stream(ReadOptions options, String sql, Object[] bound, RowStream rows) {
+        return rows.run(() -> measured(sql, () -> {
+            Refusals.writeOnReader(name, sql);
+            return lane.corked() ? onLane(c -> Statements.stream(c, sql, bound, rows))
+                    : reads.stream(options, sql, bound, rows);
+        }));
     }
 
     /** A query for the data source, with its columns' metadata; while corked, on the lane. */
