@@ -82,6 +82,23 @@ public final class Refusals {
         }
     }
 
+    /**
+     * Refuses an assignment of a pragma the writer connection must keep as the runtime set it:
+     * {@code query_only} (the writer must write: every later request would fail) and {@code
+     * locking_mode} ({@code EXCLUSIVE} would lock the readers out of the file).
+     *
+     * @param assigned the pragma the statement assigns, in upper case; null for none
+     */
+    public static void writerPragma(String database, String sql, String assigned) {
+        if ("QUERY_ONLY".equals(assigned) || "LOCKING_MODE".equals(assigned)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": PRAGMA "
+                    + assigned.toLowerCase(java.util.Locale.ROOT) + " is refused on the writer ('"
+                    + SqlText.shorten(sql) + "'): the runtime's writer connection must keep "
+                    + "writing and share the file with its readers, for every later request; "
+                    + "nothing ran", null);
+        }
+    }
+
     /** Refuses SQL that would write, or control a transaction, on a reader. */
     public static void writeOnReader(String database, String sql) {
         String why = ReadOnlyClassifier.refusal(sql);
