@@ -1,7 +1,10 @@
 package dev.lanes;
 
+import dev.lanes.internal.types.RecordPlan;
+import dev.lanes.internal.types.Results;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -63,6 +66,128 @@ public interface Database extends AutoCloseable {
 
     /** {@link #query(String, Object...)} with per-read options, such as a timeout. */
     List<Row> query(ReadOptions options, String sql, Object... args);
+
+    /**
+     * Runs a query as {@link #query(String, Object...)} does and maps each row with {@code
+     * mapper}, on the calling thread once the read is done.
+     *
+     * <pre>{@code
+     * List<String> names = db.query(row -> row.getString("name"), "SELECT name FROM person");
+     * }</pre>
+     *
+     * @return the mapped rows, in result order
+     * @throws MappingException when a value does not convert (thrown by the row's getters)
+     */
+    default <T> List<T> query(RowMapper<T> mapper, String sql, Object... args) {
+        return Results.map(query(sql, args), Results.check(mapper));
+    }
+
+    /** {@link #query(RowMapper, String, Object...)} with per-read options. */
+    default <T> List<T> query(ReadOptions options, RowMapper<T> mapper, String sql,
+            Object... args) {
+        return Results.map(query(options, sql, args), Results.check(mapper));
+    }
+
+    /**
+     * Runs a query as {@link #query(String, Object...)} does and builds a {@code recordType}
+     * from each row, through its canonical constructor.
+     *
+     * <pre>{@code
+     * record Person(long id, String fullName, Instant createdAt) {}
+     * List<Person> people = db.queryAs(Person.class,
+     *         "SELECT id, full_name, created_at FROM person WHERE id > ?", 0);
+     * }</pre>
+     *
+     * <p><b>Columns.</b> Each component takes the column whose label equals its name ignoring
+     * case, else the one equal to it ignoring case and underscores, so {@code snake_case}
+     * columns fill {@code camelCase} components ({@code full_name} → {@code fullName}). Columns
+     * no component asks for are ignored. A component without a column, or with two equally
+     * good ones, fails with {@link MappingException} naming it and the record, when the first
+     * row is mapped (an empty result maps to an empty list without checking).
+     *
+     * <p><b>Types.</b> A component may be {@code long}/{@code Long}, {@code int}/{@code
+     * Integer}, {@code double}/{@code Double}, {@code boolean}/{@code Boolean}, {@code String},
+     * {@code byte[]}, {@code BigDecimal}, {@code UUID}, an enum, {@code Instant}, {@code
+     * LocalDate}, {@code LocalDateTime}, {@code OffsetDateTime} or {@code Object}, converted as
+     * {@link Row#get(String, Class)} converts (see {@link Row}). NULL gives {@code null}; for a
+     * primitive component it fails with {@link MappingException} naming the column. A value that
+     * does not convert fails the same way, naming the record, the component, the column, the
+     * value's SQLite type and the target type. Exceptions the record's constructor throws pass
+     * through unchanged.
+     *
+     * <p>The mapping plan (components, converters, the constructor as a method handle) is built
+     * once per record type and cached, and the column positions once per result.
+     *
+     * @return the records, in result order
+     * @throws IllegalArgumentException before the query runs, when a component's type is none
+     *     of the above (a generic type such as {@code List<String>}, a nested record), or the
+     *     record's constructor is not accessible to Lanes
+     */
+    default <R extends Record> List<R> queryAs(Class<R> recordType, String sql, Object... args) {
+        RecordPlan<R> plan = RecordPlan.of(recordType);
+        return plan.mapResult(query(sql, args));
+    }
+
+    /** {@link #queryAs(Class, String, Object...)} with per-read options. */
+    default <R extends Record> List<R> queryAs(ReadOptions options, Class<R> recordType,
+            String sql, Object... args) {
+        RecordPlan<R> plan = RecordPlan.of(recordType);
+        return plan.mapResult(query(options, sql, args));
+    }
+
+    /**
+     * Runs a query that returns at most one row, such as a read by key, and returns that row.
+     *
+     * @return the row, or empty when there is none
+     * @throws MappingException when the query returned more than one row (none is taken: add a
+     *     key or {@code LIMIT 1} to the SQL if the first row is what you mean)
+     */
+    default Optional<Row> queryOne(String sql, Object... args) {
+        return Results.one(query(sql, args), sql);
+    }
+
+    /** {@link #queryOne(String, Object...)} with per-read options. */
+    default Optional<Row> queryOne(ReadOptions options, String sql, Object... args) {
+        return Results.one(query(options, sql, args), sql);
+    }
+
+    /**
+     * {@link #queryOne(String, Object...)}, mapping the row with {@code mapper}.
+     *
+     * @return the mapped row; empty when there is no row, or when {@code mapper} returned
+     *     {@code null} for it
+     * @throws MappingException when the query returned more than one row
+     */
+    default <T> Optional<T> queryOne(RowMapper<T> mapper, String sql, Object... args) {
+        return Results.one(query(sql, args), Results.check(mapper), sql);
+    }
+
+    /** {@link #queryOne(RowMapper, String, Object...)} with per-read options. */
+    default <T> Optional<T> queryOne(ReadOptions options, RowMapper<T> mapper, String sql,
+            Object... args) {
+        return Results.one(query(options, sql, args), Results.check(mapper), sql);
+    }
+
+    /**
+     * {@link #queryOne(String, Object...)}, building a {@code recordType} from the row by the
+     * rules of {@link #queryAs(Class, String, Object...)}.
+     *
+     * @return the record, or empty when there is no row
+     * @throws MappingException when the query returned more than one row, or the row does not
+     *     map
+     */
+    default <R extends Record> Optional<R> queryOneAs(Class<R> recordType, String sql,
+            Object... args) {
+        RecordPlan<R> plan = RecordPlan.of(recordType);
+        return Results.oneRecord(query(sql, args), plan, sql);
+    }
+
+    /** {@link #queryOneAs(Class, String, Object...)} with per-read options. */
+    default <R extends Record> Optional<R> queryOneAs(ReadOptions options, Class<R> recordType,
+            String sql, Object... args) {
+        RecordPlan<R> plan = RecordPlan.of(recordType);
+        return Results.oneRecord(query(options, sql, args), plan, sql);
+    }
 
     /**
      * Runs statements in order as one write request (one turn, one savepoint), stopping at the
@@ -218,6 +343,40 @@ public interface Database extends AutoCloseable {
      * @throws WriteFailedException when the commit failed: the corked writes did not persist
      */
     void uncork();
+
+    /**
+     * A JDBC {@link javax.sql.DataSource} that runs on this database's lanes, so that code written
+     * for a {@code DataSource} (Spring's {@code JdbcTemplate} and transaction manager,
+     * Hibernate, Flyway, jOOQ, MyBatis) gets Lanes without a rewrite. One per database,
+     * thread-safe and cheap to call; its connections hold no SQLite connection until they run
+     * something, so there is nothing to pool.
+     *
+     * <p><b>Auto-commit</b> (the default): each statement is one request. A statement classified
+     * read-only runs on a reader, as {@link #query} does; anything else is one write on the writer
+     * lane, grouped with its neighbours ({@code INSERT … RETURNING} through {@code executeQuery}
+     * included); a batch is one atomic request; generated keys work.
+     *
+     * <p><b>{@code setAutoCommit(false)}</b> begins a transaction at the first statement: a
+     * read-write one pins the writer lane as {@link #begin()} does ({@code BEGIN IMMEDIATE}), so
+     * its reads see the latest committed state and its writes never meet {@code SQLITE_BUSY}; a
+     * read-only one ({@code setReadOnly(true)} first, as Spring's {@code readOnly} transactions
+     * do) is one snapshot on a reader, where writes fail. {@code commit}, {@code rollback} and
+     * savepoints work; {@code close} without a commit rolls back; {@link
+     * DatabaseOptions#transactionIdleTimeout()} applies. A thread that holds a pinned transaction
+     * cannot write to the same database outside it (through another connection, {@link #execute}
+     * or a nested {@code REQUIRES_NEW}): that fails at once with {@link InvalidRequestException}
+     * instead of waiting for itself.
+     *
+     * <p><b>Errors</b> are standard SQL exceptions with the {@link LanesException} as the cause:
+     * a retryable refusal is a {@code SQLTransientException}, a rollback a {@code
+     * SQLTransactionRollbackException} (a constraint: {@code SQLIntegrityConstraintViolationException}),
+     * an unknown outcome SQLState {@code 40003}. {@code unwrap(Database.class)} on the data
+     * source or a connection gives this database.
+     *
+     * <p>A database on a cluster ({@link Lanes#openCluster}) has no data source yet: this throws
+     * {@link InvalidRequestException}.
+     */
+    javax.sql.DataSource dataSource();
 
     /**
      * The profiled form of this database's commands: each runs as its plain form does and

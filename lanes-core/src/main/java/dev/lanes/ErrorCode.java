@@ -21,7 +21,8 @@ public enum ErrorCode {
     CAPACITY_FLOOR(true),
     RESULT_TOO_LARGE(false),
     BATCH_FAILED(false),
-    READ_FAILED(false);
+    READ_FAILED(false),
+    MAPPING_FAILED(false);
 
     private final boolean retryable;
 

@@ -1,6 +1,8 @@
 package dev.lanes;
 
 import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Timer;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -26,8 +28,16 @@ public final class Lanes implements AutoCloseable {
     private final LanesRuntime runtime;
 
     private Lanes(Builder b) {
-        this.runtime = new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
-                b.maxOpenConnections, b.sqliteSoftHeapLimit);
+        this.runtime = b.clock == null
+                ? new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
+                        b.maxOpenConnections, b.sqliteSoftHeapLimit)
+                : new LanesRuntime(b.name, b.maxThreads, b.threadStackSize, b.metrics,
+                        b.maxOpenConnections, b.sqliteSoftHeapLimit, b.clock, b.timer);
+        if (b.registerMBeans) {
+            runtime.registerMBeans(b.mbeanServer != null ? b.mbeanServer
+                    : java.lang.management.ManagementFactory.getPlatformMBeanServer(),
+                    b.maxDatabaseMBeans);
+        }
         LanesRuntime engine = runtime;
         CLEANER.register(this, engine::abandoned);
     }
@@ -74,6 +84,41 @@ public final class Lanes implements AutoCloseable {
         return runtime.open(path, options);
     }
 
+    /**
+     * Opens database {@code name} on a replicated SQLite cluster, run by this runtime as a local
+     * database is: the same {@link Database} interface, writer lane, group commit and outcomes.
+     * Opening the same name on the same engine again, while it is open, returns the same {@link
+     * Database}. The first open connects to the leader (within {@link
+     * DatabaseOptions#busyTimeout()}) and creates the table {@code _lanes_groups}, where every
+     * transaction records a group id so that a commit interrupted by the loss of the leader is
+     * resolved, never guessed and never re-run blindly.
+     *
+     * <pre>{@code
+     * Database db = lanes.openCluster(DqliteCluster.of("10.0.0.1:9001", "10.0.0.2:9001",
+     *         "10.0.0.3:9001"), "app", DatabaseOptions.DEFAULTS);
+     * }</pre>
+     *
+     * <p>What differs from a local database: writes are {@code execute}, {@code executeBatch},
+     * {@code executeScript}, {@link Database#begin()} and cork; bodies given a {@code
+     * java.sql.Connection} ({@code write}, {@code read}, {@code Transaction.run}, {@code
+     * maintenance}), {@code checkpoint} and {@code backup} are refused with {@link
+     * InvalidRequestException}; {@code query} reads on sessions of its own with the leader;
+     * change notifications carry the version only, no tables. Options that only a local file has
+     * ({@code synchronous}, {@code checkpointMode}, {@code identityCheck}, {@code
+     * diskReserveBytes}, {@code initializer}) are refused here, naming the option, unless left at
+     * their defaults; {@code statementCacheSize} and {@code idleRelease} are ignored. The engine
+     * stays the caller's: closing the database does not close it.
+     *
+     * @param engine the cluster, such as {@code dev.lanes.dqlite.DqliteCluster}
+     * @param name the database's name on the cluster
+     * @throws InvalidRequestException for an option a cluster cannot honour, naming it
+     * @throws DatabaseDeadException when no leader answered within the busy timeout
+     */
+    public Database openCluster(dev.lanes.spi.ClusterEngine engine, String name,
+            DatabaseOptions options) {
+        return dev.lanes.internal.cluster.ClusterDatabase.open(runtime, engine, name, options);
+    }
+
     /** A point-in-time view of the runtime and its thread pool. */
     public RuntimeDiagnostics diagnostics() {
         return runtime.diagnostics();
@@ -91,12 +136,21 @@ public final class Lanes implements AutoCloseable {
 
     /** Builds a {@link Lanes} runtime. */
     public static final class Builder {
+        /** The default of {@link #maxDatabaseMBeans(int)}. */
+        public static final int DEFAULT_MAX_DATABASE_MBEANS = 1_000;
+
         private String name = "lanes";
         private int maxThreads = defaultMaxThreads();
         private long threadStackSize = 512 * 1024;
         private MetricsListener metrics = MetricsListener.NONE;
         private int maxOpenConnections;
         private long sqliteSoftHeapLimit;
+        private boolean registerMBeans;
+        private javax.management.MBeanServer mbeanServer;
+        private int maxDatabaseMBeans = DEFAULT_MAX_DATABASE_MBEANS;
+        private boolean maxDatabaseMBeansSet;
+        private Clock clock;
+        private Timer timer;
 
         private Builder() {}
 
@@ -173,7 +227,60 @@ public final class Lanes implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Registers management beans (JMX MXBeans) for the runtime and its databases (default
+         * false); see {@link dev.lanes.jmx}. They go on the platform MBean server unless {@link
+         * #mbeanServer} names another.
+         */
+        public Builder registerMBeans(boolean register) {
+            this.registerMBeans = register;
+            return this;
+        }
+
+        /**
+         * The MBean server the beans go on (default: the platform MBean server). Needs {@link
+         * #registerMBeans(boolean) registerMBeans(true)}.
+         */
+        public Builder mbeanServer(javax.management.MBeanServer server) {
+            this.mbeanServer = Objects.requireNonNull(server, "server");
+            return this;
+        }
+
+        /**
+         * The most databases that have a management bean at a time (default {@value
+         * #DEFAULT_MAX_DATABASE_MBEANS}): past it, databases open without one and one warning
+         * says so, so that a runtime of many databases does not flood the MBean server. Needs
+         * {@link #registerMBeans(boolean) registerMBeans(true)}.
+         */
+        public Builder maxDatabaseMBeans(int max) {
+            this.maxDatabaseMBeans = Checks.nonNegative("maxDatabaseMBeans", max);
+            this.maxDatabaseMBeansSet = true;
+            return this;
+        }
+
+        /**
+         * Test seam, not API: runs the runtime's timeouts and deadlines on {@code clock} and
+         * {@code timer} (a manual clock of the tests) instead of the system's. Package-private
+         * so that users never see it.
+         */
+        Builder clock(Clock clock, Timer timer) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            this.timer = Objects.requireNonNull(timer, "timer");
+            return this;
+        }
+
+        /**
+         * Builds the runtime.
+         *
+         * @throws IllegalStateException when {@link #mbeanServer} or {@link #maxDatabaseMBeans}
+         *     was set without {@link #registerMBeans(boolean) registerMBeans(true)}
+         */
         public Lanes build() {
+            if (!registerMBeans && (mbeanServer != null || maxDatabaseMBeansSet)) {
+                throw new IllegalStateException((mbeanServer != null ? "mbeanServer"
+                        : "maxDatabaseMBeans") + " was set, but registerMBeans is false; call "
+                        + "registerMBeans(true) to register management beans");
+            }
             return new Lanes(this);
         }
     }

@@ -4,38 +4,31 @@ import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.TestLanes.Blocker;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The bounded write queue refuses work explicitly, and an enqueue deadline covers admission only. */
+/**
+ * The bounded write queue refuses work explicitly, and a write waiting for room is admitted once
+ * there is room. (The enqueue deadline itself: {@code internal.writer.EnqueueTimeoutTest}, on a
+ * manual clock.)
+ */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class AdmissionTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "small.db",
+        db = runtime.openWithTable("small.db",
                 DatabaseOptions.builder().writeQueueCapacity(2).build());
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     @Test
@@ -64,28 +57,6 @@ class AdmissionTest {
         }
         assertThat(countOf(db, "refused-sync")).isZero();
         assertThat(countOf(db, "refused-async")).isZero();
-    }
-
-    @Test
-    void aWriteWithAnEnqueueTimeoutWaitsForRoomThenFailsWithQueueFull() {
-        try (Blocker blocker = block(db)) {
-            CompletableFuture<String> q1 = db.writeAsync(insert("q1"));
-            CompletableFuture<String> q2 = db.writeAsync(insert("q2"));
-
-            Duration timeout = Duration.ofMillis(50);
-            long start = System.nanoTime();
-            QueueFullException e = catchThrowableOfType(QueueFullException.class,
-                    () -> db.write(WriteOptions.enqueueTimeout(timeout), insert("too-late")));
-            Duration waited = Duration.ofNanos(System.nanoTime() - start);
-
-            assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
-            assertThat(e.code()).isEqualTo(ErrorCode.QUEUE_FULL);
-            assertThat(waited).as("it waited for room before giving up").isGreaterThanOrEqualTo(timeout);
-            blocker.release();
-            join(q1);
-            join(q2);
-        }
-        assertThat(countOf(db, "too-late")).isZero();
     }
 
     @Test
@@ -151,42 +122,5 @@ class AdmissionTest {
         assertThat(((LanesException) outcome.get()).outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
         assertThat(stillInterrupted.get()).as("the interrupt status is kept").isTrue();
         assertThat(ran).isFalse();
-    }
-
-    @Test
-    void anAcceptedWriteIsNeverFailedBecauseItWaitedLongerThanItsEnqueueTimeout() throws Exception {
-        CompletableFuture<String> accepted;
-        try (Blocker blocker = block(db)) {
-            accepted = db.writeAsync(WriteOptions.enqueueTimeout(Duration.ofMillis(1)),
-                    insert("slow-but-accepted"));
-            // Not ordering: lets the accepted write sit in the queue well past its 1 ms deadline.
-            Thread.sleep(100);
-            assertThat(accepted).isNotDone();
-            blocker.release();
-        }
-        assertThat(join(accepted)).isEqualTo("slow-but-accepted");
-        assertThat(countOf(db, "slow-but-accepted")).isEqualTo(1);
-    }
-
-    @Test
-    void aSyncWriteAcceptedWithAShortEnqueueTimeoutStillCommitsBehindALongTurn() throws Exception {
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        Thread writer;
-        try (Blocker blocker = block(db)) {
-            writer = new Thread(() -> {
-                try {
-                    outcome.set(db.write(WriteOptions.enqueueTimeout(Duration.ofMillis(1)),
-                            insert("sync-accepted")));
-                } catch (Throwable t) {
-                    outcome.set(t);
-                }
-            }, "sync-writer");
-            writer.start();
-            TestLanes.awaitTrue("the write to be queued", () -> db.diagnostics().queuedWrites() == 1);
-            Thread.sleep(100); // not ordering: the deadline passes while the write is queued
-            blocker.release();
-        }
-        writer.join(TestLanes.WAIT.toMillis());
-        assertThat(outcome.get()).isEqualTo("sync-accepted");
     }
 }

@@ -20,11 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link Database#backup(Path)}: an online copy on its own connection, consistent while writers
@@ -32,21 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BackupTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     private Database openRequests(String name) {
-        Database db = lanes.open(dir.resolve(name));
+        Database db = runtime.open(name);
         db.execute("CREATE TABLE IF NOT EXISTS req(id INTEGER, part INTEGER, payload TEXT, "
                 + "PRIMARY KEY (id, part))");
         return db;
@@ -116,7 +103,7 @@ class BackupTest {
         TestLanes.await(warmedUp, "the writers to commit");
 
         Set<Long> ackedBefore = new HashSet<>(acked);
-        Path copy = dir.resolve("backup").resolve("busy-copy.db");
+        Path copy = runtime.path("backup").resolve("busy-copy.db");
         Files.createDirectories(copy.getParent());
         backingUp.set(true);
         db.backup(copy);
@@ -154,8 +141,8 @@ class BackupTest {
 
     @Test
     void theCopyOfAFreshDatabaseOpensAndPassesTheIntegrityCheck() throws Exception {
-        Database db = lanes.open(dir.resolve("fresh.db")); // nothing written yet
-        Path copy = dir.resolve("fresh-copy.db");
+        Database db = runtime.open("fresh.db"); // nothing written yet
+        Path copy = runtime.path("fresh-copy.db");
         db.backup(copy);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy);
                 Statement s = c.createStatement()) {
@@ -169,7 +156,7 @@ class BackupTest {
     void anExistingTargetIsRefusedAndLeftUntouched() throws Exception {
         Database db = openRequests("kept.db");
         writeRequest(db, 1, "x");
-        Path target = dir.resolve("precious.txt");
+        Path target = runtime.path("precious.txt");
         Files.writeString(target, "precious", StandardCharsets.UTF_8);
 
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
@@ -188,7 +175,7 @@ class BackupTest {
     void aBackupAfterCloseIsRefused() {
         Database db = openRequests("closed.db");
         db.close();
-        Path target = dir.resolve("late.db");
+        Path target = runtime.path("late.db");
         assertThat(catchThrowableOfType(ClosedException.class, () -> db.backup(target)))
                 .isNotNull();
         assertThat(target).doesNotExist();
@@ -199,7 +186,7 @@ class BackupTest {
         VirtualThreads.assumeAvailable();
         Database db = openRequests("virtual.db");
         writeRequest(db, 1, "x");
-        Path copy = dir.resolve("virtual-copy.db");
+        Path copy = runtime.path("virtual-copy.db");
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicBoolean virtual = new AtomicBoolean();
         Runnable body = () -> {

@@ -4,12 +4,10 @@ import static dev.lanes.TestLanes.await;
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lanes.TestLanes.Blocker;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,11 +19,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * After each commit that changed rows the change version goes up once and subscribers are told
@@ -34,20 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ChangeNotificationTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "changes.db");
+        db = runtime.openWithTable("changes.db");
         db.execute("CREATE TABLE u(id INTEGER PRIMARY KEY, w TEXT)");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     /** Records every change it is told of. */

@@ -1,7 +1,6 @@
 package dev.lanes;
 
 import static dev.lanes.TestLanes.awaitTrue;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -9,11 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,18 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CheckpointTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     static DatabaseOptions mode(CheckpointMode mode) {
         return DatabaseOptions.builder().checkpointMode(mode).build();
@@ -44,7 +31,7 @@ class CheckpointTest {
     @ParameterizedTest
     @EnumSource(CheckpointMode.class)
     void theWriterAutocheckpointsOnlyInAutoMode(CheckpointMode mode) {
-        Database db = openWithTable(lanes, dir, mode + ".db", mode(mode));
+        Database db = runtime.openWithTable(mode + ".db", mode(mode));
         int pages = db.maintenance(c -> {
             try (Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("PRAGMA wal_autocheckpoint")) {
@@ -59,7 +46,7 @@ class CheckpointTest {
     @Test
     void checkpointCopiesTheWalIntoTheDatabaseAndShowsInDiagnostics() {
         // AUTO: 200 KiB stays under SQLite's mark, and no background checkpoint races this one.
-        Database db = openWithTable(lanes, dir, "manual.db", mode(CheckpointMode.AUTO));
+        Database db = runtime.openWithTable("manual.db", mode(CheckpointMode.AUTO));
         insertKilobytes(db, 200);
         DatabaseDiagnostics.Checkpoints before = db.diagnostics().checkpoints();
         assertThat(before.walBytes()).isGreaterThan(200 * 1024);
@@ -80,7 +67,7 @@ class CheckpointTest {
 
     @Test
     void externalModeRefusesCheckpointsAndTheWalOnlyGrows() {
-        Database db = openWithTable(lanes, dir, "external.db", mode(CheckpointMode.EXTERNAL));
+        Database db = runtime.openWithTable("external.db", mode(CheckpointMode.EXTERNAL));
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
                 db::checkpoint);
         assertThat(e).isNotNull();
@@ -101,7 +88,7 @@ class CheckpointTest {
 
     @Test
     void autoModeKeepsTheWalNearSqlitesBoundWithoutAnyHelp() {
-        Database db = openWithTable(lanes, dir, "auto.db", mode(CheckpointMode.AUTO));
+        Database db = runtime.openWithTable("auto.db", mode(CheckpointMode.AUTO));
         for (int i = 0; i < 12; i++) {
             insertKilobytes(db, 1024);
         }
@@ -109,9 +96,10 @@ class CheckpointTest {
         assertThat(db.diagnostics().checkpoints().walBytes()).isLessThan(6L * 1024 * 1024);
     }
 
+    @Tag("slow") // timing: waits out the checkpointer's real quiet period
     @Test
     void dedicatedModeTruncatesTheWalOnceTheDatabaseIsQuiet() {
-        Database db = openWithTable(lanes, dir, "quiet.db", mode(CheckpointMode.DEDICATED));
+        Database db = runtime.openWithTable("quiet.db", mode(CheckpointMode.DEDICATED));
         insertKilobytes(db, 256);
         assertThat(db.diagnostics().checkpoints().walBytes()).isPositive();
 
@@ -125,15 +113,17 @@ class CheckpointTest {
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(256);
     }
 
+    @Tag("slow") // timing: waits for a real checkpointer tick
     @Test
     void closingADedicatedDatabaseClosesTheCheckpointersConnection() {
-        Database db = openWithTable(lanes, dir, "closing.db", mode(CheckpointMode.DEDICATED));
+        Database db = runtime.openWithTable("closing.db", mode(CheckpointMode.DEDICATED));
         insertKilobytes(db, 64);
         awaitTrue("a background checkpoint",
                 () -> db.diagnostics().checkpoints().completed() > 0);
-        assertThat(lanes.diagnostics().openConnections()).isPositive();
+        assertThat(runtime.lanes().diagnostics().openConnections()).isPositive();
         db.close();
-        assertThat(lanes.diagnostics().openConnections()).as("no connection outlives close")
+        assertThat(runtime.lanes().diagnostics().openConnections())
+                .as("no connection outlives close")
                 .isZero();
         assertThat(Files.exists(Path.of(db.path() + "-wal"))).as("the last close removed the WAL")
                 .isFalse();

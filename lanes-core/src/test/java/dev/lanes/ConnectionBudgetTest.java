@@ -3,8 +3,6 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -23,9 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 6, the connection budget: {@code maxOpenConnections} caps the SQLite connections of a
@@ -39,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionBudgetTest {
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     private static boolean connected(Database db) {
         return Files.exists(db.path().resolveSibling(db.path().getFileName() + "-wal"));
@@ -63,6 +62,7 @@ class ConnectionBudgetTest {
     private static final int THREADS = 4;
     private static final int SLACK = CALLERS + THREADS;
 
+    @Tag("slow") // scale: 200 databases written round-robin under a cap of 20
     @Test
     void twoHundredDatabasesWrittenRoundRobinStayNearTheCapAndKeepEveryRow() throws Exception {
         int cap = 20;
@@ -71,62 +71,62 @@ class ConnectionBudgetTest {
         List<Database> dbs = new ArrayList<>();
         AtomicInteger mostOpen = new AtomicInteger();
         int settled;
-        try (Lanes lanes = Lanes.builder().name("budget").maxThreads(THREADS)
-                .maxOpenConnections(cap).build()) {
-            for (int i = 0; i < databases; i++) {
-                dbs.add(lanes.open(dir.resolve("db-" + i + ".db")));
-            }
-            AtomicBoolean sampling = new AtomicBoolean(true);
-            Thread sampler = new Thread(() -> {
-                while (sampling.get()) {
-                    mostOpen.accumulateAndGet(lanes.diagnostics().openConnections(), Math::max);
-                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
-                }
-            }, "sampler");
-            sampler.start();
-
-            // Each caller writes round-robin over its share of the databases: every write
-            // touches a database that lost its connection since its last turn.
-            CyclicBarrier go = new CyclicBarrier(CALLERS);
-            ExecutorService callers = Executors.newFixedThreadPool(CALLERS);
-            try {
-                List<Future<?>> done = new ArrayList<>();
-                for (int k = 0; k < CALLERS; k++) {
-                    int caller = k;
-                    done.add(callers.submit(() -> {
-                        go.await();
-                        for (int round = 0; round < rounds; round++) {
-                            for (int i = caller; i < databases; i += CALLERS) {
-                                Database db = dbs.get(i);
-                                if (round == 0) {
-                                    db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
-                                }
-                                db.execute("INSERT INTO t(v) VALUES (?)", "round " + round);
-                            }
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> f : done) {
-                    f.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                }
-            } finally {
-                callers.shutdownNow();
-                sampling.set(false);
-                sampler.join(TestLanes.WAIT.toMillis());
-            }
-            awaitPoolQuiet(lanes); // every eviction asked for has run
-            settled = lanes.diagnostics().openConnections();
-            for (Database db : dbs) {
-                assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
-            }
+        Lanes lanes = runtime.start(Lanes.builder().name("budget").maxThreads(THREADS)
+                .maxOpenConnections(cap));
+        for (int i = 0; i < databases; i++) {
+            dbs.add(lanes.open(runtime.path("db-" + i + ".db")));
         }
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (sampling.get()) {
+                mostOpen.accumulateAndGet(lanes.diagnostics().openConnections(), Math::max);
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+            }
+        }, "sampler");
+        sampler.start();
+
+        // Each caller writes round-robin over its share of the databases: every write
+        // touches a database that lost its connection since its last turn.
+        CyclicBarrier go = new CyclicBarrier(CALLERS);
+        ExecutorService callers = Executors.newFixedThreadPool(CALLERS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int k = 0; k < CALLERS; k++) {
+                int caller = k;
+                done.add(callers.submit(() -> {
+                    go.await();
+                    for (int round = 0; round < rounds; round++) {
+                        for (int i = caller; i < databases; i += CALLERS) {
+                            Database db = dbs.get(i);
+                            if (round == 0) {
+                                db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
+                            }
+                            db.execute("INSERT INTO t(v) VALUES (?)", "round " + round);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+            sampling.set(false);
+            sampler.join(TestLanes.WAIT.toMillis());
+        }
+        TestLanes.awaitPoolQuiet(lanes); // every eviction asked for has run
+        settled = lanes.diagnostics().openConnections();
+        for (Database db : dbs) {
+            assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
+        }
+        runtime.close();
         System.out.printf("budget: cap %d, most open %d, settled at %d%n", cap, mostOpen.get(),
                 settled);
         // Every write succeeded (the callers' futures above) and every row is in the files,
         // read back without Lanes.
         for (int i = 0; i < databases; i++) {
-            assertThat(rowsIn(dir.resolve("db-" + i + ".db"))).as("rows of db-%d", i)
+            assertThat(rowsIn(runtime.path("db-" + i + ".db"))).as("rows of db-%d", i)
                     .isEqualTo(rounds);
         }
         SoftAssertions softly = new SoftAssertions();
@@ -140,92 +140,92 @@ class ConnectionBudgetTest {
     @Test
     void idleDatabasesLoseTheirConnectionsInLeastRecentlyUsedOrder() {
         int cap = 10;
-        try (Lanes lanes = Lanes.builder().name("lru").maxThreads(2).maxOpenConnections(cap)
-                .build()) {
-            List<Database> first = new ArrayList<>();
-            for (int i = 0; i < cap; i++) {
-                first.add(TestLanes.openWithTable(lanes, dir, "old-" + i + ".db"));
-            }
-            assertThat(lanes.diagnostics().openConnections()).isEqualTo(cap);
-            // Touch the second half again: now the first half is least recently used.
-            for (int i = cap / 2; i < cap; i++) {
-                first.get(i).execute("INSERT INTO t(v) VALUES ('touched')");
-            }
-            // Each new database passes the cap by one; wait for its eviction before the next, so
-            // that every eviction chooses among settled candidates.
-            List<Database> fresh = new ArrayList<>();
-            for (int i = 0; i < cap / 2; i++) {
-                fresh.add(TestLanes.openWithTable(lanes, dir, "new-" + i + ".db"));
-                awaitWithinCap(lanes, cap);
-            }
-
-            for (int i = 0; i < cap; i++) {
-                assertThat(connected(first.get(i)))
-                        .as("old-%d (%s) still has its connection", i,
-                                i < cap / 2 ? "least recently used" : "touched")
-                        .isEqualTo(i >= cap / 2);
-            }
-            for (Database db : fresh) {
-                assertThat(connected(db)).as("%s has its connection", db.path().getFileName())
-                        .isTrue();
-            }
-            assertThat(lanes.diagnostics().openConnections()).isEqualTo(cap);
+        Lanes lanes = runtime.start(Lanes.builder().name("lru").maxThreads(2)
+                .maxOpenConnections(cap));
+        List<Database> first = new ArrayList<>();
+        for (int i = 0; i < cap; i++) {
+            first.add(runtime.openWithTable("old-" + i + ".db"));
         }
+        assertThat(lanes.diagnostics().openConnections()).isEqualTo(cap);
+        // Touch the second half again: now the first half is least recently used.
+        for (int i = cap / 2; i < cap; i++) {
+            first.get(i).execute("INSERT INTO t(v) VALUES ('touched')");
+        }
+        // Each new database passes the cap by one; wait for its eviction before the next, so
+        // that every eviction chooses among settled candidates.
+        List<Database> fresh = new ArrayList<>();
+        for (int i = 0; i < cap / 2; i++) {
+            fresh.add(runtime.openWithTable("new-" + i + ".db"));
+            awaitWithinCap(lanes, cap);
+        }
+
+        for (int i = 0; i < cap; i++) {
+            assertThat(connected(first.get(i)))
+                    .as("old-%d (%s) still has its connection", i,
+                            i < cap / 2 ? "least recently used" : "touched")
+                    .isEqualTo(i >= cap / 2);
+        }
+        for (Database db : fresh) {
+            assertThat(connected(db)).as("%s has its connection", db.path().getFileName())
+                    .isTrue();
+        }
+        assertThat(lanes.diagnostics().openConnections()).isEqualTo(cap);
     }
 
+    @Tag("slow") // process: a second JVM
     @Test
     void anEvictedDatabaseKeepsItsLeaseReopensTransparentlyAndPassesTheIdentityCheck()
             throws Exception {
-        try (Lanes lanes = Lanes.builder().name("lease").maxThreads(2).maxOpenConnections(2)
-                .build()) {
-            Database a = TestLanes.openWithTable(lanes, dir, "a.db");
-            a.execute("INSERT INTO t(v) VALUES ('before')");
-            Database b = TestLanes.openWithTable(lanes, dir, "b.db");
-            Database c = TestLanes.openWithTable(lanes, dir, "c.db");
-            awaitWithinCap(lanes, 2);
-            assertThat(connected(a)).as("a, least recently used, was evicted").isFalse();
+        Lanes lanes = runtime.start(Lanes.builder().name("lease").maxThreads(2)
+                .maxOpenConnections(2));
+        Database a = runtime.openWithTable("a.db");
+        a.execute("INSERT INTO t(v) VALUES ('before')");
+        Database b = runtime.openWithTable("b.db");
+        Database c = runtime.openWithTable("c.db");
+        awaitWithinCap(lanes, 2);
+        assertThat(connected(a)).as("a, least recently used, was evicted").isFalse();
 
-            // The lease stays held: another process is refused, as is another runtime here.
-            assertThat(LeaseChild.runOn(a.path(), dir)).startsWith("LOCKED");
-            try (Lanes other = Lanes.builder().name("other").maxThreads(1).build()) {
-                assertThat(catchThrowableOfType(DatabaseLockedException.class,
-                        () -> other.open(a.path()))).isNotNull();
-            }
-
-            // Next use reopens it: the identity check passes on the same file, data intact.
-            a.execute("INSERT INTO t(v) VALUES ('after')");
-            assertThat(connected(a)).isTrue();
-            awaitWithinCap(lanes, 2); // b, now least recently used, evicted
-            assertThat(a.state()).isEqualTo(DatabaseState.RUNNING);
-            long rows = a.write(conn -> {
-                try (Statement s = conn.createStatement();
-                        ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            });
-            assertThat(rows).as("rows read on the reopened writer").isEqualTo(2);
-
-            // And the check really runs on reopen: evicted again, and the file swapped
-            // meanwhile, the reopen finds another file at the path. Each step waits for the
-            // eviction it caused, so that no eviction is asked for a database about to be used.
-            b.execute("INSERT INTO t(v) VALUES ('touch')"); // reopens b, evicts c
-            awaitWithinCap(lanes, 2);
-            c.execute("INSERT INTO t(v) VALUES ('touch')"); // reopens c, evicts a
-            awaitWithinCap(lanes, 2);
-            assertThat(connected(a)).as("a evicted again").isFalse();
-            Files.move(impostor("impostor.db"), a.path(), StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
-            LanesException refused = catchThrowableOfType(LanesException.class,
-                    () -> a.execute("INSERT INTO t(v) VALUES ('into the impostor')"));
-            assertThat(refused).isNotNull();
-            assertThat(refused instanceof IdentityMismatchException
-                    || refused.getCause() instanceof IdentityMismatchException)
-                    .as("the reopen's failure is the identity mismatch: %s", refused).isTrue();
-            assertThat(a.state()).isEqualTo(DatabaseState.DEAD);
-            assertThat(b.state()).isEqualTo(DatabaseState.RUNNING);
+        // The lease stays held: another process is refused, as is another runtime here.
+        assertThat(LeaseChild.runOn(a.path(), runtime.dir())).startsWith("LOCKED");
+        try (Lanes other = Lanes.builder().name("other").maxThreads(1).build()) {
+            assertThat(catchThrowableOfType(DatabaseLockedException.class,
+                    () -> other.open(a.path()))).isNotNull();
         }
-        assertThat(rowsIn(dir.resolve("a.db"))).as("the impostor was not written to")
+
+        // Next use reopens it: the identity check passes on the same file, data intact.
+        a.execute("INSERT INTO t(v) VALUES ('after')");
+        assertThat(connected(a)).isTrue();
+        awaitWithinCap(lanes, 2); // b, now least recently used, evicted
+        assertThat(a.state()).isEqualTo(DatabaseState.RUNNING);
+        long rows = a.write(conn -> {
+            try (Statement s = conn.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+        assertThat(rows).as("rows read on the reopened writer").isEqualTo(2);
+
+        // And the check really runs on reopen: evicted again, and the file swapped
+        // meanwhile, the reopen finds another file at the path. Each step waits for the
+        // eviction it caused, so that no eviction is asked for a database about to be used.
+        b.execute("INSERT INTO t(v) VALUES ('touch')"); // reopens b, evicts c
+        awaitWithinCap(lanes, 2);
+        c.execute("INSERT INTO t(v) VALUES ('touch')"); // reopens c, evicts a
+        awaitWithinCap(lanes, 2);
+        assertThat(connected(a)).as("a evicted again").isFalse();
+        Files.move(impostor("impostor.db"), a.path(), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+        LanesException refused = catchThrowableOfType(LanesException.class,
+                () -> a.execute("INSERT INTO t(v) VALUES ('into the impostor')"));
+        assertThat(refused).isNotNull();
+        assertThat(refused instanceof IdentityMismatchException
+                || refused.getCause() instanceof IdentityMismatchException)
+                .as("the reopen's failure is the identity mismatch: %s", refused).isTrue();
+        assertThat(a.state()).isEqualTo(DatabaseState.DEAD);
+        assertThat(b.state()).isEqualTo(DatabaseState.RUNNING);
+        runtime.close();
+        assertThat(rowsIn(runtime.path("a.db"))).as("the impostor was not written to")
                 .isEqualTo(1);
     }
 
@@ -237,90 +237,79 @@ class ConnectionBudgetTest {
     @Test
     void eachOpenPastTheCapEvictsTheLeastRecentlyUsedIdleDatabaseAtOnce() {
         int cap = 3;
-        try (Lanes lanes = Lanes.builder().name("pending").maxThreads(1).maxOpenConnections(cap)
-                .build()) {
-            // The only pool thread is held: evictions must not need it.
-            TestLanes.Blocker pool = TestLanes.block(lanes.open(dir.resolve("holder.db")));
-            try {
-                Database a = TestLanes.openWithTable(lanes, dir, "a.db");
-                Database b = TestLanes.openWithTable(lanes, dir, "b.db");
-                assertThat(lanes.diagnostics().openConnections()).isEqualTo(cap);
-                // c passes the cap: a, least recently used and idle, is evicted right away.
-                TestLanes.openWithTable(lanes, dir, "c.db");
-                assertThat(connected(a)).as("a evicted").isFalse();
-                assertThat(connected(b)).as("b still open").isTrue();
-                // d passes it again: a is gone already, so b, the next one, goes.
-                TestLanes.openWithTable(lanes, dir, "d.db");
-                assertThat(connected(b)).as("b, the next least recently used, evicted "
-                        + "(connections open: %d, cap %d)", lanes.diagnostics().openConnections(),
-                        cap).isFalse();
-                assertThat(lanes.diagnostics().openConnections()).isLessThanOrEqualTo(cap);
-            } finally {
-                pool.release();
-            }
+        Lanes lanes = runtime.start(Lanes.builder().name("pending").maxThreads(1)
+                .maxOpenConnections(cap));
+        // The only pool thread is held: evictions must not need it.
+        TestLanes.Blocker pool = TestLanes.block(runtime.open("holder.db"));
+        try {
+            Database a = runtime.openWithTable("a.db");
+            Database b = runtime.openWithTable("b.db");
+            assertThat(lanes.diagnostics().openConnections()).isEqualTo(cap);
+            // c passes the cap: a, least recently used and idle, is evicted right away.
+            runtime.openWithTable("c.db");
+            assertThat(connected(a)).as("a evicted").isFalse();
+            assertThat(connected(b)).as("b still open").isTrue();
+            // d passes it again: a is gone already, so b, the next one, goes.
+            runtime.openWithTable("d.db");
+            assertThat(connected(b)).as("b, the next least recently used, evicted "
+                    + "(connections open: %d, cap %d)", lanes.diagnostics().openConnections(),
+                    cap).isFalse();
+            assertThat(lanes.diagnostics().openConnections()).isLessThanOrEqualTo(cap);
+        } finally {
+            pool.release();
         }
     }
 
     @Test
     void aDatabaseInATransactionIsSkippedAndTheNextIdleOneEvictedInstead() {
         int cap = 3;
-        try (Lanes lanes = Lanes.builder().name("skipped").maxThreads(1).maxOpenConnections(cap)
-                .build()) {
-            TestLanes.Blocker pool = TestLanes.block(lanes.open(dir.resolve("holder.db")));
-            try {
-                Database a = TestLanes.openWithTable(lanes, dir, "a.db",
-                        DatabaseOptions.builder().transactionIdleTimeout(
-                                java.time.Duration.ofSeconds(60)).build());
-                Database b = TestLanes.openWithTable(lanes, dir, "b.db");
-                // a, least recently used, opens a transaction: it can no longer be evicted.
-                Transaction tx = a.begin();
-                TestLanes.openWithTable(lanes, dir, "c.db");
-                assertThat(connected(a)).as("a, in a transaction, kept its connection").isTrue();
-                assertThat(connected(b)).as("b, idle, was evicted instead").isFalse();
-                assertThat(lanes.diagnostics().openConnections())
-                        .as("connections open (cap %d)", cap).isLessThanOrEqualTo(cap);
-                tx.rollback();
-            } finally {
-                pool.release();
-            }
+        Lanes lanes = runtime.start(Lanes.builder().name("skipped").maxThreads(1)
+                .maxOpenConnections(cap));
+        TestLanes.Blocker pool = TestLanes.block(runtime.open("holder.db"));
+        try {
+            Database a = runtime.openWithTable("a.db",
+                    DatabaseOptions.builder().transactionIdleTimeout(
+                            java.time.Duration.ofSeconds(60)).build());
+            Database b = runtime.openWithTable("b.db");
+            // a, least recently used, opens a transaction: it can no longer be evicted.
+            Transaction tx = a.begin();
+            runtime.openWithTable("c.db");
+            assertThat(connected(a)).as("a, in a transaction, kept its connection").isTrue();
+            assertThat(connected(b)).as("b, idle, was evicted instead").isFalse();
+            assertThat(lanes.diagnostics().openConnections())
+                    .as("connections open (cap %d)", cap).isLessThanOrEqualTo(cap);
+            tx.rollback();
+        } finally {
+            pool.release();
         }
-    }
-
-    private static void awaitPoolQuiet(Lanes lanes) {
-        TestLanes.awaitTrue("the pool to run everything queued", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableForeground() == 0
-                    && d.runnableBackground() == 0;
-        });
     }
 
     @Test
     void aDatabaseWithAnOpenTransactionOrCorkIsNeverEvicted() {
         int cap = 4;
-        try (Lanes lanes = Lanes.builder().name("pinned").maxThreads(2).maxOpenConnections(cap)
-                .build()) {
-            Database inTx = TestLanes.openWithTable(lanes, dir, "tx.db",
-                    DatabaseOptions.builder().transactionIdleTimeout(
-                            java.time.Duration.ofSeconds(60)).build());
-            Database corked = TestLanes.openWithTable(lanes, dir, "corked.db");
-            Transaction tx = inTx.begin();
-            tx.execute("INSERT INTO t(v) VALUES ('in tx')");
-            corked.cork();
-            corked.execute("INSERT INTO t(v) VALUES ('corked')");
-            // Both are now the least recently used; open far more databases than the cap.
-            for (int i = 0; i < 3 * cap; i++) {
-                TestLanes.openWithTable(lanes, dir, "other-" + i + ".db");
-                awaitWithinCap(lanes, cap);
-            }
-            assertThat(connected(inTx)).as("the database in a transaction kept its connection")
-                    .isTrue();
-            assertThat(connected(corked)).as("the corked database kept its connection").isTrue();
-            tx.execute("INSERT INTO t(v) VALUES ('still in tx')");
-            tx.commit();
-            corked.uncork();
-            assertThat(TestLanes.scalar(inTx, "SELECT count(*) FROM t")).isEqualTo(2);
-            assertThat(TestLanes.scalar(corked, "SELECT count(*) FROM t")).isEqualTo(1);
+        Lanes lanes = runtime.start(Lanes.builder().name("pinned").maxThreads(2)
+                .maxOpenConnections(cap));
+        Database inTx = runtime.openWithTable("tx.db",
+                DatabaseOptions.builder().transactionIdleTimeout(
+                        java.time.Duration.ofSeconds(60)).build());
+        Database corked = runtime.openWithTable("corked.db");
+        Transaction tx = inTx.begin();
+        tx.execute("INSERT INTO t(v) VALUES ('in tx')");
+        corked.cork();
+        corked.execute("INSERT INTO t(v) VALUES ('corked')");
+        // Both are now the least recently used; open far more databases than the cap.
+        for (int i = 0; i < 3 * cap; i++) {
+            runtime.openWithTable("other-" + i + ".db");
+            awaitWithinCap(lanes, cap);
         }
+        assertThat(connected(inTx)).as("the database in a transaction kept its connection")
+                .isTrue();
+        assertThat(connected(corked)).as("the corked database kept its connection").isTrue();
+        tx.execute("INSERT INTO t(v) VALUES ('still in tx')");
+        tx.commit();
+        corked.uncork();
+        assertThat(TestLanes.scalar(inTx, "SELECT count(*) FROM t")).isEqualTo(2);
+        assertThat(TestLanes.scalar(corked, "SELECT count(*) FROM t")).isEqualTo(1);
     }
 
     /**
@@ -331,32 +320,31 @@ class ConnectionBudgetTest {
     void readerConnectionsAreReleasedByEvictionToo() {
         int cap = 10;
         int databases = 40;
-        try (Lanes lanes = Lanes.builder().name("readers").maxThreads(THREADS)
-                .maxOpenConnections(cap).build()) {
-            List<Database> dbs = new ArrayList<>();
-            int mostOpen = 0;
-            // Each open waits for the eviction it caused before the next (concurrent evictions
-            // are pinned by the tests above).
-            for (int i = 0; i < databases; i++) {
-                Database db = TestLanes.openWithTable(lanes, dir, "r-" + i + ".db");
-                db.execute("INSERT INTO t(v) VALUES ('x')");
-                mostOpen = Math.max(mostOpen, lanes.diagnostics().openConnections());
-                awaitPoolQuiet(lanes); // the eviction it caused has run
-                assertThat(TestLanes.countOf(db, "x")).isEqualTo(1); // opens a reader here
-                assertThat(db.diagnostics().readers().openConnections()).isEqualTo(1);
-                dbs.add(db);
-                mostOpen = Math.max(mostOpen, lanes.diagnostics().openConnections());
-                awaitPoolQuiet(lanes); // the eviction it caused has run
-            }
-            int settled = lanes.diagnostics().openConnections();
-            int readersOpen = dbs.stream()
-                    .mapToInt(db -> db.diagnostics().readers().openConnections()).sum();
-            assertThat(settled).as("connections open once the reads stopped (cap %d; most seen "
-                    + "%d; reader connections still open %d)", cap, mostOpen, readersOpen)
-                    .isLessThanOrEqualTo(cap);
-            for (Database db : dbs) {
-                assertThat(TestLanes.countOf(db, "x")).isEqualTo(1);
-            }
+        Lanes lanes = runtime.start(Lanes.builder().name("readers").maxThreads(THREADS)
+                .maxOpenConnections(cap));
+        List<Database> dbs = new ArrayList<>();
+        int mostOpen = 0;
+        // Each open waits for the eviction it caused before the next (concurrent evictions
+        // are pinned by the tests above).
+        for (int i = 0; i < databases; i++) {
+            Database db = runtime.openWithTable("r-" + i + ".db");
+            db.execute("INSERT INTO t(v) VALUES ('x')");
+            mostOpen = Math.max(mostOpen, lanes.diagnostics().openConnections());
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
+            assertThat(TestLanes.countOf(db, "x")).isEqualTo(1); // opens a reader here
+            assertThat(db.diagnostics().readers().openConnections()).isEqualTo(1);
+            dbs.add(db);
+            mostOpen = Math.max(mostOpen, lanes.diagnostics().openConnections());
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
+        }
+        int settled = lanes.diagnostics().openConnections();
+        int readersOpen = dbs.stream()
+                .mapToInt(db -> db.diagnostics().readers().openConnections()).sum();
+        assertThat(settled).as("connections open once the reads stopped (cap %d; most seen "
+                + "%d; reader connections still open %d)", cap, mostOpen, readersOpen)
+                .isLessThanOrEqualTo(cap);
+        for (Database db : dbs) {
+            assertThat(TestLanes.countOf(db, "x")).isEqualTo(1);
         }
     }
 
@@ -370,28 +358,27 @@ class ConnectionBudgetTest {
     void databasesOnlyReadAfterTheirEvictionStayWithinTheCap() {
         int cap = 10;
         int databases = 40;
-        try (Lanes lanes = Lanes.builder().name("read-mostly").maxThreads(THREADS)
-                .maxOpenConnections(cap).build()) {
-            List<Database> dbs = new ArrayList<>();
-            for (int i = 0; i < databases; i++) {
-                Database db = TestLanes.openWithTable(lanes, dir, "rm-" + i + ".db");
-                db.execute("INSERT INTO t(v) VALUES ('x')");
-                awaitPoolQuiet(lanes); // the eviction it caused has run
-                dbs.add(db);
-            }
-            assertThat(lanes.diagnostics().openConnections()).isLessThanOrEqualTo(cap);
-            // Now only reads, one database after the other, each settling before the next.
-            for (Database db : dbs) {
-                assertThat(TestLanes.countOf(db, "x")).isEqualTo(1);
-                awaitPoolQuiet(lanes); // the eviction it caused has run
-            }
-            int readersOpen = dbs.stream()
-                    .mapToInt(db -> db.diagnostics().readers().openConnections()).sum();
-            assertThat(lanes.diagnostics().openConnections())
-                    .as("connections open after reading every database once (cap %d; reader "
-                            + "connections among them %d)", cap, readersOpen)
-                    .isLessThanOrEqualTo(cap);
+        Lanes lanes = runtime.start(Lanes.builder().name("read-mostly").maxThreads(THREADS)
+                .maxOpenConnections(cap));
+        List<Database> dbs = new ArrayList<>();
+        for (int i = 0; i < databases; i++) {
+            Database db = runtime.openWithTable("rm-" + i + ".db");
+            db.execute("INSERT INTO t(v) VALUES ('x')");
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
+            dbs.add(db);
         }
+        assertThat(lanes.diagnostics().openConnections()).isLessThanOrEqualTo(cap);
+        // Now only reads, one database after the other, each settling before the next.
+        for (Database db : dbs) {
+            assertThat(TestLanes.countOf(db, "x")).isEqualTo(1);
+            TestLanes.awaitPoolQuiet(lanes); // the eviction it caused has run
+        }
+        int readersOpen = dbs.stream()
+                .mapToInt(db -> db.diagnostics().readers().openConnections()).sum();
+        assertThat(lanes.diagnostics().openConnections())
+                .as("connections open after reading every database once (cap %d; reader "
+                        + "connections among them %d)", cap, readersOpen)
+                .isLessThanOrEqualTo(cap);
     }
 
     private static long rowsIn(Path file) throws Exception {
@@ -405,7 +392,7 @@ class ConnectionBudgetTest {
 
     /** Another database, in WAL mode, with the same table and one row 'impostor'. */
     private Path impostor(String name) throws Exception {
-        Path file = dir.resolve(name);
+        Path file = runtime.path(name);
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file);
                 Statement s = raw.createStatement()) {
             s.execute("PRAGMA journal_mode=WAL");

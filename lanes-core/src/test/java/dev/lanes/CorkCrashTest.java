@@ -11,26 +11,28 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * kill -9 while corked loses exactly the corked writes: every write acknowledged before {@code
  * cork()} survives, none acknowledged after it does, and the file is intact. The writer runs in
  * a child JVM ({@link CorkCrashChild}).
  */
+@Tag("slow") // process: a child JVM killed -9
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CorkCrashTest {
     static final int PRE = 200;
     static final int CORKED = 2000; // ~4 MB: more than SQLite's page cache holds, so it spills
 
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void aKillNineWhileCorkedLosesExactlyTheCorkedWritesAndNoEarlierOne() throws Exception {
-        Path db = dir.resolve("cork-crash.db");
-        Path stderr = dir.resolve("child.err");
+        Path db = runtime.path("cork-crash.db");
+        Path stderr = runtime.path("child.err");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 CorkCrashChild.class.getName(), db.toString(), String.valueOf(PRE),
@@ -63,22 +65,20 @@ class CorkCrashTest {
         assertThat(pre).hasSize(PRE);
         assertThat(corked).hasSize(CORKED);
 
-        try (Lanes lanes = TestLanes.runtime()) {
-            Database reopened = lanes.open(db);
-            Set<Long> present = new HashSet<>();
-            for (Row r : reopened.query("SELECT id FROM t")) {
-                present.add(r.getLong("id"));
-            }
-            assertThat(present).as("every write acknowledged before cork() survived")
-                    .containsAll(pre);
-            assertThat(present).as("no corked write survived").doesNotContainAnyElementsOf(corked);
-            assertThat(present).hasSize(PRE);
-            List<Row> check = reopened.query("PRAGMA integrity_check");
-            assertThat(check).hasSize(1);
-            assertThat(check.get(0).get(0)).isEqualTo("ok");
-            // The database works normally after the crash.
-            reopened.execute("INSERT INTO t(v) VALUES ('after-crash')");
-            assertThat(TestLanes.countOf(reopened, "after-crash")).isEqualTo(1);
+        Database reopened = runtime.lanes().open(db);
+        Set<Long> present = new HashSet<>();
+        for (Row r : reopened.query("SELECT id FROM t")) {
+            present.add(r.getLong("id"));
         }
+        assertThat(present).as("every write acknowledged before cork() survived")
+                .containsAll(pre);
+        assertThat(present).as("no corked write survived").doesNotContainAnyElementsOf(corked);
+        assertThat(present).hasSize(PRE);
+        List<Row> check = reopened.query("PRAGMA integrity_check");
+        assertThat(check).hasSize(1);
+        assertThat(check.get(0).get(0)).isEqualTo("ok");
+        // The database works normally after the crash.
+        reopened.execute("INSERT INTO t(v) VALUES ('after-crash')");
+        assertThat(TestLanes.countOf(reopened, "after-crash")).isEqualTo(1);
     }
 }

@@ -4,7 +4,7 @@ import static dev.lanes.TestLanes.awaitTrue;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
+import static dev.lanes.TestLanes.rawCount;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.SQLiteConfig;
 
 /**
@@ -34,15 +34,13 @@ import org.sqlite.SQLiteConfig;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CorkTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
     ExecutorService helper = Executors.newCachedThreadPool();
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "cork.db", DatabaseOptions.builder()
+        db = runtime.openWithTable("cork.db", DatabaseOptions.builder()
                 .closeTimeout(Duration.ofSeconds(30))
                 .transactionIdleTimeout(Duration.ofSeconds(30))
                 .build());
@@ -51,7 +49,6 @@ class CorkTest {
     @AfterEach
     void stop() {
         helper.shutdownNow();
-        lanes.close();
     }
 
     @Test
@@ -260,7 +257,7 @@ class CorkTest {
 
     @Test
     void anIdleTransactionRolledBackWhileCorkedUndoesOnlyItself() throws Exception {
-        Database idle = openWithTable(lanes, dir, "cork-idle.db", DatabaseOptions.builder()
+        Database idle = runtime.openWithTable("cork-idle.db", DatabaseOptions.builder()
                 .transactionIdleTimeout(Duration.ofMillis(200)).build());
         idle.cork();
         idle.execute("INSERT INTO t(v) VALUES ('corked')");
@@ -288,7 +285,7 @@ class CorkTest {
 
         db.close();
 
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "corked")).isEqualTo(10);
         assertThat(countOf(reopened, "before-cork")).isEqualTo(1);
         // The reopened database is not corked.
@@ -306,7 +303,7 @@ class CorkTest {
 
         db.shutdownNow();
 
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "corked")).isZero();
         assertThat(countOf(reopened, "before-cork")).isEqualTo(1);
         reopened.execute("INSERT INTO t(v) VALUES ('after-reopen')");
@@ -324,7 +321,7 @@ class CorkTest {
         db.shutdownNow();
 
         assertThat(tx.isOpen()).isFalse();
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "corked")).isZero();
         assertThat(countOf(reopened, "in-tx")).isZero();
         assertThat(countOf(reopened, "before-cork")).isEqualTo(1);
@@ -360,22 +357,4 @@ class CorkTest {
     }
 
     /** Rows of {@code t} LIKE {@code pattern} that another, read-only connection sees. */
-    static long rawCount(Path file, String pattern) throws SQLException {
-        return rawCount(file, "SELECT count(*) FROM t WHERE v LIKE ?", pattern);
-    }
-
-    static long rawCount(Path file, String sql, String arg) throws SQLException {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setReadOnly(true);
-        try (Connection raw = config.createConnection("jdbc:sqlite:" + file);
-                PreparedStatement s = raw.prepareStatement(sql)) {
-            if (arg != null) {
-                s.setString(1, arg);
-            }
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,6 +49,7 @@ class DiskReserveOptionsTest {
         assertThat(DatabaseOptions.builder().build().diskReserveBytes()).isEqualTo(DEFAULT_RESERVE);
     }
 
+    @Tag("slow") // a child JVM per case
     @ParameterizedTest(name = "[{index}] env=''{0}''")
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
         "12345      | DEFAULT=12345 EXPLICIT=7",
@@ -59,6 +61,7 @@ class DiskReserveOptionsTest {
         assertThat(runChild(env)).isEqualTo(expected);
     }
 
+    @Tag("slow") // a child JVM per case
     @ParameterizedTest(name = "[{index}] env=''{0}''")
     @CsvSource({"lots", "-5", "1.5"})
     void aBadEnvironmentValueFailsNamingTheVariableAndTheValue(String env) throws Exception {

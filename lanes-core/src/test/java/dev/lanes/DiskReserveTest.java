@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The disk reserve, for real: each test mounts a small tmpfs, fills a database on it until the
@@ -40,10 +40,9 @@ class DiskReserveTest {
     static final long RESERVE = 6L * 1024 * 1024;
     static final int ROW_BYTES = 32 * 1024;
 
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Path volume;
     boolean mounted;
-    Lanes lanes;
     /** Every failure a test met, to show that none of them is SQLite running out of space. */
     final List<Throwable> failures = new ArrayList<>();
 
@@ -52,7 +51,7 @@ class DiskReserveTest {
         String uid = output("id", "-u");
         Assumptions.assumeTrue(uid.trim().equals("0"), "the disk reserve test mounts a tmpfs and "
                 + "needs root; running as uid " + uid.trim());
-        volume = Files.createDirectories(dir.resolve("volume"));
+        volume = Files.createDirectories(runtime.path("volume"));
         String out;
         boolean ok;
         try {
@@ -68,15 +67,12 @@ class DiskReserveTest {
                 + " failed (" + out + "); cannot test the disk reserve on a real small "
                 + "filesystem here");
         mounted = true;
-        lanes = TestLanes.runtime();
     }
 
     @AfterEach
     void unmount() throws Exception {
         try {
-            if (lanes != null) {
-                lanes.close();
-            }
+            runtime.close(); // before the volume goes: the runtime has files open on it
         } finally {
             if (mounted && run("umount", volume.toString()) != 0) {
                 run("umount", "-l", volume.toString());
@@ -89,7 +85,7 @@ class DiskReserveTest {
     }
 
     Database open(String name, DatabaseOptions options) {
-        Database db = lanes.open(volume.resolve(name), options);
+        Database db = runtime.lanes().open(volume.resolve(name), options);
         db.execute("CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, v BLOB NOT NULL)");
         return db;
     }
@@ -215,7 +211,7 @@ class DiskReserveTest {
         }
         assertThat(usable()).isLessThanOrEqualTo(RESERVE / 2);
 
-        Database reopened = lanes.open(volume.resolve("reopen.db"), withReserve(RESERVE));
+        Database reopened = runtime.lanes().open(volume.resolve("reopen.db"), withReserve(RESERVE));
 
         assertThat(reopened).isNotSameAs(db);
         assertThat(reopened.state()).isEqualTo(DatabaseState.RUNNING);

@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The {@code kill -9} test of {@link CrashSafetyTest}, twenty times in a row: each round a child
@@ -23,13 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
  * group commits; the parent then opens the database itself, which also proves the dead child left
  * no stale lease, and finds every acknowledged request whole and none half-applied.
  */
+@Tag("slow") // process: twenty child JVMs killed -9
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DurabilityRepeatTest {
     static final int ROUNDS = 20;
     /** Acknowledgements to wait for before the kill: enough to be inside busy group commits. */
     static final int ACKS = 300;
 
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void twentyKillNinesLoseNoAcknowledgedWriteAndHalfApplyNone() throws Exception {
@@ -37,11 +39,11 @@ class DurabilityRepeatTest {
         long halfApplied = 0;
         long acknowledged = 0;
         for (int round = 1; round <= ROUNDS; round++) {
-            Path db = dir.resolve("round-" + round + ".db");
+            Path db = runtime.path("round-" + round + ".db");
             Set<Long> acked = runAndKill(db, round);
             acknowledged += acked.size();
 
-            try (Lanes lanes = TestLanes.runtime()) {
+            try (Lanes lanes = runtime.another()) {
                 Database reopened = lanes.open(db); // the killed child's lease is gone
                 Map<Long, Set<Long>> parts = new HashMap<>();
                 for (Row r : reopened.query("SELECT id, part FROM req")) {
@@ -70,7 +72,7 @@ class DurabilityRepeatTest {
 
     /** Starts a child on {@code db}, reads {@link #ACKS} acknowledgements, kills it -9. */
     private Set<Long> runAndKill(Path db, int round) throws Exception {
-        Path stderr = dir.resolve("child-" + round + ".err");
+        Path stderr = runtime.path("child-" + round + ".err");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-cp", System.getProperty("java.class.path"), CrashChild.class.getName(),

@@ -5,12 +5,10 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.TestLanes.Blocker;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,28 +16,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A failing write body, whatever it throws, rolls back alone and leaves the lane working. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FailureIsolationTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "iso.db");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
+        db = runtime.openWithTable("iso.db");
     }
 
     /** Inserts {@code v}, then throws {@code failure}. */
@@ -157,33 +147,32 @@ class FailureIsolationTest {
 
     @Test
     void errorsThrownByBodiesOnAPoolThreadLeaveThatThreadRunningLaterTurns() {
-        try (Lanes single = Lanes.builder().name("one").maxThreads(1).build()) {
-            Database one = openWithTable(single, dir, "one.db");
-            AtomicReference<Thread> failedOn = new AtomicReference<>();
-            AtomicReference<Thread> laterOn = new AtomicReference<>();
-            AssertionError assertion = new AssertionError("assert");
-            StackOverflowError overflow = new StackOverflowError("deep");
+        Lanes single = runtime.another(Lanes.builder().name("one").maxThreads(1));
+        Database one = TestLanes.withTable(single.open(runtime.path("one.db")));
+        AtomicReference<Thread> failedOn = new AtomicReference<>();
+        AtomicReference<Thread> laterOn = new AtomicReference<>();
+        AssertionError assertion = new AssertionError("assert");
+        StackOverflowError overflow = new StackOverflowError("deep");
 
-            LanesException first = failureOf(one.writeAsync(c -> {
-                failedOn.set(Thread.currentThread());
-                throw assertion;
-            }));
-            LanesException second = failureOf(one.writeAsync(insertThenThrow("so", overflow)));
-            String later = join(one.writeAsync(c -> {
-                laterOn.set(Thread.currentThread());
-                return insert("later").apply(c);
-            }));
+        LanesException first = failureOf(one.writeAsync(c -> {
+            failedOn.set(Thread.currentThread());
+            throw assertion;
+        }));
+        LanesException second = failureOf(one.writeAsync(insertThenThrow("so", overflow)));
+        String later = join(one.writeAsync(c -> {
+            laterOn.set(Thread.currentThread());
+            return insert("later").apply(c);
+        }));
 
-            assertThat(first.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-            assertThat(first.getCause()).isSameAs(assertion);
-            assertThat(second.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-            assertThat(second.getCause()).isSameAs(overflow);
-            assertThat(later).isEqualTo("later");
-            assertThat(laterOn.get()).as("the one pool thread survived the Errors")
-                    .isSameAs(failedOn.get());
-            assertThat(single.diagnostics().liveThreads()).isEqualTo(1);
-            assertThat(countOf(one, "so")).isZero();
-        }
+        assertThat(first.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+        assertThat(first.getCause()).isSameAs(assertion);
+        assertThat(second.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+        assertThat(second.getCause()).isSameAs(overflow);
+        assertThat(later).isEqualTo("later");
+        assertThat(laterOn.get()).as("the one pool thread survived the Errors")
+                .isSameAs(failedOn.get());
+        assertThat(single.diagnostics().liveThreads()).isEqualTo(1);
+        assertThat(countOf(one, "so")).isZero();
     }
 
     @Test

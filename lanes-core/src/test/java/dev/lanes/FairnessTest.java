@@ -15,17 +15,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 6, fairness: a thousand background databases flooding a four-thread pool do not starve a
  * foreground database, and they keep progressing themselves.
  */
+@Tag("slow") // timing: latency percentiles under a flood of 1,000 databases
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FairnessTest {
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
+
 
     private static final int THREADS = 4;
     private static final int BACKGROUND_DATABASES = 1000;
@@ -112,70 +115,69 @@ class FairnessTest {
      */
     private Run runFlood(String name, boolean markBackground, int foregroundWrites)
             throws Exception {
-        try (Lanes lanes = Lanes.builder().name(name).maxThreads(THREADS).build()) {
-            Database foreground = TestLanes.openWithTable(lanes, dir, "foreground.db");
-            List<Database> flooding = new ArrayList<>();
-            List<CompletableFuture<Object>> created = new ArrayList<>();
-            for (int i = 0; i < BACKGROUND_DATABASES; i++) {
-                Database db = lanes.open(dir.resolve("flood-" + i + ".db"));
-                db.setBackground(markBackground);
-                flooding.add(db);
-                created.add(db.writeAsync(c -> c.createStatement().execute(
-                        "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")));
-            }
-            created.forEach(TestLanes::join);
-            assertThat(flooding.get(0).diagnostics().background()).isEqualTo(markBackground);
-            assertThat(foreground.diagnostics().background()).isFalse();
-
-            // Foreground writes go through writeAsync, so every one of them takes the pool (a
-            // synchronous write from this platform thread would lead its own turn and never
-            // meet the pool's scheduling at all).
-            timeForegroundWrites(foreground, "warm-up", 100, () -> {});
-            long[] idle = timeForegroundWrites(foreground, "idle", foregroundWrites, () -> {});
-
-            Flood flood = new Flood(flooding);
-            flood.start();
-            // The flood is on once every flooding database has completed a turn: by then all of
-            // them cycle through the pool's queue.
-            TestLanes.awaitTrue("every flooding database to complete a write",
-                    () -> flood.databasesThatCompleted() == BACKGROUND_DATABASES);
-            RuntimeDiagnostics loaded = lanes.diagnostics();
-
-            int quarter = Math.max(1, foregroundWrites / 4);
-            long[] completedAt = new long[5];
-            long[] underFlood = timeForegroundWrites(foreground, "flood", foregroundWrites,
-                    new Runnable() {
-                        int n;
-
-                        @Override
-                        public void run() {
-                            if (n % quarter == 0 && n / quarter < 4) {
-                                completedAt[n / quarter] = flood.completed.get();
-                            }
-                            n++;
-                        }
-                    });
-            completedAt[4] = flood.completed.get();
-            flood.stopAndDrain();
-
-            assertThat(flood.failure.get()).as("a flooding write failed").isNull();
-            System.out.printf("%s: foreground p50/p99/max idle %.2f/%.2f/%.2f ms, under the flood "
-                            + "%.2f/%.2f/%.2f ms; flooding writes completed during the foreground "
-                            + "run %d; %s%n", name,
-                    ms(percentile(idle, 0.5)), ms(p99(idle)), ms(max(idle)),
-                    ms(percentile(underFlood, 0.5)), ms(p99(underFlood)), ms(max(underFlood)),
-                    completedAt[4] - completedAt[0], loaded);
-
-            assertThat(TestLanes.scalar(foreground, "SELECT count(*) FROM t"))
-                    .isEqualTo(100L + 2L * foregroundWrites);
-            for (int i = 0; i < flooding.size(); i += 97) {
-                assertThat(TestLanes.scalar(flooding.get(i), "SELECT count(*) FROM t"))
-                        .as("rows of flooding database %d", i)
-                        .isEqualTo(flood.perDatabase[i].get());
-            }
-            assertThat(lanes.diagnostics().liveThreads()).isLessThanOrEqualTo(THREADS);
-            return new Run(idle, underFlood, completedAt, loaded);
+        Lanes lanes = runtime.start(Lanes.builder().name(name).maxThreads(THREADS));
+        Database foreground = runtime.openWithTable("foreground.db");
+        List<Database> flooding = new ArrayList<>();
+        List<CompletableFuture<Object>> created = new ArrayList<>();
+        for (int i = 0; i < BACKGROUND_DATABASES; i++) {
+            Database db = runtime.open("flood-" + i + ".db");
+            db.setBackground(markBackground);
+            flooding.add(db);
+            created.add(db.writeAsync(c -> c.createStatement().execute(
+                    "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")));
         }
+        created.forEach(TestLanes::join);
+        assertThat(flooding.get(0).diagnostics().background()).isEqualTo(markBackground);
+        assertThat(foreground.diagnostics().background()).isFalse();
+
+        // Foreground writes go through writeAsync, so every one of them takes the pool (a
+        // synchronous write from this platform thread would lead its own turn and never
+        // meet the pool's scheduling at all).
+        timeForegroundWrites(foreground, "warm-up", 100, () -> {});
+        long[] idle = timeForegroundWrites(foreground, "idle", foregroundWrites, () -> {});
+
+        Flood flood = new Flood(flooding);
+        flood.start();
+        // The flood is on once every flooding database has completed a turn: by then all of
+        // them cycle through the pool's queue.
+        TestLanes.awaitTrue("every flooding database to complete a write",
+                () -> flood.databasesThatCompleted() == BACKGROUND_DATABASES);
+        RuntimeDiagnostics loaded = lanes.diagnostics();
+
+        int quarter = Math.max(1, foregroundWrites / 4);
+        long[] completedAt = new long[5];
+        long[] underFlood = timeForegroundWrites(foreground, "flood", foregroundWrites,
+                new Runnable() {
+                    int n;
+
+                    @Override
+                    public void run() {
+                        if (n % quarter == 0 && n / quarter < 4) {
+                            completedAt[n / quarter] = flood.completed.get();
+                        }
+                        n++;
+                    }
+                });
+        completedAt[4] = flood.completed.get();
+        flood.stopAndDrain();
+
+        assertThat(flood.failure.get()).as("a flooding write failed").isNull();
+        System.out.printf("%s: foreground p50/p99/max idle %.2f/%.2f/%.2f ms, under the flood "
+                        + "%.2f/%.2f/%.2f ms; flooding writes completed during the foreground "
+                        + "run %d; %s%n", name,
+                ms(percentile(idle, 0.5)), ms(p99(idle)), ms(max(idle)),
+                ms(percentile(underFlood, 0.5)), ms(p99(underFlood)), ms(max(underFlood)),
+                completedAt[4] - completedAt[0], loaded);
+
+        assertThat(TestLanes.scalar(foreground, "SELECT count(*) FROM t"))
+                .isEqualTo(100L + 2L * foregroundWrites);
+        for (int i = 0; i < flooding.size(); i += 97) {
+            assertThat(TestLanes.scalar(flooding.get(i), "SELECT count(*) FROM t"))
+                    .as("rows of flooding database %d", i)
+                    .isEqualTo(flood.perDatabase[i].get());
+        }
+        assertThat(lanes.diagnostics().liveThreads()).isLessThanOrEqualTo(THREADS);
+        return new Run(idle, underFlood, completedAt, loaded);
     }
 
     /** Sequential writes through the pool; returns each one's latency in nanoseconds. */

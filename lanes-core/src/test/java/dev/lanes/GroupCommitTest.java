@@ -2,12 +2,10 @@ package dev.lanes;
 
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.TestLanes.Blocker;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -19,34 +17,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Concurrent writers lose nothing, and queued writes share commits. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GroupCommitTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void concurrentWritersFromManyThreadsLoseNothingAndEachGetsItsOwnResult() throws Exception {
         int threads = 32;
         int writesPerThread = 200;
         int asyncEvery = 10; // every 10th write of a thread is a writeAsync
-        Database db = lanes.open(dir.resolve("many.db"));
+        Database db = runtime.open("many.db");
         db.execute("CREATE TABLE w(thread INTEGER, seq INTEGER, PRIMARY KEY (thread, seq))");
         DatabaseDiagnostics before = db.diagnostics();
 
@@ -111,7 +96,7 @@ class GroupCommitTest {
 
     @Test
     void writesQueuedBehindARunningTurnCommitTogetherInOneTransaction() {
-        Database db = openWithTable(lanes, dir, "burst.db");
+        Database db = runtime.openWithTable("burst.db");
         DatabaseDiagnostics before = db.diagnostics();
         List<CompletableFuture<String>> burst = new ArrayList<>();
         try (Blocker blocker = block(db)) {
@@ -137,7 +122,7 @@ class GroupCommitTest {
 
     @Test
     void maxGroupSizeBoundsHowManyWritesShareOneCommit() {
-        Database db = openWithTable(lanes, dir, "bounded.db",
+        Database db = runtime.openWithTable("bounded.db",
                 DatabaseOptions.builder().maxGroupSize(8).build());
         DatabaseDiagnostics before = db.diagnostics();
         List<CompletableFuture<String>> burst = new ArrayList<>();
@@ -158,7 +143,7 @@ class GroupCommitTest {
 
     @Test
     void queuedWritesCommitInTheOrderTheyWereAccepted() {
-        Database db = openWithTable(lanes, dir, "order.db",
+        Database db = runtime.openWithTable("order.db",
                 DatabaseOptions.builder().maxGroupSize(4).build());
         List<CompletableFuture<String>> writes = new ArrayList<>();
         try (Blocker blocker = block(db)) {

@@ -5,22 +5,19 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.TestLanes.Blocker;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,24 +27,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GroupEndingFailureTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "ending.db");
+        db = runtime.openWithTable("ending.db");
         db.execute("CREATE TABLE uniq(v TEXT UNIQUE ON CONFLICT ROLLBACK)");
         db.execute("INSERT INTO uniq(v) VALUES ('taken')");
         db.execute("CREATE TABLE guarded(v TEXT)");
         db.execute("CREATE TRIGGER no_boom BEFORE INSERT ON guarded WHEN new.v = 'boom' "
                 + "BEGIN SELECT RAISE(ROLLBACK, 'boom is not allowed'); END");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     /** A body that ends the transaction: the given insert, which ends it by rolling back. */

@@ -3,7 +3,6 @@ package dev.lanes;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -15,11 +14,9 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Physical identity: the first writable open installs {@code _lanes_identity}; every connection
@@ -28,29 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IdentityTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void theFirstWritableOpenInstallsOneUuidThatLaterOpensKeep() {
-        Database db = openWithTable(lanes, dir, "id.db");
+        Database db = runtime.openWithTable("id.db");
         List<Row> rows = db.query("SELECT id, uuid FROM _lanes_identity");
         assertThat(rows).hasSize(1);
         String uuid = rows.get(0).getString("uuid");
         assertThat(UUID.fromString(uuid)).isNotNull();
         db.close();
 
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         reopened.execute("INSERT INTO t(v) VALUES ('x')");
         assertThat(reopened.query("SELECT uuid FROM _lanes_identity"))
                 .extracting(r -> r.getString("uuid")).containsExactly(uuid);
@@ -59,7 +45,7 @@ class IdentityTest {
     @Test
     void aFileSwappedUnderneathIsDetectedByTheNextConnectionAndTheDatabaseGoesDead()
             throws Exception {
-        Database db = openWithTable(lanes, dir, "live.db");
+        Database db = runtime.openWithTable("live.db");
         db.execute("INSERT INTO t(v) VALUES ('before')");
         // Swapped while the writer still holds the old file open (and would write to it). No
         // reader has opened yet: the next read opens the first reader connection.
@@ -86,7 +72,7 @@ class IdentityTest {
         db.close();
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
         // Reopened, the runtime pins the file now at the path: the impostor, untouched.
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "impostor")).isEqualTo(1);
         assertThat(countOf(reopened, "after")).isZero();
         assertThat(countOf(reopened, "before")).isZero();
@@ -94,7 +80,7 @@ class IdentityTest {
 
     @Test
     void anotherIdentityInTheSameFileIsDetected() throws Exception {
-        Database db = openWithTable(lanes, dir, "same-inode.db");
+        Database db = runtime.openWithTable("same-inode.db");
         db.execute("INSERT INTO t(v) VALUES ('before')");
         // Another tool rewrites the identity in place: the inode is the same, the UUID is not.
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db.path());
@@ -113,10 +99,10 @@ class IdentityTest {
 
     @Test
     void aBackupOfASwappedFileIsRefusedAndLeavesNothing() throws Exception {
-        Database db = openWithTable(lanes, dir, "backed.db");
+        Database db = runtime.openWithTable("backed.db");
         db.execute("INSERT INTO t(v) VALUES ('before')");
         swapIn(db, impostor("other.db"));
-        Path target = dir.resolve("copy.db");
+        Path target = runtime.path("copy.db");
 
         assertThat(catchThrowableOfType(IdentityMismatchException.class, () -> db.backup(target)))
                 .isNotNull();
@@ -126,7 +112,7 @@ class IdentityTest {
 
     @Test
     void identityCheckFalseInstallsNothingAndChecksNothing() throws Exception {
-        Database db = openWithTable(lanes, dir, "unchecked.db",
+        Database db = runtime.openWithTable("unchecked.db",
                 DatabaseOptions.builder().identityCheck(false).build());
         db.execute("INSERT INTO t(v) VALUES ('before')");
         // Asked on the writer: a reader opened now would keep the old file open after the swap.
@@ -163,7 +149,7 @@ class IdentityTest {
 
     /** Another database, in WAL mode, with the same table and one row 'impostor'. */
     private Path impostor(String name) throws Exception {
-        Path file = dir.resolve(name);
+        Path file = runtime.path(name);
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file);
                 Statement s = raw.createStatement()) {
             s.execute("PRAGMA journal_mode=WAL");

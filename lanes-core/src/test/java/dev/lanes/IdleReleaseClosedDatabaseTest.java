@@ -3,7 +3,6 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.ref.WeakReference;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 6: a database closed while it waits in the idle queue (its idle check armed) or in the
@@ -28,17 +27,14 @@ class IdleReleaseClosedDatabaseTest {
     /** How long the collector gets to clear a weak reference. */
     private static final Duration COLLECT = Duration.ofSeconds(10);
 
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     private Lanes lanes;
     private final List<TestLanes.Blocker> held = new ArrayList<>();
 
     @AfterEach
-    void releaseAndClose() {
+    void release() {
         held.forEach(TestLanes.Blocker::release);
-        if (lanes != null) {
-            lanes.close();
-        }
     }
 
     /**
@@ -52,7 +48,7 @@ class IdleReleaseClosedDatabaseTest {
      */
     @Test
     void aDatabaseClosedWhileItsIdleCheckIsArmedIsCollected() {
-        lanes = Lanes.builder().name("closed-idle").maxThreads(2).build();
+        lanes = runtime.start(Lanes.builder().name("closed-idle").maxThreads(2));
         // An idle check far in the future: it is still armed, in the runtime's timer, when the
         // database closes.
         WeakReference<Database> ref = writeOnceAndClose(DatabaseOptions.builder()
@@ -73,7 +69,7 @@ class IdleReleaseClosedDatabaseTest {
      */
     @Test
     void aDatabaseClosedAfterItsIdleCheckFiredIsCollected() {
-        lanes = Lanes.builder().name("closed-released").maxThreads(1).build();
+        lanes = runtime.start(Lanes.builder().name("closed-released").maxThreads(1));
         Duration idle = Duration.ofMillis(100);
         WeakReference<Database> ref = writeOnceAndCloseAfterItsCheckFired(idle);
 
@@ -83,8 +79,8 @@ class IdleReleaseClosedDatabaseTest {
     @Test
     void aDatabaseClosedWhileQueuedBehindAHeldPoolThreadRunsOnlyItsQueuedWorkAndIsCollected()
             throws Exception {
-        lanes = Lanes.builder().name("closed-queued").maxThreads(1).build();
-        TestLanes.Blocker pool = TestLanes.block(lanes.open(dir.resolve("holder.db")));
+        lanes = runtime.start(Lanes.builder().name("closed-queued").maxThreads(1));
+        TestLanes.Blocker pool = TestLanes.block(runtime.open("holder.db"));
         held.add(pool);
 
         CompletableFuture<Object> write = new CompletableFuture<>();
@@ -95,7 +91,7 @@ class IdleReleaseClosedDatabaseTest {
 
         // Accepted before the close, so the close drained it: it ran, once.
         assertThat(TestLanes.join(write)).isEqualTo(1);
-        awaitPoolQuiet();
+        TestLanes.awaitPoolQuiet(lanes);
         assertThat(lanes.diagnostics().openConnections()).as("only the holder's writer")
                 .isEqualTo(1);
         assertThat(lanes.diagnostics().openDatabases()).as("only the holder").isEqualTo(1);
@@ -103,14 +99,14 @@ class IdleReleaseClosedDatabaseTest {
 
         // Never run again: the file is free, and holds exactly the one drained write.
         try (Lanes other = Lanes.builder().name("other").maxThreads(1).build()) {
-            Database again = other.open(dir.resolve("queued.db"));
+            Database again = other.open(runtime.path("queued.db"));
             assertThat(TestLanes.scalar(again, "SELECT count(*) FROM t")).isEqualTo(1);
         }
     }
 
     /** Opens a database, writes once (arming its idle check), closes it; keeps no strong ref. */
     private WeakReference<Database> writeOnceAndClose(DatabaseOptions options) {
-        Database db = TestLanes.openWithTable(lanes, dir, "idle.db", options);
+        Database db = runtime.openWithTable("idle.db", options);
         db.execute("INSERT INTO t(v) VALUES ('x')");
         db.close();
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
@@ -123,24 +119,16 @@ class IdleReleaseClosedDatabaseTest {
      * run queue until the test lets it run.
      */
     private WeakReference<Database> writeOnceAndCloseAfterItsCheckFired(Duration idle) {
-        TestLanes.Blocker pool = TestLanes.block(lanes.open(dir.resolve("holder.db")));
+        TestLanes.Blocker pool = TestLanes.block(runtime.open("holder.db"));
         held.add(pool);
-        Database db = TestLanes.openWithTable(lanes, dir, "idle.db",
+        Database db = runtime.openWithTable("idle.db",
                 DatabaseOptions.builder().idleRelease(idle).build());
         TestLanes.awaitTrue("the idle check to ask for a release",
                 () -> lanes.diagnostics().runnableBackground() == 1);
         pool.release();
-        awaitPoolQuiet();
+        TestLanes.awaitPoolQuiet(lanes);
         db.close();
         return new WeakReference<>(db);
-    }
-
-    private void awaitPoolQuiet() {
-        TestLanes.awaitTrue("the pool to go quiet", () -> {
-            RuntimeDiagnostics d = lanes.diagnostics();
-            return d.busyThreads() == 0 && d.runnableForeground() == 0
-                    && d.runnableBackground() == 0;
-        });
     }
 
     /**
@@ -149,7 +137,7 @@ class IdleReleaseClosedDatabaseTest {
      */
     private WeakReference<Database> queueAndClose(CompletableFuture<Object> write,
             CompletableFuture<Void> closing) {
-        Database db = lanes.open(dir.resolve("queued.db"));
+        Database db = runtime.open("queued.db");
         db.writeAsync(c -> {
             c.createStatement().execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
             return c.createStatement().executeUpdate("INSERT INTO t(v) VALUES ('queued')");

@@ -20,7 +20,7 @@ public final class LeaseChild {
      * Runs this child on {@code db} in a new JVM and returns its one line of output; its standard
      * error goes to a file in {@code scratch}, quoted when it reports nothing.
      */
-    static String runOn(Path db, Path scratch) throws IOException, InterruptedException {
+    public static String runOn(Path db, Path scratch) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path err = Files.createTempFile(scratch, "child", ".err");
         Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),

@@ -6,7 +6,6 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -19,32 +18,24 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** RUNNING → CLOSING → CLOSED (or DEAD): what each state does to accepted and new work. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LifecycleTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     ExecutorService closer = Executors.newSingleThreadExecutor();
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
 
     @AfterEach
     void stop() {
         closer.shutdownNow();
-        lanes.close();
     }
 
     @Test
     void closeDrainsEveryAcceptedWriteAndRefusesNewOnesWhileClosing() {
-        Database db = openWithTable(lanes, dir, "drain.db");
+        Database db = runtime.openWithTable("drain.db");
         List<CompletableFuture<String>> accepted = new ArrayList<>();
         CompletableFuture<Void> closing;
         try (Blocker blocker = block(db)) {
@@ -71,7 +62,7 @@ class LifecycleTest {
             assertThat(join(accepted.get(i))).isEqualTo("accepted-" + i);
         }
 
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(scalar(reopened, "accepted-%")).isEqualTo(20);
         assertThat(countOf(reopened, "too-late")).isZero();
     }
@@ -82,7 +73,7 @@ class LifecycleTest {
 
     @Test
     void aWriteAfterCloseFailsClosedAndNeverRuns() {
-        Database db = openWithTable(lanes, dir, "closed.db");
+        Database db = runtime.openWithTable("closed.db");
         db.close();
         db.close(); // idempotent
 
@@ -97,12 +88,12 @@ class LifecycleTest {
             assertThat(e.code()).isEqualTo(ErrorCode.CLOSED);
         }
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
-        assertThat(countOf(lanes.open(db.path()), "after")).isZero();
+        assertThat(countOf(runtime.lanes().open(db.path()), "after")).isZero();
     }
 
     @Test
     void shutdownNowFailsQueuedWorkNotStartedWhileTheRunningTurnFinishes() {
-        Database db = openWithTable(lanes, dir, "now.db");
+        Database db = runtime.openWithTable("now.db");
         long failedBefore = db.diagnostics().failedWrites();
         List<CompletableFuture<String>> queued = new ArrayList<>();
         CompletableFuture<Void> shutdown;
@@ -127,14 +118,14 @@ class LifecycleTest {
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
         assertThat(db.diagnostics().failedWrites() - failedBefore).isEqualTo(10);
 
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "running")).isEqualTo(1);
         assertThat(scalar(reopened, "queued-%")).isZero();
     }
 
     @Test
     void closeThatOutlastsCloseTimeoutThrowsAndStillCompletesLater() {
-        Database db = openWithTable(lanes, dir, "slow.db",
+        Database db = runtime.openWithTable("slow.db",
                 DatabaseOptions.builder().closeTimeout(Duration.ofMillis(100)).build());
         CompletableFuture<String> accepted;
         try (Blocker blocker = block(db)) {
@@ -147,35 +138,36 @@ class LifecycleTest {
         }
         assertThat(join(accepted)).as("no accepted work is abandoned").isEqualTo("accepted");
         awaitTrue("the background close to finish", () -> db.state() == DatabaseState.CLOSED);
-        assertThat(countOf(lanes.open(db.path()), "accepted")).isEqualTo(1);
+        assertThat(countOf(runtime.lanes().open(db.path()), "accepted")).isEqualTo(1);
     }
 
     @Test
     void openingTheSamePathAgainReturnsTheSameDatabaseWhateverItsSpelling() throws Exception {
-        Path direct = dir.resolve("same.db");
-        java.nio.file.Files.createDirectories(dir.resolve("sub"));
-        Database a = lanes.open(direct);
-        Database b = lanes.open(dir.resolve("sub").resolve("..").resolve("same.db"));
-        Database c = lanes.open(Path.of("").toAbsolutePath().relativize(direct));
-        Database d = lanes.open(dir.resolve("nonexistent").resolve("..").resolve("same.db"));
+        Path direct = runtime.path("same.db");
+        java.nio.file.Files.createDirectories(runtime.path("sub"));
+        Database a = runtime.lanes().open(direct);
+        Database b = runtime.lanes().open(runtime.path("sub").resolve("..").resolve("same.db"));
+        Database c = runtime.lanes().open(Path.of("").toAbsolutePath().relativize(direct));
+        Database d = runtime.lanes().open(runtime.path("nonexistent").resolve("..")
+                .resolve("same.db"));
 
         assertThat(b).isSameAs(a);
         assertThat(c).isSameAs(a);
         assertThat(d).isSameAs(a);
-        assertThat(a.path()).isEqualTo(dir.toRealPath().resolve("same.db"));
+        assertThat(a.path()).isEqualTo(runtime.dir().toRealPath().resolve("same.db"));
 
         a.execute("CREATE TABLE t(v TEXT)");
         a.close();
-        Database fresh = lanes.open(direct);
+        Database fresh = runtime.lanes().open(direct);
         assertThat(fresh).isNotSameAs(a);
         assertThat(fresh.state()).isEqualTo(DatabaseState.RUNNING);
         assertThat(fresh.execute("INSERT INTO t(v) VALUES ('x')")).isEqualTo(1);
-        assertThat(lanes.open(direct)).isSameAs(fresh);
+        assertThat(runtime.lanes().open(direct)).isSameAs(fresh);
     }
 
     @Test
     void aDatabaseThatCannotOpenFailsAtFirstUseAsDeadWithTheCause() throws Exception {
-        Database db = lanes.open(dir.resolve("missing-dir").resolve("x.db"));
+        Database db = runtime.lanes().open(runtime.path("missing-dir").resolve("x.db"));
 
         DatabaseDeadException first = catchThrowableOfType(DatabaseDeadException.class,
                 () -> db.execute("CREATE TABLE t(v TEXT)"));
@@ -199,8 +191,8 @@ class LifecycleTest {
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
 
         // Once the cause is fixed, closing and reopening brings the database back.
-        java.nio.file.Files.createDirectories(dir.resolve("missing-dir"));
-        Database reopened = lanes.open(dir.resolve("missing-dir").resolve("x.db"));
+        java.nio.file.Files.createDirectories(runtime.path("missing-dir"));
+        Database reopened = runtime.lanes().open(runtime.path("missing-dir").resolve("x.db"));
         assertThat(reopened).isNotSameAs(db);
         reopened.execute("CREATE TABLE t(v TEXT)");
         assertThat(reopened.execute("INSERT INTO t(v) VALUES ('back')")).isEqualTo(1);
@@ -209,13 +201,13 @@ class LifecycleTest {
 
     @Test
     void closingTheRuntimeDrainsAndClosesEveryDatabase() {
-        Database a = openWithTable(lanes, dir, "a.db");
-        Database b = openWithTable(lanes, dir, "b.db");
+        Database a = runtime.openWithTable("a.db");
+        Database b = runtime.openWithTable("b.db");
         CompletableFuture<String> queued;
         CompletableFuture<Void> closing;
         try (Blocker blocker = block(a)) {
             queued = a.writeAsync(insert("queued"));
-            closing = CompletableFuture.runAsync(lanes::close, closer);
+            closing = CompletableFuture.runAsync(runtime.lanes()::close, closer);
             awaitTrue("a to start closing", () -> a.state() == DatabaseState.CLOSING);
             blocker.release();
         }
@@ -224,7 +216,7 @@ class LifecycleTest {
         assertThat(a.state()).isEqualTo(DatabaseState.CLOSED);
         assertThat(b.state()).isEqualTo(DatabaseState.CLOSED);
         ClosedException e = catchThrowableOfType(ClosedException.class,
-                () -> lanes.open(dir.resolve("c.db")));
+                () -> runtime.open("c.db"));
         assertThat(e).isNotNull();
     }
 }

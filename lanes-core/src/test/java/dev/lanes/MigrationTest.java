@@ -23,11 +23,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Open-time initialization and versioned migrations: {@link DatabaseOptions.Builder#initializer}
@@ -47,18 +45,7 @@ class MigrationTest {
     static final String V3 = "CREATE INDEX account_owner ON account(owner);"
             + " INSERT INTO mig_log(script) VALUES (3)";
 
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     static DatabaseOptions migrating(String... scripts) {
         return DatabaseOptions.builder().initializer(Migrations.of(List.of(scripts))).build();
@@ -66,7 +53,7 @@ class MigrationTest {
 
     @Test
     void scriptsRunInOrderAndTheVersionIsRecorded() throws Exception {
-        Database db = lanes.open(dir.resolve("m.db"), migrating(V1, V2, V3));
+        Database db = runtime.open("m.db", migrating(V1, V2, V3));
 
         // V2 needs V1's table and V3 needs V2's column: any other order would have failed.
         assertThat(scripts(db)).containsExactly(1L, 2L, 3L);
@@ -80,17 +67,17 @@ class MigrationTest {
 
     @Test
     void reopeningAppliesOnlyTheScriptsTheDatabaseHasNotSeen() throws Exception {
-        Path file = dir.resolve("m.db");
-        lanes.open(file, migrating(V1, V2)).close();
+        Path file = runtime.path("m.db");
+        runtime.lanes().open(file, migrating(V1, V2)).close();
         assertThat(rawUserVersion(file)).isEqualTo(2);
 
         // V1 and V2 would fail if run again (the table and the column exist already).
-        Database db = lanes.open(file, migrating(V1, V2, V3));
+        Database db = runtime.lanes().open(file, migrating(V1, V2, V3));
         assertThat(scripts(db)).containsExactly(1L, 2L, 3L);
         assertThat(scalar(db, "PRAGMA user_version")).isEqualTo(3);
         db.close();
 
-        Database same = lanes.open(file, migrating(V1, V2, V3));
+        Database same = runtime.lanes().open(file, migrating(V1, V2, V3));
         assertThat(scripts(same)).as("nothing ran at an open with nothing new")
                 .containsExactly(1L, 2L, 3L);
         assertThat(scalar(same, "PRAGMA user_version")).isEqualTo(3);
@@ -98,8 +85,8 @@ class MigrationTest {
 
     @Test
     void aFailingMigrationLeavesThePreviousVersionIntactAndReleasesThePath() throws Exception {
-        Path file = dir.resolve("m.db");
-        lanes.open(file, migrating(V1)).close();
+        Path file = runtime.path("m.db");
+        runtime.lanes().open(file, migrating(V1)).close();
         List<String> schemaBefore = rawSchema(file);
         assertThat(rawUserVersion(file)).isEqualTo(1);
 
@@ -107,7 +94,7 @@ class MigrationTest {
         // V2 and half of the third, and none of it may persist.
         String broken = "CREATE TABLE half(a); INSERT INTO no_such_table VALUES (1)";
         DatabaseDeadException e = catchThrowableOfType(DatabaseDeadException.class,
-                () -> lanes.open(file, migrating(V1, V2, broken)));
+                () -> runtime.lanes().open(file, migrating(V1, V2, broken)));
 
         assertThat(e).as("lanes.open fails").isNotNull();
         assertThat(e.code()).isEqualTo(ErrorCode.DATABASE_DEAD);
@@ -124,14 +111,14 @@ class MigrationTest {
         assertThat(rawLong(file, "SELECT count(*) FROM account")).as("V2's insert").isZero();
 
         // Not left registered, and the lease is free: another runtime can take the file.
-        assertThat(lanes.diagnostics().openDatabases()).isZero();
+        assertThat(runtime.lanes().diagnostics().openDatabases()).isZero();
         try (Lanes other = Lanes.builder().name("other").maxThreads(2).build()) {
             Database db = other.open(file);
             assertThat(scalar(db, "PRAGMA user_version")).isEqualTo(1);
         }
 
         // Fixed, the same path opens and migrates.
-        Database fixed = lanes.open(file,
+        Database fixed = runtime.lanes().open(file,
                 migrating(V1, V2, "CREATE TABLE half(a); INSERT INTO mig_log(script) VALUES (3)"));
         assertThat(scripts(fixed)).containsExactly(1L, 2L, 3L);
         assertThat(scalar(fixed, "PRAGMA user_version")).isEqualTo(3);
@@ -139,7 +126,7 @@ class MigrationTest {
 
     @Test
     void aFailingInitializerOnANewFileLeavesNoneOfItsSchemaBehind() throws Exception {
-        Path file = dir.resolve("new.db");
+        Path file = runtime.path("new.db");
         RuntimeException boom = new RuntimeException("boom");
         DatabaseOptions failing = DatabaseOptions.builder().initializer(c -> {
             c.createStatement().execute("CREATE TABLE made(a)");
@@ -148,29 +135,29 @@ class MigrationTest {
         }).build();
 
         DatabaseDeadException e = catchThrowableOfType(DatabaseDeadException.class,
-                () -> lanes.open(file, failing));
+                () -> runtime.lanes().open(file, failing));
 
         assertThat(e).isNotNull();
         assertThat(e.getCause()).isSameAs(boom);
         assertThat(e.getMessage()).contains("new.db");
         assertThat(rawSchema(file)).noneMatch(s -> s.contains("made"));
         assertThat(rawUserVersion(file)).isZero();
-        assertThat(lanes.diagnostics().openDatabases()).isZero();
-        Database db = lanes.open(file);
+        assertThat(runtime.lanes().diagnostics().openDatabases()).isZero();
+        Database db = runtime.lanes().open(file);
         assertThat(db.execute("CREATE TABLE made(a)")).isZero();
     }
 
     @Test
     void aDatabaseNewerThanTheScriptsFailsToOpenAndIsNotModified() throws Exception {
-        Path file = dir.resolve("m.db");
-        Database newer = lanes.open(file, migrating(V1, V2, V3));
+        Path file = runtime.path("m.db");
+        Database newer = runtime.lanes().open(file, migrating(V1, V2, V3));
         newer.execute("INSERT INTO account(balance, owner) VALUES (20, 'bob')");
         newer.close();
         String bytesBefore = sha256(file);
         List<String> schemaBefore = rawSchema(file);
 
         DatabaseDeadException e = catchThrowableOfType(DatabaseDeadException.class,
-                () -> lanes.open(file, migrating(V1, V2)));
+                () -> runtime.lanes().open(file, migrating(V1, V2)));
 
         assertThat(e).isNotNull();
         assertThat(e.getCause()).isInstanceOf(IllegalStateException.class)
@@ -188,7 +175,7 @@ class MigrationTest {
     @Test
     void concurrentOpensOfOnePathApplyTheMigrationsOnceAndShareOneDatabase() throws Exception {
         int threads = 8;
-        Path file = dir.resolve("m.db");
+        Path file = runtime.path("m.db");
         CyclicBarrier barrier = new CyclicBarrier(threads);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
@@ -198,7 +185,7 @@ class MigrationTest {
                 DatabaseOptions options = migrating(V1, V2, V3);
                 opened.add(pool.submit(() -> {
                     barrier.await(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    Database db = lanes.open(file, options);
+                    Database db = runtime.lanes().open(file, options);
                     // Handed out only once migrated: every opener sees the final schema.
                     assertThat(scalar(db, "PRAGMA user_version")).isEqualTo(3);
                     return db;
@@ -219,8 +206,8 @@ class MigrationTest {
     @Test
     void concurrentOpensOfAFailingMigrationAllFailAndLeaveThePathFree() throws Exception {
         int threads = 6;
-        Path file = dir.resolve("m.db");
-        lanes.open(file, migrating(V1)).close();
+        Path file = runtime.path("m.db");
+        runtime.lanes().open(file, migrating(V1)).close();
         CyclicBarrier barrier = new CyclicBarrier(threads);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
@@ -229,7 +216,8 @@ class MigrationTest {
                 opened.add(pool.submit(() -> {
                     barrier.await(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
                     return org.assertj.core.api.Assertions.catchThrowable(
-                            () -> lanes.open(file, migrating(V1, V2, "INSERT INTO nowhere VALUES (1)")));
+                            () -> runtime.lanes().open(file,
+                                    migrating(V1, V2, "INSERT INTO nowhere VALUES (1)")));
                 }));
             }
             for (Future<Throwable> f : opened) {
@@ -242,23 +230,23 @@ class MigrationTest {
             pool.shutdownNow();
         }
 
-        assertThat(lanes.diagnostics().openDatabases()).isZero();
+        assertThat(runtime.lanes().diagnostics().openDatabases()).isZero();
         assertThat(rawUserVersion(file)).isEqualTo(1);
         assertThat(rawLong(file, "SELECT count(*) FROM mig_log")).isEqualTo(1);
-        Database db = lanes.open(file, migrating(V1, V2));
+        Database db = runtime.lanes().open(file, migrating(V1, V2));
         assertThat(scripts(db)).containsExactly(1L, 2L);
     }
 
     @Test
     void transactionControlInAnInitializerIsRefusedAndNothingOfItPersists() throws Exception {
-        Path file = dir.resolve("tc.db");
+        Path file = runtime.path("tc.db");
         DatabaseOptions commits = DatabaseOptions.builder().initializer(c -> {
             c.createStatement().execute("CREATE TABLE early(a)");
             c.createStatement().execute("COMMIT");
             return null;
         }).build();
         DatabaseDeadException viaSql = catchThrowableOfType(DatabaseDeadException.class,
-                () -> lanes.open(file, commits));
+                () -> runtime.lanes().open(file, commits));
         assertThat(viaSql).isNotNull();
         assertThat(viaSql.getCause()).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("COMMIT");
@@ -274,13 +262,14 @@ class MigrationTest {
             return null;
         }).build();
         DatabaseDeadException viaJdbc = catchThrowableOfType(DatabaseDeadException.class,
-                () -> lanes.open(file, swallows));
+                () -> runtime.lanes().open(file, swallows));
         assertThat(viaJdbc).isNotNull();
         assertThat(viaJdbc.getCause()).isInstanceOf(InvalidRequestException.class);
 
         // Inside a migration script too, even after statements that ran.
         DatabaseDeadException viaScript = catchThrowableOfType(DatabaseDeadException.class,
-                () -> lanes.open(file, migrating("CREATE TABLE early(a); COMMIT; CREATE TABLE late(b)")));
+                () -> runtime.lanes().open(file,
+                        migrating("CREATE TABLE early(a); COMMIT; CREATE TABLE late(b)")));
         assertThat(viaScript).isNotNull();
         assertThat(viaScript.getCause()).hasMessageContaining("failed at statement 1")
                 .hasCauseInstanceOf(InvalidRequestException.class);
@@ -291,7 +280,7 @@ class MigrationTest {
 
     @Test
     void openWaitsForTheInitializerAndEveryRequestSeesItsSchema() throws Exception {
-        Path file = dir.resolve("w.db");
+        Path file = runtime.path("w.db");
         CountDownLatch initializing = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicBoolean initialized = new AtomicBoolean();
@@ -308,7 +297,7 @@ class MigrationTest {
         CompletableFuture<Database> first = new CompletableFuture<>();
         Thread firstOpener = new Thread(() -> {
             try {
-                Database db = lanes.open(file, options);
+                Database db = runtime.lanes().open(file, options);
                 assertThat(initialized).as("initialized when open returned").isTrue();
                 first.complete(db);
             } catch (Throwable t) {
@@ -321,7 +310,7 @@ class MigrationTest {
         CompletableFuture<Integer> second = new CompletableFuture<>();
         Thread secondOpener = new Thread(() -> {
             try {
-                Database db = lanes.open(file, options);
+                Database db = runtime.lanes().open(file, options);
                 assertThat(initialized).as("initialized when open returned").isTrue();
                 second.complete(join(db.writeAsync(TestLanes.insert("second")).thenApply(v -> 1)));
             } catch (Throwable t) {

@@ -6,16 +6,12 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.lanes.TestLanes.Blocker;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The metrics SPI hears what the runtime does, with the database's name and the command's kind;
@@ -36,7 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ObservabilityMetricsListenerTest {
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void aListenerThatThrowsNeverBreaksWrites() {
@@ -53,16 +48,12 @@ class ObservabilityMetricsListenerTest {
                     throw new IllegalStateException("listener failed in " + method.getName());
                 });
         // The runtime logs each failure of the listener; keep them here, off the console.
-        Logger internal = (Logger) LoggerFactory.getLogger("dev.lanes");
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.list = new CopyOnWriteArrayList<>();
-        logged.start();
-        internal.addAppender(logged);
-        internal.setAdditive(false);
-        Lanes lanes = Lanes.builder().name("throwing").maxThreads(2).metrics(throwing).build();
         Database db;
-        try {
-            db = openWithTable(lanes, dir, "sturdy.db", DatabaseOptions.builder()
+        List<ILoggingEvent> logged;
+        try (LogCapture log = LogCapture.everything().quiet()) {
+            logged = log.events();
+            runtime.start(Lanes.builder().name("throwing").maxThreads(2).metrics(throwing));
+            db = runtime.openWithTable("sturdy.db", DatabaseOptions.builder()
                     .writeQueueCapacity(4).slowWriteThreshold(Duration.ofMillis(50)).build());
 
             // the leader path, on this thread
@@ -100,28 +91,22 @@ class ObservabilityMetricsListenerTest {
             assertThat(countOf(db, "refused")).isZero();
             assertThat(countOf(db, "in-tx")).isEqualTo(1);
             assertThat(db.diagnostics().writerPoisoned()).isFalse();
-        } finally {
-            try {
-                lanes.close();
-            } finally {
-                internal.setAdditive(true);
-                internal.detachAppender(logged);
-            }
+            runtime.close();
         }
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
         // it really was called, and really threw, on every path above; the failures were
         // logged, a database's repeated ones only once at WARN so a broken listener cannot
         // flood the log
         assertThat(calls.get()).isGreaterThan(10);
-        assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.WARN
+        assertThat(logged).filteredOn(e -> e.getLevel() == Level.WARN
                 && e.getFormattedMessage().contains("metrics listener failed"))
                 .hasSizeGreaterThanOrEqualTo(3)
                 .allSatisfy(e -> assertThat(e.getThrowableProxy().getMessage())
                         .startsWith("listener failed in "));
-        assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.WARN
+        assertThat(logged).filteredOn(e -> e.getLevel() == Level.WARN
                 && e.getFormattedMessage().startsWith("sturdy.db: the metrics listener failed;"))
                 .hasSize(1);
-        assertThat(logged.list).noneMatch(e -> e.getLevel() == Level.ERROR);
+        assertThat(logged).noneMatch(e -> e.getLevel() == Level.ERROR);
     }
 
     @Test
@@ -129,41 +114,40 @@ class ObservabilityMetricsListenerTest {
         Recording recording = new Recording();
         Database db;
         // One pool thread: a turn's report is done before the next pool turn, the close included.
-        try (Lanes lanes = Lanes.builder().name("heard").maxThreads(1).metrics(recording)
-                .build()) {
-            assertThat(recording.pool.get()).as("pool gauges bound at start").isNotNull();
-            db = openWithTable(lanes, dir, "heard.db",
-                    DatabaseOptions.builder().writeQueueCapacity(2).build());
-            assertThat(recording.opened).containsExactly("heard.db");
-            MetricsListener.DatabaseGauges gauges = recording.gauges.get();
+        runtime.start(Lanes.builder().name("heard").maxThreads(1).metrics(recording));
+        assertThat(recording.pool.get()).as("pool gauges bound at start").isNotNull();
+        db = runtime.openWithTable("heard.db",
+                DatabaseOptions.builder().writeQueueCapacity(2).build());
+        assertThat(recording.opened).containsExactly("heard.db");
+        MetricsListener.DatabaseGauges gauges = recording.gauges.get();
 
-            db.execute("/* a comment */ -- and another\n  insert INTO t(v) VALUES (?)", "kind");
-            db.write(insert("body"));
-            try (Blocker blocker = block(db)) {
-                CompletableFuture<String> q1 = db.writeAsync(insert("q1"));
-                CompletableFuture<String> q2 = db.writeAsync(insert("q2"));
-                assertThat(gauges.queueDepth()).isEqualTo(2);
-                assertThat(recording.pool.get().busyThreads()).isEqualTo(1);
-                catchThrowableOfType(OverloadedException.class, () -> db.write(insert("no")));
-                blocker.release();
-                join(q1);
-                join(q2);
-            }
-            catchThrowableOfType(WriteFailedException.class, () -> db.write(c -> {
-                throw new SQLException("boom");
-            }));
-            db.maintenance(c -> null);
-            try (Transaction tx = db.begin()) {
-                assertThat(gauges.transactionOpen()).isTrue();
-                tx.execute("UPDATE t SET v = v");
-                tx.commit();
-            }
-            assertThat(gauges.transactionOpen()).isFalse();
-            assertThat(gauges.writerPoisoned()).isFalse();
-            awaitTrue("the group of two to be reported",
-                    () -> recording.events.contains("group heard.db 2"));
-            db.close();
+        db.execute("/* a comment */ -- and another\n  insert INTO t(v) VALUES (?)", "kind");
+        db.write(insert("body"));
+        try (Blocker blocker = block(db)) {
+            CompletableFuture<String> q1 = db.writeAsync(insert("q1"));
+            CompletableFuture<String> q2 = db.writeAsync(insert("q2"));
+            assertThat(gauges.queueDepth()).isEqualTo(2);
+            assertThat(recording.pool.get().busyThreads()).isEqualTo(1);
+            catchThrowableOfType(OverloadedException.class, () -> db.write(insert("no")));
+            blocker.release();
+            join(q1);
+            join(q2);
         }
+        catchThrowableOfType(WriteFailedException.class, () -> db.write(c -> {
+            throw new SQLException("boom");
+        }));
+        db.maintenance(c -> null);
+        try (Transaction tx = db.begin()) {
+            assertThat(gauges.transactionOpen()).isTrue();
+            tx.execute("UPDATE t SET v = v");
+            tx.commit();
+        }
+        assertThat(gauges.transactionOpen()).isFalse();
+        assertThat(gauges.writerPoisoned()).isFalse();
+        awaitTrue("the group of two to be reported",
+                () -> recording.events.contains("group heard.db 2"));
+        db.close();
+        runtime.close();
 
         assertThat(recording.events).contains(
                 "command heard.db WRITE true INSERT success",

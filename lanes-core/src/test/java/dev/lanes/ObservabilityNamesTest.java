@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Errors, logs and metrics name a database by its file name; two open databases with the same
@@ -22,12 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ObservabilityNamesTest {
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
+
 
     @Test
     void twoDatabasesWithTheSameFileNameHaveDistinctNamesInErrors() throws Exception {
-        Path a = Files.createDirectories(dir.resolve("a")).resolve("same.db");
-        Path b = Files.createDirectories(dir.resolve("b")).resolve("same.db");
+        Path a = Files.createDirectories(runtime.path("a")).resolve("same.db");
+        Path b = Files.createDirectories(runtime.path("b")).resolve("same.db");
         List<String> opened = new CopyOnWriteArrayList<>();
         MetricsListener names = new MetricsListener() {
             @Override
@@ -50,20 +51,18 @@ class ObservabilityNamesTest {
 
     @Test
     void aLoneDatabaseIsNamedByItsFileNameAlone() {
-        try (Lanes lanes = TestLanes.runtime()) {
-            Database db = lanes.open(dir.resolve("alone.db"));
-            db.close();
-            ClosedException closed = catchThrowableOfType(ClosedException.class,
-                    () -> db.execute("INSERT INTO t(v) VALUES (?)", "late"));
-            assertThat(closed.getMessage()).startsWith("alone.db: ");
-        }
+        Database db = runtime.open("alone.db");
+        db.close();
+        ClosedException closed = catchThrowableOfType(ClosedException.class,
+                () -> db.execute("INSERT INTO t(v) VALUES (?)", "late"));
+        assertThat(closed.getMessage()).startsWith("alone.db: ");
     }
 
     /**
      * Opens {@code a} then {@code b} in a fresh runtime, provokes an overload on each, then a
      * closed-database error on each, and returns the names the messages start with.
      */
-    private static List<String> namesInErrors(MetricsListener listener, Path a, Path b) {
+    private List<String> namesInErrors(MetricsListener listener, Path a, Path b) {
         try (Lanes lanes = Lanes.builder().name("names").maxThreads(2).metrics(listener).build()) {
             DatabaseOptions tiny = DatabaseOptions.builder().writeQueueCapacity(1).build();
             Database first = lanes.open(a, tiny);

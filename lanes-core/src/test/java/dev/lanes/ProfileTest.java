@@ -3,36 +3,27 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Per-command profiles: the wait, the execution, and what the command bound and read. */
 @Timeout(30)
 class ProfileTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.withLanesDefaults();
     Database db;
 
     @BeforeEach
     void open() {
-        lanes = Lanes.create();
-        db = lanes.open(dir.resolve("profile.db"));
+        db = runtime.open("profile.db");
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, b BLOB)");
-    }
-
-    @AfterEach
-    void close() {
-        lanes.close();
     }
 
     @Test
@@ -121,7 +112,7 @@ class ProfileTest {
 
     @Test
     void aProfiledQueryPastMaxResultBytesFails() {
-        Database small = lanes.open(dir.resolve("small.db"),
+        Database small = runtime.open("small.db",
                 DatabaseOptions.builder().maxResultBytes(10).build());
         small.execute("CREATE TABLE t(v TEXT)");
         small.execute("INSERT INTO t(v) VALUES (?)", "x".repeat(100));

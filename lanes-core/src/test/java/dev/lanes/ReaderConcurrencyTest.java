@@ -3,39 +3,29 @@ package dev.lanes;
 import static dev.lanes.TestLanes.await;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Reads run on their own read-only connections: beside the writer, never behind it. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ReaderConcurrencyTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "readers.db");
+        db = runtime.openWithTable("readers.db");
         db.execute("INSERT INTO t(v) VALUES (?)", "committed");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     @Test
@@ -112,34 +102,31 @@ class ReaderConcurrencyTest {
 
     @Test
     void readersOpenLazilyAreReusedAndAreCountedAsOpenConnections() {
-        Lanes fresh = TestLanes.runtime();
-        try {
-            Database other = openWithTable(fresh, dir, "lazy.db");
-            assertThat(other.diagnostics().readers().openConnections()).isZero();
-            int before = fresh.diagnostics().openConnections();
-            for (int i = 0; i < 50; i++) {
-                other.query("SELECT count(*) FROM t");
-                other.read(c -> null);
-            }
-            ReaderDiagnostics r = other.diagnostics().readers();
-            assertThat(r.openConnections()).as("one reader served every sequential read")
-                    .isEqualTo(1);
-            assertThat(r.acquisitions()).isEqualTo(100);
-            assertThat(r.completedCheckouts()).isEqualTo(100);
-            assertThat(r.currentCheckouts()).isZero();
-            assertThat(r.peakCheckouts()).isEqualTo(1);
-            assertThat(r.replacedConnections()).isZero();
-            assertThat(fresh.diagnostics().openConnections()).isEqualTo(before + 1);
-        } finally {
-            fresh.close();
+        Lanes fresh = runtime.another();
+        Database other = TestLanes.withTable(fresh.open(runtime.path("lazy.db")));
+        assertThat(other.diagnostics().readers().openConnections()).isZero();
+        int before = fresh.diagnostics().openConnections();
+        for (int i = 0; i < 50; i++) {
+            other.query("SELECT count(*) FROM t");
+            other.read(c -> null);
         }
+        ReaderDiagnostics r = other.diagnostics().readers();
+        assertThat(r.openConnections()).as("one reader served every sequential read")
+                .isEqualTo(1);
+        assertThat(r.acquisitions()).isEqualTo(100);
+        assertThat(r.completedCheckouts()).isEqualTo(100);
+        assertThat(r.currentCheckouts()).isZero();
+        assertThat(r.peakCheckouts()).isEqualTo(1);
+        assertThat(r.replacedConnections()).isZero();
+        assertThat(fresh.diagnostics().openConnections()).isEqualTo(before + 1);
+        fresh.close();
         assertThat(fresh.diagnostics().openConnections()).as("every reader closed with it")
                 .isZero();
     }
 
     @Test
     void concurrentReadsUseUpToTheConfiguredReadersAtOnce() {
-        Database wide = openWithTable(lanes, dir, "wide.db",
+        Database wide = runtime.openWithTable("wide.db",
                 DatabaseOptions.builder().readers(3).build());
         CountDownLatch allInside = new CountDownLatch(3);
         CountDownLatch release = new CountDownLatch(1);
@@ -159,10 +146,10 @@ class ReaderConcurrencyTest {
 
     @Test
     void aReadOfAFreshDatabaseBeforeAnyWriteWorks() {
-        Database fresh = lanes.open(dir.resolve("never-written.db"));
+        Database fresh = runtime.open("never-written.db");
         assertThat(fresh.query("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'")
                 .get(0).getLong("n")).isZero();
-        assertThat(join(lanes.open(dir.resolve("never-written-async.db"))
+        assertThat(join(runtime.open("never-written-async.db")
                 .<String>readAsync(c -> "read"))).isEqualTo("read");
     }
 

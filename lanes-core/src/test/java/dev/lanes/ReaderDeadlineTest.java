@@ -3,13 +3,11 @@ package dev.lanes;
 import static dev.lanes.TestLanes.await;
 import static dev.lanes.TestLanes.awaitTrue;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
@@ -18,11 +16,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A deadline or a cancellation stops a read inside SQLite; the reader is cleaned and reused, and
@@ -36,23 +34,17 @@ class ReaderDeadlineTest {
     /** How far past its deadline a stopped read may end: generous, it only shows it stopped. */
     static final Duration SLACK = Duration.ofSeconds(2);
 
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "deadline.db",
+        db = runtime.openWithTable("deadline.db",
                 DatabaseOptions.builder().readers(1).build());
         db.execute("INSERT INTO t(v) VALUES ('before')");
     }
 
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
-
+    @Tag("slow") // timing: bounds the stop in wall-clock time
     @Test
     void aDeadlineStopsARunawayQueryWithinAboutItsDeadline() {
         Duration timeout = Duration.ofMillis(200);
@@ -71,6 +63,7 @@ class ReaderDeadlineTest {
         assertThat(db.diagnostics().readers().deadlinesExceeded()).isEqualTo(1);
     }
 
+    @Tag("slow") // timing: bounds the stop in wall-clock time
     @Test
     void aDeadlineStopsARunawayStatementInsideABodyAndItsTransactionIsRolledBack() {
         long start = System.nanoTime();
@@ -106,6 +99,7 @@ class ReaderDeadlineTest {
         assertReaderCleanAndReused();
     }
 
+    @Tag("slow") // timing: bounds the stop in wall-clock time
     @Test
     void cancellingTheFutureStopsTheRunawayReadAndFreesItsReader() throws Exception {
         CountDownLatch started = new CountDownLatch(1);

@@ -1,21 +1,18 @@
 package dev.lanes;
 
-import static dev.lanes.TestLanes.openWithTable;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,22 +25,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ReaderReadOnlyTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
     long schemaObjects;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "ro.db");
+        db = runtime.openWithTable("ro.db");
         db.execute("INSERT INTO t(v) VALUES ('x')");
         schemaObjects = scalar(db, "SELECT count(*) FROM sqlite_master");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     static Stream<Arguments> refused() {

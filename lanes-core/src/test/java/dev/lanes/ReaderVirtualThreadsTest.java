@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Reads from virtual threads never run SQLite on the virtual thread, so they never pin its
@@ -40,7 +41,8 @@ class ReaderVirtualThreadsTest {
     /** How late a 10 ms tick may be; generous: a liveness check, not a speed assertion. */
     static final Duration TICK_BOUND = Duration.ofMillis(1500);
 
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
+
     @BeforeAll
     static void requireVirtualThreads() {
         VirtualThreads.assumeAvailable();
@@ -81,122 +83,121 @@ class ReaderVirtualThreadsTest {
         }
     }
 
+    @Tag("slow") // scale and timing: 10,000 virtual threads, tick lateness bounds
     @Test
     void tenThousandVirtualThreadsReadAndWriteWhileTimersStayOnTime() throws Exception {
         int callers = 10_000;
         int slowReaders = Math.max(2, Runtime.getRuntime().availableProcessors());
-        try (Lanes lanes = Lanes.builder().name("vt-read").maxThreads(16).build()) {
-            Database db = openWithTable(lanes, dir, "vt-read.db", DatabaseOptions.builder()
-                    .writeQueueCapacity(callers).readers(Math.max(4, slowReaders))
-                    .readerCheckoutTimeout(Duration.ofSeconds(60)).build());
-            db.execute("INSERT INTO t(v) VALUES ('seed')");
+        Lanes lanes = runtime.start(Lanes.builder().name("vt-read").maxThreads(16));
+        Database db = runtime.openWithTable("vt-read.db", DatabaseOptions.builder()
+                .writeQueueCapacity(callers).readers(Math.max(4, slowReaders))
+                .readerCheckoutTimeout(Duration.ofSeconds(60)).build());
+        db.execute("INSERT INTO t(v) VALUES ('seed')");
 
-            Ticker virtualTicker = new Ticker();
-            Thread virtualTickerThread = startVirtual("virtual-ticker", virtualTicker);
-            Ticker platformTicker = new Ticker();
-            ScheduledExecutorService platform = Executors.newSingleThreadScheduledExecutor();
-            platform.execute(platformTicker);
+        Ticker virtualTicker = new Ticker();
+        Thread virtualTickerThread = startVirtual("virtual-ticker", virtualTicker);
+        Ticker platformTicker = new Ticker();
+        ScheduledExecutorService platform = Executors.newSingleThreadScheduledExecutor();
+        platform.execute(platformTicker);
 
-            AtomicInteger bodiesOnVirtualThreads = new AtomicInteger();
-            AtomicInteger virtualCallers = new AtomicInteger();
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<?>> results = new ArrayList<>();
-            ExecutorService vts = VirtualThreads.perTaskExecutor();
-            try {
-                for (int i = 0; i < slowReaders; i++) {
-                    results.add(vts.submit(() -> {
-                        await(go, "the start");
-                        for (int round = 0; round < 1; round++) {
-                            db.read(c -> {
-                                if (VirtualThreads.isVirtual(Thread.currentThread())) {
-                                    bodiesOnVirtualThreads.incrementAndGet();
-                                }
-                                try (ResultSet rs = c.createStatement().executeQuery(SLOW_READ)) {
-                                    rs.next();
-                                    return rs.getLong(1);
-                                }
-                            });
-                        }
-                        return null;
-                    }));
-                }
-                for (int i = 0; i < callers; i++) {
-                    int n = i;
-                    results.add(vts.submit(() -> {
-                        if (VirtualThreads.isVirtual(Thread.currentThread())) {
-                            virtualCallers.incrementAndGet();
-                        }
-                        await(go, "the start");
-                        if (n % 2 == 0) {
-                            db.execute("INSERT INTO t(v) VALUES (?)", "vt-" + n);
-                        }
-                        List<Row> rows = db.query("SELECT count(*) AS n FROM t");
-                        boolean onVirtual = db.read(c -> VirtualThreads.isVirtual(Thread.currentThread()));
-                        if (onVirtual) {
-                            bodiesOnVirtualThreads.incrementAndGet();
-                        }
-                        return rows.get(0).getLong("n");
-                    }));
-                }
-                go.countDown();
-                for (Future<?> f : results) {
-                    f.get(90, TimeUnit.SECONDS);
-                }
-            } finally {
-                vts.shutdownNow();
-                virtualTicker.stop.set(true);
-                platformTicker.stop.set(true);
-                platform.shutdownNow();
-                virtualTickerThread.join(TestLanes.WAIT.toMillis());
+        AtomicInteger bodiesOnVirtualThreads = new AtomicInteger();
+        AtomicInteger virtualCallers = new AtomicInteger();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> results = new ArrayList<>();
+        ExecutorService vts = VirtualThreads.perTaskExecutor();
+        try {
+            for (int i = 0; i < slowReaders; i++) {
+                results.add(vts.submit(() -> {
+                    await(go, "the start");
+                    for (int round = 0; round < 1; round++) {
+                        db.read(c -> {
+                            if (VirtualThreads.isVirtual(Thread.currentThread())) {
+                                bodiesOnVirtualThreads.incrementAndGet();
+                            }
+                            try (ResultSet rs = c.createStatement().executeQuery(SLOW_READ)) {
+                                rs.next();
+                                return rs.getLong(1);
+                            }
+                        });
+                    }
+                    return null;
+                }));
             }
-
-            assertThat(virtualCallers).as("the callers really were virtual").hasValue(callers);
-            assertThat(bodiesOnVirtualThreads).as("reads that ran on a virtual thread").hasValue(0);
-            assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(1 + callers / 2);
-            assertThat(virtualTicker.ticks.get()).as("the virtual ticker ran").isPositive();
-            assertThat(Duration.ofNanos(virtualTicker.worstLatenessNanos.get()))
-                    .as("worst lateness of a virtual thread's 10 ms timer (no pinned carriers)")
-                    .isLessThan(TICK_BOUND);
-            assertThat(Duration.ofNanos(platformTicker.worstLatenessNanos.get()))
-                    .as("worst lateness of a platform thread's 10 ms timer")
-                    .isLessThan(TICK_BOUND);
-            ReaderDiagnostics r = db.diagnostics().readers();
-            assertThat(r.peakCheckouts()).isLessThanOrEqualTo(Math.max(4, slowReaders));
-            assertThat(r.checkoutTimeouts()).isZero();
-            assertThat(lanes.diagnostics().liveThreads()).isLessThanOrEqualTo(16);
+            for (int i = 0; i < callers; i++) {
+                int n = i;
+                results.add(vts.submit(() -> {
+                    if (VirtualThreads.isVirtual(Thread.currentThread())) {
+                        virtualCallers.incrementAndGet();
+                    }
+                    await(go, "the start");
+                    if (n % 2 == 0) {
+                        db.execute("INSERT INTO t(v) VALUES (?)", "vt-" + n);
+                    }
+                    List<Row> rows = db.query("SELECT count(*) AS n FROM t");
+                    boolean onVirtual = db.read(c -> VirtualThreads.isVirtual(Thread.currentThread()));
+                    if (onVirtual) {
+                        bodiesOnVirtualThreads.incrementAndGet();
+                    }
+                    return rows.get(0).getLong("n");
+                }));
+            }
+            go.countDown();
+            for (Future<?> f : results) {
+                f.get(90, TimeUnit.SECONDS);
+            }
+        } finally {
+            vts.shutdownNow();
+            virtualTicker.stop.set(true);
+            platformTicker.stop.set(true);
+            platform.shutdownNow();
+            virtualTickerThread.join(TestLanes.WAIT.toMillis());
         }
+
+        assertThat(virtualCallers).as("the callers really were virtual").hasValue(callers);
+        assertThat(bodiesOnVirtualThreads).as("reads that ran on a virtual thread").hasValue(0);
+        assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(1 + callers / 2);
+        assertThat(virtualTicker.ticks.get()).as("the virtual ticker ran").isPositive();
+        assertThat(Duration.ofNanos(virtualTicker.worstLatenessNanos.get()))
+                .as("worst lateness of a virtual thread's 10 ms timer (no pinned carriers)")
+                .isLessThan(TICK_BOUND);
+        assertThat(Duration.ofNanos(platformTicker.worstLatenessNanos.get()))
+                .as("worst lateness of a platform thread's 10 ms timer")
+                .isLessThan(TICK_BOUND);
+        ReaderDiagnostics r = db.diagnostics().readers();
+        assertThat(r.peakCheckouts()).isLessThanOrEqualTo(Math.max(4, slowReaders));
+        assertThat(r.checkoutTimeouts()).isZero();
+        assertThat(lanes.diagnostics().liveThreads()).isLessThanOrEqualTo(16);
     }
 
     @Test
     void interruptingAVirtualThreadWaitingForItsReadCancelsIt() throws Exception {
-        try (Lanes lanes = Lanes.builder().name("vt-cancel").build()) {
-            Database db = openWithTable(lanes, dir, "vt-cancel.db",
-                    DatabaseOptions.builder().readers(1).build());
-            CountDownLatch started = new CountDownLatch(1);
-            java.util.concurrent.atomic.AtomicReference<Throwable> outcome =
-                    new java.util.concurrent.atomic.AtomicReference<>();
-            Thread caller = startVirtual("vt-reader", () -> {
-                try {
-                    db.read(c -> {
-                        started.countDown();
-                        try (ResultSet rs = c.createStatement().executeQuery(
-                                ReaderDeadlineTest.RUNAWAY)) {
-                            rs.next();
-                            return rs.getLong(1);
-                        }
-                    });
-                } catch (Throwable t) {
-                    outcome.set(t);
-                }
-            });
-            await(started, "the virtual thread's read to run on the pool");
-            caller.interrupt();
-            caller.join(TestLanes.WAIT.toMillis());
-            assertThat(caller.isAlive()).isFalse();
-            assertThat(outcome.get()).isInstanceOf(CancelledException.class);
-            assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
-            assertThat(db.query("SELECT 1 AS one").get(0).getLong("one")).isEqualTo(1);
-            assertThat(db.diagnostics().readers().replacedConnections()).isZero();
-        }
+        Lanes lanes = runtime.start(Lanes.builder().name("vt-cancel"));
+        Database db = runtime.openWithTable("vt-cancel.db",
+                DatabaseOptions.builder().readers(1).build());
+        CountDownLatch started = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<Throwable> outcome =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread caller = startVirtual("vt-reader", () -> {
+            try {
+                db.read(c -> {
+                    started.countDown();
+                    try (ResultSet rs = c.createStatement().executeQuery(
+                            ReaderDeadlineTest.RUNAWAY)) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                });
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        });
+        await(started, "the virtual thread's read to run on the pool");
+        caller.interrupt();
+        caller.join(TestLanes.WAIT.toMillis());
+        assertThat(caller.isAlive()).isFalse();
+        assertThat(outcome.get()).isInstanceOf(CancelledException.class);
+        assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+        assertThat(db.query("SELECT 1 AS one").get(0).getLong("one")).isEqualTo(1);
+        assertThat(db.diagnostics().readers().replacedConnections()).isZero();
     }
 }

@@ -3,7 +3,6 @@ package dev.lanes;
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -11,11 +10,9 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Readiness and failure signals: {@link Database#awaitReady()}, {@link Database#whenTerminated()}
@@ -23,23 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ReadinessTest {
-    @TempDir Path dir;
-    Lanes lanes;
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
-    }
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
     void awaitReadyOpensADatabaseNothingHasUsedAndCompletesWithIt() throws Exception {
-        Path file = dir.resolve("lazy.db");
-        Database db = lanes.open(file);
+        Path file = runtime.path("lazy.db");
+        Database db = runtime.lanes().open(file);
         assertThat(file).as("the connection opens on first use").doesNotExist();
 
         Database ready = join(db.awaitReady());
@@ -53,14 +39,14 @@ class ReadinessTest {
 
     @Test
     void awaitReadyCompletesAtOnceForADatabaseAlreadyInUse() {
-        Database db = openWithTable(lanes, dir, "used.db");
+        Database db = runtime.openWithTable("used.db");
 
         assertThat(db.awaitReady()).isCompletedWithValue(db);
     }
 
     @Test
     void awaitReadyCompletesOnlyAfterTheInitializerRan() {
-        Database db = lanes.open(dir.resolve("init.db"), DatabaseOptions.builder()
+        Database db = runtime.open("init.db", DatabaseOptions.builder()
                 .initializer(c -> c.createStatement().execute("CREATE TABLE made(a)")).build());
 
         assertThat(db.awaitReady()).as("open waited for it").isCompletedWithValue(db);
@@ -69,8 +55,8 @@ class ReadinessTest {
 
     @Test
     void aDatabaseThatCannotOpenFailsAwaitReadyAndTerminatesDeadWithTheCause() throws Exception {
-        Path file = dir.resolve("no-such-dir").resolve("x.db");
-        Database db = lanes.open(file);
+        Path file = runtime.path("no-such-dir").resolve("x.db");
+        Database db = runtime.lanes().open(file);
 
         DatabaseDeadException dead = failure(db.awaitReady(), DatabaseDeadException.class);
 
@@ -95,7 +81,7 @@ class ReadinessTest {
 
     @Test
     void whenTerminatedCompletesClosedAfterClose() {
-        Database db = openWithTable(lanes, dir, "c.db");
+        Database db = runtime.openWithTable("c.db");
         CompletableFuture<Termination> terminated = db.whenTerminated();
         assertThat(terminated).isNotDone();
 
@@ -109,7 +95,7 @@ class ReadinessTest {
 
     @Test
     void awaitReadyOnADatabaseClosedBeforeItOpenedFailsClosed() {
-        Database db = lanes.open(dir.resolve("never.db"));
+        Database db = runtime.open("never.db");
         db.close();
 
         LanesException e = TestLanes.failureOf(db.awaitReady());
@@ -120,7 +106,7 @@ class ReadinessTest {
 
     @Test
     void stateMovesFromRunningThroughClosingToClosed() {
-        Database db = openWithTable(lanes, dir, "s.db");
+        Database db = runtime.openWithTable("s.db");
         assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
         TestLanes.Blocker blocker = block(db, insert("held"));
 
@@ -136,13 +122,13 @@ class ReadinessTest {
         assertThat(join(blocker.future)).isEqualTo("held");
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
         assertThat(join(db.whenTerminated()).state()).isEqualTo(DatabaseState.CLOSED);
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(TestLanes.countOf(reopened, "held")).as("the held write drained").isEqualTo(1);
     }
 
     @Test
     void transactionOpenAndItsListenerFollowAnInteractiveTransaction() throws Exception {
-        Database db = openWithTable(lanes, dir, "tx.db");
+        Database db = runtime.openWithTable("tx.db");
         java.util.concurrent.LinkedBlockingQueue<Boolean> seen =
                 new java.util.concurrent.LinkedBlockingQueue<>();
         try (Subscription s = db.onTransactionStateChange(seen::add)) {

@@ -3,7 +3,6 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 6, process memory: {@code sqliteSoftHeapLimit} sets SQLite's process-wide soft heap
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ScaleSoftHeapLimitTest {
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     private static final long LIMIT = 48L * 1024 * 1024;
 
@@ -42,37 +41,35 @@ class ScaleSoftHeapLimitTest {
     void theLimitSetOnTheBuilderIsSQLitesSoftHeapLimitOnceTheRuntimeOpenedADatabase()
             throws Exception {
         assertThat(before).as("the limit before the test").isNotEqualTo(LIMIT);
-        try (Lanes lanes = Lanes.builder().name("heap").maxThreads(2).sqliteSoftHeapLimit(LIMIT)
-                .build()) {
-            Database db = TestLanes.openWithTable(lanes, dir, "heap.db");
-            db.execute("INSERT INTO t(v) VALUES ('x')");
+        runtime.start(Lanes.builder().name("heap").maxThreads(2)
+                .sqliteSoftHeapLimit(LIMIT));
+        Database db = runtime.openWithTable("heap.db");
+        db.execute("INSERT INTO t(v) VALUES ('x')");
 
-            // On the database's own connections: a reader, and the writer.
-            assertThat(db.query("PRAGMA soft_heap_limit").get(0).getLong("soft_heap_limit"))
-                    .isEqualTo(LIMIT);
-            long onWriter = db.write(c -> {
-                try (Statement s = c.createStatement();
-                        ResultSet rs = s.executeQuery("PRAGMA soft_heap_limit")) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            });
-            assertThat(onWriter).isEqualTo(LIMIT);
-            // And process-wide: any connection sees it.
-            assertThat(softHeapLimit(null)).isEqualTo(LIMIT);
-        }
+        // On the database's own connections: a reader, and the writer.
+        assertThat(db.query("PRAGMA soft_heap_limit").get(0).getLong("soft_heap_limit"))
+                .isEqualTo(LIMIT);
+        long onWriter = db.write(c -> {
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("PRAGMA soft_heap_limit")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+        assertThat(onWriter).isEqualTo(LIMIT);
+        // And process-wide: any connection sees it.
+        assertThat(softHeapLimit(null)).isEqualTo(LIMIT);
     }
 
     @Test
     void withoutTheOptionTheRuntimeLeavesSQLitesSettingAlone() throws Exception {
         long own = 40L * 1024 * 1024;
         softHeapLimit(own);
-        try (Lanes lanes = Lanes.builder().name("no-heap").maxThreads(2).build()) {
-            Database db = TestLanes.openWithTable(lanes, dir, "heap.db");
-            db.execute("INSERT INTO t(v) VALUES ('x')");
-            assertThat(db.query("PRAGMA soft_heap_limit").get(0).getLong("soft_heap_limit"))
-                    .isEqualTo(own);
-        }
+        runtime.start(Lanes.builder().name("no-heap").maxThreads(2));
+        Database db = runtime.openWithTable("heap.db");
+        db.execute("INSERT INTO t(v) VALUES ('x')");
+        assertThat(db.query("PRAGMA soft_heap_limit").get(0).getLong("soft_heap_limit"))
+                .isEqualTo(own);
     }
 
     @Test

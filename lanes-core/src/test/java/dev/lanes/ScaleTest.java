@@ -3,7 +3,6 @@ package dev.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.lanes.internal.file.LeaseSlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,23 +21,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 6: 5,000 databases on a pool of 8 threads, with a connection budget sized to the
  * process's file-descriptor limit.
  */
+@Tag("slow") // scale: 5,000 databases
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ScaleTest {
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     private static final int DATABASES = 5_000;
     private static final int THREADS = 8;
     /** Databases written concurrently: each gets two writeAsync, then the batch is joined. */
     private static final int BATCH = 250;
-    private static final int LEASE_FILES = LeaseSlot.FILES;
+    /** A directory's leases cost at most this many descriptors ({@link Lanes#open}). */
+    private static final int LEASE_FILES = 256;
 
     @Test
     void fiveThousandDatabasesOnEightThreadsWithinTheConnectionBudget() throws Exception {
@@ -68,63 +70,59 @@ class ScaleTest {
         int fdsWithLeases;
         int written = 0;
         long started = System.nanoTime();
-        try (Lanes lanes = Lanes.builder().name("scale").maxThreads(THREADS)
-                .maxOpenConnections(cap).build()) {
-            List<Database> dbs = new ArrayList<>(DATABASES);
-            for (int i = 0; i < DATABASES; i++) {
-                dbs.add(lanes.open(dir.resolve("db-" + i + ".db")));
-            }
-            fdsWithLeases = openFileDescriptors();
-
-            AtomicBoolean sampling = new AtomicBoolean(true);
-            Thread sampler = new Thread(() -> {
-                int n = 0;
-                while (sampling.get()) {
-                    RuntimeDiagnostics d = lanes.diagnostics();
-                    mostLive.accumulateAndGet(d.liveThreads(), Math::max);
-                    mostOpen.accumulateAndGet(d.openConnections(), Math::max);
-                    if (n++ % 20 == 0) {
-                        int fds = openFileDescriptors();
-                        mostFds.accumulateAndGet(fds, Math::max);
-                        if (fds > alarm) {
-                            overAlarm.set(true);
-                        }
-                    }
-                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
-                }
-            }, "sampler");
-            sampler.start();
-            try {
-                for (int from = 0; from < DATABASES && !overAlarm.get(); from += BATCH) {
-                    List<CompletableFuture<Integer>> writes = new ArrayList<>();
-                    for (int i = from; i < Math.min(DATABASES, from + BATCH); i++) {
-                        Database db = dbs.get(i);
-                        int n = i;
-                        writes.addAll(writeTwoRows(db, n, inBodies, mostInBodies, bodyThreads));
-                    }
-                    for (CompletableFuture<Integer> w : writes) {
-                        assertThat(TestLanes.join(w)).isEqualTo(1);
-                    }
-                    written = Math.min(DATABASES, from + BATCH);
-                }
-            } finally {
-                sampling.set(false);
-                sampler.join(TestLanes.WAIT.toMillis());
-            }
-            TestLanes.awaitTrue("every eviction asked for to run", () -> {
-                RuntimeDiagnostics d = lanes.diagnostics();
-                return d.busyThreads() == 0 && d.runnableForeground() == 0
-                        && d.runnableBackground() == 0;
-            });
-            settled = lanes.diagnostics().openConnections();
-            System.out.printf("scale: %d databases, fd limit %d, baseline %d, with leases %d (%d "
-                            + "for all leases, before any connection), most %d; cap %d, most open "
-                            + "%d, settled %d; most live threads %d, most bodies at once %d, "
-                            + "body threads %d; writes took %d ms%n", DATABASES, limit, baseline,
-                    fdsWithLeases, fdsWithLeases - baseline, mostFds.get(), cap,
-                    mostOpen.get(), settled, mostLive.get(), mostInBodies.get(),
-                    bodyThreads.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        Lanes lanes = runtime.start(Lanes.builder().name("scale").maxThreads(THREADS)
+                .maxOpenConnections(cap));
+        List<Database> dbs = new ArrayList<>(DATABASES);
+        for (int i = 0; i < DATABASES; i++) {
+            dbs.add(runtime.open("db-" + i + ".db"));
         }
+        fdsWithLeases = openFileDescriptors();
+
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            int n = 0;
+            while (sampling.get()) {
+                RuntimeDiagnostics d = lanes.diagnostics();
+                mostLive.accumulateAndGet(d.liveThreads(), Math::max);
+                mostOpen.accumulateAndGet(d.openConnections(), Math::max);
+                if (n++ % 20 == 0) {
+                    int fds = openFileDescriptors();
+                    mostFds.accumulateAndGet(fds, Math::max);
+                    if (fds > alarm) {
+                        overAlarm.set(true);
+                    }
+                }
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+        }, "sampler");
+        sampler.start();
+        try {
+            for (int from = 0; from < DATABASES && !overAlarm.get(); from += BATCH) {
+                List<CompletableFuture<Integer>> writes = new ArrayList<>();
+                for (int i = from; i < Math.min(DATABASES, from + BATCH); i++) {
+                    Database db = dbs.get(i);
+                    int n = i;
+                    writes.addAll(writeTwoRows(db, n, inBodies, mostInBodies, bodyThreads));
+                }
+                for (CompletableFuture<Integer> w : writes) {
+                    assertThat(TestLanes.join(w)).isEqualTo(1);
+                }
+                written = Math.min(DATABASES, from + BATCH);
+            }
+        } finally {
+            sampling.set(false);
+            sampler.join(TestLanes.WAIT.toMillis());
+        }
+        TestLanes.awaitPoolQuiet(lanes); // every eviction asked for has run
+        settled = lanes.diagnostics().openConnections();
+        System.out.printf("scale: %d databases, fd limit %d, baseline %d, with leases %d (%d "
+                        + "for all leases, before any connection), most %d; cap %d, most open "
+                        + "%d, settled %d; most live threads %d, most bodies at once %d, "
+                        + "body threads %d; writes took %d ms%n", DATABASES, limit, baseline,
+                fdsWithLeases, fdsWithLeases - baseline, mostFds.get(), cap,
+                mostOpen.get(), settled, mostLive.get(), mostInBodies.get(),
+                bodyThreads.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        runtime.close();
 
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(fdsWithLeases - baseline).as("descriptors the leases of %d databases "
@@ -149,7 +147,7 @@ class ScaleTest {
         // Every row is in the files, read back without Lanes once the runtime closed.
         int missing = 0;
         for (int i = 0; i < written; i++) {
-            if (rowsIn(dir.resolve("db-" + i + ".db"), i) != 2) {
+            if (rowsIn(runtime.path("db-" + i + ".db"), i) != 2) {
                 missing++;
             }
         }
@@ -169,44 +167,44 @@ class ScaleTest {
         AtomicInteger mostInBodies = new AtomicInteger();
         Set<Thread> bodyThreads = ConcurrentHashMap.newKeySet();
         long started = System.nanoTime();
-        try (Lanes lanes = Lanes.builder().name("scale-closed").maxThreads(THREADS).build()) {
-            AtomicBoolean sampling = new AtomicBoolean(true);
-            Thread sampler = new Thread(() -> {
-                while (sampling.get()) {
-                    mostLive.accumulateAndGet(lanes.diagnostics().liveThreads(), Math::max);
-                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
-                }
-            }, "sampler");
-            sampler.start();
-            java.util.concurrent.ExecutorService closers =
-                    java.util.concurrent.Executors.newFixedThreadPool(THREADS);
-            try {
-                for (int from = 0; from < DATABASES; from += BATCH) {
-                    List<Database> batch = new ArrayList<>();
-                    List<CompletableFuture<Integer>> writes = new ArrayList<>();
-                    for (int i = from; i < Math.min(DATABASES, from + BATCH); i++) {
-                        Database db = lanes.open(dir.resolve("db-" + i + ".db"));
-                        batch.add(db);
-                        int n = i;
-                        writes.addAll(writeTwoRows(db, n, inBodies, mostInBodies, bodyThreads));
-                    }
-                    for (CompletableFuture<Integer> w : writes) {
-                        assertThat(TestLanes.join(w)).isEqualTo(1);
-                    }
-                    List<CompletableFuture<Void>> closing = new ArrayList<>();
-                    for (Database db : batch) {
-                        closing.add(CompletableFuture.runAsync(db::close, closers));
-                    }
-                    closing.forEach(TestLanes::join);
-                }
-            } finally {
-                closers.shutdownNow();
-                sampling.set(false);
-                sampler.join(TestLanes.WAIT.toMillis());
+        Lanes lanes = runtime.start(Lanes.builder().name("scale-closed").maxThreads(THREADS));
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (sampling.get()) {
+                mostLive.accumulateAndGet(lanes.diagnostics().liveThreads(), Math::max);
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
             }
-            assertThat(lanes.diagnostics().openDatabases()).isZero();
-            assertThat(lanes.diagnostics().openConnections()).isZero();
+        }, "sampler");
+        sampler.start();
+        java.util.concurrent.ExecutorService closers =
+                java.util.concurrent.Executors.newFixedThreadPool(THREADS);
+        try {
+            for (int from = 0; from < DATABASES; from += BATCH) {
+                List<Database> batch = new ArrayList<>();
+                List<CompletableFuture<Integer>> writes = new ArrayList<>();
+                for (int i = from; i < Math.min(DATABASES, from + BATCH); i++) {
+                    Database db = runtime.open("db-" + i + ".db");
+                    batch.add(db);
+                    int n = i;
+                    writes.addAll(writeTwoRows(db, n, inBodies, mostInBodies, bodyThreads));
+                }
+                for (CompletableFuture<Integer> w : writes) {
+                    assertThat(TestLanes.join(w)).isEqualTo(1);
+                }
+                List<CompletableFuture<Void>> closing = new ArrayList<>();
+                for (Database db : batch) {
+                    closing.add(CompletableFuture.runAsync(db::close, closers));
+                }
+                closing.forEach(TestLanes::join);
+            }
+        } finally {
+            closers.shutdownNow();
+            sampling.set(false);
+            sampler.join(TestLanes.WAIT.toMillis());
         }
+        assertThat(lanes.diagnostics().openDatabases()).isZero();
+        assertThat(lanes.diagnostics().openConnections()).isZero();
+        runtime.close();
         System.out.printf("scale, batch by batch: %d databases; most live threads %d, most bodies "
                         + "at once %d, body threads %d; took %d ms%n", DATABASES, mostLive.get(),
                 mostInBodies.get(), bodyThreads.size(),
@@ -217,7 +215,7 @@ class ScaleTest {
         assertThat(bodyThreads).as("threads that ran bodies").hasSizeLessThanOrEqualTo(THREADS);
         int missing = 0;
         for (int i = 0; i < DATABASES; i++) {
-            if (rowsIn(dir.resolve("db-" + i + ".db"), i) != 2) {
+            if (rowsIn(runtime.path("db-" + i + ".db"), i) != 2) {
                 missing++;
             }
         }

@@ -1,18 +1,15 @@
 package dev.lanes;
 
 import static dev.lanes.TestLanes.countOf;
-import static dev.lanes.TestLanes.openWithTable;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,19 +43,12 @@ class ScriptTest {
             INSERT INTO "odd;name"("v;al") VALUES ('plain')   /* no final semicolon */
             """;
 
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "script.db");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
+        db = runtime.openWithTable("script.db");
     }
 
     @Test

@@ -4,35 +4,25 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A body that waits for another write to its own database is refused instead of deadlocking. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SelfWriteTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "self.db");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
+        db = runtime.openWithTable("self.db");
     }
 
     @Test
@@ -94,7 +84,7 @@ class SelfWriteTest {
 
     @Test
     void aBodyMayWriteSynchronouslyToAnotherDatabase() {
-        Database other = openWithTable(lanes, dir, "other.db");
+        Database other = runtime.openWithTable("other.db");
         String result = db.write(c -> other.write(insert("elsewhere")));
         assertThat(result).isEqualTo("elsewhere");
         assertThat(countOf(other, "elsewhere")).isEqualTo(1);

@@ -5,20 +5,17 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code close()} with an open transaction drains it: the transaction keeps working until it
@@ -27,19 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransactionCloseTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     ExecutorService closer = Executors.newSingleThreadExecutor();
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
 
     @AfterEach
     void stop() {
         closer.shutdownNow();
-        lanes.close();
     }
 
     private static DatabaseOptions patientClose() {
@@ -51,7 +41,7 @@ class TransactionCloseTest {
 
     @Test
     void closeWaitsForAnOpenTransactionWhichCanStillWorkAndCommit() {
-        Database db = openWithTable(lanes, dir, "close-commit.db", patientClose());
+        Database db = runtime.openWithTable("close-commit.db", patientClose());
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('before-close')");
         CompletableFuture<String> queued = db.writeAsync(insert("queued"));
@@ -70,7 +60,7 @@ class TransactionCloseTest {
         join(closing);
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
         assertThat(join(queued)).as("the write accepted before close was drained").isEqualTo("queued");
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "before-close")).isEqualTo(1);
         assertThat(countOf(reopened, "while-closing")).isEqualTo(1);
         assertThat(countOf(reopened, "queued")).isEqualTo(1);
@@ -78,7 +68,7 @@ class TransactionCloseTest {
 
     @Test
     void closeWithATransactionThatRollsBackClosesWithoutItsRows() {
-        Database db = openWithTable(lanes, dir, "close-rollback.db", patientClose());
+        Database db = runtime.openWithTable("close-rollback.db", patientClose());
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('rolled-back')");
 
@@ -88,13 +78,13 @@ class TransactionCloseTest {
         tx.close(); // no commit: rolls back
 
         join(closing);
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "rolled-back")).isZero();
     }
 
     @Test
     void closeWithAForgottenTransactionCompletesOnceItsIdleTimeoutRollsItBack() {
-        Database db = openWithTable(lanes, dir, "close-idle.db", DatabaseOptions.builder()
+        Database db = runtime.openWithTable("close-idle.db", DatabaseOptions.builder()
                 .closeTimeout(Duration.ofSeconds(30))
                 .transactionIdleTimeout(Duration.ofMillis(200))
                 .build());
@@ -107,13 +97,13 @@ class TransactionCloseTest {
         assertThat(tx.isOpen()).isFalse();
         WriteFailedException late = catchThrowableOfType(WriteFailedException.class, tx::commit);
         assertThat(late.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "forgotten")).isZero();
     }
 
     @Test
     void shutdownNowRollsBackAnOpenTransactionAndFailsItsLaterCalls() {
-        Database db = openWithTable(lanes, dir, "shutdown.db", patientClose());
+        Database db = runtime.openWithTable("shutdown.db", patientClose());
         db.execute("INSERT INTO t(v) VALUES ('committed-earlier')");
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('in-tx')");
@@ -132,7 +122,7 @@ class TransactionCloseTest {
         tx.close(); // harmless on an ended transaction
         assertThat(failureOf(queued).outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
 
-        Database reopened = lanes.open(db.path());
+        Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "in-tx")).isZero();
         assertThat(countOf(reopened, "after")).isZero();
         assertThat(countOf(reopened, "queued")).isZero();

@@ -5,24 +5,21 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.failureOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.TestLanes.Blocker;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,8 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The lane owns the transaction: a body or a statement cannot commit, roll back or nest one. */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransactionControlGuardTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     /** Transaction-control SQL, as people really write it. */
@@ -89,13 +85,7 @@ class TransactionControlGuardTest {
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "guard.db");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
+        db = runtime.openWithTable("guard.db");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -3,7 +3,6 @@ package dev.lanes;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -14,10 +13,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Read-then-write from many threads: each transaction reads a counter and writes it back plus
@@ -29,25 +27,18 @@ class TransactionCounterTest {
     static final int THREADS = 16;
     static final int PER_THREAD = 100;
 
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     ExecutorService threads = Executors.newFixedThreadPool(THREADS);
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
 
     @AfterEach
     void stop() {
         threads.shutdownNow();
-        lanes.close();
     }
 
     @Test
     void sixteenThreadsIncrementingThroughReadThenWriteTransactionsLoseNoUpdateAndNeverFailBusy()
             throws Exception {
-        Database db = lanes.open(dir.resolve("counter.db"));
+        Database db = runtime.open("counter.db");
         db.execute("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
         db.execute("INSERT INTO counter VALUES (1, 0)");
 
@@ -85,7 +76,7 @@ class TransactionCounterTest {
 
     @Test
     void readThenWriteTransactionsInterleavedWithPlainWritesLoseNoUpdate() throws Exception {
-        Database db = lanes.open(dir.resolve("mixed.db"));
+        Database db = runtime.open("mixed.db");
         db.execute("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
         db.execute("INSERT INTO counter VALUES (1, 0)");
 

@@ -1,16 +1,13 @@
 package dev.lanes;
 
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.DatabaseDiagnostics.TransactionInfo;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code db.diagnostics()} and {@code db.transactionOpen()} show whether a transaction pins the
@@ -19,20 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransactionDiagnosticsTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "diagnostics.db", DatabaseOptions.builder()
+        db = runtime.openWithTable("diagnostics.db", DatabaseOptions.builder()
                 .transactionIdleTimeout(Duration.ofMinutes(10)).build());
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     @Test

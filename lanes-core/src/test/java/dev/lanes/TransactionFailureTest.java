@@ -2,7 +2,6 @@ package dev.lanes;
 
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
-import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -15,11 +14,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.SQLiteConfig;
 
 /**
@@ -30,21 +28,14 @@ import org.sqlite.SQLiteConfig;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransactionFailureTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
 
     @BeforeEach
     void start() {
-        lanes = TestLanes.runtime();
-        db = openWithTable(lanes, dir, "failure.db");
+        db = runtime.openWithTable("failure.db");
         db.execute("CREATE TABLE u(k TEXT UNIQUE)");
         db.execute("CREATE TABLE r(k TEXT UNIQUE ON CONFLICT ROLLBACK)");
-    }
-
-    @AfterEach
-    void stop() {
-        lanes.close();
     }
 
     @Test
@@ -191,7 +182,7 @@ class TransactionFailureTest {
 
     @Test
     void beginFailsBusyWhileAnotherConnectionHoldsTheWriteLock() throws Exception {
-        Database busy = openWithTable(lanes, dir, "busy.db",
+        Database busy = runtime.openWithTable("busy.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ofMillis(200)).build());
         try (Connection external = DriverManager.getConnection("jdbc:sqlite:" + busy.path());
                 Statement s = external.createStatement()) {

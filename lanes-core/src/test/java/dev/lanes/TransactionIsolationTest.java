@@ -4,7 +4,6 @@ import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
-import static dev.lanes.TestLanes.openWithTable;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,10 +20,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.SQLiteConfig;
 
 /**
@@ -34,24 +32,17 @@ import org.sqlite.SQLiteConfig;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TransactionIsolationTest {
-    @TempDir Path dir;
-    Lanes lanes;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     ExecutorService helper = Executors.newCachedThreadPool();
-
-    @BeforeEach
-    void start() {
-        lanes = TestLanes.runtime();
-    }
 
     @AfterEach
     void stop() {
         helper.shutdownNow();
-        lanes.close();
     }
 
     @Test
     void statementsRunInCallOrderAndTheTransactionReadsItsOwnWrites() {
-        Database db = openWithTable(lanes, dir, "order.db");
+        Database db = runtime.openWithTable("order.db");
         db.execute("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
         db.execute("INSERT INTO counter VALUES (1, 1)");
 
@@ -87,7 +78,7 @@ class TransactionIsolationTest {
     @Test
     void aWriteIssuedWhileTheTransactionIsOpenRunsOnlyAfterItsCommitAndSeesItsData()
             throws Exception {
-        Database db = openWithTable(lanes, dir, "isolation.db");
+        Database db = runtime.openWithTable("isolation.db");
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('tx-1')");
 
@@ -118,7 +109,7 @@ class TransactionIsolationTest {
     @Test
     void aReadDuringAnOpenTransactionNeitherWaitsForItNorSeesItsUncommittedRows() {
         // The idle timeout must not end the transaction and so release a read queued behind it.
-        Database db = openWithTable(lanes, dir, "read-during-tx.db", DatabaseOptions.builder()
+        Database db = runtime.openWithTable("read-during-tx.db", DatabaseOptions.builder()
                 .transactionIdleTimeout(Duration.ofMinutes(10)).build());
         db.execute("INSERT INTO t(v) VALUES ('committed')");
         Transaction tx = db.begin();
@@ -138,7 +129,7 @@ class TransactionIsolationTest {
 
     @Test
     void aTransactionBodyCanReadItsResultSetMetadata() {
-        Database db = openWithTable(lanes, dir, "metadata.db");
+        Database db = runtime.openWithTable("metadata.db");
         try (Transaction tx = db.begin()) {
             tx.execute("INSERT INTO t(v) VALUES ('x')");
             String label = tx.run(c -> {
@@ -154,7 +145,7 @@ class TransactionIsolationTest {
 
     @Test
     void manyWritesQueuedBehindAnOpenTransactionAllCommitAfterItInOrder() {
-        Database db = openWithTable(lanes, dir, "queued.db");
+        Database db = runtime.openWithTable("queued.db");
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('tx')");
         List<CompletableFuture<String>> queued = new ArrayList<>();
@@ -176,7 +167,7 @@ class TransactionIsolationTest {
 
     @Test
     void beginQueuesBehindEarlierWritesAndTheTransactionSeesThem() {
-        Database db = openWithTable(lanes, dir, "begin-queues.db");
+        Database db = runtime.openWithTable("begin-queues.db");
         CompletableFuture<Transaction> begun;
         CompletableFuture<String> earlier;
         try (Blocker blocker = block(db, insert("blocker"))) {
@@ -198,36 +189,35 @@ class TransactionIsolationTest {
 
     @Test
     void anIdleTransactionHoldsNoPoolThreadSoOtherDatabasesKeepWriting() throws Exception {
-        try (Lanes single = Lanes.builder().name("one-thread").maxThreads(1).build()) {
-            Database pinned = openWithTable(single, dir, "pinned.db");
-            Database other = openWithTable(single, dir, "other.db");
-            // BEGIN queued behind a body on the pool's only thread, so the pool runs it too.
-            CompletableFuture<Transaction> begun;
-            try (Blocker blocker = block(pinned)) {
-                begun = CompletableFuture.supplyAsync(pinned::begin, helper);
-                TestLanes.awaitTrue("begin() to queue",
-                        () -> pinned.diagnostics().queuedWrites() == 1);
-                blocker.release();
-            }
-            Transaction tx = join(begun);
-            tx.execute("INSERT INTO t(v) VALUES ('tx')");
-            CompletableFuture<String> behind = pinned.writeAsync(insert("behind"));
-
-            List<CompletableFuture<String>> writes = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                writes.add(other.writeAsync(insert("other-" + i)));
-            }
-            for (CompletableFuture<String> w : writes) {
-                join(w);
-            }
-            assertThat(tx.isOpen()).isTrue();
-            assertThat(behind).isNotDone();
-
-            tx.commit();
-            assertThat(join(behind)).isEqualTo("behind");
-            assertThat(countOf(pinned, "tx")).isEqualTo(1);
-            assertThat(scalar(other, "SELECT count(*) FROM t WHERE v LIKE 'other-%'")).isEqualTo(20);
+        runtime.start(Lanes.builder().name("one-thread").maxThreads(1));
+        Database pinned = runtime.openWithTable("pinned.db");
+        Database other = runtime.openWithTable("other.db");
+        // BEGIN queued behind a body on the pool's only thread, so the pool runs it too.
+        CompletableFuture<Transaction> begun;
+        try (Blocker blocker = block(pinned)) {
+            begun = CompletableFuture.supplyAsync(pinned::begin, helper);
+            TestLanes.awaitTrue("begin() to queue",
+                    () -> pinned.diagnostics().queuedWrites() == 1);
+            blocker.release();
         }
+        Transaction tx = join(begun);
+        tx.execute("INSERT INTO t(v) VALUES ('tx')");
+        CompletableFuture<String> behind = pinned.writeAsync(insert("behind"));
+
+        List<CompletableFuture<String>> writes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            writes.add(other.writeAsync(insert("other-" + i)));
+        }
+        for (CompletableFuture<String> w : writes) {
+            join(w);
+        }
+        assertThat(tx.isOpen()).isTrue();
+        assertThat(behind).isNotDone();
+
+        tx.commit();
+        assertThat(join(behind)).isEqualTo("behind");
+        assertThat(countOf(pinned, "tx")).isEqualTo(1);
+        assertThat(scalar(other, "SELECT count(*) FROM t WHERE v LIKE 'other-%'")).isEqualTo(20);
     }
 
     /** Rows of {@code t} whose {@code v} is LIKE {@code pattern}, through the guarded connection. */

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Callers on virtual threads are served, and SQLite never runs on a virtual thread. Runs only on
@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class VirtualThreadsTest {
-    @TempDir Path dir;
+    @RegisterExtension final TestRuntime runtime = TestRuntime.create();
+
     @BeforeAll
     static void requireVirtualThreads() {
         VirtualThreads.assumeAvailable();
@@ -33,76 +34,74 @@ class VirtualThreadsTest {
     @Test
     void aThousandVirtualThreadsWriteConcurrentlyAndNoBodyRunsOnAVirtualThread() throws Exception {
         int writers = 1000;
-        try (Lanes lanes = Lanes.builder().name("vt").maxThreads(4).build()) {
-            Database db = TestLanes.openWithTable(lanes, dir, "vt.db",
-                    DatabaseOptions.builder().writeQueueCapacity(writers).build());
-            Set<Thread> bodyThreads = ConcurrentHashMap.newKeySet();
-            AtomicInteger virtualCallers = new AtomicInteger();
-            AtomicInteger virtualBodies = new AtomicInteger();
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<String>> results = new ArrayList<>();
-            ExecutorService vts = VirtualThreads.perTaskExecutor();
-            try {
-                for (int i = 0; i < writers; i++) {
-                    String v = "vt-" + i;
-                    results.add(vts.submit(() -> {
+        Lanes lanes = runtime.start(Lanes.builder().name("vt").maxThreads(4));
+        Database db = runtime.openWithTable("vt.db",
+                DatabaseOptions.builder().writeQueueCapacity(writers).build());
+        Set<Thread> bodyThreads = ConcurrentHashMap.newKeySet();
+        AtomicInteger virtualCallers = new AtomicInteger();
+        AtomicInteger virtualBodies = new AtomicInteger();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<String>> results = new ArrayList<>();
+        ExecutorService vts = VirtualThreads.perTaskExecutor();
+        try {
+            for (int i = 0; i < writers; i++) {
+                String v = "vt-" + i;
+                results.add(vts.submit(() -> {
+                    if (VirtualThreads.isVirtual(Thread.currentThread())) {
+                        virtualCallers.incrementAndGet();
+                    }
+                    go.await();
+                    String sync = db.write(c -> {
+                        bodyThreads.add(Thread.currentThread());
                         if (VirtualThreads.isVirtual(Thread.currentThread())) {
-                            virtualCallers.incrementAndGet();
+                            virtualBodies.incrementAndGet();
                         }
-                        go.await();
-                        String sync = db.write(c -> {
-                            bodyThreads.add(Thread.currentThread());
-                            if (VirtualThreads.isVirtual(Thread.currentThread())) {
-                                virtualBodies.incrementAndGet();
-                            }
-                            return TestLanes.insert(v).apply(c);
-                        });
-                        // and the async path, joined from the virtual thread
-                        return sync + "/" + join(db.writeAsync(c -> {
-                            if (VirtualThreads.isVirtual(Thread.currentThread())) {
-                                virtualBodies.incrementAndGet();
-                            }
-                            return TestLanes.insert(v + "-async").apply(c);
-                        }));
+                        return TestLanes.insert(v).apply(c);
+                    });
+                    // and the async path, joined from the virtual thread
+                    return sync + "/" + join(db.writeAsync(c -> {
+                        if (VirtualThreads.isVirtual(Thread.currentThread())) {
+                            virtualBodies.incrementAndGet();
+                        }
+                        return TestLanes.insert(v + "-async").apply(c);
                     }));
-                }
-                go.countDown();
-                for (int i = 0; i < writers; i++) {
-                    assertThat(results.get(i).get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
-                            .isEqualTo("vt-" + i + "/vt-" + i + "-async");
-                }
-            } finally {
-                vts.shutdownNow();
+                }));
             }
-
-            assertThat(virtualCallers).as("the callers really were virtual").hasValue(writers);
-            assertThat(virtualBodies).as("bodies that ran on a virtual thread").hasValue(0);
-            assertThat(bodyThreads).allSatisfy(t -> assertThat(VirtualThreads.isVirtual(t)).isFalse());
-            assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(2L * writers);
-            assertThat(lanes.diagnostics().liveThreads()).isLessThanOrEqualTo(4);
+            go.countDown();
+            for (int i = 0; i < writers; i++) {
+                assertThat(results.get(i).get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                        .isEqualTo("vt-" + i + "/vt-" + i + "-async");
+            }
+        } finally {
+            vts.shutdownNow();
         }
+
+        assertThat(virtualCallers).as("the callers really were virtual").hasValue(writers);
+        assertThat(virtualBodies).as("bodies that ran on a virtual thread").hasValue(0);
+        assertThat(bodyThreads).allSatisfy(t -> assertThat(VirtualThreads.isVirtual(t)).isFalse());
+        assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(2L * writers);
+        assertThat(lanes.diagnostics().liveThreads()).isLessThanOrEqualTo(4);
     }
 
     @Test
     void aVirtualThreadsExecuteAndQueryRunOnPlatformThreads() throws Exception {
-        try (Lanes lanes = Lanes.builder().name("vt").build()) {
-            Database db = lanes.open(dir.resolve("vq.db"));
-            ExecutorService vts = VirtualThreads.perTaskExecutor();
-            try {
-                Future<List<Row>> rows = vts.submit(() -> {
-                    db.execute("CREATE TABLE t(v TEXT)");
-                    db.execute("INSERT INTO t(v) VALUES (?)", "x");
-                    return db.query("SELECT v FROM t");
-                });
-                assertThat(rows.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
-                        .extracting(r -> r.getString("v")).containsExactly("x");
-                Future<Boolean> bodyOnVirtual = vts.submit(
-                        () -> db.write(c -> VirtualThreads.isVirtual(Thread.currentThread())));
-                assertThat(bodyOnVirtual.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
-                        .isFalse();
-            } finally {
-                vts.shutdownNow();
-            }
+        Lanes lanes = runtime.start(Lanes.builder().name("vt"));
+        Database db = runtime.open("vq.db");
+        ExecutorService vts = VirtualThreads.perTaskExecutor();
+        try {
+            Future<List<Row>> rows = vts.submit(() -> {
+                db.execute("CREATE TABLE t(v TEXT)");
+                db.execute("INSERT INTO t(v) VALUES (?)", "x");
+                return db.query("SELECT v FROM t");
+            });
+            assertThat(rows.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                    .extracting(r -> r.getString("v")).containsExactly("x");
+            Future<Boolean> bodyOnVirtual = vts.submit(
+                    () -> db.write(c -> VirtualThreads.isVirtual(Thread.currentThread())));
+            assertThat(bodyOnVirtual.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                    .isFalse();
+        } finally {
+            vts.shutdownNow();
         }
     }
 }

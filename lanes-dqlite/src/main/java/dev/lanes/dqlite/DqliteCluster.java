@@ -6,7 +6,10 @@ import dev.lanes.dqlite.internal.client.Connection;
 import dev.lanes.dqlite.internal.client.LeaderLocator;
 import dev.lanes.dqlite.internal.client.LeaderSession;
 import dev.lanes.dqlite.internal.client.WireEvents;
+import dev.lanes.dqlite.internal.lanes.EngineSession;
 import dev.lanes.dqlite.internal.wire.Responses;
+import dev.lanes.spi.ClusterEngine;
+import dev.lanes.spi.ClusterSession;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -37,10 +40,13 @@ import java.util.function.Consumer;
  * that fails reports through {@link DqliteException#mayHaveRun()} whether it may have taken
  * effect.
  *
+ * <p>It is also a {@link ClusterEngine}, so that Lanes runs a {@code Database} on it:
+ * {@code lanes.openCluster(DqliteCluster.of("127.0.0.1:9001", ...), "app", options)}.
+ *
  * <p>Immutable settings; thread-safe. It holds no connection of its own: each session has its
  * own, and each membership call opens one for its duration.
  */
-public final class DqliteCluster {
+public final class DqliteCluster implements ClusterEngine {
     private final List<String> seeds;
     private final ClientConfig config;
     private final LeaderLocator locator;
@@ -77,12 +83,42 @@ public final class DqliteCluster {
      * @throws DqliteNoLeaderException when no leader was found within {@link #leaderTimeout()}
      */
     public DqliteSession connect(String database) {
+        return connect(database, config.leaderTimeout());
+    }
+
+    /**
+     * {@link #connect(String)}, looking for the leader for {@code leaderTimeout} instead of
+     * {@link #leaderTimeout()}.
+     *
+     * @throws DqliteNoLeaderException when no leader was found within {@code leaderTimeout}
+     */
+    public DqliteSession connect(String database, Duration leaderTimeout) {
         Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(leaderTimeout, "leaderTimeout");
         if (database.isEmpty()) {
             throw new DqliteInvalidRequestException("the database name is empty");
         }
-        LeaderLocator.Established<Integer> leader = locator.connect(c -> c.open(database));
+        LeaderLocator.Established<Integer> leader = locator.connect(c -> c.open(database),
+                leaderTimeout);
         return new LeaderSession(leader.connection(), leader.value(), database, leader.leaderId());
+    }
+
+    /**
+     * A session for Lanes ({@link ClusterEngine}): {@link #connect(String, Duration)}, its
+     * failures classified for the SPI.
+     */
+    @Override
+    public ClusterSession open(String database, Duration timeout) {
+        try {
+            return new EngineSession(connect(database, timeout));
+        } catch (DqliteException e) {
+            throw EngineSession.classify(e);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return toString();
     }
 
     /** The current leader, as it names itself. */

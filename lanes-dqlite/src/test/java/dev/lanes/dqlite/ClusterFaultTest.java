@@ -1,5 +1,6 @@
 package dev.lanes.dqlite;
 
+import dev.lanes.dqlite.testing.LocalCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -32,7 +33,7 @@ class ClusterFaultTest {
     /** Generous against the ~0.4 s a 10 ms-latency cluster needs to elect a new leader. */
     private static final Duration FAILOVER_BOUND = Duration.ofSeconds(10);
 
-    private TestCluster cluster;
+    private LocalCluster cluster;
     private final AtomicBoolean armed = new AtomicBoolean();
     private final AtomicInteger armedExecs = new AtomicInteger();
     private final CountDownLatch armedExecSent = new CountDownLatch(1);
@@ -64,7 +65,7 @@ class ClusterFaultTest {
     @Test
     void killingTheLeaderWithACommitInFlightReportsMayHaveRunAndTheClientFindsTheNewLeader() throws Exception {
         DqliteSession session = client.connect("app");
-        TestCluster.Node leader = cluster.byAddress(session.node());
+        LocalCluster.Node leader = cluster.byAddress(session.node());
         session.exec("CREATE TABLE t(v TEXT)");
         for (int k = 0; k < 20; k++) {
             session.exec("INSERT INTO t VALUES (?)", "acked-" + k);
@@ -88,7 +89,7 @@ class ClusterFaultTest {
         try (DqliteSession next = client.connect("app")) {
             Duration failover = Duration.ofNanos(System.nanoTime() - killed);
             assertThat(failover).isLessThan(FAILOVER_BOUND);
-            assertThat(next.node()).isNotEqualTo(leader.address);
+            assertThat(next.node()).isNotEqualTo(leader.address());
             // every acknowledged commit survived; the one in flight was never sent again
             assertThat(count(next, "SELECT count(*) FROM t WHERE v LIKE 'acked-%'")).isEqualTo(20);
             assertThat(count(next, "SELECT count(*) FROM t WHERE v = 'in-flight'")).isZero();
@@ -102,8 +103,8 @@ class ClusterFaultTest {
     void aCommitWhoseFollowersAreFrozenIsLeadershipLostOrTimedOutAndMayHaveRun() {
         DqliteSession session = client.connect("app");
         session.exec("CREATE TABLE t(v TEXT)");
-        List<TestCluster.Node> followers = cluster.nodes().stream()
-                .filter(n -> !n.address.equals(session.node())).toList();
+        List<LocalCluster.Node> followers = cluster.nodes().stream()
+                .filter(n -> !n.address().equals(session.node())).toList();
 
         followers.forEach(cluster::freeze);
         // only COMMIT replicates: the transaction's statements still run on the leader alone
@@ -134,7 +135,7 @@ class ClusterFaultTest {
     void aNodeThatStoppedLeadingRefusesAsNotLeaderAndTheSessionCloses() {
         DqliteSession stale = client.connect("app");
         stale.exec("CREATE TABLE t(v TEXT)");
-        TestCluster.Node old = cluster.byAddress(stale.node());
+        LocalCluster.Node old = cluster.byAddress(stale.node());
 
         cluster.freeze(old);
         String newLeader;
@@ -148,7 +149,7 @@ class ClusterFaultTest {
         DqliteNotLeaderException refused = catchThrowableOfType(
                 () -> stale.exec("INSERT INTO t VALUES ('stale')"), DqliteNotLeaderException.class);
         assertThat(refused.mayHaveRun()).isFalse();
-        assertThat(refused.node()).isEqualTo(old.address);
+        assertThat(refused.node()).isEqualTo(old.address());
         assertThat(stale.isOpen()).isFalse();
         DqliteConnectionException closed = catchThrowableOfType(
                 () -> stale.exec("INSERT INTO t VALUES ('stale')"), DqliteConnectionException.class);
@@ -164,8 +165,8 @@ class ClusterFaultTest {
     void aKilledFollowerComesBackAndNoAcknowledgedCommitIsLostWhenTheLeaderDies() {
         DqliteSession session = client.connect("app");
         session.exec("CREATE TABLE t(n INTEGER)");
-        TestCluster.Node leader = cluster.byAddress(session.node());
-        TestCluster.Node follower = cluster.nodes().stream().filter(n -> n != leader).findFirst().orElseThrow();
+        LocalCluster.Node leader = cluster.byAddress(session.node());
+        LocalCluster.Node follower = cluster.nodes().stream().filter(n -> n != leader).findFirst().orElseThrow();
 
         cluster.kill9(follower);
         for (long n = 0; n < 50; n++) {
@@ -179,20 +180,20 @@ class ClusterFaultTest {
         assertThat(session.isOpen()).isTrue(); // nothing was sent since: it learns at its next request
 
         try (DqliteSession next = client.connect("app")) {
-            assertThat(next.node()).isNotEqualTo(leader.address);
+            assertThat(next.node()).isNotEqualTo(leader.address());
             assertThat(next.query("SELECT count(*), min(n), max(n) FROM t").rows().get(0))
                     .containsExactly(60L, 0L, 59L);
         }
         DqliteConnectionException lost = catchThrowableOfType(() -> session.query("SELECT 1"),
                 DqliteConnectionException.class);
-        assertThat(lost.node()).isEqualTo(leader.address);
+        assertThat(lost.node()).isEqualTo(leader.address());
     }
 
     /** Waits, bounded, until {@code node} answers LEADER with {@code leader}. */
-    private static void awaitFollowerOf(TestCluster.Node node, String leader) {
+    private static void awaitFollowerOf(LocalCluster.Node node, String leader) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (true) {
-            try (Connection connection = TestCluster.rawConnection(node.address)) {
+            try (Connection connection = TestCluster.rawConnection(node.address())) {
                 if (connection.leader().address().equals(leader)) {
                     return;
                 }

@@ -1,5 +1,6 @@
 package dev.lanes.dqlite;
 
+import dev.lanes.dqlite.testing.LocalCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 @Tag("slow")
 @Timeout(60)
 class ClusterMembershipTest {
-    private static TestCluster cluster;
+    private static LocalCluster cluster;
     private static DqliteCluster client;
 
     @BeforeAll
@@ -41,12 +42,12 @@ class ClusterMembershipTest {
 
     @Test
     void aFourthNodeIsAddedAssignedEveryRoleAndRemoved() {
-        TestCluster.Node fourth = cluster.startExtraNode(4);
+        LocalCluster.Node fourth = cluster.startExtraNode(4);
         assertThat(client.members()).extracting(DqliteNode::id).containsExactly(1L, 2L, 3L);
 
-        client.add(4, fourth.address);
-        assertThat(client.members()).contains(new DqliteNode(4, fourth.address, DqliteRole.SPARE));
-        assertThat(client.knownNodes()).contains(fourth.address);
+        client.add(4, fourth.address());
+        assertThat(client.members()).contains(new DqliteNode(4, fourth.address(), DqliteRole.SPARE));
+        assertThat(client.knownNodes()).contains(fourth.address());
 
         client.assign(4, DqliteRole.STANDBY);
         assertThat(roleOf(4)).isEqualTo(DqliteRole.STANDBY);
@@ -59,7 +60,7 @@ class ClusterMembershipTest {
             session.exec("INSERT INTO m VALUES (1)");
         }
         // the new voter knows the leader, so a client that knows only it finds the leader
-        DqliteCluster throughFourth = DqliteCluster.builder().nodes(fourth.address).build();
+        DqliteCluster throughFourth = DqliteCluster.builder().nodes(fourth.address()).build();
         assertThat(throughFourth.leader().address()).isEqualTo(client.leader().address());
 
         client.assign(4, DqliteRole.SPARE);
@@ -70,7 +71,7 @@ class ClusterMembershipTest {
         assertThat(members).extracting(DqliteNode::id).containsExactly(1L, 2L, 3L);
         assertThat(members).allMatch(m -> m.role() == DqliteRole.VOTER);
         // a removed node that was no seed leaves the list discovery asks
-        assertThat(client.knownNodes()).doesNotContain(fourth.address).hasSize(3);
+        assertThat(client.knownNodes()).doesNotContain(fourth.address()).hasSize(3);
         cluster.kill9(fourth);
     }
 

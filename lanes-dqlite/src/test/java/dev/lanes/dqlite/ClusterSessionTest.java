@@ -1,5 +1,6 @@
 package dev.lanes.dqlite;
 
+import dev.lanes.dqlite.testing.LocalCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.Timeout;
 @Tag("slow")
 @Timeout(60)
 class ClusterSessionTest {
-    private static TestCluster cluster;
+    private static LocalCluster cluster;
     private static DqliteCluster client;
     private static final AtomicInteger rowBatches = new AtomicInteger();
 
@@ -62,7 +63,7 @@ class ClusterSessionTest {
      * past an election timeout, so the tests ask who leads rather than assume it.
      */
     private static String aFollowerOf(String leader) {
-        return cluster.nodes().stream().map(n -> n.address).filter(a -> !a.equals(leader)).findFirst()
+        return cluster.nodes().stream().map(n -> n.address()).filter(a -> !a.equals(leader)).findFirst()
                 .orElseThrow();
     }
 

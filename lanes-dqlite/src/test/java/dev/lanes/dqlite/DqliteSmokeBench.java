@@ -1,5 +1,6 @@
 package dev.lanes.dqlite;
 
+import dev.lanes.dqlite.testing.LocalCluster;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
@@ -18,7 +19,7 @@ public final class DqliteSmokeBench {
 
     public static void main(String[] args) {
         long seconds = args.length > 0 ? Long.parseLong(args[0]) : 3;
-        try (TestCluster cluster = TestCluster.start(3);
+        try (LocalCluster cluster = TestCluster.start(3);
                 DqliteSession session = cluster.client().connect("bench")) {
             session.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
             single(session, "EXEC_SQL", seconds, () -> session.exec("INSERT INTO t(v) VALUES (?)", "x"));

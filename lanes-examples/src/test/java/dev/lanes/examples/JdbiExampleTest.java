@@ -112,7 +112,7 @@ class JdbiExampleTest {
         }));
 
         assertThat(failure).isInstanceOf(InvalidRequestException.class)
-                .hasMessageContaining("close() is refused inside a body");
+                .hasMessageContaining("close() is refused: the connection belongs to the runtime");
         assertThat(titles()).isEmpty();
     }
 
@@ -140,7 +140,7 @@ class JdbiExampleTest {
         Throwable savepoint = catchThrowable(() -> db.write(conn ->
                 jdbi(conn).withHandle(h -> h.savepoint("before_import"))));
         assertThat(savepoint).isInstanceOf(InvalidRequestException.class)
-                .hasMessageContaining("setSavepoint(String) is refused inside a body");
+                .hasMessageContaining("setSavepoint() is refused inside a body");
 
         Throwable rollback = catchThrowable(() -> db.write(conn -> {
             Handle h = jdbi(conn).open();

@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
  * reads the flags and wires the pieces: {@link BenchSuite} plans the scenarios, each {@link
  * ScenarioBench} makes its runs with {@link WorkloadRunner}, {@link ReportTable}, {@link
  * JsonReport} and {@link HtmlReport} present them, and a {@link Progress} shows how far it got.
+ * It exits {@value #SOAK_FAILED} when a soak failed its verdict, after writing the reports.
  */
 @Command(
         name = "bench",
@@ -36,33 +37,49 @@ import picocli.CommandLine.Spec;
                     + " with setAutoCommit(false); failures are counted by kind.",
             "  tenants  --databases tenant databases in one runtime, skewed to a hot set, reads"
                     + " and writes mixed; reports threads, connections, heap and RSS per database.",
+            "  dqlite   single-row inserts on a 3-node dqlite cluster the bench starts on"
+                    + " 127.0.0.1 (libdqlite installed with apt-get as root, else skipped):"
+                    + " db.execute on Lanes' lane against one commit per write through the"
+                    + " client on " + DqliteClientSystem.POOL_SIZE + " pooled sessions.",
+            "  soak     --databases databases in one runtime under a mixed load for --duration"
+                    + " (default 10m) with a connection budget, idle release and every checkpoint"
+                    + " mode; samples heap after GC, RSS, descriptors, threads, connections and WAL"
+                    + " bytes every 10s and exits 1 when one grows without bound. Not in the"
+                    + " default set; --repeat and --warmup do not apply to it.",
+            "  jdbc     the same JDBC code on db.dataSource() and on HikariCP / raw sqlite-jdbc:"
+                    + " 64 threads' auto-commit inserts, 16 threads' and a lone thread's Spring"
+                    + " TransactionTemplate + JdbcClient transactions, 8 threads' point reads.",
             "Every run uses fresh database files. Ratios above 1 mean Lanes is better.",
             "With --repeat N every configuration runs N times, Lanes and its baseline"
                     + " interleaved; rows then show medians, ratios the median (min-max) of the"
                     + " N repetition pairs."
         })
 public final class BenchCommand implements Callable<Integer> {
+    /** The exit code of a bench whose soak found something growing without bound. */
+    public static final int SOAK_FAILED = 1;
+
     @Spec
     private CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "NAMES", split = ",",
-            description = "Scenarios to run, comma-separated: write, read, rtw, tenants"
+            description = "Scenarios to run, comma-separated: write, read, rtw, tenants, jdbc,"
+                    + " dqlite, soak"
                     + " (default: write; tenants alone when only --databases is given).")
     private List<Scenario> scenarios;
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads of every scenario's concurrent runs (default: write 64,"
-                    + " read 8, rtw 16, tenants 16).")
+                    + " read 8, rtw 16, tenants 16, dqlite 64, soak 8; jdbc 64, 16 and 8 by part).")
     private Integer threads;
 
-    @Option(names = "--duration", paramLabel = "TIME", defaultValue = "5s",
-            converter = DurationConverter.class,
-            description = "How long each run is measured, e.g. 5s, 500ms (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "How long each run is measured, e.g. 5s, 500ms, 2m (default: 5s; a soak"
+                    + " 10m).")
     private Duration duration;
 
     @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "1s",
             converter = DurationConverter.class,
-            description = "Unmeasured work before each run's measurement"
+            description = "Unmeasured work before each run's measurement; not in a soak"
                     + " (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
@@ -70,19 +87,24 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Runs every configuration N times, Lanes and its baseline interleaved"
                     + " (A B A B ...), each run with its own warm-up and fresh files; reports the"
                     + " median of each figure and, per ratio, the median, min and max over the N"
-                    + " repetition pairs (default: ${DEFAULT-VALUE}).")
+                    + " repetition pairs (default: ${DEFAULT-VALUE}). Not with soak, which runs once.")
     private int repeat;
 
     @Option(names = "--synchronous", paramLabel = "LEVELS", split = ",",
             description = "Synchronous levels every scenario runs at, comma-separated:"
-                    + " ${COMPLETION-CANDIDATES} (default: NORMAL,FULL for write, NORMAL for the"
-                    + " others).")
+                    + " ${COMPLETION-CANDIDATES} (default: NORMAL,FULL for write and jdbc, NORMAL"
+                    + " for the others).")
     private List<Synchronous> synchronous;
 
     @Option(names = "--databases", paramLabel = "N",
-            description = "Tenant databases of the tenants scenario (default: "
+            description = "Databases of the tenants and soak scenarios (default: "
                     + BenchOptions.DEFAULT_DATABASES + ").")
     private Integer databases;
+
+    // hidden: only tests need a soak's samples closer together than the default
+    @Option(names = "--sample-interval", paramLabel = "TIME", hidden = true, defaultValue = "10s",
+            converter = DurationConverter.class)
+    private Duration sampleInterval;
 
     @Option(names = "--dir", paramLabel = "DIR",
             description = "Where the scratch directory of database files goes; it is deleted"
@@ -120,6 +142,11 @@ public final class BenchCommand implements Callable<Integer> {
             out.println();
             out.println("wrote " + options.report());
         }
+        if (!result.soaksPassed()) {
+            // the ! lines above say which series grew; a script needs only the exit code
+            out.flush();
+            return SOAK_FAILED;
+        }
         out.flush();
         return 0;
     }
@@ -133,7 +160,7 @@ public final class BenchCommand implements Callable<Integer> {
         try {
             return new BenchOptions(chosen, threads, duration, warmup, repeat, synchronous,
                     databases != null ? databases : BenchOptions.DEFAULT_DATABASES, dir, json,
-                    report);
+                    report, sampleInterval);
         } catch (IllegalArgumentException e) {
             // reported like any other bad flag: the message and the usage, exit code 2
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);

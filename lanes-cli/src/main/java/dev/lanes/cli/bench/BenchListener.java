@@ -32,6 +32,15 @@ interface BenchListener {
      */
     default void systemFinished(List<RunResult> repetitions) {}
 
+    /** A soak's databases are open and its load begins, as {@code setup} says. */
+    default void soakStarting(SoakResult.Setup setup) {}
+
+    /** A soak took {@code sample}: every few seconds while it runs. */
+    default void soakSampled(SoakSample sample) {}
+
+    /** A soak ended with {@code result}, its verdict among it. */
+    default void soakFinished(SoakResult result) {}
+
     /** A scenario finished; {@code comparisons} are its ratios against the baselines. */
     default void scenarioFinished(Scenario scenario, List<Comparison> comparisons) {}
 }

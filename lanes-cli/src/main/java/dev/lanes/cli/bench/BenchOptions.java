@@ -14,15 +14,20 @@ import java.util.Objects;
  * @param scenarios the scenarios to run, in order, without repeats
  * @param threads the threads of every scenario's concurrent runs, or null for each scenario's
  *     own default ({@link Scenario#defaultThreads()})
- * @param duration how long each run is measured
- * @param warmup how long each run works, unmeasured, before its measurement starts
- * @param repeat how many times each configuration runs, Lanes and its baseline interleaved
+ * @param duration how long each run is measured, or null for each scenario's own default ({@link
+ *     Scenario#defaultDuration()}: 5 s, a soak 10 min)
+ * @param warmup how long each comparison run works, unmeasured, before its measurement starts (a
+ *     soak has none: its verdict reads only the second half of its samples)
+ * @param repeat how many times each configuration runs, Lanes and its baseline interleaved; 1
+ *     whenever the soak runs, which runs once
  * @param synchronous the synchronous levels every scenario runs at, in order, without repeats; or
  *     null for each scenario's own default ({@link Scenario#defaultSynchronous()})
- * @param databases the tenant databases of the tenants scenario
+ * @param databases the databases of the tenants and soak scenarios
  * @param dir where the scratch directory of database files goes; {@code null} for java.io.tmpdir
  * @param json where to write the results as JSON; {@code null} for nowhere
  * @param report where to write the HTML report; {@code null} for nowhere
+ * @param sampleInterval how often a soak samples ({@link #DEFAULT_SAMPLE_INTERVAL}; shorter only
+ *     in tests)
  */
 record BenchOptions(
         List<Scenario> scenarios,
@@ -34,22 +39,29 @@ record BenchOptions(
         int databases,
         Path dir,
         Path json,
-        Path report) {
+        Path report,
+        Duration sampleInterval) {
 
-    /** The tenant databases when {@code --databases} is not given. */
+    /** The tenant (and soak) databases when {@code --databases} is not given. */
     static final int DEFAULT_DATABASES = 1000;
+    /** How often a soak samples when {@code --sample-interval} is not given. */
+    static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * The fewest samples a soak takes: its fit reads the second half of them, which needs two
+     * points at least.
+     */
+    static final int MIN_SOAK_SAMPLES = 4;
 
     BenchOptions {
         if (scenarios == null || scenarios.isEmpty()) {
             throw new IllegalArgumentException(
-                    "--scenario needs at least one of write, read, rtw, tenants");
+                    "--scenario needs at least one of write, read, rtw, tenants, jdbc, dqlite, soak");
         }
         scenarios = List.copyOf(new LinkedHashSet<>(scenarios));
         if (threads != null && threads < 1) {
             throw new IllegalArgumentException("--threads must be at least 1, was " + threads);
         }
-        Objects.requireNonNull(duration, "duration");
-        if (duration.isNegative() || duration.isZero()) {
+        if (duration != null && (duration.isNegative() || duration.isZero())) {
             throw new IllegalArgumentException("--duration must be positive, was " + duration);
         }
         Objects.requireNonNull(warmup, "warmup");
@@ -70,6 +82,36 @@ record BenchOptions(
         if (databases < 1) {
             throw new IllegalArgumentException("--databases must be at least 1, was " + databases);
         }
+        Objects.requireNonNull(sampleInterval, "sampleInterval");
+        if (sampleInterval.isNegative() || sampleInterval.isZero()) {
+            throw new IllegalArgumentException(
+                    "--sample-interval must be positive, was " + sampleInterval);
+        }
+        if (scenarios.contains(Scenario.SOAK)) {
+            if (repeat != 1) {
+                throw new IllegalArgumentException("--repeat does not apply to the soak scenario:"
+                        + " a soak runs once and judges its own samples over time; drop --repeat "
+                        + repeat + ", or run the other scenarios without soak");
+            }
+            Duration soak = duration != null ? duration : Scenario.SOAK.defaultDuration();
+            Duration shortest = sampleInterval.multipliedBy(MIN_SOAK_SAMPLES - 1);
+            if (soak.compareTo(shortest) < 0) {
+                throw new IllegalArgumentException("--duration of a soak must cover at least "
+                        + (MIN_SOAK_SAMPLES - 1) + " sample intervals of "
+                        + ReportTable.human(sampleInterval) + " (" + ReportTable.human(shortest)
+                        + "), was " + ReportTable.human(soak));
+            }
+        }
+    }
+
+    /** How long {@code scenario}'s runs are measured. */
+    Duration durationFor(Scenario scenario) {
+        return duration != null ? duration : scenario.defaultDuration();
+    }
+
+    /** The unmeasured work before each of {@code scenario}'s runs; none for the soak. */
+    Duration warmupFor(Scenario scenario) {
+        return scenario.compares() ? warmup : Duration.ZERO;
     }
 
     /** The threads of {@code scenario}'s concurrent runs. */

@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.lanes.Synchronous;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -17,18 +18,33 @@ import java.util.Optional;
 /**
  * Everything one {@code lanes bench} invocation measured, with what it ran on: the data behind the
  * printed table, the {@code --json} file and the {@code --report} page.
+ *
+ * @param soaks the soaks that ran, one per level; left out of the JSON when none did
  */
 record BenchReport(
         Environment environment,
         Settings settings,
         List<ScenarioSummary> scenarios,
         List<RunResult> runs,
-        List<Comparison> comparisons) {
+        List<Comparison> comparisons,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SoakResult> soaks) {
 
     BenchReport {
         scenarios = List.copyOf(scenarios);
         runs = List.copyOf(runs);
         comparisons = List.copyOf(comparisons);
+        soaks = List.copyOf(soaks);
+    }
+
+    /** A report of comparisons only. */
+    BenchReport(Environment environment, Settings settings, List<ScenarioSummary> scenarios,
+            List<RunResult> runs, List<Comparison> comparisons) {
+        this(environment, settings, scenarios, runs, comparisons, List.of());
+    }
+
+    /** Whether every soak passed (and so the bench exits 0); true when none ran. */
+    boolean soaksPassed() {
+        return soaks.stream().allMatch(s -> s.verdict().passed());
     }
 
     /**
@@ -119,6 +135,8 @@ record BenchReport(
      * The options the bench ran with, in JSON-friendly units.
      *
      * @param threads {@code --threads}, or null when each scenario used its own default
+     * @param durationSeconds the measured time of each comparison run: {@code --duration}, or its
+     *     default of 5 s (a soak's own length is its {@code setup.durationSeconds})
      * @param repeat {@code --repeat}: how many times each configuration ran
      * @param synchronous {@code --synchronous}, or null when each scenario used its own default
      */
@@ -135,7 +153,7 @@ record BenchReport(
             return new Settings(
                     options.scenarios(),
                     options.threads(),
-                    options.duration().toNanos() / 1e9,
+                    options.durationFor(Scenario.WRITE).toNanos() / 1e9,
                     options.warmup().toNanos() / 1e9,
                     options.repeat(),
                     options.synchronous(),

@@ -15,6 +15,10 @@ import java.util.List;
  * baseline 2, ...}, so that a slow drift of a shared machine (another job starting, a cache
  * filling) falls on both sides alike, and repetition i of one is compared with repetition i of
  * the other, its neighbour in time ({@link Comparison#of(List, List)}).
+ *
+ * <p>A soak ({@link SoakScenario}) compares nothing and is not repeated ({@link BenchOptions}
+ * refuses {@code --repeat} with it): its samples and verdict pass through to the listener and
+ * into the report's {@code soaks}.
  */
 final class BenchSuite {
     private final BenchOptions options;
@@ -48,51 +52,85 @@ final class BenchSuite {
                 return new ReadThenWriteScenario(options, directory);
             case TENANTS:
                 return new TenantScenario(options, directory);
+            case DQLITE:
+                return new DqliteScenario(options, directory);
+            case SOAK:
+                return new SoakScenario(options, directory);
+            case JDBC:
+                return new JdbcScenario(options, directory);
             default:
                 throw new IllegalArgumentException("no bench for scenario " + scenario);
         }
     }
 
-    /** How many measured runs the bench makes in all: two per comparison, per repetition. */
+    /**
+     * How many measured runs the bench makes in all: two per comparison, per repetition, and one
+     * per soak.
+     */
     int plannedRuns() {
         return scenarios.stream().mapToInt(ScenarioBench::plannedComparisons).sum() * 2
-                * options.repeat();
+                * options.repeat()
+                + scenarios.stream().mapToInt(ScenarioBench::plannedSoaks).sum();
     }
 
     /** Runs every scenario, telling {@code listener} about each step as soon as it happens. */
     BenchReport run(BenchReport.Environment environment, BenchListener listener) throws Exception {
         List<RunResult> runs = new ArrayList<>();
         List<Comparison> comparisons = new ArrayList<>();
+        List<SoakResult> soaks = new ArrayList<>();
         List<BenchReport.ScenarioSummary> summaries = new ArrayList<>();
         listener.benchStarting(plannedRuns());
         for (ScenarioBench bench : scenarios) {
             List<Comparison> ofScenario = new ArrayList<>();
             summaries.add(BenchReport.ScenarioSummary.of(bench));
             listener.scenarioStarting(bench.scenario(), bench.description());
-            bench.run(new Interleaved(listener, runs, ofScenario));
+            Scenario scenario = bench.scenario();
+            bench.run(new Interleaved(listener, runs, ofScenario, soaks,
+                    options.warmupFor(scenario).plus(options.durationFor(scenario))));
             comparisons.addAll(ofScenario);
             listener.scenarioFinished(bench.scenario(), ofScenario);
         }
-        return new BenchReport(
-                environment, BenchReport.Settings.of(options), summaries, runs, comparisons);
+        return new BenchReport(environment, BenchReport.Settings.of(options), summaries, runs,
+                comparisons, soaks);
     }
 
     /**
-     * Makes a scenario's comparisons, {@code --repeat} times each side, interleaved. Used by the
-     * bench's one thread only; {@link #repetition} is that of the run being measured, for its
-     * label.
+     * Makes a scenario's comparisons, {@code --repeat} times each side, interleaved, and passes a
+     * soak's steps on. Used by the bench's one thread only; {@link #repetition} is that of the
+     * run being measured, for its label.
      */
     private final class Interleaved implements ScenarioBench.Sink {
         private final BenchListener listener;
         private final List<RunResult> runs;
         private final List<Comparison> comparisons;
-        private final Duration expected = options.warmup().plus(options.duration());
+        private final List<SoakResult> soaks;
+        /** How long one of the scenario's runs takes: its warm-up and measured time. */
+        private final Duration expected;
         private int repetition;
 
-        Interleaved(BenchListener listener, List<RunResult> runs, List<Comparison> comparisons) {
+        Interleaved(BenchListener listener, List<RunResult> runs, List<Comparison> comparisons,
+                List<SoakResult> soaks, Duration expected) {
             this.listener = listener;
             this.runs = runs;
             this.comparisons = comparisons;
+            this.soaks = soaks;
+            this.expected = expected;
+        }
+
+        @Override
+        public void soakStarting(SoakResult.Setup setup) {
+            listener.soakStarting(setup);
+        }
+
+        @Override
+        public void sampled(SoakSample sample) {
+            listener.soakSampled(sample);
+        }
+
+        @Override
+        public void soaked(SoakResult result) {
+            soaks.add(result);
+            listener.soakFinished(result);
         }
 
         @Override

@@ -21,6 +21,9 @@ import java.util.stream.Collectors;
  * <p>Under {@code --repeat N} the charts draw the median of each system's N runs, the ratios show
  * their median and the min and max over the repetition pairs, and the runs table lists every
  * repetition with its number.
+ *
+ * <p>A soak's section shows its verdict, one chart per series ({@link SoakChart}) with the line
+ * fitted over the second half, and every sample.
  */
 final class HtmlReport {
     private static final Map<String, String> COLORS = Map.of(
@@ -48,7 +51,9 @@ final class HtmlReport {
             "svg .chart-title{font-weight:600;font-size:13px}",
             "svg text{font-size:11px;fill:#334155}svg .legend{font-size:12px}",
             "svg .grid{stroke:#e2e8f0;stroke-width:1}svg .axis{stroke:#94a3b8;stroke-width:1}",
-            "svg .series{stroke-width:2}svg .empty{fill:#94a3b8}");
+            "svg .series{stroke-width:2}svg .fit{stroke-width:2;stroke-dasharray:6 4}"
+                    + "svg text.bad{fill:#b91c1c;font-weight:600}"
+                    + "svg .empty{fill:#94a3b8}");
 
     private HtmlReport() {}
 
@@ -67,18 +72,20 @@ final class HtmlReport {
                 .append("<title>Lanes bench report</title>\n<style>\n").append(STYLE)
                 .append("\n</style>\n</head>\n<body>\n<h1>Lanes bench</h1>\n");
         environment(h, report);
-        h.append("<p class=\"note\">Each run uses fresh database files, its own unmeasured"
-                + " warm-up, then a measured window. Throughput counts requests that succeeded in"
-                + " the window; latencies are theirs. Ratios above 1 mean Lanes is better"
-                + " (throughput lanes/baseline, latency baseline/lanes).");
-        int repeat = report.settings().repeat();
-        if (repeat > 1) {
-            h.append(" Every configuration ran ").append(repeat).append(" times, Lanes and its"
-                    + " baseline interleaved: the charts show the median of each system's runs,"
-                    + " each ratio its median and (min-max) over the repetition pairs, and the"
-                    + " runs tables every repetition.");
+        if (report.settings().scenarios().stream().anyMatch(Scenario::compares)) {
+            h.append("<p class=\"note\">Each run uses fresh database files, its own unmeasured"
+                    + " warm-up, then a measured window. Throughput counts requests that succeeded"
+                    + " in the window; latencies are theirs. Ratios above 1 mean Lanes is better"
+                    + " (throughput lanes/baseline, latency baseline/lanes).");
+            int repeat = report.settings().repeat();
+            if (repeat > 1) {
+                h.append(" Every configuration ran ").append(repeat).append(" times, Lanes and"
+                        + " its baseline interleaved: the charts show the median of each system's"
+                        + " runs, each ratio its median and (min-max) over the repetition pairs,"
+                        + " and the runs tables every repetition.");
+            }
+            h.append("</p>\n");
         }
-        h.append("</p>\n");
         for (BenchReport.ScenarioSummary summary : report.scenarios()) {
             scenario(h, report, summary);
         }
@@ -97,10 +104,20 @@ final class HtmlReport {
         row(h, "JDK", e.java());
         row(h, "SQLite", e.sqlite() + " (sqlite-jdbc " + e.sqliteJdbc() + ")");
         row(h, "Database files", e.directory() + " (" + e.fileSystem() + ")");
-        row(h, "Run", "started " + e.startedAt() + "; "
-                + seconds(s.warmupSeconds()) + " warm-up + " + seconds(s.durationSeconds())
-                + " measured per run; --repeat " + s.repeat() + "; scenarios "
-                + s.scenarios().stream().map(Scenario::id).collect(Collectors.joining(", ")));
+        StringBuilder run = new StringBuilder("started " + e.startedAt());
+        if (s.scenarios().stream().anyMatch(Scenario::compares)) {
+            run.append("; ").append(seconds(s.warmupSeconds())).append(" warm-up + ")
+                    .append(seconds(s.durationSeconds())).append(" measured per run; --repeat ")
+                    .append(s.repeat());
+        }
+        for (SoakResult soak : report.soaks()) {
+            run.append("; soak at ").append(soak.setup().synchronous()).append(' ')
+                    .append(seconds(soak.setup().durationSeconds())).append(", a sample every ")
+                    .append(seconds(soak.setup().sampleIntervalSeconds()));
+        }
+        run.append("; scenarios ")
+                .append(s.scenarios().stream().map(Scenario::id).collect(Collectors.joining(", ")));
+        row(h, "Run", run.toString());
         h.append("</table>\n");
     }
 
@@ -118,6 +135,11 @@ final class HtmlReport {
         h.append("<section class=\"scenario\" id=\"scenario-").append(scenario.id()).append("\">\n")
                 .append("<h2>").append(Svg.escape(scenario.id() + ": " + summary.title()))
                 .append("</h2>\n<p>").append(Svg.escape(summary.description())).append("</p>\n");
+        if (!scenario.compares()) {
+            soaks(h, report.soaks());
+            h.append("</section>\n");
+            return;
+        }
         if (runs.isEmpty()) {
             h.append("<p class=\"note\">No runs.</p>\n</section>\n");
             return;
@@ -303,6 +325,75 @@ final class HtmlReport {
                 + " databases opened, divided by their number. Heap: in use after a full GC. RSS:"
                 + " resident set growth beyond the committed heap's growth, i.e. native memory"
                 + " (SQLite caches and connections, thread stacks).</p>\n");
+    }
+
+    /**
+     * Each soak: what ran, the verdict (every check against its limit), a chart per series with
+     * the fitted line, and every sample.
+     */
+    private static void soaks(StringBuilder h, List<SoakResult> soaks) {
+        if (soaks.isEmpty()) {
+            h.append("<p class=\"note\">No soak ran.</p>\n");
+            return;
+        }
+        for (SoakResult soak : soaks) {
+            SoakVerdict v = soak.verdict();
+            h.append("<h3>").append(soak.setup().synchronous()).append(": ")
+                    .append(v.passed() ? "passed, nothing grew without bound"
+                            : "<span class=\"bad\">FAILED</span>")
+                    .append("</h3>\n<p>").append(Svg.escape(ReportTable.describe(soak.setup())))
+                    .append(".</p>\n<p>").append(Svg.escape("Mix: " + ReportTable.mix()
+                            + "; trims keep " + soak.setup().keptRows() + " rows. "
+                            + String.format(Locale.ROOT, "%,d requests, %,d failed on purpose;"
+                                    + " external checkpoints: %,d completed, %,d busy, %,d failed.",
+                                    soak.requests(), soak.deliberateFailures(),
+                                    soak.external().completed(), soak.external().busy(),
+                                    soak.external().failures())))
+                    .append("</p>\n");
+            h.append("<table class=\"soak-verdict\">\n<tr><th>check (slopes from ")
+                    .append(SoakVerdict.clock(v.fitFromSeconds())).append(" to ")
+                    .append(SoakVerdict.clock(v.fitToSeconds()))
+                    .append(")</th><th>observed</th><th>limit</th><th>verdict</th></tr>\n");
+            for (SoakVerdict.Growth g : v.growth()) {
+                verdictRow(h, g.series().label(), g.rate(), "at most " + g.series().threshold(),
+                        g.passed());
+            }
+            for (SoakVerdict.Check c : v.checks()) {
+                verdictRow(h, c.name(), c.observed(), c.limit(), c.passed());
+            }
+            h.append("</table>\n<div class=\"charts\">\n");
+            for (SoakVerdict.Growth g : v.growth()) {
+                h.append("<figure class=\"soak\">")
+                        .append(SoakChart.render(g.series(), soak.samples(), g))
+                        .append("</figure>\n");
+            }
+            h.append("</div>\n<h3>Samples</h3>\n<table class=\"soak-samples\">\n<tr>");
+            for (String header : ReportTable.soakHeaders()) {
+                h.append("<th>").append(Svg.escape(header)).append("</th>");
+            }
+            h.append("</tr>\n");
+            for (SoakSample sample : soak.samples()) {
+                h.append("<tr>");
+                for (String cell : ReportTable.soakCells(sample)) {
+                    h.append("<td class=\"n\">").append(Svg.escape(cell)).append("</td>");
+                }
+                h.append("<td>").append(Svg.escape(sample.windowSeconds() == 0 ? ""
+                        : ReportTable.errors(sample.errors()))).append("</td></tr>\n");
+            }
+            h.append("</table>\n<p class=\"note\">Heap: in use after a full GC. RSS: the"
+                    + " resident set. Files: open descriptors. Most: the most connections open"
+                    + " at any moment of the window, sampled every "
+                    + SoakScenario.CONNECTION_PEAK_MILLIS + " ms. WAL: the -wal files of all"
+                    + " databases.</p>\n");
+        }
+    }
+
+    private static void verdictRow(StringBuilder h, String check, String observed, String limit,
+            boolean passed) {
+        h.append("<tr><td>").append(Svg.escape(check)).append("</td><td class=\"n\">")
+                .append(Svg.escape(observed)).append("</td><td>").append(Svg.escape(limit))
+                .append("</td>").append(passed ? "<td>ok</td>" : "<td class=\"bad\">FAILED</td>")
+                .append("</tr>\n");
     }
 
     private static String numberCell(String format, double value) {

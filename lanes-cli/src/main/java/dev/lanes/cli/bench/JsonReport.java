@@ -28,6 +28,16 @@ import java.nio.file.Path;
  *       null} where a divisor was zero (such a pair is left out of median, min and max; they are
  *       left out when no pair has a ratio, as a ratio has always been).
  * </ul>
+ *
+ * <p>A soak adds {@code soaks}, one per level it ran at (left out when none ran): its {@code
+ * setup} (databases, clients, connection budget and limit, idle release, checkpoint modes,
+ * durations), every sample in {@code samples} (elapsed seconds, the window's requests, deliberate
+ * failures and errors, heap after GC, committed heap, RSS, open files, threads, pool threads,
+ * open and most connections, reader connections, WAL bytes and the load average), what the {@code external}
+ * checkpointer did, the totals {@code requests}, {@code deliberateFailures} and {@code errors},
+ * and its {@code verdict}: {@code passed}, the fitted span ({@code fitFromSeconds}, {@code
+ * fitToSeconds}), per series its {@code slopePerMinute} against {@code thresholdPerMinute} in
+ * its {@code unit}, and the other {@code checks}.
  */
 final class JsonReport {
     private JsonReport() {}

@@ -4,12 +4,15 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.Synchronous;
+import dev.lanes.spi.ClusterEngine;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Function;
 
 /**
- * Lanes under test: a runtime of its own with default settings and one database, written with
- * {@link Database#execute}, the call an application makes for a single-statement write.
+ * Lanes under test: a runtime of its own with default settings and one database — a local file,
+ * or a database on a cluster ({@code Lanes.openCluster}) — written with {@link
+ * Database#execute}, the call an application makes for a single-statement write.
  */
 final class LanesSystem implements BenchSystem {
     private final Lanes lanes;
@@ -21,16 +24,28 @@ final class LanesSystem implements BenchSystem {
     }
 
     static LanesSystem open(Path file, Synchronous synchronous, int writers) {
-        DatabaseOptions options = DatabaseOptions.builder()
-                .synchronous(synchronous)
+        DatabaseOptions options = options(writers).synchronous(synchronous).build();
+        return open(lanes -> lanes.open(file, options));
+    }
+
+    /** Lanes on {@code database} (fresh) of a cluster. */
+    static LanesSystem openCluster(ClusterEngine engine, String database, int writers) {
+        DatabaseOptions options = options(writers).build();
+        return open(lanes -> lanes.openCluster(engine, database, options));
+    }
+
+    private static DatabaseOptions.Builder options(int writers) {
+        return DatabaseOptions.builder()
                 .busyTimeout(Duration.ofMillis(BUSY_TIMEOUT_MS))
                 // each writer thread has at most one write in flight, so a queue this deep never
                 // refuses one: the bench measures commits, not admission control
-                .writeQueueCapacity(Math.max(DatabaseOptions.DEFAULTS.writeQueueCapacity(), writers))
-                .build();
+                .writeQueueCapacity(Math.max(DatabaseOptions.DEFAULTS.writeQueueCapacity(), writers));
+    }
+
+    private static LanesSystem open(Function<Lanes, Database> opener) {
         Lanes lanes = Lanes.builder().name("bench").build();
         try {
-            Database db = lanes.open(file, options);
+            Database db = opener.apply(lanes);
             db.execute(CREATE_TABLE);
             return new LanesSystem(lanes, db);
         } catch (RuntimeException e) {

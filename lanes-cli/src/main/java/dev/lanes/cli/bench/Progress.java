@@ -71,6 +71,24 @@ interface Progress extends BenchListener, AutoCloseable {
             }
 
             @Override
+            public void soakStarting(SoakResult.Setup setup) {
+                progress.soakStarting(setup);
+                progress.print(() -> output.soakStarting(setup));
+            }
+
+            @Override
+            public void soakSampled(SoakSample sample) {
+                progress.soakSampled(sample);
+                progress.print(() -> output.soakSampled(sample));
+            }
+
+            @Override
+            public void soakFinished(SoakResult result) {
+                progress.soakFinished(result);
+                progress.print(() -> output.soakFinished(result));
+            }
+
+            @Override
             public void scenarioFinished(Scenario scenario, List<Comparison> comparisons) {
                 progress.scenarioFinished(scenario, comparisons);
                 progress.print(() -> output.scenarioFinished(scenario, comparisons));

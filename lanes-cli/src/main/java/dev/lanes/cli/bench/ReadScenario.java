@@ -43,7 +43,7 @@ final class ReadScenario implements ScenarioBench {
     ReadScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory;
-        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+        this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.READ));
     }
 
     @Override
@@ -90,7 +90,8 @@ final class ReadScenario implements ScenarioBench {
         }
     }
 
-    private static void fill(Path file, Synchronous sync) throws SQLException {
+    /** Creates {@code file}'s table of {@value #ROWS} rows (the JDBC scenario reads it too). */
+    static void fill(Path file, Synchronous sync) throws SQLException {
         try (Connection c = BaselineConnections.dataSource(file, sync).getConnection()) {
             try (Statement s = c.createStatement()) {
                 s.execute(BenchSystem.CREATE_TABLE);

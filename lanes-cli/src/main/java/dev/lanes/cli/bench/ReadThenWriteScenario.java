@@ -41,7 +41,7 @@ final class ReadThenWriteScenario implements ScenarioBench {
     ReadThenWriteScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory;
-        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+        this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.RTW));
     }
 
     @Override

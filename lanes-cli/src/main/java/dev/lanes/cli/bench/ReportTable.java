@@ -21,6 +21,11 @@ import java.util.stream.Collectors;
  * the N repetition pairs: {@code 3.70x (3.41-4.02)}. With N = 1 the same code prints what a
  * single run is, unchanged.
  *
+ * <p>A soak prints what it runs and the growth it allows, then one row per sample as it is taken
+ * (every 10 s), then its verdict: each series' slope over the second half against its threshold,
+ * the other checks, a {@code !} line for everything that failed, and one last line saying
+ * whether the soak passed.
+ *
  * <p>Not thread-safe: the bench calls it from the thread that runs it.
  */
 final class ReportTable implements BenchListener {
@@ -52,13 +57,19 @@ final class ReportTable implements BenchListener {
 
     /** The preamble: what runs, how often, for how long, and on what. */
     void printHeader(BenchOptions options, BenchReport.Environment environment) {
-        out.printf(Locale.ROOT,
-                "lanes bench: %s; %s warm-up + %s measured per run; --repeat %d%s%n",
+        List<String> parts = new ArrayList<>();
+        if (options.scenarios().stream().anyMatch(Scenario::compares)) {
+            parts.add(String.format(Locale.ROOT, "%s warm-up + %s measured per run; --repeat %d%s",
+                    human(options.warmup()), human(options.durationFor(Scenario.WRITE)), repeat,
+                    repeat == 1 ? "" : ", lanes and baseline interleaved"));
+        }
+        if (options.scenarios().contains(Scenario.SOAK)) {
+            parts.add(String.format(Locale.ROOT, "soak %s, a sample every %s",
+                    human(options.durationFor(Scenario.SOAK)), human(options.sampleInterval())));
+        }
+        out.printf(Locale.ROOT, "lanes bench: %s; %s%n",
                 options.scenarios().stream().map(Scenario::id).collect(Collectors.joining(", ")),
-                human(options.warmup()),
-                human(options.duration()),
-                repeat,
-                repeat == 1 ? "" : ", lanes and baseline interleaved");
+                String.join("; ", parts));
         out.printf(Locale.ROOT, "%s (%s); Java %s; %d CPUs, %s; SQLite %s (sqlite-jdbc %s)%n",
                 environment.directory(),
                 environment.fileSystem(),
@@ -73,6 +84,11 @@ final class ReportTable implements BenchListener {
     @Override
     public void scenarioStarting(Scenario scenario, String description) {
         out.printf(Locale.ROOT, "%n%s: %s%n", scenario.id(), description);
+        if (!scenario.compares()) {
+            // a soak prints its own header once its databases are open
+            out.flush();
+            return;
+        }
         if (repeat > 1) {
             out.printf(Locale.ROOT, "each row: the median of %d runs (errors: their sum)%n",
                     repeat);
@@ -138,6 +154,170 @@ final class ReportTable implements BenchListener {
         out.flush();
     }
 
+    @Override
+    public void soakStarting(SoakResult.Setup setup) {
+        out.println(describe(setup));
+        out.printf(Locale.ROOT, "mix: %s; trims keep %d rows%n", mix(), setup.keptRows());
+        out.printf(Locale.ROOT, "fails when a slope over the second half of the samples is above:"
+                + " %s%n", thresholds());
+        printRow(SOAK_COLUMNS, headers(SOAK_COLUMNS), "errors");
+        out.flush();
+    }
+
+    /** What a soak runs, in one line. */
+    static String describe(SoakResult.Setup s) {
+        return String.format(Locale.ROOT, "%s: connection budget %,d (at most %,d open at any"
+                        + " moment with the threads opening one); %d readers and %s idle release"
+                        + " per database; checkpoints %,d AUTO, %,d DEDICATED, %,d EXTERNAL"
+                        + " (TRUNCATE every %s on a connection of the bench's own); hot window"
+                        + " %,d databases, moving every %s; setup %.1f s",
+                s.synchronous(), s.connectionBudget(), s.connectionLimit(),
+                s.readersPerDatabase(), seconds(s.idleReleaseSeconds()), s.autoDatabases(),
+                s.dedicatedDatabases(), s.externalDatabases(),
+                seconds(s.externalCheckpointSeconds()), s.hotDatabases(),
+                seconds(s.hotRotationSeconds()), s.setupSeconds());
+    }
+
+    /** The headers of a soak's sample rows, the errors column last. */
+    static List<String> soakHeaders() {
+        List<String> headers = new ArrayList<>(headers(SOAK_COLUMNS));
+        headers.add("errors");
+        return headers;
+    }
+
+    @Override
+    public void soakSampled(SoakSample sample) {
+        printRow(SOAK_COLUMNS, soakCells(sample), sample.windowSeconds() == 0
+                ? "" : errors(sample.errors()));
+        out.flush();
+    }
+
+    @Override
+    public void soakFinished(SoakResult result) {
+        SoakVerdict v = result.verdict();
+        SoakResult.ExternalCheckpoints e = result.external();
+        out.printf(Locale.ROOT, "%,d requests, %,d failed on purpose (rolled back, as they"
+                        + " should); external checkpointer: %,d TRUNCATE checkpoints completed,"
+                        + " %,d busy, %,d failed%n",
+                result.requests(), result.deliberateFailures(), e.completed(), e.busy(),
+                e.failures());
+        out.printf(Locale.ROOT, "growth from %s to %s (least-squares slope, %d samples):%n",
+                SoakVerdict.clock(v.fitFromSeconds()), SoakVerdict.clock(v.fitToSeconds()),
+                SoakVerdict.secondHalf(result.samples()).size());
+        List<Column> columns = List.of(new Column("  check", 40, true),
+                new Column("verdict", 7, true), new Column("observed", 20, false));
+        printRow(columns, headers(columns), "limit");
+        for (SoakVerdict.Growth g : v.growth()) {
+            printRow(columns, List.of("  " + g.series().label(), verdict(g.passed()), g.rate()),
+                    "at most " + g.series().threshold());
+        }
+        for (SoakVerdict.Check c : v.checks()) {
+            printRow(columns, List.of("  " + c.name(), verdict(c.passed()), c.observed()),
+                    c.limit());
+        }
+        for (String failure : v.failures()) {
+            out.printf(Locale.ROOT, "  ! %s%n", failure);
+        }
+        Map<String, Long> errors = result.errors();
+        if (!errors.isEmpty()) {
+            out.printf(Locale.ROOT, "  ! %,d requests failed unexpectedly (not part of the"
+                            + " verdict, which is about growth): %s%n",
+                    errors.values().stream().mapToLong(Long::longValue).sum(), errors(errors));
+        }
+        if (e.failures() > 0) {
+            out.printf(Locale.ROOT, "  ! %,d external checkpoints failed, the last: %s%n",
+                    e.failures(), e.lastFailure());
+        }
+        out.printf(Locale.ROOT, "soak %s: %s%n", result.setup().synchronous(), v.passed()
+                ? "passed, nothing grew without bound"
+                : "FAILED (exit code " + BenchCommand.SOAK_FAILED + ")");
+        out.flush();
+    }
+
+    /** The columns of a soak's samples. */
+    private static final List<Column> SOAK_COLUMNS = List.of(
+            new Column("time", 6, false),
+            new Column("requests/s", 11, false),
+            new Column("heap MiB", 9, false),
+            new Column("RSS MiB", 9, false),
+            new Column("files", 6, false),
+            new Column("threads", 7, false),
+            new Column("pool", 5, false),
+            new Column("conns", 6, false),
+            new Column("most", 6, false),
+            new Column("readers", 7, false),
+            new Column("WAL MiB", 9, false),
+            new Column("load", 6, false));
+
+    /** A soak sample's cells, without its errors. */
+    static List<String> soakCells(SoakSample s) {
+        return List.of(
+                SoakVerdict.clock(s.elapsedSeconds()),
+                s.windowSeconds() == 0 ? "-" : String.format(Locale.ROOT, "%,.0f",
+                        s.requestsPerSecond()),
+                mebibytes(s.heapAfterGcBytes()),
+                mebibytes(s.rssBytes()),
+                count(s.openFiles()),
+                count(s.threads()),
+                count(s.poolThreads()),
+                count(s.openConnections()),
+                count(s.mostConnections()),
+                count(s.readerConnections()),
+                mebibytes(s.walBytes()),
+                s.loadAverage() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", s.loadAverage()));
+    }
+
+    /** The request mix, for people: {@code 35 % point reads, 10 % scans, …}. */
+    static String mix() {
+        List<String> parts = new ArrayList<>();
+        for (SoakLoad.Request r : SoakLoad.Request.values()) {
+            parts.add(r.percent() + " % " + mixName(r));
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String mixName(SoakLoad.Request r) {
+        switch (r) {
+            case POINT_READ:
+                return "point reads";
+            case SCAN:
+                return "scans";
+            case INSERT:
+                return "inserts";
+            case MULTI_ROW_WRITE:
+                return SoakLoad.BATCH_ROWS + "-row db.write bodies";
+            case TRANSACTION:
+                return "db.begin() read-then-write transactions";
+            case TRIM:
+                return "trims";
+            default:
+                return "bodies and transactions that fail on purpose";
+        }
+    }
+
+    /** Every series' threshold, for people: {@code heap after GC 4 MiB/min, …}. */
+    static String thresholds() {
+        List<String> parts = new ArrayList<>();
+        for (SoakSeries series : SoakSeries.values()) {
+            parts.add(series.label() + " " + series.threshold());
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String verdict(boolean passed) {
+        return passed ? "ok" : "FAILED";
+    }
+
+    /** 123.4: bytes in MiB with one decimal, or {@code unknown}. */
+    private static String mebibytes(long bytes) {
+        return bytes < 0 ? "unknown" : String.format(Locale.ROOT, "%,.1f", bytes / 1048576.0);
+    }
+
+    /** 3s, 0.5s: seconds the way {@link #human(Duration)} writes them. */
+    private static String seconds(double seconds) {
+        return human(Duration.ofNanos(Math.round(seconds * 1e9)));
+    }
+
     private void printFootprint(TenantFootprint f, String prefix) {
         out.printf(Locale.ROOT, "  %s%,d databases: %d of %d pool threads live, %,d connections"
                         + " open (budget %s); per database: heap %s, RSS %s beyond the heap (RSS now"
@@ -156,7 +336,7 @@ final class ReportTable implements BenchListener {
     }
 
     private static boolean hasVariants(Scenario scenario) {
-        return scenario == Scenario.READ;
+        return scenario == Scenario.READ || scenario == Scenario.JDBC;
     }
 
     private static List<Column> runColumns(Scenario scenario) {
@@ -164,7 +344,7 @@ final class ReportTable implements BenchListener {
         columns.add(new Column("sync", 8, true));
         columns.add(new Column("system", 7, true));
         columns.add(new Column("threads", 7, false));
-        if (scenario == Scenario.READ) {
+        if (hasVariants(scenario)) {
             columns.add(new Column("  with", 13, true));
         } else if (scenario == Scenario.TENANTS) {
             columns.add(new Column("  kind", 7, true));
@@ -201,7 +381,7 @@ final class ReportTable implements BenchListener {
         cells.add(run.synchronous().name());
         cells.add(run.system());
         cells.add(String.valueOf(run.threads()));
-        if (run.scenario() == Scenario.READ || run.scenario() == Scenario.TENANTS) {
+        if (hasVariants(run.scenario()) || run.scenario() == Scenario.TENANTS) {
             cells.add("  " + variant);
         }
         cells.add(String.format(Locale.ROOT, "%,.0f", rate));
@@ -255,7 +435,8 @@ final class ReportTable implements BenchListener {
                 undefined == 0 ? "" : ", " + undefined + " n/a");
     }
 
-    private static String errors(Map<String, Long> errors) {
+    /** {@code SQLITE_BUSY=3, WRITE_FAILED=1}, or {@code -} for none. */
+    static String errors(Map<String, Long> errors) {
         if (errors.isEmpty()) {
             return "-";
         }
@@ -278,11 +459,14 @@ final class ReportTable implements BenchListener {
                 : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
     }
 
-    /** 500ms, 1s, 1.5s: how people write durations, not ISO-8601's PT1.5S. */
+    /** 500ms, 1s, 1.5s, 10m: how people write durations, not ISO-8601's PT1.5S. */
     static String human(Duration d) {
         long millis = d.toMillis();
         if (millis < 1000) {
             return millis + "ms";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
         }
         return millis % 1000 == 0
                 ? millis / 1000 + "s"

@@ -2,13 +2,15 @@ package dev.lanes.cli.bench;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.lanes.Synchronous;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The workloads {@code lanes bench} can run, chosen with {@code --scenario}. Each has the thread
- * count and synchronous levels it runs at unless {@code --threads} or {@code --synchronous} say
- * otherwise, and the unit its throughput is counted in.
+ * count, synchronous levels and measured duration it runs at unless {@code --threads}, {@code
+ * --synchronous} or {@code --duration} say otherwise, and the unit its throughput is counted in.
+ * All but {@link #SOAK} compare Lanes with a baseline; the soak judges Lanes alone, over time.
  */
 enum Scenario {
     /** Single-row inserts from many writers (against HikariCP) and from one (against raw JDBC). */
@@ -19,7 +21,28 @@ enum Scenario {
     /** A counter read and then updated in one transaction, against HikariCP with plain BEGIN. */
     RTW(16, List.of(Synchronous.NORMAL), "tx/s", "read-then-write transactions"),
     /** Many tenant databases in one runtime, with a hot set, reads and writes mixed. */
-    TENANTS(16, List.of(Synchronous.NORMAL), "ops/s", "many tenant databases");
+    TENANTS(16, List.of(Synchronous.NORMAL), "ops/s", "many tenant databases"),
+    /**
+     * The same JDBC code on {@code db.dataSource()} and on HikariCP or raw sqlite-jdbc: inserts,
+     * Spring transactions, point reads ({@link JdbcScenario}; its parts have their own threads).
+     */
+    JDBC(JdbcScenario.INSERT_THREADS, List.of(Synchronous.NORMAL, Synchronous.FULL), "ops/s",
+            "db.dataSource() against HikariCP and raw JDBC"),
+    /**
+     * Single-row inserts on a 3-node dqlite cluster the bench starts, against one commit per
+     * write through the client on pooled sessions; the level does not apply there.
+     */
+    DQLITE(64, List.of(Synchronous.NORMAL), "writes/s", "single-row inserts on a dqlite cluster"),
+    /**
+     * A long mixed workload over many databases in one runtime, sampled every few seconds; fails
+     * when something grows without bound. Runs once, without a baseline.
+     */
+    SOAK(8, List.of(Synchronous.NORMAL), "requests/s", "nothing grows without bound");
+
+    /** How long a comparison run is measured when {@code --duration} is not given. */
+    static final Duration DEFAULT_DURATION = Duration.ofSeconds(5);
+    /** How long a soak runs when {@code --duration} is not given. */
+    static final Duration DEFAULT_SOAK_DURATION = Duration.ofMinutes(10);
 
     private final int defaultThreads;
     private final List<Synchronous> defaultSynchronous;
@@ -47,6 +70,16 @@ enum Scenario {
     /** The levels the scenario runs at when {@code --synchronous} is not given. */
     List<Synchronous> defaultSynchronous() {
         return defaultSynchronous;
+    }
+
+    /** How long its runs are measured when {@code --duration} is not given. */
+    Duration defaultDuration() {
+        return this == SOAK ? DEFAULT_SOAK_DURATION : DEFAULT_DURATION;
+    }
+
+    /** Whether it compares Lanes with a baseline (every scenario but the soak). */
+    boolean compares() {
+        return this != SOAK;
     }
 
     /** What its throughput counts, per second: {@code writes/s}, {@code tx/s}… */

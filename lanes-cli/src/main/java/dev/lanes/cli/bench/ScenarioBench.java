@@ -5,7 +5,8 @@ package dev.lanes.cli.bench;
  * against a total) and how to make them. A scenario says which configurations it compares and
  * how one run of each side is measured, on fresh database files in the bench's scratch
  * directory; how often and in which order the runs are made is the {@link Sink}'s to decide
- * ({@link BenchSuite}: {@code --repeat}, interleaved).
+ * ({@link BenchSuite}: {@code --repeat}, interleaved). The soak compares nothing: it runs once
+ * per level and hands its samples and verdict to the sink as they come.
  */
 interface ScenarioBench {
 
@@ -23,6 +24,15 @@ interface ScenarioBench {
          * on, and returns when all are done.
          */
         void compare(Side lanes, Side baseline) throws Exception;
+
+        /** A soak's databases are open and its load begins now (after {@link #runStarting}). */
+        void soakStarting(SoakResult.Setup setup);
+
+        /** A soak took a sample: shown at once, since a soak runs for minutes. */
+        void sampled(SoakSample sample);
+
+        /** A soak ended, with every sample and its verdict. */
+        void soaked(SoakResult result);
     }
 
     /** One system's measured run in one configuration. */
@@ -42,6 +52,11 @@ interface ScenarioBench {
 
     /** How many times {@link #run} calls {@link Sink#compare}. */
     int plannedComparisons();
+
+    /** How many times {@link #run} calls {@link Sink#soaked}: none but in the soak. */
+    default int plannedSoaks() {
+        return 0;
+    }
 
     /** Makes every comparison through {@code sink}. */
     void run(Sink sink) throws Exception;

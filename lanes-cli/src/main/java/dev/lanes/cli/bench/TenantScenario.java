@@ -1,29 +1,22 @@
 package dev.lanes.cli.bench;
 
 import dev.lanes.Database;
+import dev.lanes.DatabaseFiles;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.RuntimeDiagnostics;
 import dev.lanes.Synchronous;
-import dev.lanes.internal.file.LeaseSlot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 import org.sqlite.SQLiteDataSource;
@@ -49,9 +42,9 @@ final class TenantScenario implements ScenarioBench {
     static final int HOT_PERCENT = 80;
     static final int HOT_SET_PERCENT = 10;
     static final int READ_PERCENT = 80;
-    static final int KV_ROWS = 100;
-    /** Tenant creations in flight at once during setup. */
-    private static final int CREATE_WINDOW = 256;
+    static final int KV_ROWS = ManyDatabases.KV_ROWS;
+    /** How often the most open descriptors are sampled. */
+    private static final long OPEN_FILES_PERIOD_MILLIS = 250;
     private static final String SELECT = "SELECT v FROM kv WHERE id = ?";
     private static final String INSERT = "INSERT INTO events(payload) VALUES (?)";
 
@@ -62,7 +55,7 @@ final class TenantScenario implements ScenarioBench {
     TenantScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory;
-        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+        this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.TENANTS));
     }
 
     @Override
@@ -107,11 +100,11 @@ final class TenantScenario implements ScenarioBench {
     /**
      * The connection cap the tenants need to stay within {@code limit} file descriptors (the
      * process's soft limit; 0 or less when unknown), or 0 (no cap) when they fit without one. The leases of the tenants' directory hold at most
-     * {@link LeaseSlot#FILES} descriptors however many tenants are open; each connection holds
+     * {@link DatabaseFiles#LOCK_FILES} descriptors however many tenants are open; each connection holds
      * about three (its database and WAL files, and its database's shared-memory file).
      */
     static int connectionBudget(int databases, long limit) {
-        long spare = 1_000 + LeaseSlot.FILES; // the JVM's own files, sockets and jars; the leases
+        long spare = 1_000 + DatabaseFiles.LOCK_FILES; // the JVM's own files, sockets and jars; the leases
         if (limit <= 0 || (long) databases * 3 + spare <= limit) {
             return 0;
         }
@@ -134,7 +127,8 @@ final class TenantScenario implements ScenarioBench {
                     + "budget within %,d file descriptors: maxOpenConnections %,d", databases,
                     openFilesLimit, budget));
         }
-        try (OpenFilesPeak openFiles = new OpenFilesPeak();
+        try (PeakSampler openFiles = new PeakSampler("tenants-open-files", ProcessMemory::openFiles,
+                        OPEN_FILES_PERIOD_MILLIS);
                 Lanes lanes = Lanes.builder().name("tenants").maxOpenConnections(budget).build()) {
             List<Database> tenants = create(sink, lanes, tenantsDir, sync, databases);
             double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
@@ -189,7 +183,7 @@ final class TenantScenario implements ScenarioBench {
         Path tenantsDir = tenantsDirectory(sync, repetition);
         List<SQLiteDataSource> tenants = new ArrayList<>(databases);
         for (int i = 0; i < databases; i++) {
-            tenants.add(BaselineConnections.dataSource(tenantFile(tenantsDir, i), sync));
+            tenants.add(BaselineConnections.dataSource(ManyDatabases.file(tenantsDir, i), sync));
         }
         sink.runStarting(String.format(Locale.ROOT, "tenants: raw, a connection per request, "
                 + "%,d databases, %d clients, %s", databases, clients, sync));
@@ -256,51 +250,15 @@ final class TenantScenario implements ScenarioBench {
                 "tenants-" + sync.name().toLowerCase(Locale.ROOT) + "-r" + repetition);
     }
 
-    private static Path tenantFile(Path dir, int tenant) {
-        return dir.resolve(String.format(Locale.ROOT, "t-%06d.db", tenant));
-    }
-
     /** Opens and fills the tenant databases, all at once on the runtime's pool. */
     private static List<Database> create(Sink sink, Lanes lanes, Path dir, Synchronous sync,
             int databases) {
-        sink.status(String.format(Locale.ROOT, "tenants: creating %,d databases", databases));
         DatabaseOptions dbOptions = DatabaseOptions.builder()
                 .synchronous(sync)
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
                 .build();
-        List<Database> tenants = new ArrayList<>(databases);
-        // A window of creations in flight keeps the pool busy without queueing thousands of
-        // writes at once, whose waits would only show up as slow-write warnings.
-        ArrayDeque<CompletableFuture<Integer>> inFlight = new ArrayDeque<>();
-        int step = Math.max(1, databases / 10);
-        for (int i = 0; i < databases; i++) {
-            if (inFlight.size() == CREATE_WINDOW) {
-                inFlight.removeFirst().join();
-            }
-            if (i > 0 && i % step == 0) {
-                sink.status(String.format(Locale.ROOT, "tenants: opening database %,d of %,d",
-                        i + 1, databases));
-            }
-            Database db = lanes.open(tenantFile(dir, i), dbOptions);
-            tenants.add(db);
-            inFlight.add(db.writeAsync(conn -> {
-                try (Statement s = conn.createStatement()) {
-                    s.execute("CREATE TABLE kv(id INTEGER PRIMARY KEY, v TEXT)");
-                    s.execute("CREATE TABLE events(id INTEGER PRIMARY KEY, payload TEXT)");
-                }
-                try (PreparedStatement insert =
-                        conn.prepareStatement("INSERT INTO kv(id, v) VALUES (?, ?)")) {
-                    for (int id = 1; id <= KV_ROWS; id++) {
-                        insert.setInt(1, id);
-                        insert.setString(2, "value-" + id);
-                        insert.addBatch();
-                    }
-                    insert.executeBatch();
-                }
-                return KV_ROWS;
-            }));
-        }
-        inFlight.forEach(CompletableFuture::join);
+        List<Database> tenants =
+                ManyDatabases.create(sink, "tenants", lanes, dir, databases, i -> dbOptions);
         // one read each opens a reader connection per tenant, as a tenant's first request would:
         // part of setting up, not of the load (with 1,000 tenants, a one-second warm-up would
         // otherwise spend itself opening readers)
@@ -310,37 +268,5 @@ final class TenantScenario implements ScenarioBench {
             db.query(SELECT, 1);
         }
         return tenants;
-    }
-
-    /**
-     * The most descriptors the process had open, sampled every 250 ms on a daemon thread while
-     * open: the figure that shows the tenants stayed within the limit.
-     */
-    private static final class OpenFilesPeak implements AutoCloseable {
-        private final AtomicLong most = new AtomicLong(ProcessMemory.openFiles());
-        private final ScheduledExecutorService sampler =
-                Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "tenants-open-files");
-                    t.setDaemon(true);
-                    return t;
-                });
-
-        OpenFilesPeak() {
-            sampler.scheduleAtFixedRate(this::sample, 250, 250, TimeUnit.MILLISECONDS);
-        }
-
-        private void sample() {
-            most.accumulateAndGet(ProcessMemory.openFiles(), Math::max);
-        }
-
-        long most() {
-            sample();
-            return most.get();
-        }
-
-        @Override
-        public void close() {
-            sampler.shutdownNow();
-        }
     }
 }

@@ -27,7 +27,7 @@ final class WriteScenario implements ScenarioBench {
     WriteScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory;
-        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+        this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.WRITE));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.lanes.cli.inspect;
 
+import dev.lanes.DatabaseFiles;
+import dev.lanes.LeaseStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,8 +21,8 @@ import org.sqlite.SQLiteConfig;
  * runtime, no lease, no writes (not even the identity table), so it works while a Lanes runtime
  * in another process, or in this one, holds the database. In WAL mode a reader never blocks the
  * writer, and the owner never blocks it; {@code quick_check} reads one snapshot. The lease is
- * probed with {@link LeaseProbe}, which never takes it. A missing file is an error rather than a
- * new empty database.
+ * probed with {@link DatabaseFiles#lease}, which never takes it. A missing file is an error
+ * rather than a new empty database.
  */
 public final class DatabaseInspector {
     private static final String IDENTITY_TABLE = "_lanes_identity";
@@ -44,7 +46,7 @@ public final class DatabaseInspector {
         long fileBytes = Files.size(file);
         Path wal = file.resolveSibling(file.getFileName() + "-wal");
         long walBytes = Files.exists(wal) ? Files.size(wal) : 0;
-        LeaseStatus lease = LeaseProbe.probe(file);
+        LeaseStatus lease = DatabaseFiles.lease(file);
 
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);

@@ -2,16 +2,20 @@ package dev.lanes.cli.inspect;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.lanes.cli.DurationConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -31,6 +35,12 @@ import picocli.CommandLine.Spec;
                     + " WAL sizes, page size and count, freelist, journal mode, the identity UUID"
                     + " of _lanes_identity, whether the lease (a byte of .lanes-lock/<xx>) is held,"
                     + " and PRAGMA quick_check.",
+            "With --watch it shows, every --interval until Ctrl-C, what can be read of a live"
+                    + " database without SQLite and without disturbing its owner: the WAL's size"
+                    + " and age, the frames in the WAL against those checkpointed (from the"
+                    + " wal-index header in -shm, read-only), and the lease. On a terminal the"
+                    + " view is rewritten in place; otherwise one line per sample (one JSON"
+                    + " object per line with --json).",
             "Exit status: 0 when quick_check finds nothing, 1 when it reports problems, 2 when"
                     + " the file cannot be inspected."
         })
@@ -49,6 +59,19 @@ public final class InspectCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     private Format format = new Format();
 
+    @Option(names = "--watch", description = "Show the WAL, checkpoint progress and lease of a"
+            + " live database every --interval, until Ctrl-C.")
+    private boolean watch;
+
+    @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s",
+            converter = DurationConverter.class,
+            description = "How often --watch samples (500ms, 1s, 2m…); default ${DEFAULT-VALUE}.")
+    private Duration interval;
+
+    // for tests: stop --watch after this many samples (0: until Ctrl-C)
+    @Option(names = "--count", hidden = true, defaultValue = "0")
+    private long count;
+
     /** The output format flags, mutually exclusive. */
     static final class Format {
         @Option(names = "--json", description = "Print JSON (the default).")
@@ -62,6 +85,15 @@ public final class InspectCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (interval.isZero()) {
+            throw new ParameterException(spec.commandLine(), "--interval must be above zero");
+        }
+        if (count < 0) {
+            throw new ParameterException(spec.commandLine(), "--count must not be negative");
+        }
+        if (watch) {
+            return watch(out, err);
+        }
         Inspection inspection;
         try {
             inspection = DatabaseInspector.inspect(database);
@@ -83,5 +115,24 @@ public final class InspectCommand implements Callable<Integer> {
             out.flush();
         }
         return inspection.ok() ? 0 : PROBLEMS;
+    }
+
+    private int watch(PrintWriter out, PrintWriter err) throws IOException {
+        Path file = database.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(file)) {
+            err.println("lanes inspect: no such database file: " + file);
+            err.flush();
+            return UNREADABLE;
+        }
+        Watch.Screen screen;
+        if (format.json) {
+            screen = Watch.json(out);
+        } else if (Watch.onTerminal()) {
+            screen = Watch.inPlace(file, out, interval);
+        } else {
+            screen = Watch.lines(file, out);
+        }
+        Watch.run(file, interval, count, screen);
+        return 0;
     }
 }

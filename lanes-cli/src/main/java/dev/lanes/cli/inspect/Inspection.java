@@ -1,7 +1,7 @@
 package dev.lanes.cli.inspect;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-
+import dev.lanes.LeaseStatus;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.lanes.cli.inspect;
 
+import dev.lanes.LeaseStatus;
 import java.io.PrintWriter;
 import java.util.Locale;
 

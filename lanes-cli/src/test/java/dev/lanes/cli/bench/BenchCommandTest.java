@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -271,6 +272,129 @@ class BenchCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(err.toString()).contains("bogus");
+    }
+
+    @Test
+    // a guard against a hung runtime, not a speed assertion: 3 s of load on 50 databases
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aShortSoakSamplesEverythingChecksTheDataAndExitsByItsVerdict() throws Exception {
+        Path json = output.resolve("soak.json");
+        Path html = output.resolve("soak.html");
+
+        int exit = run("bench", "--scenario", "soak", "--databases", "50", "--duration", "3s",
+                "--sample-interval", "1s", "--dir", scratchParent.toString(),
+                "--json", json.toString(), "--report", html.toString());
+
+        JsonNode soak = new ObjectMapper().readTree(json.toFile()).get("soaks").get(0);
+        JsonNode verdict = soak.get("verdict");
+        // three seconds are too short for the slopes to mean much; the exit code must follow
+        // the verdict whatever it is
+        assertThat(exit).as(out.toString() + err)
+                .isEqualTo(verdict.get("passed").asBoolean() ? 0 : BenchCommand.SOAK_FAILED);
+        JsonNode setup = soak.get("setup");
+        assertThat(setup.get("databases").asInt()).isEqualTo(50);
+        assertThat(setup.get("connectionBudget").asInt()).isEqualTo(SoakScenario.MIN_BUDGET);
+        assertThat(setup.get("externalDatabases").asInt()).isEqualTo(1);
+        assertThat(setup.get("dedicatedDatabases").asInt()).isEqualTo(13);
+        JsonNode samples = soak.get("samples");
+        assertThat(samples).hasSize(4);
+        for (int i = 0; i < samples.size(); i++) {
+            JsonNode s = samples.get(i);
+            // sample i is due i intervals after the start (later when a sample ran long)
+            assertThat(s.get("elapsedSeconds").asDouble()).isGreaterThanOrEqualTo(i - 0.01);
+            if (i > 0) {
+                assertThat(s.get("elapsedSeconds").asDouble())
+                        .isGreaterThan(samples.get(i - 1).get("elapsedSeconds").asDouble());
+            }
+            assertThat(s.get("heapAfterGcBytes").asLong()).isPositive();
+            assertThat(s.get("openFiles").asLong()).isPositive();
+            assertThat(s.get("threads").asInt()).isGreaterThan(8);
+            assertThat(s.get("mostConnections").asInt())
+                    .isGreaterThanOrEqualTo(s.get("openConnections").asInt())
+                    .isLessThanOrEqualTo(setup.get("connectionLimit").asInt());
+            if (i > 0) {
+                assertThat(s.get("requests").asLong()).as("window %d", i).isPositive();
+                // nothing but the deliberate failures may fail
+                assertThat(s.get("errors").size()).as("errors in window %d: %s", i, s).isZero();
+            }
+        }
+        assertThat(soak.get("deliberateFailures").asLong()).isPositive();
+        assertThat(soak.get("external").get("completed").asLong()).isPositive();
+        assertThat(soak.get("external").get("failures").asLong()).isZero();
+        // the checks that do not depend on the run's length hold
+        for (JsonNode check : verdict.get("checks")) {
+            assertThat(check.get("passed").asBoolean()).as("%s", check).isTrue();
+        }
+        assertThat(verdict.get("growth")).hasSize(SoakSeries.values().length);
+
+        String text = out.toString();
+        assertThat(text).contains("lanes bench: soak; soak 3s, a sample every 1s",
+                "soak: 50 databases in one runtime, 8 clients, for 3s",
+                "fails when a slope over the second half of the samples is above: heap after GC",
+                "  time  requests/s  heap MiB", "counters, all databases", "wrote " + json,
+                "wrote " + html);
+        assertThat(text).containsPattern("growth from 0:0\\d to 0:0\\d \\(least-squares slope, 2"
+                + " samples\\):").containsPattern("soak NORMAL: (passed|FAILED)");
+        assertThat(err.toString()).contains("[1/1] soak: lanes, 50 databases, 8 clients, NORMAL"
+                + " (3s)", "soak: creating 50 databases", "soak: checking the data");
+        assertThat(SvgStructure.parse(Files.readString(html)).chartsOfClass("soak-chart"))
+                .hasSize(SoakSeries.values().length);
+        assertScratchIsGone();
+    }
+
+    @Test
+    void repeatDoesNotApplyToASoakAndIsRefused() {
+        int exit = run("bench", "--scenario", "soak", "--repeat", "3",
+                "--dir", scratchParent.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--repeat does not apply to the soak scenario: a soak"
+                + " runs once and judges its own samples over time; drop --repeat 3", "Usage:");
+        assertThat(scratchParent).isEmptyDirectory();
+    }
+
+    @Test
+    void aSoakTooShortForItsFitIsRefused() {
+        int exit = run("bench", "--scenario", "soak", "--duration", "20s",
+                "--dir", scratchParent.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--duration of a soak must cover at least 3 sample"
+                + " intervals of 10s (30s), was 20s");
+    }
+
+    @Test
+    void aSoakRunsTenMinutesUnlessToldAndTheOthersStillFiveSeconds() {
+        BenchOptions soak = parse("bench", "--scenario", "write,soak");
+        assertThat(soak.durationFor(Scenario.SOAK)).isEqualTo(Duration.ofMinutes(10));
+        assertThat(soak.durationFor(Scenario.WRITE)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(soak.warmupFor(Scenario.SOAK)).isZero();
+        assertThat(soak.warmupFor(Scenario.WRITE)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(soak.sampleInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(soak.threadsFor(Scenario.SOAK)).isEqualTo(8);
+        assertThat(soak.databases()).isEqualTo(1000);
+
+        BenchOptions given = parse("bench", "--scenario", "write,soak", "--duration", "2m");
+        assertThat(given.durationFor(Scenario.SOAK)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(given.durationFor(Scenario.WRITE)).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void theSoakIsNotInTheDefaultSet() {
+        assertThat(parse("bench").scenarios()).containsExactly(Scenario.WRITE);
+        assertThat(parse("bench", "--databases", "10").scenarios())
+                .containsExactly(Scenario.TENANTS);
+        assertThat(parse("bench", "--scenario", "soak", "--databases", "10").databases())
+                .isEqualTo(10);
+    }
+
+    @Test
+    void theHelpDescribesTheSoakButNotTheTestsSampleInterval() {
+        run("bench", "--help");
+
+        assertThat(out.toString()).contains("soak     --databases databases in one runtime",
+                "exits 1 when one grows without bound", "--repeat and --warmup do not apply")
+                .doesNotContain("--sample-interval");
     }
 
     private static BenchOptions parse(String... args) {

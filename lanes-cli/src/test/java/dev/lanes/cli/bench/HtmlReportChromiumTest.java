@@ -47,9 +47,10 @@ class HtmlReportChromiumTest {
             System.err.println("HtmlReportChromiumTest: NOTICE: no headless Chromium (" + why
                     + "); checking the charts' SVG structure with an XML parser instead");
             SvgStructure svg = SvgStructure.parse(html);
-            assertThat(svg.charts).hasSize(ReportFixtures.BAR_CHARTS + ReportFixtures.PERCENTILE_CHARTS);
+            assertThat(svg.charts).hasSize(ReportFixtures.CHARTS);
             assertThat(svg.count("rect", "bar")).isEqualTo(ReportFixtures.BARS);
-            assertThat(svg.count("path", "series")).isEqualTo(ReportFixtures.SERIES);
+            assertThat(svg.count("path", "series"))
+                    .isEqualTo(ReportFixtures.SERIES + ReportFixtures.SOAK_CHARTS);
             return;
         }
 
@@ -58,16 +59,16 @@ class HtmlReportChromiumTest {
         String dom = chromium.get().dumpDom(page, dir, Duration.ofSeconds(90));
 
         // the elements are in the DOM Chromium built from the page
-        assertThat(count(dom, "<svg\\b")).isEqualTo(
-                ReportFixtures.BAR_CHARTS + ReportFixtures.PERCENTILE_CHARTS);
+        assertThat(count(dom, "<svg\\b")).isEqualTo(ReportFixtures.CHARTS);
         assertThat(count(dom, "<rect\\b[^>]*class=\"bar\"")).isEqualTo(ReportFixtures.BARS);
-        assertThat(count(dom, "<path\\b[^>]*class=\"series\"")).isEqualTo(ReportFixtures.SERIES);
+        assertThat(count(dom, "<path\\b[^>]*class=\"series\""))
+                .isEqualTo(ReportFixtures.SERIES + ReportFixtures.SOAK_CHARTS);
 
         // and they were laid out: every chart has a size and visible shapes
         Matcher check = Pattern.compile("<pre id=\"render-check\">([^<]*)</pre>").matcher(dom);
         assertThat(check.find()).as("the probe's result in the DOM:%n%s", dom).isTrue();
         String[] charts = check.group(1).split(";");
-        assertThat(charts).hasSize(ReportFixtures.BAR_CHARTS + ReportFixtures.PERCENTILE_CHARTS);
+        assertThat(charts).hasSize(ReportFixtures.CHARTS);
         int shapes = 0;
         for (String chart : charts) {
             String[] f = chart.split(",");
@@ -76,8 +77,10 @@ class HtmlReportChromiumTest {
             assertThat(Integer.parseInt(f[2])).as("visible shapes of %s", chart).isPositive();
             shapes += Integer.parseInt(f[2]);
         }
-        // every bar, line and dot of the fixture is visible (dots: 5 per line)
-        assertThat(shapes).isEqualTo(ReportFixtures.BARS + ReportFixtures.SERIES * 6);
+        // every bar, line and dot of the fixture is visible (dots: 5 per latency line; a soak
+        // chart's line of samples)
+        assertThat(shapes).isEqualTo(ReportFixtures.BARS + ReportFixtures.SERIES * 6
+                + ReportFixtures.SOAK_CHARTS);
     }
 
     private static int count(String text, String regex) {

@@ -15,7 +15,9 @@ class HtmlReportTest {
         assertThat(svg.chartsOfClass("bar-chart")).hasSize(ReportFixtures.BAR_CHARTS);
         assertThat(svg.chartsOfClass("percentile-chart")).hasSize(ReportFixtures.PERCENTILE_CHARTS);
         assertThat(svg.count("rect", "bar")).isEqualTo(ReportFixtures.BARS);
-        assertThat(svg.count("path", "series")).isEqualTo(ReportFixtures.SERIES);
+        assertThat(svg.count("path", "series"))
+                .isEqualTo(ReportFixtures.SERIES + ReportFixtures.SOAK_CHARTS);
+        assertThat(svg.charts).hasSize(ReportFixtures.CHARTS);
         for (Element chart : svg.charts) {
             assertThat(chart.getNamespaceURI()).isEqualTo(SvgStructure.SVG_NS);
             assertThat(Double.parseDouble(chart.getAttribute("width"))).isPositive();
@@ -96,5 +98,40 @@ class HtmlReportTest {
 
         assertThat(tenants).contains("Footprint", "64 / 64", "2,100", "48.8 KiB", "164.1 KiB",
                 "lanes read", "lanes write");
+    }
+
+    @Test
+    void aSoakShowsItsVerdictAChartPerSeriesWithItsFitAndEverySample() throws Exception {
+        String soak = html.substring(html.indexOf("id=\"scenario-soak\""));
+        SvgStructure svg = SvgStructure.parse(soak);
+
+        assertThat(svg.chartsOfClass("soak-chart")).hasSize(SoakSeries.values().length);
+        // the fitted line of each series over the second half, beside its samples
+        assertThat(svg.count("path", "fit")).isEqualTo(SoakSeries.values().length);
+        assertThat(soak).contains("NORMAL: passed, nothing grew without bound",
+                "check (slopes from 5:00 to 10:00)", "at most 2 MiB/min",
+                "budget 300 + 8 clients + 64 pool threads opening",
+                "external checkpoints: 480 completed, 2 busy, 0 failed")
+                .doesNotContain("class=\"bad\"");
+        String samples = soak.substring(soak.indexOf("<table class=\"soak-samples\">"));
+        samples = samples.substring(0, samples.indexOf("</table>"));
+        // a header row and 61 samples
+        assertThat(samples.split("<tr>", -1)).hasSize(1 + 1 + 61);
+        assertThat(html).contains("soak at NORMAL 600.0s, a sample every 10.0s");
+    }
+
+    @Test
+    void aFailedSoakSaysSoAndMarksWhatGrew() {
+        BenchReport report = ReportFixtures.sample();
+        String failed = HtmlReport.render(new BenchReport(report.environment(), report.settings(),
+                report.scenarios(), report.runs(), report.comparisons(),
+                java.util.List.of(SoakFixtures.leaking())));
+        String soak = failed.substring(failed.indexOf("id=\"scenario-soak\""));
+
+        assertThat(soak).contains("NORMAL: <span class=\"bad\">FAILED</span>",
+                "<tr><td>heap after GC</td><td class=\"n\">+146.48 MiB/min</td>"
+                        + "<td>at most 2 MiB/min</td><td class=\"bad\">FAILED</td></tr>");
+        assertThat(soak.split("class=\"bad\">FAILED", -1)).as("only the heap failed")
+                .hasSize(1 + 2);
     }
 }

@@ -87,6 +87,41 @@ class JsonReportTest {
         assertThat(json.get("settings").get("repeat").asInt()).isEqualTo(1);
     }
 
+    @Test
+    void aSoakWritesItsSetupEverySampleAndItsVerdict() throws Exception {
+        JsonNode soak = write(ReportFixtures.sample()).get("soaks").get(0);
+
+        assertThat(soak.get("setup").get("connectionBudget").asInt()).isEqualTo(300);
+        assertThat(soak.get("setup").get("synchronous").asText()).isEqualTo("NORMAL");
+        assertThat(soak.get("samples")).hasSize(61);
+        JsonNode second = soak.get("samples").get(1);
+        assertThat(second.get("elapsedSeconds").asDouble()).isEqualTo(10);
+        assertThat(second.get("requestsPerSecond").asDouble()).isEqualTo(2_500);
+        assertThat(second.get("heapAfterGcBytes").asLong()).isPositive();
+        assertThat(second.has("rssBytes") && second.has("openFiles") && second.has("threads")
+                && second.has("openConnections") && second.has("mostConnections")
+                && second.has("walBytes")).isTrue();
+        JsonNode verdict = soak.get("verdict");
+        assertThat(verdict.get("passed").asBoolean()).isTrue();
+        assertThat(verdict.get("fitFromSeconds").asDouble()).isEqualTo(300);
+        List<String> series = new ArrayList<>();
+        for (JsonNode g : verdict.get("growth")) {
+            series.add(g.get("series").asText());
+            assertThat(g.get("thresholdPerMinute").asDouble()).isPositive();
+            assertThat(g.get("slopePerMinute").isNumber()).isTrue();
+        }
+        assertThat(series).containsExactly("heapAfterGc", "rss", "openFiles", "threads",
+                "walBytes");
+        assertThat(verdict.get("checks").get(0).get("name").asText()).isEqualTo("connections");
+        assertThat(soak.get("requests").asLong()).isEqualTo(1_500_000);
+        assertThat(soak.get("external").get("completed").asLong()).isEqualTo(480);
+    }
+
+    @Test
+    void aBenchWithoutASoakWritesNoSoaks() throws Exception {
+        assertThat(write(RepeatedFixtures.report()).has("soaks")).isFalse();
+    }
+
     private JsonNode write(BenchReport report) throws Exception {
         Path file = dir.resolve("nested/bench.json");
         JsonReport.write(report, file);

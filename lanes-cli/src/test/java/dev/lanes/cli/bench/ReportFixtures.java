@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * A synthetic {@link BenchReport} with every scenario, for the report tests: realistic figures,
  * a baseline that completed nothing (rtw), a mixed run with latencies by kind and a footprint
- * (tenants), and labels that need escaping.
+ * (tenants), a healthy soak ({@link SoakFixtures#healthy()}), and labels that need escaping.
  */
 final class ReportFixtures {
     /** Throughput charts: one per scenario. */
@@ -19,6 +19,10 @@ final class ReportFixtures {
     static final int BARS = 4 + 8 + 2 + 3;
     /** Latency lines: as the bars, less the rtw baseline that has no latency. */
     static final int SERIES = 4 + 8 + 1 + 3;
+    /** Soak charts: one per series, each with one line of samples (class {@code series}). */
+    static final int SOAK_CHARTS = SoakSeries.values().length;
+    /** Every chart of the page. */
+    static final int CHARTS = BAR_CHARTS + PERCENTILE_CHARTS + SOAK_CHARTS;
 
     private ReportFixtures() {}
 
@@ -68,7 +72,8 @@ final class ReportFixtures {
         }
         BenchReport.Settings settings = new BenchReport.Settings(List.of(Scenario.values()), null,
                 5, 1, 1, null, 1000);
-        return new BenchReport(environment(), settings, scenarios, runs, comparisons);
+        return new BenchReport(environment(), settings, scenarios, runs, comparisons,
+                List.of(SoakFixtures.healthy()));
     }
 
     /** The machine the fixtures ran on. */

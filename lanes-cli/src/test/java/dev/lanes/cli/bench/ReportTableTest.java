@@ -96,6 +96,108 @@ class ReportTableTest {
         assertThat(lines(table, "  1,000 databases: 60 of 64 pool threads live")).hasSize(1);
     }
 
+    @Test
+    void aSoakPrintsWhatItRunsItsThresholdsAndARowPerSampleAsItIsTaken() {
+        StringWriter out = new StringWriter();
+        ReportTable table = new ReportTable(new PrintWriter(out, true), 1);
+        SoakResult soak = SoakFixtures.healthy();
+
+        table.soakStarting(soak.setup());
+        table.soakSampled(soak.samples().get(0));
+        table.soakSampled(soak.samples().get(1));
+        String text = out.toString();
+
+        assertThat(text).startsWith("NORMAL: connection budget 300 (at most 372 open at any"
+                + " moment with the threads opening one); 2 readers and 3s idle release per"
+                + " database; checkpoints 746 AUTO, 250 DEDICATED, 4 EXTERNAL (TRUNCATE every 5s"
+                + " on a connection of the bench's own); hot window 100 databases, moving every"
+                + " 30s; setup 5.4 s");
+        assertThat(lines(text, "mix: ")).containsExactly("mix: 35 % point reads, 10 % scans,"
+                + " 25 % inserts, 10 % 5-row db.write bodies, 10 % db.begin() read-then-write"
+                + " transactions, 8 % trims, 2 % bodies and transactions that fail on purpose;"
+                + " trims keep 200 rows");
+        assertThat(lines(text, "fails when")).containsExactly("fails when a slope over the second"
+                + " half of the samples is above: heap after GC 2 MiB/min, RSS 16 MiB/min, open"
+                + " files 20/min, threads 1/min, WAL, all databases 4 MiB/min");
+        List<String> rows = text.lines().skip(3).collect(Collectors.toList());
+        assertThat(rows.get(0)).isEqualTo("  time  requests/s  heap MiB   RSS MiB  files threads"
+                + "  pool  conns   most readers   WAL MiB   load  errors");
+        // the first sample closes no window: no rate and no errors column yet
+        assertThat(rows.get(1)).matches(
+                " +0:00 +- +13\\.\\d +2\\d\\d\\.\\d +1,0\\d\\d +\\d\\d +2 +300 +304 +140 +\\d+\\.\\d +1\\.5");
+        assertThat(rows.get(2)).startsWith("  0:10       2,500").endsWith("  -");
+    }
+
+    @Test
+    void aPassedSoakEndsWithEveryCheckAndItsVerdict() {
+        String text = finish(SoakFixtures.healthy());
+
+        assertThat(lines(text, "growth from")).containsExactly(
+                "growth from 5:00 to 10:00 (least-squares slope, 31 samples):");
+        assertThat(lines(text, "  connections")).singleElement().asString()
+                .matches("  connections +ok +at most 304 open  <= 372 \\(budget 300 \\+ 8 clients"
+                        + " \\+ 64 pool threads opening\\)");
+        assertThat(lines(text, "  heap after GC")).singleElement().asString()
+                .matches("  heap after GC +ok +[+-]\\d+\\.\\d\\d MiB/min  at most 2 MiB/min");
+        assertThat(lines(text, "  !")).isEmpty();
+        assertThat(text).contains("1,500,000 requests, 30,000 failed on purpose (rolled back, as they"
+                + " should); external checkpointer: 480 TRUNCATE checkpoints completed, 2 busy,"
+                + " 0 failed");
+        assertThat(lastLine(text)).isEqualTo("soak NORMAL: passed, nothing grew without bound");
+    }
+
+    @Test
+    void aFailedSoakSaysWhichSeriesGrewOnAnExclamationLine() {
+        String text = finish(SoakFixtures.leaking());
+
+        assertThat(lines(text, "  heap after GC")).singleElement().asString()
+                .matches("  heap after GC +FAILED +\\+146\\.48 MiB/min  at most 2 MiB/min");
+        assertThat(lines(text, "  !")).containsExactly("  ! heap after GC grew +146.48 MiB/min"
+                + " from 5:00 to 10:00 (threshold 2 MiB/min)");
+        assertThat(lastLine(text)).isEqualTo("soak NORMAL: FAILED (exit code 1)");
+    }
+
+    @Test
+    void unexpectedErrorsAreShownButAreNotTheVerdict() {
+        SoakResult healthy = SoakFixtures.healthy();
+        List<SoakSample> samples = new java.util.ArrayList<>(healthy.samples());
+        SoakSample s = samples.get(5);
+        samples.set(5, new SoakSample(s.elapsedSeconds(), s.windowSeconds(), s.requests(),
+                s.deliberateFailures(), java.util.Map.of("SQLITE_BUSY", 3L), s.heapAfterGcBytes(),
+                s.heapCommittedBytes(), s.rssBytes(), s.openFiles(), s.threads(),
+                s.poolThreads(), s.openConnections(), s.mostConnections(),
+                s.readerConnections(), s.walBytes(), s.loadAverage()));
+
+        String text = finish(SoakFixtures.result(samples));
+
+        assertThat(lines(text, "  !")).containsExactly("  ! 3 requests failed unexpectedly (not"
+                + " part of the verdict, which is about growth): SQLITE_BUSY=3");
+        assertThat(lastLine(text)).isEqualTo("soak NORMAL: passed, nothing grew without bound");
+    }
+
+    @Test
+    void aSoakOnlyBenchSaysHowLongItRunsNotAWarmUp() {
+        StringWriter out = new StringWriter();
+        new ReportTable(new PrintWriter(out, true), 1).printHeader(new BenchOptions(
+                List.of(Scenario.SOAK), null, null, java.time.Duration.ofSeconds(1), 1, null,
+                1000, null, null, null, BenchOptions.DEFAULT_SAMPLE_INTERVAL),
+                ReportFixtures.environment());
+
+        assertThat(firstLine(out.toString()))
+                .isEqualTo("lanes bench: soak; soak 10m, a sample every 10s");
+    }
+
+    private static String finish(SoakResult soak) {
+        StringWriter out = new StringWriter();
+        new ReportTable(new PrintWriter(out, true), 1).soakFinished(soak);
+        return out.toString();
+    }
+
+    private static String lastLine(String text) {
+        List<String> all = text.lines().collect(Collectors.toList());
+        return all.get(all.size() - 1);
+    }
+
     private static String render(int repeat) throws Exception {
         StringWriter out = new StringWriter();
         ReportTable table = new ReportTable(new PrintWriter(out, true), repeat);

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lanes.Database;
+import dev.lanes.DatabaseFiles;
 import dev.lanes.Lanes;
+import dev.lanes.LeaseStatus;
 import dev.lanes.cli.LanesCommand;
-import dev.lanes.internal.file.LeaseSlot;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -59,9 +60,9 @@ class InspectCommandTest {
             assertThat(inspection.get("ok").asBoolean()).isTrue();
             // the probe dropped nothing: another process still finds the lease held, and the
             // owner goes on writing
-            LeaseSlot slot = LeaseSlot.of(file.toRealPath());
-            assertThat(runChild(LockProbeChild.class, slot.lockFile().toString(),
-                    Long.toString(slot.offset()))).isEqualTo("HELD");
+            LeaseStatus slot = DatabaseFiles.lease(file);
+            assertThat(runChild(LockProbeChild.class, slot.lockFile(),
+                    Long.toString(slot.lockOffset()))).isEqualTo("HELD");
             db.execute("INSERT INTO t(v) VALUES ('y')");
             assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
         }
@@ -119,7 +120,7 @@ class InspectCommandTest {
         assertThat(inspection.get("lease").get("held").asBoolean()).isFalse();
         // read-only: nothing written, no lock file or journal left behind
         assertThat(Files.getLastModifiedTime(file)).isEqualTo(modified);
-        assertThat(Files.exists(LeaseSlot.of(file.toRealPath()).lockFile())).isFalse();
+        assertThat(Files.exists(Path.of(DatabaseFiles.lease(file.toRealPath()).lockFile()))).isFalse();
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("plain.db");
         }

@@ -7,6 +7,7 @@ import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.file.Lease;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.writer.WriterLane;
 import dev.lanes.CheckpointMode;
 import dev.lanes.CheckpointResult;
@@ -53,6 +54,7 @@ final class DatabaseGuards {
     private final Backup.Tracker backups;
     private final WorkerPool pool;
     private final LanesRuntime runtime;
+    private final MetricsReporter metrics;
     private final AtomicReference<CompletableFuture<Void>> closing = new AtomicReference<>();
 
     /**
@@ -60,20 +62,22 @@ final class DatabaseGuards {
      *     must stop using its connections (it goes dead)
      */
     DatabaseGuards(Path path, String name, DatabaseOptions options, Lease lease, WorkerPool pool,
-            LanesRuntime runtime, Consumer<IdentityMismatchException> onMismatch) {
+            LanesRuntime runtime, MetricsReporter metrics,
+            Consumer<IdentityMismatchException> onMismatch) {
         this.path = path;
         this.name = name;
         this.options = options;
         this.lease = lease;
         this.pool = pool;
         this.runtime = runtime;
+        this.metrics = metrics;
         this.identity = new Identity(path, name, options.identityCheck(),
                 options.diskReserveBytes(), lease, onMismatch);
         this.checkpoints = new Checkpointer.Stats(options.checkpointMode());
         this.checkpointer = options.checkpointMode() == CheckpointMode.DEDICATED
                 ? new Checkpointer(path, name, options.synchronous(), pool, runtime.budget(),
                         runtime.clock(), identity,
-                        checkpoints)
+                        checkpoints, metrics)
                 : null;
         this.backups = new Backup.Tracker(name);
     }
@@ -123,13 +127,19 @@ final class DatabaseGuards {
                     + "runs one; checkpoint with that tool, or open with another mode", null);
         }
         try {
-            CheckpointResult result = maintenance.apply(c -> Checkpointer.run(c, "PASSIVE"));
+            CheckpointResult result = maintenance.apply(c -> Checkpointer.run(c, "PASSIVE",
+                    dev.lanes.MetricsListener.CheckpointTrigger.MANUAL, metrics, runtime.clock()));
             checkpoints.record("PASSIVE", result);
             return result;
         } catch (RuntimeException e) {
             checkpoints.failed("PASSIVE", e);
             throw e;
         }
+    }
+
+    /** The WAL's size now, 0 when there is none: one {@code stat}, no SQLite (a gauge). */
+    long walBytes() {
+        return Checkpointer.walBytes(path);
     }
 
     /** Checkpoint ownership and the WAL's size, for diagnostics (one {@code stat}, no SQLite). */

@@ -2,7 +2,6 @@ package dev.lanes.internal.engine;
 
 import dev.lanes.Change;
 import dev.lanes.CheckpointResult;
-import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
@@ -21,19 +20,26 @@ import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.file.Lease;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.jdbc.JdbcBackend;
+import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
+import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.Reads;
+import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
+import dev.lanes.internal.util.CloseWait;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.LaneSetup;
+import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
@@ -42,10 +48,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
 
@@ -55,6 +59,11 @@ import org.sqlite.SQLiteConnection;
  * that they see the corked writes), refuses what may not run before anything runs, and owns the
  * database's parts: the guards of its file ({@link DatabaseGuards}), its change notifications,
  * its {@link IdleRelease}, and its close.
+ *
+ * <p>Metrics: every request is bracketed for the listener (see {@link
+ * dev.lanes.MetricsListener#requestStarted}): writes, maintenance and transactions by the lane
+ * when it makes their request, reads here; a refusal here before the lane saw the request
+ * (a swapped file) is reported to the lane's bracket. The gauges are {@link Gauges}.
  *
  * <p>Concurrency: every field is final and thread-safe but {@link #closeCalled}, a one-way
  * latch.
@@ -71,8 +80,10 @@ public final class DatabaseImpl implements Database {
     private final DatabaseGuards guards;
     private final IdleRelease idle;
     private final ReadTelemetry readTelemetry;
+    private final DiskReserve diskReserve;
     private final TransactionStateListeners transactionListeners;
     private final DatabaseProfiling profiling;
+    private final DataSource dataSource = new LanesDataSource(new Jdbc());
     /** Whether close or shutdownNow was called (a database dead by identity then reads CLOSED). */
     private volatile boolean closeCalled;
 
@@ -82,29 +93,34 @@ public final class DatabaseImpl implements Database {
         this.name = name;
         this.options = options;
         this.runtime = runtime;
+        MetricsReporter metrics = new MetricsReporter(name, runtime.metrics());
         // A swapped file: stop using the connections at once; queued work fails NOT_STARTED.
         this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
-                mismatch -> closeAll(false));
-        MetricsReporter metrics = new MetricsReporter(name, runtime.metrics());
+                metrics, mismatch -> closeAll(false));
+        this.diskReserve = new DiskReserve(name, path, options.diskReserveBytes(),
+                runtime.clock(), metrics);
         this.transactionListeners = new TransactionStateListeners(name,
                 runtime.changeDispatcher());
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
-                guards.identity(), new DiskReserve(name, path, options.diskReserveBytes(),
-                        runtime.clock()), new LaneEvents()));
+                new SqliteWriterConnector(name, path, options, guards.identity(),
+                        runtime.budget(), this::writerOpened),
+                diskReserve, new LaneEvents()));
         lane.background(options.background());
         this.reads = Reads.create(name, path, options, lane::awaitReady, runtime.budget(),
                 runtime.pool(), runtime.timer(), runtime.clock());
         reads.readers().identity(guards.identity());
+        reads.readers().metrics(metrics);
         this.idle = new IdleRelease(name, options.idleRelease(), lane, reads.readers(),
-                runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock());
+                runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock(), metrics);
         reads.readers().onConnectionOpened(idle::connectionOpened);
-        this.changes = new ChangeNotifier(name, runtime.changeDispatcher());
+        this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
+                metrics);
         lane.commitObserver(changes);
         this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
         this.profiling = new DatabaseProfiling(this, runtime.clock());
         try {
-            runtime.metrics().databaseOpened(name, lane.gauges());
+            runtime.metrics().databaseOpened(name, new Gauges());
         } catch (RuntimeException e) {
             LoggerFactory.getLogger(LogNames.METRICS)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);
@@ -112,15 +128,14 @@ public final class DatabaseImpl implements Database {
         guards.start();
     }
 
+    /** The writer connection opened and was checked. */
+    private void writerOpened(SQLiteConnection connection) {
+        runtime.applyProcessLimits(connection);
+        idle.connectionOpened();
+    }
+
     /** What the lane tells the database. */
     private final class LaneEvents implements LaneSetup.Events {
-        @Override
-        public void writerOpened(SQLiteConnection connection) throws SQLException {
-            SqliteConnections.restrict(connection, SqliteConnections.Limits.writer(options));
-            runtime.applyProcessLimits(connection);
-            idle.connectionOpened();
-        }
-
         @Override
         public void used() {
             idle.used();
@@ -256,16 +271,26 @@ public final class DatabaseImpl implements Database {
 
     /** Runs a request for a caller that waits for it; see {@link WriterLane#runAndWait}. */
     <T> T runAndWait(WriteRequest r) {
-        guards.checkIdentity();
+        checkIdentity(r);
         return lane.runAndWait(r, !Threads.currentIsVirtual());
     }
 
     private <T> CompletableFuture<T> submitAsync(WriteRequest r) {
-        guards.checkIdentity();
+        checkIdentity(r);
         lane.submit(r, false, false);
         @SuppressWarnings("unchecked")
         CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>) r.future();
         return future;
+    }
+
+    /** Refuses {@code r} once the file was found swapped, ending its metrics bracket. */
+    private void checkIdentity(WriteRequest r) {
+        try {
+            guards.checkIdentity();
+        } catch (LanesException e) {
+            lane.refused(r, e);
+            throw e;
+        }
     }
 
     // ------------------------------------------------------------------ reads
@@ -323,23 +348,46 @@ public final class DatabaseImpl implements Database {
         requireBody(body);
         idle.touched();
         long started = runtime.clock().nanoTime();
-        CompletableFuture<T> future = lane.corked() ? submitAsync(readRequestOnLane(body))
-                : reads.readAsync(options, body);
-        future.whenComplete((v, e) -> readTelemetry.finished(null,
-                runtime.clock().nanoTime() - started, e == null ? null : Failures.asLanes(e)));
-        return future;
+        if (lane.corked()) {
+            // the lane brackets it, as a read
+            CompletableFuture<T> future = submitAsync(readRequestOnLane(body, true));
+            future.whenComplete((v, e) -> readTelemetry.finished(null,
+                    runtime.clock().nanoTime() - started, e == null ? null : Failures.asLanes(e)));
+            return future;
+        }
+        boolean traced = readTelemetry.tracing();
+        Object trace = traced ? readTelemetry.started() : null;
+        Reads.Outcome ended = failure -> readEnded(null, started, traced, trace, failure);
+        try {
+            return reads.readAsync(options, body, ended);
+        } catch (RuntimeException refused) {
+            ended.ended(refused);
+            throw refused;
+        }
     }
 
     private <T> T measuredRead(String sql, java.util.function.Supplier<T> read) {
         idle.touched();
         long started = runtime.clock().nanoTime();
+        boolean traced = readTelemetry.tracing();
+        Object trace = traced ? readTelemetry.started() : null;
         try {
             T value = read.get();
-            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, null);
+            readEnded(sql, started, traced, trace, null);
             return value;
         } catch (RuntimeException e) {
-            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, e);
+            readEnded(sql, started, traced, trace, e);
             throw e;
+        }
+    }
+
+    /** A read ended: its telemetry, and the end of its bracket when {@code traced}. */
+    private void readEnded(String sql, long started, boolean traced, Object trace,
+            Throwable failure) {
+        long nanos = runtime.clock().nanoTime() - started;
+        readTelemetry.finished(sql, nanos, failure);
+        if (traced) {
+            readTelemetry.completed(trace, nanos, failure);
         }
     }
 
@@ -349,17 +397,69 @@ public final class DatabaseImpl implements Database {
      * Reader deadlines do not apply there.
      */
     private <T> T readOnLane(SqlFunction<T> body) {
-        return runAndWait(readRequestOnLane(body));
+        return runAndWait(readRequestOnLane(body, false)); // measuredRead brackets it
     }
 
-    private WriteRequest readRequestOnLane(SqlFunction<?> body) {
-        return lane.body(WriteOptions.DEFAULTS, c -> Reads.runGuarded(
-                ConnectionGuard.read(name, c, ConnectionGuard.StopCheck.NONE), body));
+    /** The lane's request for a read while corked; the lane brackets it when {@code traced}. */
+    private WriteRequest readRequestOnLane(SqlFunction<?> body, boolean traced) {
+        return lane.readBody(c -> Reads.runGuarded(
+                ConnectionGuard.read(name, c, ConnectionGuard.StopCheck.NONE), body), traced);
     }
 
     @Override
     public Profiling profiled() {
         return profiling;
+    }
+
+    @Override
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** What the data source's connections need of this database. */
+    private final class Jdbc implements JdbcBackend {
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Database database() {
+            return DatabaseImpl.this;
+        }
+
+        @Override
+        public ResultData queryData(ReadOptions options, String sql, Object[] args) {
+            return measuredRead(sql, () -> {
+                Refusals.writeOnReader(name, sql);
+                if (lane.corked()) {
+                    return readOnLane(c -> Statements.queryData(c, sql, args,
+                            options().maxResultBytes(), name));
+                }
+                return reads.queryDetailed(options, sql, args);
+            });
+        }
+
+        @Override
+        public Object write(String sql, Object[] args, WriteRequest.Returns returns) {
+            Objects.requireNonNull(sql, "sql");
+            String where = "a JDBC statement (use setAutoCommit(false) and commit() for a "
+                    + "transaction)";
+            Refusals.transactionControl(name, where, sql);
+            Refusals.severalStatements(name, where, sql);
+            return runAndWait(lane.statement(sql, args, returns));
+        }
+
+        @Override
+        public InteractiveTransaction begin() {
+            return runAndWait(lane.begin(TransactionOptions.DEFAULTS));
+        }
+
+        @Override
+        public ReadSnapshot snapshot() {
+            idle.touched();
+            return reads.snapshot(ReadOptions.DEFAULTS);
+        }
     }
 
     // ------------------------------------------------------------------ notifications
@@ -473,29 +573,8 @@ public final class DatabaseImpl implements Database {
 
     /** Waits, uninterruptibly and at most {@code closeTimeout}, for the close to complete. */
     private void awaitClose(CompletableFuture<Void> closed) {
-        long timeout = options.closeTimeout().toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    closed.get(timeout, TimeUnit.NANOSECONDS);
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true; // keep waiting; the close is under way either way
-                } catch (ExecutionException e) {
-                    throw Failures.asLanes(e.getCause());
-                } catch (TimeoutException e) {
-                    lane.closeTimedOut(timeout);
-                    throw new CloseTimeoutException(name + ": close did not finish within "
-                            + options.closeTimeout().toMillis() + " ms (" + lane.view().queued()
-                            + " writes still queued); it goes on in the background");
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        CloseWait.await(closed, options.closeTimeout(), name, lane::closeTimedOut,
+                () -> lane.view().queued());
     }
 
     private static WriteOptions requireOptions(WriteOptions options) {
@@ -514,5 +593,56 @@ public final class DatabaseImpl implements Database {
     @Override
     public String toString() {
         return "Database[" + path + ", " + state() + "]";
+    }
+
+    /**
+     * The gauges the metrics listener reads, from the parts that hold each value; none takes a
+     * lock a turn holds or runs SQL, and the WAL's size costs one {@code stat}.
+     */
+    private final class Gauges implements dev.lanes.MetricsListener.DatabaseGauges {
+        @Override
+        public int queueDepth() {
+            return lane.queueDepth();
+        }
+
+        @Override
+        public boolean writerPoisoned() {
+            return lane.poisoned();
+        }
+
+        @Override
+        public boolean transactionOpen() {
+            return lane.transactionOpen();
+        }
+
+        @Override
+        public long walBytes() {
+            return guards.walBytes();
+        }
+
+        @Override
+        public int readersInUse() {
+            return reads.readers().inUse();
+        }
+
+        @Override
+        public int readersWaiting() {
+            return reads.readers().waiting();
+        }
+
+        @Override
+        public long freeBytes() {
+            return diskReserve.lastFreeBytes();
+        }
+
+        @Override
+        public long diskReserveBytes() {
+            return options.diskReserveBytes();
+        }
+
+        @Override
+        public DatabaseState state() {
+            return DatabaseImpl.this.state();
+        }
     }
 }

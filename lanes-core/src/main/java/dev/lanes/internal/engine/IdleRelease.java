@@ -3,12 +3,11 @@ package dev.lanes.internal.engine;
 import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.writer.WriterLane;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +16,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.SQLiteConnection;
 
 /**
  * When one database gives resources back while it stays open (its lease held, its next use
@@ -37,6 +35,8 @@ import org.sqlite.SQLiteConnection;
  * cache line). {@link #lock} guards {@link #check} and {@link #closed}, so the timer holds at
  * most one pending check per database, whatever the number of uses. {@link #evicting} is the
  * claim of the one eviction under way. This lock is never held while the lane or the readers are called.
+ * An eviction that closed connections is reported to the metrics listener by the thread that ran
+ * it, after its turn.
  */
 final class IdleRelease implements ConnectionBudget.Evictable {
     private static final Logger log = LoggerFactory.getLogger(LogNames.LIFECYCLE);
@@ -51,6 +51,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     private final WorkerPool pool;
     private final Timer timer;
     private final Clock clock;
+    private final MetricsReporter metrics;
     private volatile long lastUsedNanos;
     private volatile boolean releasedSinceUse;
     private final AtomicBoolean evicting = new AtomicBoolean();
@@ -63,7 +64,9 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     private boolean closed;
 
     IdleRelease(String name, Duration idleRelease, WriterLane lane, ReaderSet readers,
-            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
+            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock,
+            MetricsReporter metrics) {
+        this.metrics = metrics;
         this.name = name;
         this.idleNanos = idleRelease.toNanos();
         this.lane = lane;
@@ -168,28 +171,23 @@ final class IdleRelease implements ConnectionBudget.Evictable {
      * @return whether it ran
      */
     private boolean release(boolean closeConnections) {
+        int[] closed = new int[1]; // written inside the turn, which runs on this thread
         boolean ran = lane.releaseIfIdle(writer -> {
             releasedSinceUse = true;
             if (writer != null && !closeConnections) {
-                shrinkMemory(writer);
+                writer.releaseMemory(); // PRAGMA shrink_memory
             }
-            readers.releaseIdle();
+            closed[0] = readers.releaseIdle() + (writer != null && closeConnections ? 1 : 0);
             observer.accept(closeConnections);
             return closeConnections;
         });
         if (ran && closeConnections) {
             budget.released(this);
+            metrics.connectionsEvicted(closed[0]);
         }
         return ran;
     }
 
-    private void shrinkMemory(SQLiteConnection writer) {
-        try (Statement st = writer.createStatement()) {
-            st.execute("PRAGMA shrink_memory");
-        } catch (SQLException e) {
-            log.debug("{}: shrink_memory failed", name, e);
-        }
-    }
 
     /** Installs the observer of releases; for white-box tests. */
     void observer(Consumer<Boolean> observer) {

@@ -50,7 +50,12 @@ import org.sqlite.SQLiteConnection;
  * the same path afterwards yields a fresh database, while opening it during the close returns the
  * closing one. Each database holds a {@link Lease} on its file from open until its last
  * connection closed, which can be a moment after it left the registry; an open of the same path
- * waits for that release (at most {@link #LEASE_WAIT}).
+ * waits for that release (at most {@link #LEASE_WAIT}). {@link #attached} databases (a cluster's)
+ * follow the same rules, keyed by what names them on their engine, without a lease.
+ *
+ * <p>Management beans ({@link ManagementBeans}), when switched on: a database's bean is
+ * registered before its open returns and unregistered when its lane closed, before it leaves the
+ * registry, so that a later open of the same path registers after the old bean is gone.
  */
 public final class LanesRuntime {
     private static final Logger log = LoggerFactory.getLogger(LogNames.LIFECYCLE);
@@ -69,12 +74,16 @@ public final class LanesRuntime {
     private final ConnectionBudget budget;
     private final long sqliteSoftHeapLimit;
     private final AtomicBoolean processLimitsApplied = new AtomicBoolean();
+    /** The management beans; null unless {@link #registerMBeans} switched them on. */
+    private volatile ManagementBeans mbeans;
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
     private final Map<Path, CompletableFuture<DatabaseImpl>> databases = new HashMap<>();
     /** How many registered databases have each file name, so that naming one is O(1). */
     private final Map<String, Integer> openByFileName = new HashMap<>();
+    /** Databases on other engines than a local file (a cluster's), by their engine's key. */
+    private final Map<Object, CompletableFuture<Attached>> attached = new HashMap<>();
     private boolean closed;
 
     public LanesRuntime(String name, int maxThreads, long threadStackSize,
@@ -115,17 +124,43 @@ public final class LanesRuntime {
                     WorkerPool.Snapshot s = pool.snapshot();
                     return s.runnableForeground() + s.runnableBackground();
                 }
+
+                @Override
+                public int maxThreads() {
+                    return maxThreads;
+                }
+
+                @Override
+                public int openConnections() {
+                    return budget.open();
+                }
+
+                @Override
+                public int connectionBudget() {
+                    return budget.max();
+                }
             });
         } catch (RuntimeException e) {
             log.warn("{}: the metrics listener failed to bind the pool gauges", name, e);
         }
     }
 
-    MetricsListener metrics() {
+    public MetricsListener metrics() {
         return metrics;
     }
 
-    WorkerPool pool() {
+    /**
+     * Registers the runtime's management bean on {@code server} now, and each database's from
+     * its open on, at most {@code maxDatabaseBeans} at a time; see {@link dev.lanes.jmx}. Call
+     * once, before the first open.
+     */
+    public void registerMBeans(javax.management.MBeanServer server, int maxDatabaseBeans) {
+        ManagementBeans beans = new ManagementBeans(this, name, server, maxDatabaseBeans);
+        beans.start();
+        this.mbeans = beans;
+    }
+
+    public WorkerPool pool() {
         return pool;
     }
 
@@ -141,7 +176,7 @@ public final class LanesRuntime {
         return budget;
     }
 
-    ChangeDispatcher changeDispatcher() {
+    public ChangeDispatcher changeDispatcher() {
         return changeDispatcher;
     }
 
@@ -231,17 +266,26 @@ public final class LanesRuntime {
             r.mine.completeExceptionally(e);
             throw e;
         }
+        ManagementBeans beans = mbeans;
+        if (beans != null) {
+            beans.opened(db); // before anyone holds it, so before anyone can close it
+        }
         r.mine.complete(db);
         return db;
     }
 
     private static void checkSameOptions(DatabaseImpl db, DatabaseOptions asked) {
+        checkSameOptions(db.name(), db.options(), asked);
+    }
+
+    private static void checkSameOptions(String name, DatabaseOptions open,
+            DatabaseOptions asked) {
         if (asked == null) {
             return;
         }
-        String difference = OptionsDifference.between(db.options(), asked);
+        String difference = OptionsDifference.between(open, asked);
         if (difference != null) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, db.name() + ": the "
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": the "
                     + "database is already open in this runtime with other options; "
                     + difference + ". Open it once and share the Database, or pass the same "
                     + "options (or none)", null);
@@ -291,6 +335,10 @@ public final class LanesRuntime {
 
     /** A database finished closing: forget it, unless a newer database took the path already. */
     void closed(Path path, DatabaseImpl db) {
+        ManagementBeans beans = mbeans;
+        if (beans != null) {
+            beans.closed(db);
+        }
         lock.lock();
         try {
             CompletableFuture<DatabaseImpl> entry = databases.get(path);
@@ -331,6 +379,68 @@ public final class LanesRuntime {
         }
     }
 
+    // ------------------------------------------------------------------ other engines
+
+    /** A database on another engine than a local file (a cluster's), closed with the runtime. */
+    public interface Attached {
+        String name();
+
+        DatabaseOptions options();
+
+        Database database();
+
+        /** Starts closing, draining accepted work; completes when closed. */
+        CompletableFuture<Void> beginClose();
+
+        /** The runtime's close gave up waiting for it after {@code nanos}. */
+        void closeTimedOut(long nanos);
+    }
+
+    /**
+     * Opens the database named {@code key} on its engine with {@code open}, outside the lock, or
+     * returns the one open under that key (refused when asked for with other options).
+     * {@code open} is given the action that forgets the database, to run once its close
+     * completed.
+     *
+     * @throws ClosedException when the runtime is closed
+     */
+    public Database attach(Object key, DatabaseOptions options,
+            java.util.function.Function<Runnable, Attached> open) {
+        CompletableFuture<Attached> existing;
+        CompletableFuture<Attached> mine = new CompletableFuture<>();
+        lock.lock();
+        try {
+            if (closed) {
+                throw new ClosedException(name + ": the runtime is closed; cannot open " + key);
+            }
+            existing = attached.putIfAbsent(key, mine);
+        } finally {
+            lock.unlock();
+        }
+        if (existing != null) {
+            Attached a = Failures.join(existing);
+            checkSameOptions(a.name(), a.options(), options);
+            return a.database();
+        }
+        Runnable forget = () -> {
+            lock.lock();
+            try {
+                attached.remove(key, mine);
+            } finally {
+                lock.unlock();
+            }
+        };
+        try {
+            Attached a = open.apply(forget);
+            mine.complete(a);
+            return a.database();
+        } catch (RuntimeException | Error e) {
+            forget.run();
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
     // ------------------------------------------------------------------ views, close
 
     public RuntimeDiagnostics diagnostics() {
@@ -338,13 +448,30 @@ public final class LanesRuntime {
         int open;
         lock.lock();
         try {
-            open = databases.size();
+            open = databases.size() + attached.size();
         } finally {
             lock.unlock();
         }
         return new RuntimeDiagnostics(s.liveThreads(), s.maxThreads(), s.busyThreads(),
                 s.runnableForeground(), s.runnableBackground(), open, budget.open(),
                 s.longestQueueWait(), s.saturationStretches(), s.saturated());
+    }
+
+    /** The databases open now, without waiting for those being opened (they are left out). */
+    List<DatabaseImpl> openNow() {
+        List<DatabaseImpl> open = new ArrayList<>();
+        lock.lock();
+        try {
+            for (CompletableFuture<DatabaseImpl> e : databases.values()) {
+                DatabaseImpl db = e.isDone() && !e.isCompletedExceptionally() ? e.join() : null;
+                if (db != null) {
+                    open.add(db);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        return open;
     }
 
     /** The databases registered now, opened or being opened; those that failed are left out. */
@@ -356,8 +483,25 @@ public final class LanesRuntime {
         } finally {
             lock.unlock();
         }
-        List<DatabaseImpl> open = new ArrayList<>(entries.size());
-        for (CompletableFuture<DatabaseImpl> e : entries) {
+        return joined(entries);
+    }
+
+    /** The attached databases open now; those whose open failed are left out. */
+    private List<Attached> attachedNow() {
+        List<CompletableFuture<Attached>> entries;
+        lock.lock();
+        try {
+            entries = new ArrayList<>(attached.values());
+        } finally {
+            lock.unlock();
+        }
+        return joined(entries);
+    }
+
+    /** The databases of these entries, waiting for opens under way; failed opens left out. */
+    private static <T> List<T> joined(List<CompletableFuture<T>> entries) {
+        List<T> open = new ArrayList<>(entries.size());
+        for (CompletableFuture<T> e : entries) {
             try {
                 open.add(e.join());
             } catch (RuntimeException failed) {
@@ -387,6 +531,10 @@ public final class LanesRuntime {
                     + "released", db.name());
             db.lane().uncleanClose();
         }
+        ManagementBeans beans = mbeans;
+        if (beans != null) {
+            beans.close(); // nobody can close the runtime now; its beans would stay forever
+        }
     }
 
     /** Closes every database, all at once, then stops the threads. */
@@ -397,12 +545,20 @@ public final class LanesRuntime {
         } finally {
             lock.unlock();
         }
-        List<DatabaseImpl> open = registered();
+        List<Closing> open = new ArrayList<>();
+        for (DatabaseImpl db : registered()) {
+            open.add(new Closing(db.name(), db.beginClose(),
+                    db.options().closeTimeout().toNanos(), db.lane()::closeTimedOut));
+        }
+        for (Attached db : attachedNow()) {
+            open.add(new Closing(db.name(), db.beginClose(),
+                    db.options().closeTimeout().toNanos(), db::closeTimedOut));
+        }
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         long timeoutNanos = 0;
-        for (DatabaseImpl db : open) {
-            closing.add(db.beginClose());
-            timeoutNanos = Math.max(timeoutNanos, db.options().closeTimeout().toNanos());
+        for (Closing db : open) {
+            closing.add(db.closed());
+            timeoutNanos = Math.max(timeoutNanos, db.timeoutNanos());
         }
         List<String> late = awaitAll(open, closing, timeoutNanos);
         // The threads stop once every close completed: a late close still needs the pool (its
@@ -411,6 +567,10 @@ public final class LanesRuntime {
             pool.shutdown();
             timer.shutdown();
             changeDispatcher.shutdown();
+            ManagementBeans beans = mbeans;
+            if (beans != null) {
+                beans.close();
+            }
             try {
                 metrics.runtimeClosed();
             } catch (RuntimeException | LinkageError failure) {
@@ -423,8 +583,12 @@ public final class LanesRuntime {
         }
     }
 
+    /** A database being closed by the runtime's close. */
+    private record Closing(String name, CompletableFuture<Void> closed, long timeoutNanos,
+            java.util.function.LongConsumer timedOut) {}
+
     /** Waits for the closes, uninterruptibly, until one deadline; the names of the late ones. */
-    private List<String> awaitAll(List<DatabaseImpl> open, List<CompletableFuture<Void>> closing,
+    private List<String> awaitAll(List<Closing> open, List<CompletableFuture<Void>> closing,
             long timeoutNanos) {
         long deadline = System.nanoTime() + timeoutNanos;
         List<String> late = new ArrayList<>();
@@ -439,7 +603,7 @@ public final class LanesRuntime {
                     interrupted = true;
                 } catch (ExecutionException | TimeoutException e) {
                     late.add(open.get(i).name());
-                    open.get(i).lane().closeTimedOut(timeoutNanos);
+                    open.get(i).timedOut().accept(timeoutNanos);
                     break;
                 }
             }

@@ -1,16 +1,19 @@
 package dev.lanes.internal.file;
 
-import dev.lanes.internal.sqlite.SqliteConnections;
-import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.scheduler.ConnectionBudget;
-import dev.lanes.internal.reader.ReaderConnection;
-import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.util.Timer;
-import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.CheckpointMode;
 import dev.lanes.CheckpointResult;
 import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.MetricsListener.CheckpointTrigger;
+import dev.lanes.MetricsListener.CheckpointType;
 import dev.lanes.Synchronous;
+import dev.lanes.internal.reader.ReaderConnection;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Timer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -59,7 +62,9 @@ import org.sqlite.SQLiteOpenMode;
  * the pool, so it never runs on two threads at once. The connection is used only by the turn
  * holder (a pool thread, always a platform thread), and closed only by a turn. The {@code tick}
  * fields are touched only by the timer's single thread. {@link Stats} is shared with {@link
- * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field.
+ * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field. Each run, and
+ * each failure (opening the connection included), is reported to the metrics listener by the
+ * turn that ran it.
  */
 public final class Checkpointer implements WorkerPool.Task {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -87,6 +92,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private final Clock clock;
     private final Identity identity;
     private final Stats stats;
+    private final MetricsReporter metrics;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -108,7 +114,9 @@ public final class Checkpointer implements WorkerPool.Task {
     private boolean truncateTried;
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
-            ConnectionBudget budget, Clock clock, Identity identity, Stats stats) {
+            ConnectionBudget budget, Clock clock, Identity identity, Stats stats,
+            MetricsReporter metrics) {
+        this.metrics = metrics;
         this.path = path;
         this.wal = walOf(path);
         this.name = name;
@@ -126,7 +134,7 @@ public final class Checkpointer implements WorkerPool.Task {
     }
 
     /** The size of a database's WAL file now, 0 when there is none. Plain file I/O. */
-    static long walBytes(Path database) {
+    public static long walBytes(Path database) {
         try {
             return Files.size(walOf(database));
         } catch (IOException e) {
@@ -258,10 +266,17 @@ public final class Checkpointer implements WorkerPool.Task {
     private void checkpoint(Kind kind) throws SQLException {
         SQLiteConnection c = connection;
         if (c == null) {
-            if (!ReaderConnection.isWalDatabase(path)) {
+            if (!SqliteConnections.isWalDatabase(path)) {
                 return; // the writer has not created the database yet
             }
-            c = open();
+            long openStart = clock.nanoTime();
+            try {
+                c = open();
+            } catch (SQLException | RuntimeException e) {
+                metrics.checkpointFailed(CheckpointType.valueOf(kind.name()),
+                        CheckpointTrigger.DEDICATED, clock.nanoTime() - openStart);
+                throw e;
+            }
             connection = c;
         }
         String mode = kind.name();
@@ -269,7 +284,7 @@ public final class Checkpointer implements WorkerPool.Task {
         if (kind == Kind.TRUNCATE) {
             result = runWaiting(c, mode);
         } else {
-            result = run(c, mode);
+            result = run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
             if (!result.complete()) {
                 stats.record(mode, result);
                 mode = "RESTART"; // see the class comment: only a complete checkpoint resets the WAL
@@ -283,11 +298,11 @@ public final class Checkpointer implements WorkerPool.Task {
     }
 
     /** A blocking checkpoint mode, waiting at most {@link #LOCK_WAIT} for its locks. */
-    private static CheckpointResult runWaiting(SQLiteConnection c, String mode)
+    private CheckpointResult runWaiting(SQLiteConnection c, String mode)
             throws SQLException {
         c.setBusyTimeout((int) LOCK_WAIT.toMillis());
         try {
-           return run(c, mode);
+           return run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
         } finally {
             c.setBusyTimeout(0);
         }
@@ -313,6 +328,24 @@ public final class Checkpointer implements WorkerPool.Task {
                 e.addSuppressed(suppressed);
             }
             budget.closed();
+            throw e;
+        }
+    }
+
+    /**
+     * {@link #run(java.sql.Connection, String)}, timed on {@code clock} and reported to {@code
+     * metrics} as a run of {@code trigger}, or as failed when it throws.
+     */
+    public static CheckpointResult run(java.sql.Connection c, String mode,
+            CheckpointTrigger trigger, MetricsReporter metrics, Clock clock) throws SQLException {
+        CheckpointType type = CheckpointType.valueOf(mode);
+        long start = clock.nanoTime();
+        try {
+            CheckpointResult result = run(c, mode);
+            metrics.checkpoint(type, trigger, clock.nanoTime() - start, result);
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            metrics.checkpointFailed(type, trigger, clock.nanoTime() - start);
             throw e;
         }
     }

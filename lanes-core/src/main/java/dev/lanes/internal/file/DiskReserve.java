@@ -5,23 +5,30 @@ import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 
 /**
  * The free-space floor of one database's volume. Write turns ask {@link #check()} after taking
  * the write lock, so a write is refused with {@link CapacityFloorException} before SQLite could
  * meet a full disk halfway through a transaction. Sampling is one {@code statvfs}, about a
- * microsecond. Used only by the writer lane's holder.
+ * microsecond. Used only by the writer lane's holder, but for {@link #lastFreeBytes()}: the
+ * latest sample is volatile, for a gauge to read on any thread.
  */
 public final class DiskReserve {
     private final String name;
     private final Path path;
     private final long reserveBytes;
     private final Clock clock;
+    private final MetricsReporter metrics;
     private FileStore store;
+    /** Free bytes as {@link #check()} last sampled them; -1 before the first sample. */
+    private volatile long lastFree = -1;
 
-    public DiskReserve(String name, Path path, long reserveBytes, Clock clock) {
+    public DiskReserve(String name, Path path, long reserveBytes, Clock clock,
+            MetricsReporter metrics) {
         this.clock = clock;
+        this.metrics = metrics;
         this.name = name;
         this.path = path;
         this.reserveBytes = reserveBytes;
@@ -33,8 +40,12 @@ public final class DiskReserve {
             return;
         }
         long usable = usable();
+        if (usable >= 0) {
+            lastFree = usable;
+        }
         long wal = walBytes();
         if (usable >= 0 && usable <= reserveBytes + wal) {
+            metrics.diskFloorRefused(usable, reserveBytes + wal);
             throw new CapacityFloorException(name + ": " + usable + " bytes free on the volume, "
                     + "at or below the reserve of " + reserveBytes + " bytes (diskReserveBytes)"
                     + (wal > 0 ? " plus the " + wal + " bytes of WAL a checkpoint may move into "
@@ -61,6 +72,14 @@ public final class DiskReserve {
     private static final long WAL_SAMPLE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
     private long walSampledAt;
     private long walSample;
+
+    /**
+     * Free bytes on the volume as the latest write turn sampled them, without sampling again; -1
+     * before the first sample, or when the reserve is off (nothing samples then).
+     */
+    public long lastFreeBytes() {
+        return lastFree;
+    }
 
     /**
      * {@code VACUUM} rewrites the whole database through a temporary copy: it needs the

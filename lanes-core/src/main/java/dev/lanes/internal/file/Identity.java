@@ -138,60 +138,76 @@ public final class Identity {
         }
         // The file key first, before any SQL: a connection to a swapped file may share the old
         // file's -wal and -shm (they go by path) and read nonsense.
-        Object key = fileKey();
-        IdentityMismatchException mismatch = null;
+        IdentityMismatchException mismatch = pinFileKey(fileKey());
+        if (mismatch == null) {
+            String stored = readUuid(c);
+            if (stored == null && writable) {
+                stored = install(c);
+            }
+            mismatch = pinUuid(stored);
+        }
+        if (mismatch != null) {
+            throw recordFailure(mismatch);
+        }
+    }
+
+    /** Pins the file key on first sight; else the mismatch if the file is another one. */
+    private IdentityMismatchException pinFileKey(Object key) {
         lock.lock();
         try {
             if (!keyPinned) {
                 pinnedKey = key;
                 keyPinned = true;
             } else if (key != null && pinnedKey != null && !key.equals(pinnedKey)) {
-                mismatch = mismatch("the file at " + path + " is another file (file key "
-                        + key + ", pinned " + pinnedKey + ")");
+                return mismatch("the file at " + path + " is another file (file key " + key
+                        + ", pinned " + pinnedKey + ")");
             }
+            return null;
         } finally {
             lock.unlock();
         }
-        String stored = null;
-        if (mismatch == null) {
-            stored = readUuid(c);
-            if (stored == null && writable) {
-                stored = install(c);
-            }
-        }
-        boolean first = false;
+    }
+
+    /** Pins the stored UUID on first sight; else the mismatch if it is another one. */
+    private IdentityMismatchException pinUuid(String stored) {
         lock.lock();
         try {
-            if (mismatch == null) {
-                if (pinnedUuid == null) {
-                    pinnedUuid = stored; // first sight, or installed meanwhile by another process
-                } else if (!pinnedUuid.equals(stored)) {
-                    mismatch = mismatch("its " + TABLE + " holds " + (stored == null ? "no identity"
-                            : "identity " + stored) + ", pinned " + pinnedUuid);
-                }
+            if (pinnedUuid == null) {
+                pinnedUuid = stored; // first sight, or installed meanwhile by another process
+            } else if (!pinnedUuid.equals(stored)) {
+                return mismatch("its " + TABLE + " holds " + (stored == null ? "no identity"
+                        : "identity " + stored) + ", pinned " + pinnedUuid);
             }
-            if (mismatch != null) {
-                if (failure == null) {
-                    failure = mismatch;
-                    first = true;
-                } else {
-                    mismatch = failure; // another connection recorded it first
-                }
-            }
+            return null;
         } finally {
             lock.unlock();
         }
-        if (mismatch != null) {
-            if (first) {
-                log.error("{}", mismatch.getMessage());
-                try {
-                    onMismatch.accept(mismatch); // outside the lock: the database goes dead
-                } catch (RuntimeException e) {
-                    log.warn("{}: reacting to the identity mismatch failed", name, e);
-                }
+    }
+
+    /**
+     * Records the first mismatch and, for that one only, logs it and lets the database go dead
+     * (outside the lock); returns the exception to throw, carrying the first mismatch recorded.
+     */
+    private IdentityMismatchException recordFailure(IdentityMismatchException mismatch) {
+        IdentityMismatchException first;
+        lock.lock();
+        try {
+            if (failure == null) {
+                failure = mismatch;
             }
-            throw new IdentityMismatchException(mismatch.getMessage(), mismatch);
+            first = failure;
+        } finally {
+            lock.unlock();
         }
+        if (first == mismatch) {
+            log.error("{}", mismatch.getMessage());
+            try {
+                onMismatch.accept(mismatch);
+            } catch (RuntimeException e) {
+                log.warn("{}: reacting to the identity mismatch failed", name, e);
+            }
+        }
+        return new IdentityMismatchException(first.getMessage(), first);
     }
 
     private IdentityMismatchException mismatch(String what) {

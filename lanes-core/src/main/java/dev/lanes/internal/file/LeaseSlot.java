@@ -25,7 +25,7 @@ import java.security.NoSuchAlgorithmException;
  * second is refused with {@link dev.lanes.DatabaseLockedException} naming the slot, and nothing
  * is lost.
  *
- * <p>Public for {@code lanes inspect}, which probes leases without taking them; not API.
+ * <p>{@link dev.lanes.DatabaseFiles} names the directory and the number of files to users.
  *
  * @param lockFile the lock file
  * @param offset the byte of {@code lockFile} whose exclusive lock is the lease

@@ -1,5 +1,7 @@
 package dev.lanes.internal.notify;
 
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.Change;
 import dev.lanes.Subscription;
@@ -23,10 +25,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #committed} runs on the writer lane's thread after each commit that changed rows
  *       and returns at once: it bumps {@link #version} (an atomic, read by anyone), and only when
  *       someone listens queues a {@link Change} and makes sure one delivery task is submitted.
- *   <li>{@link #lock} guards {@link #pending} and {@link #scheduled}: at most one delivery task
- *       of this database is queued or running at a time ({@code scheduled}), so deliveries are
- *       in version order. A task delivers at most {@link #BATCH} changes, then submits itself
- *       again if more wait, so other databases' deliveries interleave.
+ *   <li>{@link #lock} guards {@link #pending}, {@link #committedAt} and {@link #scheduled}: at
+ *       most one delivery task of this database is queued or running at a time ({@code
+ *       scheduled}), so deliveries are in version order. A task delivers at most {@link
+ *       #BATCH} changes, then submits itself again if more wait, so other databases'
+ *       deliveries interleave.
  *   <li>{@link #subscribers} is copy-on-write; adding and removing also run under {@link #lock}
  *       so that {@link #tracking} (read by the lane at the start of every transaction, to decide
  *       whether to record changed tables) always matches whether the list is empty.
@@ -36,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * waiting one (newest version, union of tables), so a slow listener costs bounded memory and
  * never slows the writer. A listener that throws is logged and skipped; the others and the
  * database go on.
+ *
+ * <p>Lag: with a metrics listener installed, each waiting change keeps the time (the runtime's
+ * clock) its oldest commit returned, in {@link #committedAt} beside {@link #pending} (a merged
+ * change keeps the older time); each delivery to a subscriber reports the lag since then, just
+ * before the subscriber's callback runs. The times live in a ring of longs, so stamping a
+ * commit allocates nothing once the ring has grown to the backlog's size.
  */
 public final class ChangeNotifier implements CommitObserver {
     private static final Logger log = LoggerFactory.getLogger(LogNames.NOTIFY);
@@ -47,6 +56,8 @@ public final class ChangeNotifier implements CommitObserver {
 
     private final String name;
     private final ChangeDispatcher dispatcher;
+    private final Clock clock;
+    private final MetricsReporter metrics;
     private final AtomicLong version = new AtomicLong();
     private final CopyOnWriteArrayList<Listener> subscribers = new CopyOnWriteArrayList<>();
     private volatile boolean tracking;
@@ -54,11 +65,16 @@ public final class ChangeNotifier implements CommitObserver {
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
     private final ArrayDeque<Change> pending = new ArrayDeque<>();
+    /** The commit time of each change in {@link #pending}, in the same order; metrics only. */
+    private final Stamps committedAt = new Stamps();
     private boolean scheduled;
 
-    public ChangeNotifier(String name, ChangeDispatcher dispatcher) {
+    public ChangeNotifier(String name, ChangeDispatcher dispatcher, Clock clock,
+            MetricsReporter metrics) {
         this.name = name;
         this.dispatcher = dispatcher;
+        this.clock = clock;
+        this.metrics = metrics;
     }
 
     /** The current change version: how many commits that changed rows happened since open. */
@@ -77,6 +93,8 @@ public final class ChangeNotifier implements CommitObserver {
         if (!tracking) {
             return;
         }
+        boolean stamped = metrics.enabled();
+        long now = stamped ? clock.nanoTime() : 0;
         boolean submit = false;
         lock.lock();
         try {
@@ -84,9 +102,12 @@ public final class ChangeNotifier implements CommitObserver {
                 Change newest = pending.pollLast();
                 Set<String> union = new HashSet<>(newest.tables());
                 union.addAll(tables);
-                pending.addLast(new Change(v, union));
+                pending.addLast(new Change(v, union)); // keeps the older commit's time
             } else {
                 pending.addLast(new Change(v, tables));
+                if (stamped) {
+                    committedAt.add(now);
+                }
             }
             if (!scheduled) {
                 scheduled = true;
@@ -105,6 +126,7 @@ public final class ChangeNotifier implements CommitObserver {
             lock.lock();
             try {
                 pending.clear(); // the runtime is closed: nobody is left to deliver to
+                committedAt.clear();
                 scheduled = false;
             } finally {
                 lock.unlock();
@@ -114,8 +136,10 @@ public final class ChangeNotifier implements CommitObserver {
 
     /** A delivery task, on the dispatcher thread: up to {@link #BATCH} changes, in order. */
     private void deliver() {
+        boolean stamped = metrics.enabled();
         for (int i = 0; i < BATCH; i++) {
             Change change;
+            long committed = 0;
             lock.lock();
             try {
                 change = pending.pollFirst();
@@ -123,11 +147,14 @@ public final class ChangeNotifier implements CommitObserver {
                     scheduled = false;
                     return;
                 }
+                if (stamped) {
+                    committed = committedAt.poll();
+                }
             } finally {
                 lock.unlock();
             }
             for (Listener s : subscribers) {
-                s.deliver(change);
+                s.deliver(change, stamped, committed);
             }
         }
         lock.lock();
@@ -182,9 +209,12 @@ public final class ChangeNotifier implements CommitObserver {
             this.startVersion = startVersion;
         }
 
-        void deliver(Change change) {
+        void deliver(Change change, boolean stamped, long committedAt) {
             if (!active || change.version() <= startVersion) {
                 return;
+            }
+            if (stamped) {
+                metrics.changeDelivered(clock.nanoTime() - committedAt);
             }
             try {
                 listener.accept(change);
@@ -210,6 +240,42 @@ public final class ChangeNotifier implements CommitObserver {
         @Override
         public String toString() {
             return "Subscription[" + name + ", " + (active ? "active" : "closed") + "]";
+        }
+    }
+
+    /** A queue of longs in a ring that doubles when full; guarded by the notifier's lock. */
+    private static final class Stamps {
+        private long[] ring = new long[0];
+        private int head;
+        private int size;
+
+        void add(long value) {
+            if (size == ring.length) {
+                long[] grown = new long[Math.max(4, ring.length * 2)];
+                for (int i = 0; i < size; i++) {
+                    grown[i] = ring[(head + i) % ring.length];
+                }
+                ring = grown;
+                head = 0;
+            }
+            ring[(head + size) % ring.length] = value;
+            size++;
+        }
+
+        /** The oldest value, removed; 0 when there is none. */
+        long poll() {
+            if (size == 0) {
+                return 0;
+            }
+            long value = ring[head];
+            head = (head + 1) % ring.length;
+            size--;
+            return value;
+        }
+
+        void clear() {
+            head = 0;
+            size = 0;
         }
     }
 }

@@ -1,11 +1,11 @@
 package dev.lanes.internal.reader;
 
 import dev.lanes.internal.sqlite.ControlStatement;
+import dev.lanes.internal.sqlite.FaultInjector.Point;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.sqlite.StatementCache;
 import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.sqlite.FaultInjector.Point;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
@@ -145,22 +145,6 @@ public final class ReaderConnection {
                 e.addSuppressed(suppressed);
             }
             throw e;
-        }
-    }
-
-    /**
-     * Whether the file holds a database in WAL mode (header bytes 18 and 19 are 2), read with
-     * plain file I/O. Readers open read-only, so they cannot create the file or set WAL mode: the
-     * writer must have opened it first.
-     */
-    public static boolean isWalDatabase(Path path) {
-        try (InputStream in = Files.newInputStream(path)) {
-            byte[] header = in.readNBytes(20);
-            return header.length == 20 && header[18] == 2 && header[19] == 2;
-        } catch (NoSuchFileException e) {
-            return false;
-        } catch (IOException e) {
-            return false;
         }
     }
 

@@ -5,6 +5,7 @@ import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.Timer;
@@ -84,6 +85,14 @@ import org.slf4j.LoggerFactory;
  * SQLite call, no callback, no pool submission) runs while holding the lock: grant callbacks
  * and connection closes are collected under it and run after.
  *
+ * <h2>Metrics</h2>
+ * Every end of a wait for a reader, with one or without, is reported once ({@link
+ * MetricsReporter#readerCheckout}), on the thread that learns it and never under the lock: a
+ * read admitted at once reports a wait of 0; a parked read when it wakes; an asynchronous one
+ * when its grant or refusal is delivered, or when it is cancelled while it waits. The gauges
+ * {@link #inUse()} and {@link #waiting()} read {@link #free} and {@link #queued}, without the
+ * lock.
+ *
  * <h2>Closing</h2>
  * {@link #beginClose} stops admission ({@link ClosingException}, then {@link ClosedException}),
  * closes the idle connections at once, lets reads in flight (and, when draining, the reads
@@ -155,6 +164,7 @@ public final class ReaderSet {
     private final SqliteConnections.Limits limits;
     /** Checks each new connection against the file first opened; null checks nothing. */
     private volatile Identity identity;
+    private volatile MetricsReporter metrics = MetricsReporter.NONE;
 
     /** Free slots: {@code capacity} minus the leases out. */
     private final AtomicInteger free;
@@ -214,6 +224,21 @@ public final class ReaderSet {
         this.identity = identity;
     }
 
+    /** Installs the database's metrics reporter, told how each wait for a reader ended. */
+    public void metrics(MetricsReporter metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Readers checked out by reads now; a gauge, read without the lock. */
+    public int inUse() {
+        return capacity - free.get();
+    }
+
+    /** Reads waiting for a reader now; a gauge, read without the lock. */
+    public int waiting() {
+        return queued;
+    }
+
     /** Installs a fault injector for reader connections opened from now on; for tests. */
     public void faults(FaultInjector injector) {
         this.faults = injector == null ? FaultInjector.NONE : injector;
@@ -237,6 +262,28 @@ public final class ReaderSet {
      * @throws LanesException when the read is not admitted; it never ran
      */
     Lease acquire(boolean hasDeadline, long deadline) {
+        Lease lease = tryFast();
+        MetricsReporter m = metrics;
+        if (lease != null) {
+            m.readerCheckout(0, true);
+            return lease;
+        }
+        if (!m.enabled()) {
+            return await(hasDeadline, deadline);
+        }
+        long asked = clock.nanoTime();
+        boolean acquired = false;
+        try {
+            lease = await(hasDeadline, deadline);
+            acquired = true;
+            return lease;
+        } finally {
+            m.readerCheckout(clock.nanoTime() - asked, acquired);
+        }
+    }
+
+    /** {@link #acquire} past the lock-free path: under the lock, parked while it waits. */
+    private Lease await(boolean hasDeadline, long deadline) {
         Lease lease = tryFast();
         if (lease != null) {
             return lease;
@@ -296,6 +343,15 @@ public final class ReaderSet {
      * @throws LanesException when the set is closing or closed; the read never ran
      */
     Waiter acquireAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
+        try {
+            return admitAsync(hasDeadline, deadline, callback);
+        } catch (LanesException refused) {
+            metrics.readerCheckout(0, false); // refused at once: its wait ended there
+            throw refused;
+        }
+    }
+
+    private Waiter admitAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
         Lease lease = tryFast();
         if (lease == null) {
             List<Waiter> asyncGrants;
@@ -330,6 +386,7 @@ public final class ReaderSet {
                 return w;
             }
         }
+        metrics.readerCheckout(0, true);
         callback.granted(lease);
         return null;
     }
@@ -411,9 +468,10 @@ public final class ReaderSet {
         return asyncGrants;
     }
 
-    private static void runGrants(List<Waiter> asyncGrants) {
+    private void runGrants(List<Waiter> asyncGrants) {
         if (asyncGrants != null) {
             for (Waiter w : asyncGrants) {
+                metrics.readerCheckout(w.lease.acquiredAt - w.enqueuedAt, true);
                 w.callback.granted(w.lease);
             }
         }
@@ -435,10 +493,11 @@ public final class ReaderSet {
                 w.timeout.cancel();
             }
             cancellations.increment();
-            return true;
         } finally {
             lock.unlock();
         }
+        metrics.readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+        return true;
     }
 
     /** On the timer thread, when an asynchronous wait may have ended. */
@@ -508,6 +567,7 @@ public final class ReaderSet {
             } finally {
                 lock.unlock();
             }
+            metrics.readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
             try {
                 w.callback.refused(w.failure);
             } catch (RuntimeException e) {
@@ -840,6 +900,7 @@ public final class ReaderSet {
             lock.unlock();
         }
         for (Waiter w : refusedNow) {
+            metrics.readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
             w.callback.refused(w.failure);
         }
         closeConnections(toClose, finished);

@@ -1,16 +1,5 @@
 package dev.lanes.internal.reader;
 
-import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.scheduler.ConnectionBudget;
-import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.sqlite.SqliteConnections;
-import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.util.Failures;
-import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.util.Threads;
-import dev.lanes.internal.util.Timer;
 import dev.lanes.BusyException;
 import dev.lanes.CancelledException;
 import dev.lanes.DeadlineExceededException;
@@ -21,7 +10,19 @@ import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReaderSet.Lease;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.util.Timer;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -131,6 +133,22 @@ public final class Reads {
         return run(Limits.of(options, clock), new QueryWork(sql, args, null));
     }
 
+    /** {@link #query}, with the columns' metadata, for a JDBC result set. */
+    public ResultData queryDetailed(ReadOptions options, String sql, Object[] args) {
+        return run(Limits.of(options, clock), new Work<ResultData>() {
+            @Override
+            public boolean transactional() {
+                return false;
+            }
+
+            @Override
+            public ResultData run(ReaderConnection c, ConnectionGuard.StopCheck stop)
+                    throws Exception {
+                return Statements.queryDetailed(c.cache, sql, args, maxResultBytes, name);
+            }
+        });
+    }
+
     /**
      * {@link #query}, stamping on {@code span} when its statement started ({@code span[0]}) and
      * ended ({@code span[1]}) on the reader; for profiles, which measure this very path.
@@ -140,8 +158,27 @@ public final class Reads {
     }
 
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
+        return readAsync(options, body, null);
+    }
+
+    /** Told how an asynchronous read ended, once, before its future completes with it. */
+    public interface Outcome {
+        /**
+         * @param failure what its caller gets when it failed (a {@link LanesException}, or the
+         *     caller's own cancellation), or null when it succeeded
+         */
+        void ended(Throwable failure);
+    }
+
+    /**
+     * {@link #readAsync(ReadOptions, SqlFunction)}, telling {@code outcome} (when not null) how
+     * the read ended before its future completes; when the caller completes the future itself
+     * (a cancellation), right after. A read refused at once throws, and tells nothing.
+     */
+    public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body,
+            Outcome outcome) {
         Limits limits = Limits.of(options, clock);
-        AsyncRead<T> read = new AsyncRead<>(new BodyWork<>(body), limits);
+        AsyncRead<T> read = new AsyncRead<>(new BodyWork<>(body), limits, outcome);
         CompletableFuture<Void> writerReady = writerReady();
         if (writerReady == null) {
             read.start();
@@ -161,7 +198,18 @@ public final class Reads {
         return read.future;
     }
 
-    private <T> T run(Limits limits, Work<T> work) {
+    /**
+     * Opens a snapshot held across calls: a reader checked out until the snapshot closes, whose
+     * statements all see one committed state (a JDBC read-only transaction).
+     */
+    public ReadSnapshot snapshot(ReadOptions options) {
+        awaitWriter();
+        Limits limits = Limits.of(options, clock);
+        return new ReadSnapshot(this, readers, pool, readers.acquire(limits.hasDeadline,
+                limits.deadline), name, maxResultBytes);
+    }
+
+    private void awaitWriter() {
         CompletableFuture<Void> writerReady = writerReady();
         if (writerReady != null) {
             try {
@@ -170,6 +218,10 @@ public final class Reads {
                 throw asLanes(e.getCause());
             }
         }
+    }
+
+    private <T> T run(Limits limits, Work<T> work) {
+        awaitWriter();
         Lease lease = readers.acquire(limits.hasDeadline, limits.deadline);
         if (!Threads.currentIsVirtual()) {
             return runLeased(lease, work, limits, null);
@@ -195,7 +247,7 @@ public final class Reads {
             ready = true;
             return null;
         }
-        if (ReaderConnection.isWalDatabase(path)) {
+        if (SqliteConnections.isWalDatabase(path)) {
             // The writer created the file already and is finishing its first turn; do not wait,
             // since that turn may be a write body reading through this very call.
             return null;
@@ -262,7 +314,7 @@ public final class Reads {
     }
 
     /** Ends a body's transaction; whether the connection is clean afterwards. */
-    private boolean commitClean(ReaderConnection c) {
+    boolean commitClean(ReaderConnection c) {
         try {
             c.commit();
         } catch (SQLException e) {
@@ -307,7 +359,7 @@ public final class Reads {
         }
     }
 
-    private LanesException failureOf(Throwable t) {
+    LanesException failureOf(Throwable t) {
         if (t instanceof LanesException) {
             return (LanesException) t;
         }
@@ -442,22 +494,44 @@ public final class Reads {
 
     // ------------------------------------------------------------------ pool hand-off
 
+    @SuppressWarnings("rawtypes")
+    private static final AtomicReferenceFieldUpdater<ReadFuture, Outcome> OUTCOME =
+            AtomicReferenceFieldUpdater.newUpdater(ReadFuture.class, Outcome.class, "outcome");
+
     /**
      * A read's future. Completed by the runtime through {@link #succeed}/{@link #fail}; any other
      * completion ({@code cancel}, {@code orTimeout}, {@code complete} by the caller) stops the
-     * read: it fails inside SQLite and returns its reader.
+     * read: it fails inside SQLite and returns its reader. Its {@link #outcome} is told once,
+     * whichever completion comes first: the field is taken by compare-and-set.
      */
     final class ReadFuture<T> extends CompletableFuture<T> {
         private volatile boolean internal;
         private volatile Runnable onExternalCompletion;
+        volatile Outcome outcome;
 
         ReadFuture() {
+            this(null);
+        }
+
+        ReadFuture(Outcome outcome) {
+            this.outcome = outcome;
             whenComplete((v, e) -> {
                 Runnable stop = onExternalCompletion;
                 if (!internal && stop != null) {
                     stop.run();
                 }
+                if (!internal) {
+                    tell(e);
+                }
             });
+        }
+
+        @SuppressWarnings("unchecked")
+        private void tell(Throwable failure) {
+            Outcome o = OUTCOME.getAndSet(this, null);
+            if (o != null) {
+                o.ended(failure);
+            }
         }
 
         void onExternalCompletion(Runnable stop) {
@@ -469,11 +543,13 @@ public final class Reads {
 
         void succeed(T value) {
             internal = true;
+            tell(null);
             complete(value);
         }
 
         void fail(LanesException failure) {
             internal = true;
+            tell(failure);
             completeExceptionally(failure);
         }
 
@@ -600,13 +676,14 @@ public final class Reads {
      * after the future completed returns the lease untouched.
      */
     private final class AsyncRead<T> implements ReaderSet.AsyncAdmission {
-        final ReadFuture<T> future = new ReadFuture<>();
+        final ReadFuture<T> future;
         private final Work<T> work;
         private final Limits limits;
         private volatile ReaderSet.Waiter waiter;
         private volatile ReadTask<T> task;
 
-        AsyncRead(Work<T> work, Limits limits) {
+        AsyncRead(Work<T> work, Limits limits, Outcome outcome) {
+            this.future = new ReadFuture<>(outcome);
             this.work = work;
             this.limits = limits;
             future.onExternalCompletion(this::cancel);

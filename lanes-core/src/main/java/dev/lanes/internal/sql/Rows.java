@@ -2,6 +2,7 @@ package dev.lanes.internal.sql;
 
 import dev.lanes.ResultTooLargeException;
 import dev.lanes.Row;
+import dev.lanes.internal.types.Parameters;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -26,7 +27,7 @@ public final class Rows {
 
     public static void bind(PreparedStatement s, Object[] args) throws SQLException {
         for (int i = 0; i < args.length; i++) {
-            s.setObject(i + 1, args[i]);
+            s.setObject(i + 1, Parameters.encode(args[i], i + 1));
         }
     }
 

@@ -60,6 +60,20 @@ public final class SqlText {
     }
 
     /**
+     * Whether {@code sql} holds the keyword {@code word} (given in upper case) as a word, outside
+     * comments, strings and quoted names.
+     */
+    public static boolean hasWord(String sql, String word) {
+        SqlLexer lex = new SqlLexer(sql);
+        while (lex.next()) {
+            if (lex.is(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The statements of {@code sql} as {@link #split} finds them; a text without a semicolon is
      * its own single statement, found without a pass.
      */

@@ -62,6 +62,70 @@ public final class Statements {
         }
     }
 
+    /**
+     * {@link #query(StatementCache, String, Object[], long, String)}, with the columns'
+     * metadata, for a JDBC result set.
+     */
+    public static ResultData queryDetailed(StatementCache cache, String sql, Object[] args,
+            long maxResultBytes, String database) throws SQLException {
+        PreparedStatement s = cache.get(sql);
+        try {
+            if (args.length < s.getParameterMetaData().getParameterCount()) {
+                s.clearParameters();
+            }
+            Rows.bind(s, args);
+            ResultData data;
+            try (ResultSet rs = s.executeQuery()) {
+                data = ResultData.read(rs, maxResultBytes, database, sql);
+            }
+            cache.done(sql, s);
+            return data;
+        } catch (SQLException | RuntimeException e) {
+            cache.evict(sql, s);
+            throw e;
+        }
+    }
+
+    /** What an update did: the rows it changed and the rowid of the last row it inserted. */
+    public record Update(int count, long lastInsertRowid) {}
+
+    /**
+     * Runs one statement as an update on a prepared statement of {@code cache}, and reads {@code
+     * last_insert_rowid()} right after it, on the same connection, for generated keys.
+     */
+    public static Update updateWithKeys(StatementCache cache, String sql, Object[] args)
+            throws SQLException {
+        int count = update(cache, sql, args);
+        if (count == 0) {
+            return new Update(0, 0);
+        }
+        PreparedStatement s = cache.get(LAST_INSERT_ROWID);
+        try {
+            long rowid;
+            try (ResultSet rs = s.executeQuery()) {
+                rowid = rs.next() ? rs.getLong(1) : 0;
+            }
+            cache.done(LAST_INSERT_ROWID, s);
+            return new Update(count, rowid);
+        } catch (SQLException | RuntimeException e) {
+            cache.evict(LAST_INSERT_ROWID, s);
+            throw e;
+        }
+    }
+
+    private static final String LAST_INSERT_ROWID = "SELECT last_insert_rowid()";
+
+    /** {@link #query(Connection, String, Object[], long, String)}, with the columns' metadata. */
+    public static ResultData queryData(Connection guarded, String sql, Object[] args,
+            long maxResultBytes, String database) throws SQLException {
+        try (PreparedStatement s = guarded.prepareStatement(sql)) {
+            Rows.bind(s, args);
+            try (ResultSet rs = s.executeQuery()) {
+                return ResultData.read(rs, maxResultBytes, database, sql);
+            }
+        }
+    }
+
     /** Runs a query on a connection that is already guarded (the writer's, while corked). */
     public static List<Row> query(Connection guarded, String sql, Object[] args,
             long maxResultBytes, String database) throws SQLException {
@@ -124,8 +188,11 @@ public final class Statements {
 
     /** {@code sqlite3_total_changes()} of the connection (through a guard's unwrap, if any). */
     public static long totalChanges(Connection c) throws SQLException {
-        SQLiteConnection raw = c instanceof SQLiteConnection ? (SQLiteConnection) c
+        return raw(c).getDatabase().total_changes();
+    }
+
+    private static SQLiteConnection raw(Connection c) throws SQLException {
+        return c instanceof SQLiteConnection ? (SQLiteConnection) c
                 : c.unwrap(SQLiteConnection.class);
-        return raw.getDatabase().total_changes();
     }
 }

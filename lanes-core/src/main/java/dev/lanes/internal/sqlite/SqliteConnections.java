@@ -3,6 +3,10 @@ package dev.lanes.internal.sqlite;
 import dev.lanes.CheckpointMode;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Synchronous;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -82,6 +86,22 @@ public final class SqliteConnections {
         SQLiteConnection c = open(config, path, Limits.LOCKED_DOWN);
         c.getConnectionConfig().setAutoCommit(false);
         return c;
+    }
+
+    /**
+     * Whether the file holds a database in WAL mode (header bytes 18 and 19 are 2), read with
+     * plain file I/O. Readers open read-only, so they cannot create the file or set WAL mode: the
+     * writer must have opened it first.
+     */
+    public static boolean isWalDatabase(Path path) {
+        try (InputStream in = Files.newInputStream(path)) {
+            byte[] header = in.readNBytes(20);
+            return header.length == 20 && header[18] == 2 && header[19] == 2;
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**

@@ -10,7 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one database's reads tell the outside: each read to the metrics listener, and a warning
+ * What one database's reads tell the outside: each read to the metrics listener (its command,
+ * and its bracket as a request: {@link #started}, then {@link #completed} once), and a warning
  * when a read held its snapshot longer than {@code maxReadDuration}, since a long reader keeps
  * checkpoints from resetting the WAL, which then grows. Stateless but for its settings;
  * thread-safe.
@@ -28,6 +29,33 @@ public final class ReadTelemetry {
         this.maxReadDuration = maxReadDuration;
         this.maxReadNanos = maxReadDuration.toNanos();
         this.metrics = metrics;
+    }
+
+    /** Whether reads are bracketed for the listener; without a listener nothing is. */
+    public boolean tracing() {
+        return metrics.enabled();
+    }
+
+    /**
+     * A read was asked for, on its caller's thread; call only when {@link #tracing()}, and then
+     * {@link #completed} once.
+     *
+     * @return what the listener returned, for {@link #completed}
+     */
+    public Object started() {
+        return metrics.requestStarted(MetricsListener.Operation.READ, null);
+    }
+
+    /**
+     * The read {@link #started} began ended, {@code nanos} after it was asked for; called before
+     * its caller sees the outcome.
+     *
+     * @param failure what the caller gets when it failed, or null
+     */
+    public void completed(Object started, long nanos, Throwable failure) {
+        metrics.requestCompleted(started, MetricsListener.Operation.READ, null,
+                failure == null ? MetricsListener.Outcome.SUCCEEDED
+                        : MetricsListener.Outcome.FAILED, failure, false, 1, 0, nanos);
     }
 
     /**

@@ -35,6 +35,13 @@ import java.util.List;
  * never replayed) and its own outcome unknown. A savepoint step that fails gives up the whole
  * transaction the same way.
  *
+ * <h2>A commit proven not applied</h2>
+ * A cluster connection resolves a {@code COMMIT} whose outcome was uncertain (the leader was lost
+ * during it); when it proves the commit did not apply it throws {@link
+ * LaneConnection.CommitNotApplied}, and the group's writes run again in a fresh transaction under
+ * the same bound as a replay (replayable, at most twice), the others failing {@code
+ * ROLLED_BACK}.
+ *
  * <h2>Honest outcomes</h2>
  * Every rollback is verified. When it cannot be, what ran is {@code UNKNOWN}, what did not run
  * never started, and the writer is poisoned. A request's outcome is recorded here and delivered
@@ -73,6 +80,9 @@ final class GroupCommit {
      */
     List<GroupWrite> run(List<GroupWrite> group, LaneConnection c, CommitObserver observer) {
         long transactionStart = clock.nanoTime();
+        for (GroupWrite r : group) {
+            r.groupSize = group.size(); // a replay runs in a smaller transaction than its turn
+        }
         boolean inCork = cork.corked();
         if (!open(group, c, observer, inCork, transactionStart)) {
             return List.of();
@@ -90,8 +100,7 @@ final class GroupCommit {
             telemetry.counters.committed.add(ran.size());
             return List.of();
         }
-        commit(ran, c, observer, transactionStart);
-        return List.of();
+        return commit(ran, c, observer, transactionStart);
     }
 
     /** Begins the group's transaction (or joins the cork's) and checks the disk floor. */
@@ -205,14 +214,21 @@ final class GroupCommit {
         return groupEnded(group, ran, index, c, cause, watch.committed());
     }
 
-    /** Commits what ran; a failed commit fails them all, ROLLED_BACK only when certain. */
-    private void commit(List<GroupWrite> ran, LaneConnection c, CommitObserver observer,
-            long transactionStart) {
+    /**
+     * Commits what ran; a failed commit fails them all, ROLLED_BACK only when certain, except one
+     * proven not applied ({@link LaneConnection.CommitNotApplied}): then they run again.
+     *
+     * @return the requests to run again in a fresh transaction (empty when the group is done)
+     */
+    private List<GroupWrite> commit(List<GroupWrite> ran, LaneConnection c,
+            CommitObserver observer, long transactionStart) {
         long changed;
         long commitStart = clock.nanoTime();
         try {
             changed = c.changesSinceBegin();
             c.commit();
+        } catch (LaneConnection.CommitNotApplied e) {
+            return replayNotApplied(ran, e);
         } catch (SQLException e) {
             WriteOutcome outcome = transaction.commitFailed(c, e, "COMMIT");
             for (GroupWrite r : ran) {
@@ -221,7 +237,7 @@ final class GroupCommit {
                         ? "; the write was rolled back" : "; whether the write persisted is "
                         + "unknown"), e));
             }
-            return;
+            return List.of();
         }
         long commitEnd = clock.nanoTime();
         for (GroupWrite r : ran) {
@@ -231,6 +247,38 @@ final class GroupCommit {
         telemetry.counters.groups.increment();
         telemetry.groupCommitted(ran.size(), commitEnd - transactionStart);
         transaction.committed(c, changed, observer);
+        return List.of();
+    }
+
+    /**
+     * The group's {@code COMMIT} was proven not applied: nothing of it persisted and no request
+     * is to blame, so every one that ran goes again in a fresh transaction, as after a group-ending
+     * failure (replayable ones that ran once only); the others fail {@code ROLLED_BACK}.
+     */
+    private List<GroupWrite> replayNotApplied(List<GroupWrite> ran,
+            LaneConnection.CommitNotApplied e) {
+        List<GroupWrite> again = new ArrayList<>(ran.size());
+        for (GroupWrite r : ran) {
+            if (requeued(r)) {
+                again.add(r);
+            } else {
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": the group's "
+                        + "COMMIT did not apply (" + e.getMessage() + ")" + (r.options.replayable()
+                        ? " and the write already ran twice" : " and the write is not replayable")
+                        + "; it did not persist", e));
+            }
+        }
+        return again;
+    }
+
+    /** Readies {@code r} to run again when it may (replayable, run once so far); counts it. */
+    private boolean requeued(GroupWrite r) {
+        if (!r.options.replayable() || r.runs >= 2) {
+            return false;
+        }
+        r.reset();
+        telemetry.counters.replays.increment();
+        return true;
     }
 
     /**
@@ -309,10 +357,8 @@ final class GroupCommit {
             GroupWrite culprit) {
         List<GroupWrite> again = new ArrayList<>(group.size() - 1);
         for (GroupWrite r : ran) {
-            if (r.options.replayable() && r.runs < 2) {
-                r.reset();
+            if (requeued(r)) {
                 again.add(r);
-                telemetry.counters.replays.increment();
             } else {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": rolled back "
                         + "because " + culprit.describe() + " in the same group ended the shared "

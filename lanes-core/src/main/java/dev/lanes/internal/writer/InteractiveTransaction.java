@@ -29,13 +29,21 @@ import java.util.Objects;
  * by the lane's holder and read by the idle check; {@link #idleCheck} is guarded by the lane's
  * lock.
  */
-final class InteractiveTransaction implements Transaction {
+public final class InteractiveTransaction implements Transaction {
     enum State { PENDING, OPEN, COMMITTED, ROLLED_BACK, UNKNOWN }
+
+    /** The reason of a rollback the caller asked for, which is an outcome and not a failure. */
+    static final String ROLLBACK_CALLED = "rollback() was called";
 
     private final WriterLane lane;
     private final String name;
     private final Clock clock;
     private final WriteOptions admission;
+    /**
+     * The thread that began it. While it is open, a write from this thread that waits would wait
+     * for the transaction, which waits for this thread: the lane refuses it at once.
+     */
+    final Thread owner = Thread.currentThread();
     final Duration idleTimeout;
     volatile State state = State.PENDING;
     volatile String endReason;
@@ -43,6 +51,16 @@ final class InteractiveTransaction implements Transaction {
     volatile long lastActivityNanos;
     volatile int statements;
     Timer.Scheduled idleCheck;
+    /**
+     * The request that began it, which carries its tracing: the transaction is one request to
+     * the metrics listener, from {@code begin()} to its end. Set before admission.
+     */
+    WriteRequest begun;
+    /**
+     * The step during which it ended; its delivery reports the transaction's outcome. Written
+     * under the lane's lock by the holder that ran the step, read by that same thread.
+     */
+    TransactionStep endedBy;
 
     InteractiveTransaction(WriterLane lane, String name, Clock clock, TransactionOptions options,
             Duration defaultIdleTimeout) {
@@ -59,7 +77,22 @@ final class InteractiveTransaction implements Transaction {
 
     @Override
     public int execute(String sql, Object... args) {
-        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args), clock.nanoTime()));
+        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args),
+                WriteRequest.Returns.COUNT, clock.nanoTime()));
+    }
+
+    /**
+     * One statement of a JDBC caller, returning what {@code returns} says; refused when it is
+     * transaction control.
+     */
+    public Object execute(String sql, Object[] args, WriteRequest.Returns returns) {
+        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args), returns,
+                clock.nanoTime()));
+    }
+
+    /** Sets, releases or rolls back to the savepoint {@code name} (a checked identifier). */
+    public void savepoint(WriteRequest.Savepoint.Op op, String name) {
+        step(new WriteRequest.Savepoint(this, op, name, clock.nanoTime()));
     }
 
     @Override
@@ -82,7 +115,7 @@ final class InteractiveTransaction implements Transaction {
     public void rollback() {
         if (state == State.OPEN) {
             try {
-                step(new WriteRequest.Rollback(this, "rollback() was called", clock.nanoTime()));
+                step(new WriteRequest.Rollback(this, ROLLBACK_CALLED, clock.nanoTime()));
             } catch (LanesException e) {
                 if (e.outcome() != WriteOutcome.ROLLED_BACK) {
                     throw e;

@@ -8,11 +8,11 @@ import java.util.Set;
  * The writer connection as {@link GroupCommit} sees it: the transaction steps of a turn, a watch
  * that tells whether a request ended the transaction under the lane, and the running of one
  * member of a group. {@link WriterConnection} implements it on SQLite; the group-commit tests
- * implement it without SQLite.
+ * implement it without SQLite; a cluster database implements it on a replicated engine.
  *
  * <p>Confinement: used only by the thread that holds the lane's turn.
  */
-interface LaneConnection {
+public interface LaneConnection {
     /**
      * {@code BEGIN IMMEDIATE}, retried while another connection holds the write lock, every
      * attempt drawing on one {@code busyTimeout} budget.
@@ -22,6 +22,14 @@ interface LaneConnection {
      */
     void beginImmediate() throws SQLException, BusyTimeout;
 
+    /**
+     * {@code COMMIT}.
+     *
+     * @throws CommitNotApplied when the commit is proven not applied and its writes may run
+     *     again (a cluster's resolution of an uncertain commit); the transaction is over
+     * @throws SQLException when it failed otherwise; {@link #rolledBackAfterFailedCommit} then
+     *     says whether it certainly did not persist
+     */
     void commit() throws SQLException;
 
     /**
@@ -61,6 +69,21 @@ interface LaneConnection {
 
     /** Records the tables each transaction changes from now on, or stops recording them. */
     void trackTables(boolean track);
+
+    /**
+     * A {@code COMMIT} that is proven not applied: nothing of the transaction persisted, the
+     * transaction is over, and its writes may run again in a fresh one. A local SQLite connection
+     * never throws it; a cluster connection does when it resolved an uncertain commit (the
+     * leader was lost during it) and found it not applied. Group commit then replays the group's
+     * writes, as after a neighbour ended the transaction; elsewhere it counts as rolled back.
+     */
+    final class CommitNotApplied extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        public CommitNotApplied(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
 
     /** What happened to the transaction since {@link #watch()}. */
     interface Watch {

@@ -19,7 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Concurrency</h2>
  * {@link #state}, {@link #poisonCause} and {@link #deadCause} are guarded by the lane's lock;
  * the methods marked "guarded by the lane's lock" expect the caller to hold it, the others take
- * it. The futures complete once, from whichever thread ends the phase they stand for.
+ * it, but for {@link #state()} and {@link #poisonCause()}: those two fields are volatile, so that
+ * gauges and diagnostics read them without the lock. The futures complete once, from whichever
+ * thread ends the phase they stand for.
  */
 final class LaneLifecycle {
     private final String name;
@@ -31,9 +33,9 @@ final class LaneLifecycle {
     /** Completes once the connection is closed. */
     final CompletableFuture<Void> closed = new CompletableFuture<>();
 
-    // guarded by laneLock
-    private DatabaseState state = DatabaseState.RUNNING;
-    private String poisonCause;
+    // guarded by laneLock (written); state and poisonCause are read anywhere
+    private volatile DatabaseState state = DatabaseState.RUNNING;
+    private volatile String poisonCause;
     private Throwable deadCause;
 
     LaneLifecycle(String name, ReentrantLock laneLock) {
@@ -70,21 +72,11 @@ final class LaneLifecycle {
     }
 
     DatabaseState state() {
-        laneLock.lock();
-        try {
-            return state;
-        } finally {
-            laneLock.unlock();
-        }
+        return state;
     }
 
     String poisonCause() {
-        laneLock.lock();
-        try {
-            return poisonCause;
-        } finally {
-            laneLock.unlock();
-        }
+        return poisonCause;
     }
 
     Throwable deadCause() {

@@ -10,6 +10,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.sql.BatchFailure;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -76,7 +77,7 @@ final class LaneTransaction {
                 r.fail(new BusyException(name + ": SQLite's write lock stayed taken by another "
                         + "connection for " + TimeUnit.NANOSECONDS.toMillis(busy.waitedNanos)
                         + " ms (busyTimeout " + busyTimeout.toMillis() + " ms); the write never "
-                        + "ran. Is another process writing this file?", busy.getCause()));
+                        + "ran. Is another process writing to it?", busy.getCause()));
             }
             return false;
         } catch (SQLException e) {
@@ -125,8 +126,16 @@ final class LaneTransaction {
         if (c.rolledBackAfterFailedCommit(e)) {
             return WriteOutcome.ROLLED_BACK;
         }
-        poison(WriterConnection.commitUnknown(what, e));
+        poison(commitUnknown(what, e));
         return WriteOutcome.UNKNOWN;
+    }
+
+    /** The poison cause after a failed commit whose outcome is unknown. */
+    private static String commitUnknown(String what, SQLException failure) {
+        return what + " failed (" + failure.getMessage() + ") "
+                + (SqliteConnections.isIoFailure(failure) ? "with an I/O error: its frames may "
+                + "be in the WAL, where crash recovery replays them, and the file's state is not "
+                + "known" : "and it could not be verified that nothing of it persisted");
     }
 
     /** A transaction committed: tells the observer when it changed rows; never throws. */

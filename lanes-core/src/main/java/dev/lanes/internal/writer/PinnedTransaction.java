@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Concurrency</h2>
  * {@link #pinned}, and each transaction's state and idle check, are guarded by the lane's lock,
- * so that admitting a step and ending the transaction cannot interleave. Steps run on the lane's
- * holder. The idle check runs on the timer: it only queues an {@link Expire} step (and schedules
- * the lane), which the holder then runs.
+ * so that admitting a step and ending the transaction cannot interleave; {@code pinned} is
+ * volatile too, so that a gauge asks whether a transaction is open without the lock. Steps run on
+ * the lane's holder, which notes the step running in {@link #running} (turn only), so that the
+ * transaction's end names the step it ended in. The idle check runs on the timer: it only queues
+ * an {@link Expire} step (and schedules the lane), which the holder then runs.
  */
 final class PinnedTransaction {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
@@ -57,8 +59,10 @@ final class PinnedTransaction {
     private final Runnable submitLane;
     /** Collects requests to deliver once the turn has released the lane. */
     private final Consumer<WriteRequest> deliverAfterTurn;
-    // guarded by laneLock
-    private InteractiveTransaction pinned;
+    // guarded by laneLock (written); volatile, read anywhere
+    private volatile InteractiveTransaction pinned;
+    // turn only: the step running now, or the last one that ran
+    private TransactionStep running;
 
     PinnedTransaction(LaneTransaction transaction, ReentrantLock laneLock, WriteQueue queue,
             Cork cork, WriteTelemetry telemetry, TransactionStateListeners listeners, Timer timer,
@@ -83,6 +87,11 @@ final class PinnedTransaction {
         return pinned;
     }
 
+    /** Whether a transaction pins the lane now; without the lock, for gauges. */
+    boolean pinnedNow() {
+        return pinned != null;
+    }
+
     /** Runs {@code BEGIN IMMEDIATE} (or, corked, a savepoint) and pins the lane. */
     void begin(TransactionBegin r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
@@ -94,7 +103,7 @@ final class PinnedTransaction {
                 cork.outerOpened();
             }
             try {
-                c.transaction.begin();
+                c.beginNested();
             } catch (SQLException e) {
                 r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": SAVEPOINT "
                         + "for the transaction failed (" + e.getMessage() + ")", e));
@@ -124,6 +133,7 @@ final class PinnedTransaction {
     /** Runs one step of the pinned transaction. */
     void step(TransactionStep r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
+        running = r;
         laneLock.lock();
         try {
             if (pinned != tx) {
@@ -165,7 +175,7 @@ final class PinnedTransaction {
         boolean savepoint = r instanceof Run;
         if (savepoint) {
             try {
-                c.request.begin();
+                c.savepoint();
             } catch (SQLException e) {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
                         + "failed (" + e.getMessage() + "); the transaction stays open", e));
@@ -203,7 +213,11 @@ final class PinnedTransaction {
     private static Object run(TransactionStep r, WriterConnection c) throws Exception {
         if (r instanceof Execute) {
             Execute e = (Execute) r;
-            return c.update(e.sql, e.args);
+            return c.execute(e.sql, e.args, e.returns);
+        }
+        if (r instanceof WriteRequest.Savepoint) {
+            c.savepointStatement(((WriteRequest.Savepoint) r).sql());
+            return null;
         }
         if (r instanceof Query) {
             Query q = (Query) r;
@@ -232,7 +246,7 @@ final class PinnedTransaction {
 
     private boolean released(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
         try {
-            c.request.release();
+            c.releaseSavepoint();
             return true;
         } catch (SQLException e) {
             r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE failed ("
@@ -245,7 +259,7 @@ final class PinnedTransaction {
     private boolean rolledBackToSavepoint(InteractiveTransaction tx, TransactionStep r,
             WriterConnection c, Throwable failure) {
         try {
-            c.request.rollBack();
+            c.rollBackToSavepoint();
             return true;
         } catch (SQLException e) {
             r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
@@ -285,7 +299,7 @@ final class PinnedTransaction {
 
     private void commitIntoCork(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
         try {
-            c.transaction.release();
+            c.releaseNested();
             end(tx, State.COMMITTED, "committed into the cork");
             telemetry.counters.committed.increment();
             r.succeed(null);
@@ -302,7 +316,7 @@ final class PinnedTransaction {
         boolean clean;
         if (cork.corked() && cork.outerOpen()) {
             try {
-                connection.transaction.rollBack();
+                connection.rollBackNested();
                 clean = true;
             } catch (SQLException e) {
                 clean = connection.rollbackVerified();
@@ -336,6 +350,7 @@ final class PinnedTransaction {
     private void endLocked(InteractiveTransaction tx, State end, String reason) {
         tx.endReason = reason;
         tx.state = end;
+        tx.endedBy = running != null && running.tx == tx ? running : null;
         pinned = null;
         if (tx.idleCheck != null) {
             tx.idleCheck.cancel();

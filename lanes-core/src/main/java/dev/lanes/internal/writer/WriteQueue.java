@@ -33,7 +33,10 @@ import java.util.function.Function;
  * Every field is guarded by the lane's lock, which every caller holds; {@link #notFull} belongs
  * to that lock. {@link #contended} is the leader policy's memory: set when a turn finds more than
  * one request waiting, cleared when a pool turn finds at most one, so that callers woken together
- * by one group's delivery do not each lead a group of one in a convoy.
+ * by one group's delivery do not each lead a group of one in a convoy. {@link #depth} mirrors
+ * {@link #queuedWrites()}: written under the lock after every change of the queue, volatile, so
+ * that a gauge reads it without the lock. {@link #dropped} collects, under the lock, the
+ * cancelled requests a turn dropped, for the turn to report once the lock is released.
  */
 final class WriteQueue {
     private final String name;
@@ -48,6 +51,9 @@ final class WriteQueue {
     private int notFullWaiters;
     private int runningGroupSize;
     private boolean contended;
+    private List<WriteRequest> dropped;
+    // written under laneLock, read anywhere
+    private volatile int depth;
 
     WriteQueue(String name, int capacity, int maxGroupSize, Clock clock, ReentrantLock laneLock) {
         this.name = name;
@@ -72,6 +78,23 @@ final class WriteQueue {
         return n > 0 && requests.peekLast() instanceof Close ? n - 1 : n;
     }
 
+    /** {@link #queuedWrites()} as of the last change, read without the lock. */
+    int depth() {
+        return depth;
+    }
+
+    // guarded by laneLock: after every change of requests
+    private void counted() {
+        depth = queuedWrites();
+    }
+
+    /** The bracketed requests dropped unrun since the last call, or null when there are none. */
+    List<WriteRequest> takeDropped() {
+        List<WriteRequest> taken = dropped;
+        dropped = null;
+        return taken;
+    }
+
     /** Whether a caller that found the lane idle may lead a turn itself now. */
     boolean mayLead() {
         return requests.isEmpty() && !contended;
@@ -83,11 +106,13 @@ final class WriteQueue {
 
     void add(WriteRequest r) {
         requests.addLast(r);
+        counted();
     }
 
     /** Queues ahead of everything (a deferred uncork runs when the transaction ends). */
     void addFirst(WriteRequest r) {
         requests.addFirst(r);
+        counted();
     }
 
     void addStep(TransactionStep step) {
@@ -164,6 +189,12 @@ final class WriteQueue {
             while (group.size() < maxGroupSize && (next = requests.peekFirst()) != null) {
                 if (next.future.isCancelled()) {
                     requests.pollFirst(); // its caller gave up before it ran: it never runs
+                    if (next.traced != null) {
+                        if (dropped == null) {
+                            dropped = new ArrayList<>(2);
+                        }
+                        dropped.add(next);
+                    }
                     continue;
                 }
                 if (!(next instanceof GroupWrite)) {
@@ -176,6 +207,7 @@ final class WriteQueue {
             }
         }
         runningGroupSize = group.size();
+        counted();
         if (first == null) {
             contended = group.size() > 1 || !requests.isEmpty();
         } else if (group.size() > 1) {
@@ -209,6 +241,7 @@ final class WriteQueue {
         if (closeMarker != null) {
             requests.add(closeMarker);
         }
+        counted();
         signalRoom();
         return failed;
     }

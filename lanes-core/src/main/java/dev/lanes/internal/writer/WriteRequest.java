@@ -27,7 +27,10 @@ import java.util.concurrent.CompletableFuture;
  * caller chained on the future never run while the lane is held. Stage timings and the run count
  * are written by the holder (the queue depth under the lane's lock) and read after delivery.
  * The fields of the leader hand-off are volatile: {@link #waiter} is set before admission, {@link
- * #leadGranted} under the lane's lock, {@link #wake} by the waiter before it checks again.
+ * #leadGranted} under the lane's lock, {@link #wake} by the waiter before it checks again. The
+ * tracing fields ({@link #traced}, {@link #trace}) are set by the submitting thread before
+ * admission and read, and {@code traced} cleared, by whoever reports the outcome (see {@link
+ * WriteTelemetry#completed}); admission under the lane's lock orders the two.
  */
 public abstract sealed class WriteRequest
         permits WriteRequest.GroupWrite, WriteRequest.Maintenance, WriteRequest.TransactionBegin,
@@ -58,6 +61,13 @@ public abstract sealed class WriteRequest
     long acquireNanos;
     long bodyNanos;
     long commitNanos;
+    /**
+     * The operation {@code requestStarted} bracketed it as, or null when it is not bracketed (no
+     * metrics listener, a lane command, or its {@code requestCompleted} was reported already).
+     */
+    MetricsListener.Operation traced;
+    /** What the listener's {@code requestStarted} returned for it. */
+    Object trace;
     // the recorded outcome; holder only until deliver()
     private Object result;
     private LanesException failure;
@@ -157,7 +167,8 @@ public abstract sealed class WriteRequest
     // ------------------------------------------------------------------ the kinds
 
     /** A request that runs inside the group's transaction. */
-    abstract static sealed class GroupWrite extends WriteRequest permits BodyWrite, StatementWrite {
+    public abstract static sealed class GroupWrite extends WriteRequest
+            permits BodyWrite, StatementWrite {
         GroupWrite(WriteOptions options, long enqueuedAt) {
             super(options, enqueuedAt);
         }
@@ -169,12 +180,17 @@ public abstract sealed class WriteRequest
     }
 
     /** A caller's body; isolated by a savepoint when it shares its transaction. */
-    static final class BodyWrite extends GroupWrite {
+    public static final class BodyWrite extends GroupWrite {
         final SqlFunction<?> body;
 
         BodyWrite(WriteOptions options, SqlFunction<?> body, long enqueuedAt) {
             super(options, enqueuedAt);
             this.body = body;
+        }
+
+        /** The caller's body. */
+        public SqlFunction<?> body() {
+            return body;
         }
 
         @Override
@@ -183,15 +199,42 @@ public abstract sealed class WriteRequest
         }
     }
 
+    /** What a statement's request returns. */
+    public enum Returns {
+        /** Its update count, an {@code Integer}. */
+        COUNT,
+        /** Its update count and the rowid it inserted last, a {@code Statements.Update}. */
+        KEYS,
+        /** The rows it returns ({@code INSERT … RETURNING}), a {@code ResultData}. */
+        ROWS
+    }
+
     /** One statement; SQLite undoes a failed statement by itself, so it needs no savepoint. */
-    static final class StatementWrite extends GroupWrite {
+    public static final class StatementWrite extends GroupWrite {
         final String sql;
         final Object[] args;
+        final Returns returns;
 
-        StatementWrite(String sql, Object[] args, long enqueuedAt) {
+        StatementWrite(String sql, Object[] args, Returns returns, long enqueuedAt) {
             super(WriteOptions.DEFAULTS, enqueuedAt);
             this.sql = sql;
             this.args = args;
+            this.returns = returns;
+        }
+
+        /** The statement's SQL. */
+        public String sql() {
+            return sql;
+        }
+
+        /** Its parameters (the request's own array: not to be changed). */
+        public Object[] args() {
+            return args;
+        }
+
+        /** What it returns to its caller. */
+        public Returns returns() {
+            return returns;
         }
 
         @Override
@@ -252,7 +295,7 @@ public abstract sealed class WriteRequest
 
     /** One step of the pinned interactive transaction; it runs ahead of the queue. */
     abstract static sealed class TransactionStep extends WriteRequest
-            permits Execute, Query, Run, Commit, Rollback, Expire {
+            permits Execute, Query, Run, Savepoint, Commit, Rollback, Expire {
         final InteractiveTransaction tx;
 
         TransactionStep(InteractiveTransaction tx, long enqueuedAt) {
@@ -276,15 +319,18 @@ public abstract sealed class WriteRequest
         }
     }
 
-    /** {@code tx.execute}: one statement, its update count. */
+    /** {@code tx.execute}: one statement, and what it returns. */
     static final class Execute extends TransactionStep {
         final String sql;
         final Object[] args;
+        final Returns returns;
 
-        Execute(InteractiveTransaction tx, String sql, Object[] args, long enqueuedAt) {
+        Execute(InteractiveTransaction tx, String sql, Object[] args, Returns returns,
+                long enqueuedAt) {
             super(tx, enqueuedAt);
             this.sql = sql;
             this.args = args;
+            this.returns = returns;
         }
 
         @Override
@@ -330,6 +376,41 @@ public abstract sealed class WriteRequest
         }
     }
 
+    /** A savepoint of the transaction (JDBC's {@code setSavepoint}, {@code releaseSavepoint}…). */
+    public static final class Savepoint extends TransactionStep {
+        /** What the step does to the savepoint. */
+        public enum Op { SET, RELEASE, ROLLBACK_TO }
+
+        final Op op;
+        /** Its name, a valid identifier (checked by who asks for it). */
+        final String name;
+
+        Savepoint(InteractiveTransaction tx, Op op, String name, long enqueuedAt) {
+            super(tx, enqueuedAt);
+            this.op = op;
+            this.name = name;
+        }
+
+        /** The statement, the name quoted. */
+        public String sql() {
+            return sql(op, name);
+        }
+
+        /** The savepoint statement for {@code op} on {@code name}, the name quoted. */
+        public static String sql(Op op, String name) {
+            String quoted = "\"" + name.replace("\"", "\"\"") + "\"";
+            switch (op) {
+                case SET:
+                    return "SAVEPOINT " + quoted;
+                case RELEASE:
+                    return "RELEASE " + quoted;
+                case ROLLBACK_TO:
+                default:
+                    return "ROLLBACK TO " + quoted;
+            }
+        }
+    }
+
     /** {@code tx.commit()}. */
     static final class Commit extends TransactionStep {
         Commit(InteractiveTransaction tx, long enqueuedAt) {
@@ -344,6 +425,11 @@ public abstract sealed class WriteRequest
         Rollback(InteractiveTransaction tx, String reason, long enqueuedAt) {
             super(tx, enqueuedAt);
             this.reason = reason;
+        }
+
+        /** Whether the caller asked for it ({@code rollback()}, {@code close()}). */
+        boolean byCaller() {
+            return InteractiveTransaction.ROLLBACK_CALLED.equals(reason);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.lanes.internal.writer;
 
 import dev.lanes.LanesException;
+import dev.lanes.MetricsListener;
 import dev.lanes.WriteObservation;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.telemetry.MetricsReporter;
@@ -18,6 +19,15 @@ import org.slf4j.LoggerFactory;
  * What one writer lane tells the outside about its writes: the counters behind diagnostics, the
  * stages of the latest write ({@link #lastWrite()}), the metrics listener, and one warning per
  * turn whose writes were slower than {@code slowWriteThreshold}, with their labels.
+ *
+ * <h2>Requests</h2>
+ * Each request a caller submits is bracketed for the listener: {@link #started} on the submitting
+ * thread when the request is made, and {@link #completed} exactly once, when its outcome is
+ * delivered ({@link #delivered}, which every recorded outcome passes on its way to the caller),
+ * when admission refuses it ({@link #refused}), or when it is dropped unrun because its caller
+ * cancelled it ({@link #dropped}). An interactive transaction is one request from {@code begin()}
+ * to its end: its begin request carries the bracket, and the delivery of the step it ended in
+ * completes it. Without a listener nothing is bracketed and nothing is allocated.
  *
  * <h2>Concurrency</h2>
  * {@link #observe} runs on the lane's holder before the lane is released, so a caller who sees
@@ -188,5 +198,91 @@ final class WriteTelemetry {
                 counters.unknown.increment();
             }
         }
+        if (r.traced != null) {
+            completed(r, failure);
+        } else if (r instanceof WriteRequest.TransactionStep) {
+            InteractiveTransaction tx = ((WriteRequest.TransactionStep) r).tx;
+            if (tx.endedBy == r && tx.begun != null && tx.begun.traced != null) {
+                transactionEnded(tx, (WriteRequest.TransactionStep) r);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ request brackets
+
+    /** Brackets {@code r}, just made by its caller's thread, as {@code operation}. */
+    void started(WriteRequest r, MetricsListener.Operation operation) {
+        if (!metrics.enabled()) {
+            return;
+        }
+        r.traced = operation;
+        r.trace = metrics.requestStarted(operation, r.options.label().orElse(null));
+    }
+
+    /** Admission refused {@code r} (it never ran); called before the caller gets {@code e}. */
+    void refused(WriteRequest r, LanesException e) {
+        if (r.traced != null) {
+            completed(r, e);
+        }
+    }
+
+    /** The queue dropped {@code r} unrun: its caller cancelled its future. */
+    void dropped(List<WriteRequest> requests) {
+        for (WriteRequest r : requests) {
+            if (r.traced != null) {
+                completed(r, new dev.lanes.CancelledException(WriteOutcome.NOT_STARTED, name
+                        + ": the request was cancelled before it ran; it never ran", null));
+            }
+        }
+    }
+
+    /**
+     * Reports {@code r}'s outcome, once; a begun transaction goes on, and completes when it ends.
+     */
+    // by whoever delivers r, once the lane recorded its outcome (or refused it)
+    private void completed(WriteRequest r, LanesException failure) {
+        if (r instanceof WriteRequest.TransactionBegin && failure == null) {
+            return; // the transaction is open: its end completes it (see transactionEnded)
+        }
+        MetricsListener.Operation operation = r.traced;
+        r.traced = null;
+        MetricsListener.Outcome outcome = operation == MetricsListener.Operation.READ
+                ? (failure == null ? MetricsListener.Outcome.SUCCEEDED
+                        : MetricsListener.Outcome.FAILED)
+                : MetricsReporter.writeOutcome(failure);
+        int groupSize = operation == MetricsListener.Operation.WRITE ? r.groupSize
+                : Math.min(r.groupSize, 1);
+        metrics.requestCompleted(r.trace, operation, r.options.label().orElse(null), outcome,
+                failure, r.runs > 1, groupSize, queueWait(r), clock.nanoTime() - r.enqueuedAt);
+    }
+
+    /** The transaction that {@code step} ended is over: its bracket, begun by begin(), ends. */
+    private void transactionEnded(InteractiveTransaction tx, WriteRequest.TransactionStep step) {
+        WriteRequest begun = tx.begun;
+        MetricsListener.Operation operation = begun.traced;
+        begun.traced = null;
+        LanesException failure = step.failure();
+        MetricsListener.Outcome outcome = tx.state == InteractiveTransaction.State.COMMITTED
+                ? MetricsListener.Outcome.COMMITTED
+                : tx.state == InteractiveTransaction.State.UNKNOWN
+                        ? MetricsListener.Outcome.UNKNOWN : MetricsListener.Outcome.ROLLED_BACK;
+        if (failure == null && outcome != MetricsListener.Outcome.COMMITTED
+                && !(step instanceof WriteRequest.Rollback
+                        && ((WriteRequest.Rollback) step).byCaller())) {
+            failure = tx.notOpen(); // an idle timeout, a shutdown: what its next call is told
+        }
+        metrics.requestCompleted(begun.trace, operation, begun.options.label().orElse(null),
+                outcome, failure, false, 1, queueWait(begun),
+                clock.nanoTime() - begun.enqueuedAt);
+    }
+
+    /** From submission until its turn began; 0 when it never began. */
+    private static long queueWait(WriteRequest r) {
+        return r.groupSize > 0 ? r.startedAt - r.enqueuedAt : 0;
+    }
+
+    /** The writer connection opened again after an eviction, taking {@code nanos}. */
+    void reopened(long nanos) {
+        metrics.connectionReopened(nanos);
     }
 }

@@ -1,438 +1,59 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
-import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.sqlite.ControlStatement;
-import dev.lanes.internal.sqlite.FaultInjector;
-import dev.lanes.internal.sqlite.FaultInjector.Point;
-import dev.lanes.internal.sqlite.SqliteConnections;
-import dev.lanes.internal.sqlite.StatementCache;
-import dev.lanes.internal.writer.WriteRequest.BodyWrite;
-import dev.lanes.internal.writer.WriteRequest.GroupWrite;
-import dev.lanes.internal.writer.WriteRequest.StatementWrite;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import org.sqlite.SQLiteCommitListener;
-import org.sqlite.SQLiteConnection;
-import org.sqlite.SQLiteUpdateListener;
 
 /**
- * The writer connection of one database and the transaction steps run on it.
+ * The writer connection of one lane: what {@link GroupCommit} needs ({@link LaneConnection}),
+ * and what the rest of the lane needs besides: the statements of an interactive transaction, the
+ * transaction a cork nests it in, maintenance bodies, the initializer, and its close. {@link
+ * SqliteWriterConnection} is the one on a local SQLite file.
  *
- * <p>Confinement: used only by the thread that holds the writer lane's turn; it takes no lock.
- *
- * <p>Transaction-end detection: SQLite's commit and rollback hooks count every commit and every
- * rollback on this connection, including ones the runtime did not ask for (a conflict clause
- * {@code OR ROLLBACK}, {@code RAISE(ROLLBACK)}, an I/O error, or a statement that autocommitted
- * because the transaction had already ended). A {@link #watch()} compares their counts before and
- * after a body, and so tells at no cost whether the group's transaction survived it.
- *
- * <p>Running requests: statements run on the connection's statement cache through {@link
- * Statements}; bodies run on a {@link ConnectionGuard} with the write policy. The driver's
- * eager {@code SELECT last_insert_rowid()} after every insert is switched off for statements
- * (nobody reads their generated keys) and on for bodies, which may.
+ * <p>Confinement: used only by the thread that holds the lane's turn.
  */
-final class WriterConnection implements LaneConnection, AutoCloseable {
-    /** Delays between attempts after a busy {@code BEGIN IMMEDIATE}; see the seed writer_task. */
-    private static final long[] BEGIN_RETRY_DELAYS_NANOS = {
-        TimeUnit.MILLISECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(10)
-    };
-    private static final String IN_TRANSACTION = "cannot start a transaction within a transaction";
+public interface WriterConnection extends LaneConnection, AutoCloseable {
+    /** {@code SAVEPOINT} standing in for an interactive transaction's {@code BEGIN} in a cork. */
+    void beginNested() throws SQLException;
 
-    final SQLiteConnection raw;
-    final StatementCache cache;
-    private final String name;
-    private final long maxResultBytes;
-    /** Whether the driver looks up generated keys after inserts now; see the class comment. */
-    private boolean generatedKeys = true;
-    private final FaultInjector faults;
-    private final int busyTimeoutMillis;
-    private final ControlStatement beginImmediate;
-    private final ControlStatement beginDeferred;
-    private final ControlStatement commit;
-    private final ControlStatement rollback;
-    /** Isolates one request inside a group or a transaction. */
-    final Savepoint request;
-    /** Stands in for an interactive transaction's BEGIN while the lane is corked. */
-    final Savepoint transaction;
-    private long commits;
-    private long rollbacks;
-    /** How the first transaction end since the latest {@link #watch()} happened; null while none. */
-    private Boolean firstEndWasCommit;
-    private long totalChangesAtBegin;
-    private Set<String> changedTables = new HashSet<>();
-    private final SQLiteUpdateListener tableRecorder =
-            (type, database, table, rowId) -> changedTables.add(table);
-    private boolean trackingTables;
+    /** Releases the nested transaction into the cork's. */
+    void releaseNested() throws SQLException;
 
-    private final WriterCounters counters;
+    /** Undoes the nested transaction; the cork's transaction stays open. */
+    void rollBackNested() throws SQLException;
 
-    WriterConnection(String name, SQLiteConnection raw, int statementCacheSize,
-            Duration busyTimeout, long maxResultBytes, FaultInjector faults,
-            WriterCounters counters) {
-        this.name = name;
-        this.maxResultBytes = maxResultBytes;
-        this.raw = raw;
-        this.counters = counters;
-        this.faults = faults;
-        this.busyTimeoutMillis = SqliteConnections.busyTimeoutMillis(busyTimeout);
-        this.cache = new StatementCache(raw, statementCacheSize);
-        this.beginImmediate = new ControlStatement(raw, "BEGIN IMMEDIATE");
-        this.beginDeferred = new ControlStatement(raw, "BEGIN");
-        this.commit = new ControlStatement(raw, "COMMIT");
-        this.rollback = new ControlStatement(raw, "ROLLBACK");
-        this.request = new Savepoint("lanes_request");
-        this.transaction = new Savepoint("lanes_tx");
-        raw.addCommitListener(new SQLiteCommitListener() {
-            @Override
-            public void onCommit() {
-                commits++;
-                if (firstEndWasCommit == null) {
-                    firstEndWasCommit = Boolean.TRUE;
-                }
-            }
+    /** One statement; its update count (0 for one that changes no rows). */
+    int update(String sql, Object[] args) throws SQLException;
 
-            @Override
-            public void onRollback() {
-                rollbacks++;
-                if (firstEndWasCommit == null) {
-                    firstEndWasCommit = Boolean.FALSE;
-                }
-            }
-        });
-    }
+    /** One query, bounded by {@code maxResultBytes}. */
+    List<Row> query(String sql, Object[] args) throws SQLException;
 
-    @Override
-    public Watch watch() {
-        firstEndWasCommit = null;
-        long eventsBefore = commits + rollbacks;
-        long commitsBefore = commits;
-        return new Watch() {
-            @Override
-            public boolean ended() {
-                return commits + rollbacks != eventsBefore;
-            }
+    /** One statement, returning what {@code returns} says (see {@link WriteRequest.Returns}). */
+    Object execute(String sql, Object[] args, WriteRequest.Returns returns) throws SQLException;
 
-            @Override
-            public boolean committed() {
-                return commits != commitsBefore;
-            }
-
-            @Override
-            public boolean firstEndWasCommit() {
-                return Boolean.TRUE.equals(firstEndWasCommit);
-            }
-        };
-    }
+    /** A savepoint statement of an interactive transaction, run as it is. */
+    void savepointStatement(String sql) throws SQLException;
 
     /**
-     * {@code BEGIN IMMEDIATE}, retried after 5 ms and 10 ms when refused busy, every attempt
-     * drawing on one shared {@code busyTimeout} budget.
-     *
-     * @throws BusyTimeout when the lock stayed taken for the whole budget
-     * @throws SQLException when {@code BEGIN} failed for another reason
-     */
-    @Override
-    public void beginImmediate() throws SQLException, BusyTimeout {
-        // Real time, not the runtime's clock: the budget is shared with SQLite's own busy
-        // handler, which sleeps in real time against another process's lock.
-        long start = System.nanoTime();
-        long budget = TimeUnit.MILLISECONDS.toNanos(busyTimeoutMillis);
-        int currentTimeout = busyTimeoutMillis;
-        SQLException last = null;
-        int refused = 0;
-        try {
-            for (int attempt = 0; attempt <= BEGIN_RETRY_DELAYS_NANOS.length; attempt++) {
-                if (attempt > 0) {
-                    long remaining = budget - (System.nanoTime() - start);
-                    if (remaining <= 0) {
-                        break;
-                    }
-                    LockSupport.parkNanos(Math.min(BEGIN_RETRY_DELAYS_NANOS[attempt - 1], remaining));
-                    remaining = budget - (System.nanoTime() - start);
-                    int millis = (int) Math.max(0, TimeUnit.NANOSECONDS.toMillis(remaining));
-                    if (millis != currentTimeout) {
-                        raw.setBusyTimeout(millis);
-                        currentTimeout = millis;
-                    }
-                }
-                try {
-                    faults.before(Point.BEGIN);
-                    beginImmediate.run();
-                    counters.acquisitions.increment();
-                    counters.busyAbsorbed.add(refused); // every refusal this retry overcame
-                    totalChangesAtBegin = raw.getDatabase().total_changes();
-                    if (!changedTables.isEmpty()) {
-                        changedTables = new HashSet<>();
-                    }
-                    return;
-                } catch (SQLException e) {
-                    if (!SqliteConnections.isBusy(e)) {
-                        counters.beginErrors.increment();
-                        throw e;
-                    }
-                    counters.busyRefusals.increment();
-                    refused++;
-                    last = e;
-                }
-            }
-        } finally {
-            if (currentTimeout != busyTimeoutMillis) {
-                raw.setBusyTimeout(busyTimeoutMillis);
-            }
-        }
-        throw new BusyTimeout(System.nanoTime() - start, last);
-    }
-
-    @Override
-    public void trackTables(boolean track) {
-        if (track != trackingTables) {
-            if (track) {
-                raw.addUpdateListener(tableRecorder);
-            } else {
-                raw.removeUpdateListener(tableRecorder);
-            }
-            trackingTables = track;
-        }
-    }
-
-    @Override
-    public long changesSinceBegin() throws SQLException {
-        return raw.getDatabase().total_changes() - totalChangesAtBegin;
-    }
-
-    @Override
-    public Set<String> takeChangedTables() {
-        Set<String> tables = changedTables;
-        changedTables = new HashSet<>();
-        return tables;
-    }
-
-    @Override
-    public void commit() throws SQLException {
-        faults.before(Point.COMMIT);
-        commit.run();
-        faults.after(Point.COMMIT);
-    }
-
-    /**
-     * Ends the transaction after its {@code COMMIT} failed, and says whether it certainly did not
-     * persist.
-     *
-     * <p>Only a {@code COMMIT} refused before it wrote anything proves that: SQLite then keeps the
-     * transaction open (a deferred foreign key that fails, a busy lock), and it is rolled back,
-     * verified. Every other failure may have committed. Once a commit's frames reached the WAL,
-     * a failed sync makes SQLite report an error and roll back in memory, but crash recovery
-     * replays every complete commit in the WAL; with {@code synchronous=FULL}, the frames that pad
-     * the WAL after the commit frame can fail with a full disk after the commit frame is written;
-     * and a failed autocheckpoint makes a commit that is already durable return an error. So an
-     * I/O-class error, or a failure that ended the transaction on its own, leaves the outcome
-     * unknown, and after a failed sync the file's state is not known either (as PostgreSQL
-     * learned): the caller must poison the writer.
-     *
-     * @return true when nothing of the transaction persisted (rolled back, verified); false when
-     *     its outcome is unknown
-     */
-    @Override
-    public boolean rolledBackAfterFailedCommit(SQLException failure) {
-        boolean stillOpen;
-        try {
-            stillOpen = inTransaction();
-        } catch (SQLException probe) {
-            stillOpen = false;
-        }
-        boolean clean = rollbackVerified();
-        return clean && stillOpen && !SqliteConnections.isIoFailure(failure);
-    }
-
-    /** The poison cause after a failed commit whose outcome is unknown. */
-    static String commitUnknown(String what, SQLException failure) {
-        return what + " failed (" + failure.getMessage() + ") "
-                + (SqliteConnections.isIoFailure(failure) ? "with an I/O error: its frames may "
-                + "be in the WAL, where crash recovery replays them, and the file's state is not "
-                + "known" : "and it could not be verified that nothing of it persisted");
-    }
-
-    /** One named savepoint's three steps, each statement prepared once. */
-    final class Savepoint implements AutoCloseable {
-        private final ControlStatement begin;
-        private final ControlStatement release;
-        private final ControlStatement rollbackTo;
-
-        private Savepoint(String name) {
-            begin = new ControlStatement(raw, "SAVEPOINT " + name);
-            release = new ControlStatement(raw, "RELEASE " + name);
-            rollbackTo = new ControlStatement(raw, "ROLLBACK TO " + name);
-        }
-
-        void begin() throws SQLException {
-            faults.before(Point.SAVEPOINT);
-            begin.run();
-        }
-
-        void release() throws SQLException {
-            faults.before(Point.RELEASE);
-            release.run();
-        }
-
-        /** Undoes everything since the savepoint and releases it; the transaction stays open. */
-        void rollBack() throws SQLException {
-            faults.before(Point.ROLLBACK_TO);
-            rollbackTo.run();
-            release.run();
-        }
-
-        @Override
-        public void close() {
-            begin.close();
-            release.close();
-            rollbackTo.close();
-        }
-    }
-
-    /**
-     * Rolls the transaction back, if one is open, and verifies that the connection is back in
-     * autocommit mode. Never throws: a failure means the state is unknown.
-     *
-     * @return whether the connection is verified to be outside any transaction
-     */
-    @Override
-    public boolean rollbackVerified() {
-        try {
-            faults.before(Point.ROLLBACK);
-            rollback.run();
-        } catch (SQLException e) {
-            // "no transaction is active" is success; anything else is judged by the probe below
-        }
-        try {
-            return !inTransaction();
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    /**
-     * Whether a transaction is open, probed with a deferred {@code BEGIN} (it takes no lock): it
-     * fails exactly when one is open, and is committed at once otherwise.
-     */
-    boolean inTransaction() throws SQLException {
-        try {
-            beginDeferred.run();
-        } catch (SQLException e) {
-            String message = e.getMessage();
-            if (message != null && message.contains(IN_TRANSACTION)) {
-                return true;
-            }
-            throw e;
-        }
-        commit.run();
-        return false;
-    }
-
-    @Override
-    public void savepoint() throws SQLException {
-        request.begin();
-    }
-
-    @Override
-    public void releaseSavepoint() throws SQLException {
-        request.release();
-    }
-
-    @Override
-    public void rollBackToSavepoint() throws SQLException {
-        request.rollBack();
-    }
-
-    @Override
-    public Object run(GroupWrite request) throws Exception {
-        if (request instanceof StatementWrite) {
-            StatementWrite statement = (StatementWrite) request;
-            return update(statement.sql, statement.args);
-        }
-        return runGuarded(((BodyWrite) request).body, true, null);
-    }
-
-    /** One statement on the statement cache; its update count. */
-    int update(String sql, Object[] args) throws SQLException {
-        useGeneratedKeys(false);
-        return Statements.update(cache, sql, args);
-    }
-
-    /** One query on the statement cache, bounded by {@code maxResultBytes}. */
-    List<Row> query(String sql, Object[] args) throws SQLException {
-        return Statements.query(cache, sql, args, maxResultBytes, name);
-    }
-
-    /**
-     * Runs a body on a guarded connection. A refusal of the guard that the body swallowed still
-     * fails it; one a library (jOOQ, JDBI) wrapped in its own exception is what the caller must
-     * see, with the wrapper attached.
+     * A body on a guarded connection. A refusal of the guard that the body swallowed still fails
+     * it; one a library wrapped in its own exception is what the caller sees.
      *
      * @param inTransaction whether the body runs inside the lane's transaction
      * @param vacuumCheck refuses an in-place VACUUM without headroom; null inside a transaction
      */
     Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck)
-            throws Exception {
-        return runGuarded(body, inTransaction, vacuumCheck, true);
-    }
+            throws Exception;
 
-    /**
-     * The initializer: as {@link #runGuarded(SqlFunction, boolean, Runnable)}, except that an
-     * exception it throws is what the open fails with (its migrations name the script and
-     * statement that failed, with the refusal as the cause).
-     */
-    Object runInitializer(SqlFunction<?> initializer) throws Exception {
-        return runGuarded(initializer, true, null, false);
-    }
+    /** The initializer; an exception it throws is what the open fails with. */
+    Object runInitializer(SqlFunction<?> initializer) throws Exception;
 
-    private Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck,
-            boolean refusalFirst) throws Exception {
-        useGeneratedKeys(true);
-        ConnectionGuard guard = ConnectionGuard.write(name, raw, inTransaction, vacuumCheck);
-        Object value;
-        try {
-            value = body.apply(guard.connection());
-        } catch (Exception | Error e) {
-            LanesException refusal = guard.refusal();
-            if (refusalFirst && refusal != null && refusal != e) {
-                refusal.addSuppressed(e);
-                throw refusal;
-            }
-            throw e;
-        } finally {
-            guard.end();
-        }
-        if (guard.refusal() != null) {
-            throw guard.refusal();
-        }
-        return value;
-    }
+    /** Whether a transaction is open now. */
+    boolean inTransaction() throws SQLException;
 
-    private void useGeneratedKeys(boolean on) {
-        if (generatedKeys != on) {
-            raw.getConnectionConfig().setGetGeneratedKeys(on);
-            generatedKeys = on;
-        }
-    }
+    /** Gives memory back to the system (an idle release); never throws. */
+    void releaseMemory();
 
     @Override
-    public void close() throws SQLException {
-        cache.close();
-        beginImmediate.close();
-        beginDeferred.close();
-        commit.close();
-        rollback.close();
-        request.close();
-        transaction.close();
-        raw.close();
-    }
+    void close() throws SQLException;
 }

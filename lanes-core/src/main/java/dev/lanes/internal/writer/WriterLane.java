@@ -51,6 +51,13 @@ import org.slf4j.LoggerFactory;
  * {@code RUNNING} (exactly one thread, the holder, runs a turn); only the party that moves it out
  * of {@code IDLE} submits it. The writer connection and the fields marked "turn only" are touched
  * only by the holder; the lock's hand-offs order one holder's writes before the next one's reads.
+ * The gauges ({@link #queueDepth()}, {@link #poisoned()}, {@link #transactionOpen()}, {@link
+ * #state()}) read volatile mirrors that the parts keep under the lock, and never take it.
+ *
+ * <h2>Metrics</h2>
+ * The request factories ({@link #body}, {@link #statement}, {@link #maintenance}, {@link
+ * #begin}, {@link #readBody}) run on the caller's thread and bracket the request for the metrics
+ * listener there; {@link WriteTelemetry} ends the bracket once, at delivery or refusal.
  *
  * <h2>Who runs a turn</h2>
  * A platform-thread caller that finds the lane idle with an empty queue becomes the holder and
@@ -129,22 +136,55 @@ public final class WriterLane implements WorkerPool.Task {
     // ------------------------------------------------------------------ requests
 
     public WriteRequest body(dev.lanes.WriteOptions options, SqlFunction<?> body) {
-        return new WriteRequest.BodyWrite(options, body, clock.nanoTime());
+        return started(new WriteRequest.BodyWrite(options, body, clock.nanoTime()));
+    }
+
+    /**
+     * A read body run on the lane while corked, so that it sees the corked writes; bracketed for
+     * the metrics listener as a read when {@code traced} (else its caller brackets it).
+     */
+    public WriteRequest readBody(SqlFunction<?> body, boolean traced) {
+        WriteRequest r = new WriteRequest.BodyWrite(dev.lanes.WriteOptions.DEFAULTS, body,
+                clock.nanoTime());
+        if (traced) {
+            telemetry.started(r, MetricsListener.Operation.READ);
+        }
+        return r;
     }
 
     public WriteRequest statement(String sql, Object[] args) {
-        return new WriteRequest.StatementWrite(sql, args, clock.nanoTime());
+        return statement(sql, args, WriteRequest.Returns.COUNT);
+    }
+
+    public WriteRequest statement(String sql, Object[] args, WriteRequest.Returns returns) {
+        return started(new WriteRequest.StatementWrite(sql, args, returns, clock.nanoTime()));
     }
 
     public WriteRequest maintenance(SqlFunction<?> body) {
-        return new Maintenance(body, clock.nanoTime());
+        return started(new Maintenance(body, clock.nanoTime()));
     }
 
     /** Queues {@code db.begin()} and returns its request, whose value is the transaction. */
     public WriteRequest begin(TransactionOptions options) {
         InteractiveTransaction tx = new InteractiveTransaction(this, name, clock, options,
                 this.options.transactionIdleTimeout());
-        return new TransactionBegin(tx, options.admission(), clock.nanoTime());
+        TransactionBegin r = new TransactionBegin(tx, options.admission(), clock.nanoTime());
+        tx.begun = r;
+        return started(r);
+    }
+
+    /** Brackets a request a caller just made, for the metrics listener; see WriteTelemetry. */
+    private WriteRequest started(WriteRequest r) {
+        telemetry.started(r, r.operation());
+        return r;
+    }
+
+    /**
+     * Tells the metrics listener that {@code r} was refused before admission (the database
+     * refused it, say, after finding its file swapped); the caller then throws {@code e}.
+     */
+    public void refused(WriteRequest r, LanesException e) {
+        telemetry.refused(r, e);
     }
 
     // ------------------------------------------------------------------ admission
@@ -159,16 +199,31 @@ public final class WriterLane implements WorkerPool.Task {
      * @throws LanesException when the request is refused; it then never ran
      */
     public void submit(WriteRequest r, boolean mayLead, boolean waits) {
+        if (r.traced == null) {
+            enqueue(r, mayLead, waits);
+            return;
+        }
+        try {
+            enqueue(r, mayLead, waits);
+        } catch (LanesException refusal) {
+            telemetry.refused(r, refusal);
+            throw refusal;
+        }
+    }
+
+    /** {@link #submit}, without the metrics bracket. */
+    private void enqueue(WriteRequest r, boolean mayLead, boolean waits) {
         boolean lead;
         boolean schedule = false;
         lock.lock();
         try {
-            if (waits && run.heldByCurrentThread()) {
-                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body "
-                        + "cannot wait for another write to its own database (it would wait for "
-                        + "itself); use writeAsync or do the work in the same body", null);
+            if (waits) {
+                refuseWaitingInItsOwnBody();
             }
             lifecycle.checkAdmission();
+            if (waits) {
+                refuseWaitingForItsOwnTransaction();
+            }
             queue.awaitRoom(r, lifecycle::checkAdmission, telemetry::overload);
             r.depthAtEntry = queue.queuedWrites();
             lead = mayLead && queue.mayLead() && pinned.pinned() == null && run.claim();
@@ -180,6 +235,27 @@ public final class WriterLane implements WorkerPool.Task {
             lock.unlock();
         }
         proceed(r, lead, schedule);
+    }
+
+    // guarded by lock: a caller that would wait for the turn it is running waits forever
+    private void refuseWaitingInItsOwnBody() {
+        if (run.heldByCurrentThread()) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body "
+                    + "cannot wait for another write to its own database (it would wait for "
+                    + "itself); use writeAsync or do the work in the same body", null);
+        }
+    }
+
+    // guarded by lock: so does one whose own open transaction holds the lane
+    private void refuseWaitingForItsOwnTransaction() {
+        InteractiveTransaction tx = pinned.pinned();
+        if (tx != null && tx.owner == Thread.currentThread()) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": this thread "
+                    + "holds an open transaction on " + name + "; a write from it outside that "
+                    + "transaction would wait for the transaction, which waits for this thread. "
+                    + "Run the write inside the transaction, or commit or roll it back first; "
+                    + "the write never ran", null);
+        }
     }
 
     /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */
@@ -364,11 +440,16 @@ public final class WriterLane implements WorkerPool.Task {
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
     private void turn(WriteRequest first) {
         List<WriteRequest> group;
+        List<WriteRequest> dropped;
         lock.lock();
         try {
             group = queue.takeGroup(first, pinned.pinned() != null);
+            dropped = queue.takeDropped();
         } finally {
             lock.unlock();
+        }
+        if (dropped != null) {
+            telemetry.dropped(dropped);
         }
         long started = clock.nanoTime();
         for (WriteRequest r : group) {
@@ -522,28 +603,28 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     private void open() throws Exception {
-        connection = new WriterConnection(name, SqliteConnections.openWriter(setup.path(),
-                options.synchronous(), options.busyTimeout(), options.checkpointMode()),
-                options.statementCacheSize(), options.busyTimeout(), options.maxResultBytes(),
-                new FaultInjector() { // reads the field, so that later installations apply
-                    @Override
-                    public void before(Point point) throws SQLException {
-                        faults.before(point);
-                    }
+        long openStart = clock.nanoTime();
+        connection = setup.connector().open(new FaultInjector() {
+            // reads the field, so that later installations apply
+            @Override
+            public void before(Point point) throws SQLException {
+                faults.before(point);
+            }
 
-                    @Override
-                    public void after(Point point) throws SQLException {
-                        faults.after(point);
-                    }
-                }, telemetry.counters);
-        setup.budget().opened();
-        setup.identity().onWriterOpened(connection.raw);
+            @Override
+            public void after(Point point) throws SQLException {
+                faults.after(point);
+            }
+        }, telemetry.counters);
+        if (initialized) {
+            // opened before, so it was closed since (an eviction): a reopen
+            telemetry.reopened(clock.nanoTime() - openStart);
+        }
         if (!initialized) {
             // Once per database: a reopen after an eviction must not run it again.
             initialize(connection);
             initialized = true;
         }
-        setup.events().writerOpened(connection.raw);
         justOpened = true;
     }
 
@@ -703,12 +784,12 @@ public final class WriterLane implements WorkerPool.Task {
     /**
      * Runs {@code release} as a turn of the lane, on the calling platform thread, if the lane is
      * idle now: nothing queued or running, no transaction or cork holding it, still running.
-     * {@code release} gets the writer's raw connection (null when closed) and returns whether it
-     * closed it; an idle release does not count as use.
+     * {@code release} gets the writer connection's memory release (null when it is closed) and
+     * returns whether the connection must close; an idle release does not count as use.
      *
      * @return whether it ran (false: the lane was in use)
      */
-    public boolean releaseIfIdle(Function<org.sqlite.SQLiteConnection, Boolean> release) {
+    public boolean releaseIfIdle(Function<Releasable, Boolean> release) {
         lock.lock();
         try {
             if (!idleLocked() || !run.claim()) {
@@ -719,7 +800,7 @@ public final class WriterLane implements WorkerPool.Task {
         }
         try {
             WriterConnection c = connection;
-            if (Boolean.TRUE.equals(release.apply(c == null ? null : c.raw))) {
+            if (Boolean.TRUE.equals(release.apply(c == null ? null : c::releaseMemory))) {
                 closeQuietly();
             }
         } catch (RuntimeException e) {
@@ -728,6 +809,12 @@ public final class WriterLane implements WorkerPool.Task {
             finishTurn(false);
         }
         return true;
+    }
+
+    /** What an idle release may do to the writer connection without owning it. */
+    public interface Releasable {
+        /** Gives the connection's memory back; never throws. */
+        void releaseMemory();
     }
 
     /** Whether the lane could give up its connection now: a racy hint that never blocks. */
@@ -776,13 +863,9 @@ public final class WriterLane implements WorkerPool.Task {
         return cork.corked();
     }
 
+    /** Whether an interactive transaction pins the lane now; never blocks. */
     public boolean transactionOpen() {
-        lock.lock();
-        try {
-            return pinned.pinned() != null;
-        } finally {
-            lock.unlock();
-        }
+        return pinned.pinnedNow();
     }
 
     public boolean poisoned() {
@@ -799,32 +882,10 @@ public final class WriterLane implements WorkerPool.Task {
         telemetry.uncleanClose();
     }
 
-    /** The gauges a metrics listener reads for this database; the same object every time. */
-    public MetricsListener.DatabaseGauges gauges() {
-        return gauges;
+    /** Writes waiting in the queue now, without the lane's lock (a gauge). */
+    public int queueDepth() {
+        return queue.depth();
     }
-
-    private final MetricsListener.DatabaseGauges gauges = new MetricsListener.DatabaseGauges() {
-        @Override
-        public int queueDepth() {
-            lock.lock();
-            try {
-                return queue.queuedWrites();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public boolean writerPoisoned() {
-            return poisoned();
-        }
-
-        @Override
-        public boolean transactionOpen() {
-            return WriterLane.this.transactionOpen();
-        }
-    };
 
     /** A consistent view of the lane for diagnostics; never touches SQLite. */
     public View view() {

@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
-import dev.lanes.MetricsListener;
-import dev.lanes.RuntimeDiagnostics;
-import java.nio.file.Path;
+import dev.lanes.Lanes;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.internal.util.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 6, idle release, from inside: the idle queue (the runtime's timer) holds each database at
@@ -29,28 +30,29 @@ import org.junit.jupiter.api.io.TempDir;
  * never runs it.
  *
  * <p>A release is observed through {@link IdleRelease#observer}: the release's turn tells it,
- * right after {@code PRAGMA shrink_memory} and the readers' release, and nothing else does.
+ * right after {@code PRAGMA shrink_memory} and the readers' release, and nothing else does. On a
+ * manual clock: an idle period passes when the test advances it, and the clock is the runtime's
+ * timer, whose pending tasks are the idle checks (nothing else schedules in these tests).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IdleReleaseQueueTest {
     private static final long WAIT_MS = 30_000;
 
-    @TempDir Path dir;
+    final ManualClock clock = new ManualClock();
+    @RegisterExtension final TestRuntime runtime = TestRuntime.builder().clock(clock).build();
 
-    private LanesRuntime runtime;
+    private Lanes lanes;
     private final List<CountDownLatch> held = new ArrayList<>();
 
-    private LanesRuntime runtime(int maxThreads) {
-        runtime = new LanesRuntime("idleq", maxThreads, 256 * 1024, MetricsListener.NONE, 0, 0);
-        return runtime;
+    private Lanes runtime(int maxThreads) {
+        lanes = runtime.start(Lanes.builder().name("idleq").maxThreads(maxThreads)
+                .threadStackSize(256 * 1024));
+        return lanes;
     }
 
     @AfterEach
-    void closeRuntime() {
+    void releaseHeld() {
         held.forEach(CountDownLatch::countDown);
-        if (runtime != null) {
-            runtime.close();
-        }
     }
 
     private static DatabaseOptions idle(Duration idleRelease) {
@@ -59,7 +61,7 @@ class IdleReleaseQueueTest {
     }
 
     private DatabaseImpl open(String name, DatabaseOptions options) {
-        DatabaseImpl db = (DatabaseImpl) runtime.open(dir.resolve(name), options);
+        DatabaseImpl db = (DatabaseImpl) runtime.open(name, options);
         db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");
         return db;
     }
@@ -73,7 +75,7 @@ class IdleReleaseQueueTest {
 
     /** The idle checks pending in the runtime's timer (nothing else uses it in these tests). */
     private int pendingChecks() {
-        return runtime.timer().pending();
+        return clock.pending();
     }
 
     /** Holds a pool thread with a write to {@code db} until the test ends or releases it. */
@@ -122,20 +124,22 @@ class IdleReleaseQueueTest {
         Duration idle = Duration.ofMillis(500);
         DatabaseImpl db = open("a.db", idle(idle));
         AtomicInteger releases = countReleases(db);
-        // Busy for three idle periods: the check comes due again and again, finds the database
-        // used meanwhile, and re-arms itself; never more than one is pending. (Only a stall of
-        // this thread longer than the idle release could make the database idle meanwhile.)
-        long until = System.nanoTime() + 3 * idle.toNanos();
+        // Busy for three idle periods, written every tenth of one: the check comes due again
+        // and again, finds the database used meanwhile, and re-arms itself; never more than one
+        // is pending.
         int writes = 0;
         int mostPending = 0;
-        while (System.nanoTime() - until < 0) {
+        for (int step = 0; step < 30; step++) {
             db.execute("INSERT INTO t(v) VALUES (?)", "busy " + writes++);
+            mostPending = Math.max(mostPending, pendingChecks());
+            clock.advance(idle.dividedBy(10));
             mostPending = Math.max(mostPending, pendingChecks());
         }
         assertThat(mostPending).isEqualTo(1);
         assertThat(releases.get()).as("releases while the database was never idle for %s "
                 + "(%d writes)", idle, writes).isZero();
 
+        clock.advance(idle);
         awaitTrue("the release after the database went idle", () -> releases.get() == 1);
         awaitTrue("no check left pending after the release", () -> pendingChecks() == 0);
         assertThat(releases.get()).isEqualTo(1);
@@ -158,6 +162,7 @@ class IdleReleaseQueueTest {
                 Thread.currentThread().interrupt();
             }
         });
+        clock.advance(Duration.ofMillis(100));
         await(releasing);
 
         CompletableFuture<Integer> write = db.writeAsync(c -> c.createStatement().executeUpdate(
@@ -181,8 +186,9 @@ class IdleReleaseQueueTest {
         // Held only through this box, so that the test can drop its last strong reference.
         DatabaseImpl[] box = {open("a.db", idle(Duration.ofMillis(100)))};
         AtomicInteger releases = countReleases(box[0]);
+        clock.advance(Duration.ofMillis(100));
         awaitTrue("the release turn to queue",
-                () -> runtime.diagnostics().runnableBackground() == 1);
+                () -> lanes.diagnostics().runnableBackground() == 1);
 
         // close() needs the pool for the close turn; the only thread is held, so it waits.
         Database closingDb = box[0];
@@ -191,15 +197,11 @@ class IdleReleaseQueueTest {
         awaitTrue("the database to be closing", () -> box[0].state() == DatabaseState.CLOSING);
         pool.countDown();
         closing.get(WAIT_MS, TimeUnit.MILLISECONDS);
-        awaitTrue("the pool to go quiet", () -> {
-            RuntimeDiagnostics d = runtime.diagnostics();
-            return d.busyThreads() == 0 && d.runnableBackground() == 0
-                    && d.runnableForeground() == 0;
-        });
+        TestLanes.awaitPoolQuiet(lanes);
 
         assertThat(box[0].state()).isEqualTo(DatabaseState.CLOSED);
         assertThat(releases.get()).as("releases run after the close began").isZero();
-        assertThat(runtime.diagnostics().openConnections()).as("only the holder's writer")
+        assertThat(lanes.diagnostics().openConnections()).as("only the holder's writer")
                 .isEqualTo(1);
 
         java.lang.ref.WeakReference<Database> ref = new java.lang.ref.WeakReference<>(box[0]);
@@ -222,13 +224,14 @@ class IdleReleaseQueueTest {
         db.close();
 
         // Mark time with a control opened after the close: once it is released, the closed
-        // database's check (due earlier, on the same single timer thread) has fired.
+        // database's check (due no later, on the same timer) would have fired.
         DatabaseImpl control = open("control.db", idle(idle));
         AtomicInteger controlReleases = countReleases(control);
+        clock.advance(idle);
         awaitTrue("the control's release", () -> controlReleases.get() == 1);
 
         assertThat(releases.get()).as("releases of the closed database").isZero();
-        assertThat(runtime.diagnostics().openConnections()).as("only the control's writer")
+        assertThat(lanes.diagnostics().openConnections()).as("only the control's writer")
                 .isEqualTo(1);
         assertThat(pendingChecks()).isZero();
     }

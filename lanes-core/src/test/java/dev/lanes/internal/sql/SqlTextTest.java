@@ -109,4 +109,23 @@ class SqlTextTest {
         assertThat(SqlText.split("CREATE TABLE \"trigger\"(x); COMMIT"))
                 .containsExactly("CREATE TABLE \"trigger\"(x)", "COMMIT");
     }
+
+    @Test
+    void severalStatementsCountsOnlyStatementsNotSemicolonsInsideThem() {
+        assertThat(SqlText.severalStatements("SELECT 1")).isFalse();
+        assertThat(SqlText.severalStatements("SELECT 1;")).isFalse();
+        assertThat(SqlText.severalStatements("SELECT ';'; -- c")).isFalse();
+        assertThat(SqlText.severalStatements("SELECT 1; SELECT 2")).isTrue();
+        assertThat(SqlText.severalStatements(
+                "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; SELECT 2; END")).isFalse();
+    }
+
+    @Test
+    void shortenFoldsWhiteSpaceAndCutsLongStatementsForMessages() {
+        assertThat(SqlText.shorten("  SELECT\n\t1  ")).isEqualTo("SELECT 1");
+        String longSql = "SELECT " + "x, ".repeat(40) + "y FROM t";
+        assertThat(SqlText.shorten(longSql)).hasSize(80).endsWith("...")
+                .startsWith("SELECT x, x,");
+        assertThat(SqlText.shorten("x".repeat(80))).isEqualTo("x".repeat(80));
+    }
 }

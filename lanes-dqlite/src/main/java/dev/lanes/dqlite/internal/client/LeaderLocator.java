@@ -3,6 +3,7 @@ package dev.lanes.dqlite.internal.client;
 import dev.lanes.dqlite.DqliteConnectionException;
 import dev.lanes.dqlite.DqliteException;
 import dev.lanes.dqlite.DqliteNoLeaderException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -98,7 +99,15 @@ public final class LeaderLocator {
      * @throws DqliteNoLeaderException when no node named itself leader in time
      */
     public <T> Established<T> connect(Setup<T> setup) {
-        long deadline = System.nanoTime() + config.leaderTimeout().toNanos();
+        return connect(setup, config.leaderTimeout());
+    }
+
+    /**
+     * {@link #connect(Setup)}, looking for the leader for {@code leaderTimeout} instead of the
+     * configured one.
+     */
+    public <T> Established<T> connect(Setup<T> setup, Duration leaderTimeout) {
+        long deadline = System.nanoTime() + leaderTimeout.toNanos();
         Map<String, String> lastAnswers = new LinkedHashMap<>();
         for (int round = 0; ; round++) {
             for (String address : knownNodes()) {
@@ -112,7 +121,7 @@ public final class LeaderLocator {
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
-                throw noLeader(lastAnswers);
+                throw noLeader(lastAnswers, leaderTimeout);
             }
             long pause = Math.min(remaining, backoff.pauseNanos(round));
             log.debug("no leader in round {}: {}; next round in {} ms", round, lastAnswers,
@@ -166,9 +175,10 @@ public final class LeaderLocator {
         }
     }
 
-    private DqliteNoLeaderException noLeader(Map<String, String> answers) {
+    private static DqliteNoLeaderException noLeader(Map<String, String> answers,
+            Duration leaderTimeout) {
         StringBuilder text = new StringBuilder("no dqlite node named itself leader within ")
-                .append(config.leaderTimeout().toMillis()).append(" ms; last answers:");
+                .append(leaderTimeout.toMillis()).append(" ms; last answers:");
         if (answers.isEmpty()) {
             text.append(" none (no node was asked)");
         }

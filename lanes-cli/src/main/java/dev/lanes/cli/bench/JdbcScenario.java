@@ -1,0 +1,352 @@
+package dev.lanes.cli.bench;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.Lanes;
+import dev.lanes.Synchronous;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The JDBC scenario: one piece of code per workload, written against {@link DataSource} only,
+ * run on {@code db.dataSource()} and on the data source an application would otherwise have, in
+ * one process, Lanes and its baseline next to each other:
+ *
+ * <ul>
+ *   <li>{@value #INSERT_VARIANT}: auto-commit single-row inserts (borrow a connection, prepare,
+ *       execute, close) from {@value #INSERT_THREADS} threads, against HikariCP over sqlite-jdbc,
+ *       at every synchronous level;
+ *   <li>{@value #TX_VARIANT}: read-then-write transactions through Spring's {@code
+ *       TransactionTemplate} and {@code JdbcClient} ({@code SELECT} a counter, {@code UPDATE} it
+ *       plus one) from {@value #TX_THREADS} threads against HikariCP, failures counted by kind;
+ *       and from one thread against the same Spring code on one raw sqlite-jdbc connection
+ *       ({@code SingleConnectionDataSource}), the lower bound of a lone transaction;
+ *   <li>{@value #READ_VARIANT}: point reads by primary key, each thread on its own connection
+ *       with its statement prepared once, from {@value #READ_THREADS} threads against as many
+ *       raw read-only sqlite-jdbc connections, on a table of {@value ReadScenario#ROWS} rows.
+ * </ul>
+ * Transactions and reads run at the first synchronous level only. {@code --threads} sets every
+ * concurrent part's threads. After each run the table is checked against what was acknowledged.
+ */
+final class JdbcScenario implements ScenarioBench {
+    static final String INSERT_VARIANT = "insert";
+    static final String TX_VARIANT = "tx";
+    static final String READ_VARIANT = "read";
+    static final int INSERT_THREADS = 64;
+    static final int TX_THREADS = 16;
+    static final int READ_THREADS = 8;
+
+    private static final String SELECT_COUNTER = "SELECT v FROM counter WHERE id = 1";
+    private static final String UPDATE_COUNTER = "UPDATE counter SET v = ? WHERE id = 1";
+    private static final String SELECT_ROW = "SELECT payload FROM bench WHERE id = ?";
+
+    /** Opens one side's data source on a file, and closes what it opened. */
+    private interface Side extends AutoCloseable {
+        DataSource dataSource();
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /** Opens a side on a fresh or filled file. */
+    @FunctionalInterface
+    private interface Opener {
+        Side open(Path file) throws Exception;
+    }
+
+    private final BenchOptions options;
+    private final Path directory;
+    private final WorkloadRunner runner;
+
+    JdbcScenario(BenchOptions options, Path directory) {
+        this.options = options;
+        this.directory = directory;
+        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+    }
+
+    @Override
+    public Scenario scenario() {
+        return Scenario.JDBC;
+    }
+
+    @Override
+    public String description() {
+        List<Synchronous> levels = options.synchronousFor(Scenario.JDBC);
+        return "the same JDBC code on db.dataSource() and on: HikariCP (" + HikariSystem.POOL_SIZE
+                + " connections) for " + threads(INSERT_THREADS) + " threads' auto-commit inserts"
+                + " (synchronous " + levels.stream().map(Enum::name)
+                        .collect(Collectors.joining(", "))
+                + ") and " + threads(TX_THREADS) + " threads' TransactionTemplate + JdbcClient"
+                + " read-then-write transactions; one raw connection for a lone transaction; "
+                + threads(READ_THREADS) + " raw connections for as many threads' point reads"
+                + " (transactions and reads at " + levels.get(0) + ")";
+    }
+
+    @Override
+    public int plannedComparisons() {
+        return options.synchronousFor(Scenario.JDBC).size() + 3;
+    }
+
+    private int threads(int standard) {
+        return options.threads() != null ? options.threads() : standard;
+    }
+
+    @Override
+    public void run(Sink sink) throws Exception {
+        List<Synchronous> levels = options.synchronousFor(Scenario.JDBC);
+        int inserters = threads(INSERT_THREADS);
+        for (Synchronous sync : levels) {
+            sink.compare(
+                    rep -> inserts(sink, rep, "lanes", sync, inserters,
+                            file -> lanes(file, sync, inserters, 0)),
+                    rep -> inserts(sink, rep, "hikari", sync, inserters,
+                            file -> hikari(file, sync)));
+        }
+        Synchronous sync = levels.get(0);
+        int transactors = threads(TX_THREADS);
+        sink.compare(
+                rep -> transactions(sink, rep, "lanes", sync, transactors,
+                        file -> lanes(file, sync, transactors, 0)),
+                rep -> transactions(sink, rep, "hikari", sync, transactors,
+                        file -> hikari(file, sync)));
+        sink.compare(
+                rep -> transactions(sink, rep, "lanes", sync, 1, file -> lanes(file, sync, 1, 0)),
+                rep -> transactions(sink, rep, "raw", sync, 1, file -> oneConnection(file, sync)));
+
+        int readers = threads(READ_THREADS);
+        Path filled = directory.resolve("jdbc-read-" + level(sync) + ".db");
+        sink.status("jdbc: filling " + filled.getFileName() + " with "
+                + String.format(Locale.ROOT, "%,d", ReadScenario.ROWS) + " rows");
+        ReadScenario.fill(filled, sync);
+        sink.compare(
+                rep -> reads(sink, "lanes", sync, readers, filled,
+                        file -> lanes(file, sync, readers, readers)),
+                rep -> reads(sink, "raw", sync, readers, filled, JdbcScenario::readOnlyConnections));
+    }
+
+    // ------------------------------------------------------------------ the sides
+
+    /** Lanes: a runtime with one database, {@code readers} reader connections (0: the default). */
+    private static Side lanes(Path file, Synchronous sync, int threads, int readers) {
+        DatabaseOptions.Builder b = DatabaseOptions.builder()
+                .synchronous(sync)
+                .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
+                // each thread has at most one statement in flight: none is refused admission
+                .writeQueueCapacity(Math.max(DatabaseOptions.DEFAULTS.writeQueueCapacity(),
+                        threads));
+        if (readers > 0) {
+            b.readers(readers);
+        }
+        Lanes lanes = Lanes.builder().name("bench").build();
+        try {
+            Database db = lanes.open(file, b.build());
+            db.awaitReady().join();
+            return new Side() {
+                @Override
+                public DataSource dataSource() {
+                    return db.dataSource();
+                }
+
+                @Override
+                public void close() {
+                    lanes.close();
+                }
+            };
+        } catch (RuntimeException e) {
+            lanes.close();
+            throw e;
+        }
+    }
+
+    private static Side hikari(Path file, Synchronous sync) {
+        HikariDataSource pool = HikariSystem.openPool(file, sync);
+        return new Side() {
+            @Override
+            public DataSource dataSource() {
+                return pool;
+            }
+
+            @Override
+            public void close() {
+                pool.close();
+            }
+        };
+    }
+
+    /** One raw sqlite-jdbc connection behind a data source that never closes it. */
+    private static Side oneConnection(Path file, Synchronous sync) throws SQLException {
+        Connection raw = BaselineConnections.dataSource(file, sync).getConnection();
+        SingleConnectionDataSource single = new SingleConnectionDataSource(raw, true);
+        return new Side() {
+            @Override
+            public DataSource dataSource() {
+                return single;
+            }
+
+            @Override
+            public void close() throws SQLException {
+                raw.close();
+            }
+        };
+    }
+
+    /** Read-only sqlite-jdbc connections, one per {@code getConnection()}, as raw JDBC has. */
+    private static Side readOnlyConnections(Path file) {
+        DataSource ds = BaselineConnections.readOnlyDataSource(file);
+        return new Side() {
+            @Override
+            public DataSource dataSource() {
+                return ds;
+            }
+
+            @Override
+            public void close() {} // each reading thread closes its own connection
+        };
+    }
+
+    // ------------------------------------------------------------------ the workloads
+
+    private RunResult inserts(Sink sink, int repetition, String system, Synchronous sync,
+            int threads, Opener opener) throws Exception {
+        Path file = fresh(INSERT_VARIANT, system, sync, threads, repetition);
+        sink.runStarting(label(INSERT_VARIANT, system, sync, threads));
+        try (Side side = opener.open(file)) {
+            DataSource ds = side.dataSource();
+            execute(ds, BenchSystem.CREATE_TABLE);
+            Measurement m = runner.run("jdbc-insert-" + system, thread -> {
+                String payload = Payloads.of(thread);
+                return () -> {
+                    try (Connection c = ds.getConnection();
+                            PreparedStatement insert = c.prepareStatement(BenchSystem.INSERT)) {
+                        insert.setString(1, payload);
+                        insert.executeUpdate();
+                    }
+                    return INSERT_VARIANT;
+                };
+            }, threads);
+            Consistency rows = new Consistency("rows in bench", m.acknowledged(),
+                    scalar(ds, BenchSystem.COUNT_ROWS));
+            return RunResult.of(Scenario.JDBC, INSERT_VARIANT, sync, system, threads, m, rows);
+        }
+    }
+
+    private RunResult transactions(Sink sink, int repetition, String system, Synchronous sync,
+            int threads, Opener opener) throws Exception {
+        Path file = fresh(TX_VARIANT, system, sync, threads, repetition);
+        sink.runStarting(label(TX_VARIANT, system, sync, threads));
+        try (Side side = opener.open(file)) {
+            DataSource ds = side.dataSource();
+            execute(ds, "CREATE TABLE counter(id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
+            execute(ds, "INSERT INTO counter(id, v) VALUES (1, 0)");
+            TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
+            JdbcClient client = JdbcClient.create(ds);
+            Measurement m = runner.run("jdbc-tx-" + system, thread -> () -> {
+                tx.executeWithoutResult(status -> {
+                    long v = client.sql(SELECT_COUNTER).query(Long.class).single();
+                    client.sql(UPDATE_COUNTER).param(v + 1).update();
+                });
+                return TX_VARIANT;
+            }, threads);
+            Consistency counter = new Consistency("counter value", m.acknowledged(),
+                    scalar(ds, SELECT_COUNTER));
+            return RunResult.of(Scenario.JDBC, TX_VARIANT, sync, system, threads, m, counter);
+        }
+    }
+
+    private RunResult reads(Sink sink, String system, Synchronous sync, int threads, Path file,
+            Opener opener) throws Exception {
+        sink.runStarting(label(READ_VARIANT, system, sync, threads));
+        try (Side side = opener.open(file)) {
+            DataSource ds = side.dataSource();
+            Measurement m = runner.run("jdbc-read-" + system,
+                    thread -> new PointReader(ds, new SplittableRandom(thread)), threads);
+            return RunResult.of(Scenario.JDBC, READ_VARIANT, sync, system, threads, m, null);
+        }
+    }
+
+    /** One reading thread: its own connection and statement, prepared once. */
+    private static final class PointReader implements Operation {
+        private final Connection connection;
+        private final PreparedStatement select;
+        private final SplittableRandom random;
+
+        PointReader(DataSource ds, SplittableRandom random) throws SQLException {
+            this.connection = ds.getConnection();
+            try {
+                this.select = connection.prepareStatement(SELECT_ROW);
+            } catch (SQLException | RuntimeException e) {
+                connection.close();
+                throw e;
+            }
+            this.random = random;
+        }
+
+        @Override
+        public String run() throws SQLException {
+            long id = 1 + random.nextInt(ReadScenario.ROWS);
+            select.setLong(1, id);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("row " + id + " not found");
+                }
+                rs.getString(1);
+            }
+            return READ_VARIANT;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                select.close();
+            } finally {
+                connection.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private Path fresh(String variant, String system, Synchronous sync, int threads,
+            int repetition) {
+        return directory.resolve("jdbc-" + variant + "-" + system + "-" + level(sync) + "-"
+                + threads + "-r" + repetition + ".db");
+    }
+
+    private static String level(Synchronous sync) {
+        return sync.name().toLowerCase(Locale.ROOT);
+    }
+
+    private static String label(String variant, String system, Synchronous sync, int threads) {
+        return "jdbc " + variant + ": " + system + ", " + threads + " thread"
+                + (threads == 1 ? "" : "s") + ", " + sync;
+    }
+
+    private static void execute(DataSource ds, String sql) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate(sql);
+        }
+    }
+
+    private static long scalar(DataSource ds, String sql) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.lanes.cli.bench;
+
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.Lanes;
+import dev.lanes.SqlFunction;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+
+/**
+ * Creates the many databases of the tenants and soak scenarios in one runtime: opens each, and
+ * creates its schema as an asynchronous write, a window of them in flight at once. The files are
+ * {@code t-000000.db}, {@code t-000001.db}… in one directory. Both scenarios use one schema
+ * ({@link #SCHEMA}): a key-value table of {@value #KV_ROWS} rows that point reads find, with a
+ * counter column {@code n} for read-then-write transactions, and an {@code events} table that
+ * inserts append to.
+ */
+final class ManyDatabases {
+    /** Rows of {@code kv}, ids 1 to this. */
+    static final int KV_ROWS = 100;
+    /** Creations in flight at once. */
+    private static final int CREATE_WINDOW = 256;
+
+    /** Creates {@code kv} with its rows (each {@code n} 0) and an empty {@code events}. */
+    static final SqlFunction<Integer> SCHEMA = conn -> {
+        try (Statement s = conn.createStatement()) {
+            s.execute("CREATE TABLE kv(id INTEGER PRIMARY KEY, v TEXT, n INTEGER NOT NULL DEFAULT 0)");
+            s.execute("CREATE TABLE events(id INTEGER PRIMARY KEY, payload TEXT)");
+        }
+        try (PreparedStatement insert =
+                conn.prepareStatement("INSERT INTO kv(id, v) VALUES (?, ?)")) {
+            for (int id = 1; id <= KV_ROWS; id++) {
+                insert.setInt(1, id);
+                insert.setString(2, "value-" + id);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        return KV_ROWS;
+    };
+
+    private ManyDatabases() {}
+
+    /** The file of database {@code index} in {@code dir}. */
+    static Path file(Path dir, int index) {
+        return dir.resolve(String.format(Locale.ROOT, "t-%06d.db", index));
+    }
+
+    /**
+     * Opens {@code count} databases in {@code dir} with {@code options.apply(index)}, creates
+     * {@link #SCHEMA} in each, and returns them in order once every schema committed; {@code
+     * sink} hears how far it got, each status line starting with {@code what}.
+     */
+    static List<Database> create(ScenarioBench.Sink sink, String what, Lanes lanes, Path dir,
+            int count, IntFunction<DatabaseOptions> options) {
+        sink.status(String.format(Locale.ROOT, "%s: creating %,d databases", what, count));
+        List<Database> databases = new ArrayList<>(count);
+        // A window of creations in flight keeps the pool busy without queueing thousands of
+        // writes at once, whose waits would only show up as slow-write warnings.
+        ArrayDeque<CompletableFuture<?>> inFlight = new ArrayDeque<>();
+        int step = Math.max(1, count / 10);
+        for (int i = 0; i < count; i++) {
+            if (inFlight.size() == CREATE_WINDOW) {
+                inFlight.removeFirst().join();
+            }
+            if (i > 0 && i % step == 0) {
+                sink.status(String.format(Locale.ROOT, "%s: opening database %,d of %,d", what,
+                        i + 1, count));
+            }
+            Database db = lanes.open(file(dir, i), options.apply(i));
+            databases.add(db);
+            inFlight.add(db.writeAsync(SCHEMA));
+        }
+        inFlight.forEach(CompletableFuture::join);
+        return databases;
+    }
+}

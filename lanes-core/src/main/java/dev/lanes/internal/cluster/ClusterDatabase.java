@@ -1,0 +1,494 @@
+package dev.lanes.internal.cluster;
+
+import dev.lanes.Change;
+import dev.lanes.CheckpointMode;
+import dev.lanes.CheckpointResult;
+import dev.lanes.Database;
+import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.DatabaseState;
+import dev.lanes.MetricsListener.DatabaseGauges;
+import dev.lanes.InvalidRequestException;
+import dev.lanes.Profiling;
+import dev.lanes.ReadOptions;
+import dev.lanes.Row;
+import dev.lanes.SqlFunction;
+import dev.lanes.Subscription;
+import dev.lanes.Termination;
+import dev.lanes.Transaction;
+import dev.lanes.TransactionOptions;
+import dev.lanes.WriteOptions;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.file.DiskReserve;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.notify.ChangeNotifier;
+import dev.lanes.internal.notify.TransactionStateListeners;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.telemetry.ReadTelemetry;
+import dev.lanes.internal.util.CloseWait;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.writer.LaneSetup;
+import dev.lanes.internal.writer.WriteRequest;
+import dev.lanes.internal.writer.WriterLane;
+import dev.lanes.spi.ClusterEngine;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Database} on a replicated SQLite cluster ({@link ClusterEngine}): the same writer
+ * lane, group commit and outcomes as a local database, over sessions with the cluster's leader.
+ *
+ * <ul>
+ *   <li><b>Writes</b> ({@code execute}, {@code executeBatch}, {@code executeScript}, {@code
+ *       begin()}, cork) run on a {@link WriterLane} whose connection is a {@link
+ *       ClusterWriterConnection}: queued writes share one {@code BEGIN IMMEDIATE … COMMIT}, and
+ *       every transaction carries a group id, by which an uncertain {@code COMMIT} is resolved
+ *       (see {@link GroupLedger}).
+ *   <li><b>Reads</b> ({@code query}) run on {@link ReadSessions} of their own with the leader, so
+ *       that they do not wait behind a group's replication; while corked, on the lane, to see the
+ *       corked writes.
+ *   <li><b>Refused</b>, before anything runs ({@link InvalidRequestException}, {@code
+ *       NOT_STARTED}): bodies given a {@code java.sql.Connection} ({@code write}, {@code read},
+ *       {@code tx.run}, {@code maintenance}), which a cluster does not have; {@code checkpoint}
+ *       and {@code backup}, which are the nodes'; writes that return rows; options only a local
+ *       file has (see {@link ClusterOptions}).
+ * </ul>
+ *
+ * <p>Concurrency: every field is final and thread-safe.
+ */
+public final class ClusterDatabase implements Database, LanesRuntime.Attached {
+    private final String name;
+    private final Path path;
+    private final DatabaseOptions options;
+    private final WriterLane lane;
+    private final ReadSessions reads;
+    private final ChangeNotifier changes;
+    private final TransactionStateListeners transactionListeners;
+    private final ReadTelemetry readTelemetry;
+    private final Resolutions resolutions = new Resolutions();
+    private final Profiling profiling;
+    private final LanesRuntime runtime;
+
+    /** What names a cluster database in its runtime: its engine and its name there. */
+    private record Key(ClusterEngine engine, String database) {}
+
+    private ClusterDatabase(LanesRuntime runtime, ClusterEngine engine, String database,
+            DatabaseOptions options, Runnable forget) {
+        this.runtime = runtime;
+        this.name = database;
+        this.path = Path.of(database);
+        this.options = options;
+        MetricsReporter metrics = new MetricsReporter(name, runtime.metrics());
+        this.transactionListeners = new TransactionStateListeners(name,
+                runtime.changeDispatcher());
+        ConnectionBudget budget = new ConnectionBudget(0); // a session is no file descriptor
+        GroupLedger ledger = new GroupLedger(name, engine, database);
+        this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
+                runtime.clock(), runtime.timer(), budget, metrics, transactionListeners,
+                new ClusterWriterConnector(name, engine, database, options.busyTimeout(),
+                        options.maxResultBytes(), ledger, resolutions, budget),
+                new DiskReserve(name, path, 0, runtime.clock(), metrics), new LaneSetup.Events() {
+                    @Override
+                    public void used() {
+                        // no idle release on a cluster: the sessions are cheap to keep
+                    }
+
+                    @Override
+                    public void closed() {
+                        forget.run();
+                    }
+                }));
+        lane.background(options.background());
+        this.reads = new ReadSessions(name, engine, database, options.readers(),
+                options.readerCheckoutTimeout(), options.busyTimeout(), options.maxResultBytes());
+        this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
+                metrics);
+        lane.commitObserver(changes);
+        this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
+        this.profiling = new ClusterProfiling(this, runtime.clock());
+        try {
+            runtime.metrics().databaseOpened(name, new DatabaseGauges() {
+                @Override
+                public int queueDepth() {
+                    return lane.queueDepth();
+                }
+
+                @Override
+                public boolean writerPoisoned() {
+                    return lane.poisoned();
+                }
+
+                @Override
+                public boolean transactionOpen() {
+                    return lane.transactionOpen();
+                }
+
+                @Override
+                public DatabaseState state() {
+                    return ClusterDatabase.this.state();
+                }
+            });
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(LogNames.METRICS)
+                    .warn("{}: the metrics listener failed to bind its gauges", name, e);
+        }
+    }
+
+    /**
+     * Opens {@code database} on {@code engine}, or returns the database of this runtime open
+     * there; the first open connects to the leader and creates the group ledger before it
+     * returns.
+     *
+     * @throws InvalidRequestException for an option a cluster cannot honour, naming it
+     * @throws dev.lanes.DatabaseDeadException when no leader answered within {@code busyTimeout}
+     */
+    public static Database open(LanesRuntime runtime, ClusterEngine engine, String database,
+            DatabaseOptions options) {
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(database, "name");
+        Objects.requireNonNull(options, "options");
+        if (database.isBlank()) {
+            throw new IllegalArgumentException("the database name must not be blank");
+        }
+        ClusterOptions.check(database, options);
+        return runtime.attach(new Key(engine, database), options, forget -> {
+            ClusterDatabase db = new ClusterDatabase(runtime, engine, database, options, forget);
+            try {
+                Failures.join(db.lane.awaitReady());
+            } catch (RuntimeException e) {
+                db.closeAll(false);
+                throw e;
+            }
+            return db;
+        });
+    }
+
+    /** How the uncertain commits of this database were resolved so far. */
+    public Resolutions.Counts resolutions() {
+        return resolutions.snapshot();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public DatabaseOptions options() {
+        return options;
+    }
+
+    @Override
+    public Database database() {
+        return this;
+    }
+
+    /** The database's name on the cluster, as a relative path: there is no local file. */
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    @Override
+    public <T> T write(SqlFunction<T> body) {
+        return write(WriteOptions.DEFAULTS, body);
+    }
+
+    @Override
+    public <T> T write(WriteOptions options, SqlFunction<T> body) {
+        throw refusedBody(options, body);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> writeAsync(SqlFunction<T> body) {
+        return writeAsync(WriteOptions.DEFAULTS, body);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body) {
+        throw refusedBody(options, body);
+    }
+
+    private InvalidRequestException refusedBody(Object options, SqlFunction<?> body) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(body, "body");
+        return ClusterWriterConnection.bodyRefused(name);
+    }
+
+    @Override
+    public int execute(String sql, Object... args) {
+        return runAndWait(statement(sql, args, "db.execute"));
+    }
+
+    /** A statement request, refused before anything runs when it may not run. */
+    WriteRequest statement(String sql, Object[] args, String where) {
+        Objects.requireNonNull(sql, "sql");
+        checkWrite(where, sql);
+        return lane.statement(sql, args == null ? new Object[0] : args);
+    }
+
+    private void checkWrite(String where, String sql) {
+        Refusals.transactionControl(name, where, sql);
+        Refusals.severalStatements(name, where, sql);
+        ClusterSql.refuseRows(name, where, sql);
+    }
+
+    @Override
+    public int[] executeBatch(List<dev.lanes.Statement> statements) {
+        Objects.requireNonNull(statements, "statements");
+        List<dev.lanes.Statement> batch = List.copyOf(statements);
+        for (int i = 0; i < batch.size(); i++) {
+            checkWrite("statement " + i + " of the batch", batch.get(i).sql());
+        }
+        return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Batch(batch)));
+    }
+
+    @Override
+    public int executeScript(String sql) {
+        Objects.requireNonNull(sql, "sql");
+        List<String> statements = SqlText.split(sql);
+        for (int i = 0; i < statements.size(); i++) {
+            String where = "statement " + i + " of the script";
+            Refusals.transactionControl(name, where, statements.get(i));
+            ClusterSql.refuseRows(name, where, statements.get(i));
+        }
+        return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Script(statements)));
+    }
+
+    /** Refused: maintenance runs without the transaction wrap, which only a local file needs. */
+    @Override
+    public <T> T maintenance(SqlFunction<T> body) {
+        Objects.requireNonNull(body, "body");
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": maintenance is "
+                + "refused on a cluster database: VACUUM, checkpoints and journal modes are the "
+                + "nodes' own business; nothing ran", null);
+    }
+
+    @Override
+    public Transaction begin() {
+        return begin(TransactionOptions.DEFAULTS);
+    }
+
+    @Override
+    public Transaction begin(TransactionOptions options) {
+        Objects.requireNonNull(options, "options");
+        Transaction tx = runAndWait(lane.begin(options));
+        return new ClusterTransaction(name, tx);
+    }
+
+    @Override
+    public void cork() {
+        lane.cork(!Threads.currentIsVirtual());
+    }
+
+    @Override
+    public void uncork() {
+        WriteRequest r = lane.uncork(!Threads.currentIsVirtual());
+        if (r != null) {
+            Failures.join(r.future());
+        }
+    }
+
+    <T> T runAndWait(WriteRequest r) {
+        return lane.runAndWait(r, !Threads.currentIsVirtual());
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    @Override
+    public List<Row> query(String sql, Object... args) {
+        return query(ReadOptions.DEFAULTS, sql, args);
+    }
+
+    /**
+     * A read-only query on a read session; while corked, on the lane. {@link
+     * ReadOptions#timeout()} does not apply: the engine's request timeout bounds a read.
+     */
+    @Override
+    public List<Row> query(ReadOptions options, String sql, Object... args) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(sql, "sql");
+        Object[] bound = args == null ? new Object[0] : args;
+        return measuredRead(sql, () -> {
+            Refusals.writeOnReader(name, sql);
+            Refusals.severalStatements(name, "db.query", sql);
+            if (lane.corked()) {
+                return runAndWait(lane.body(WriteOptions.DEFAULTS,
+                        new LaneWorks.Query(sql, bound)));
+            }
+            return reads.query(sql, bound);
+        });
+    }
+
+    private <T> T measuredRead(String sql, Supplier<T> read) {
+        long started = runtime.clock().nanoTime();
+        try {
+            T value = read.get();
+            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, null);
+            return value;
+        } catch (RuntimeException e) {
+            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, e);
+            throw e;
+        }
+    }
+
+    @Override
+    public <T> T read(SqlFunction<T> body) {
+        return read(ReadOptions.DEFAULTS, body);
+    }
+
+    @Override
+    public <T> T read(ReadOptions options, SqlFunction<T> body) {
+        throw refusedBody(options, body);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> readAsync(SqlFunction<T> body) {
+        return readAsync(ReadOptions.DEFAULTS, body);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
+        throw refusedBody(options, body);
+    }
+
+    @Override
+    public Profiling profiled() {
+        return profiling;
+    }
+
+    /**
+     * Refused: the JDBC data source reads through reader snapshots and result metadata that a
+     * cluster session does not give.
+     */
+    @Override
+    public javax.sql.DataSource dataSource() {
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a database on a "
+                + "cluster has no JDBC data source yet; use its Database methods", null);
+    }
+
+    // ------------------------------------------------------------------ notifications
+
+    /** Changes carry the new version only: a cluster session tells no changed tables. */
+    @Override
+    public Subscription onChange(Consumer<Change> listener) {
+        return changes.subscribe(listener);
+    }
+
+    @Override
+    public long changeVersion() {
+        return changes.version();
+    }
+
+    @Override
+    public Subscription onTransactionStateChange(Consumer<Boolean> listener) {
+        return transactionListeners.subscribe(Objects.requireNonNull(listener, "listener"));
+    }
+
+    // ------------------------------------------------------------------ the nodes' business
+
+    @Override
+    public CheckpointResult checkpoint() {
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": checkpoint() is "
+                + "refused on a cluster database: each node checkpoints its own copy", null);
+    }
+
+    @Override
+    public void backup(Path target) {
+        Objects.requireNonNull(target, "target");
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": backup() is "
+                + "refused on a cluster database: there is no local file to copy; back up a "
+                + "node's data directory, or read the tables out with query", null);
+    }
+
+    // ------------------------------------------------------------------ state
+
+    @Override
+    public DatabaseState state() {
+        return lane.state();
+    }
+
+    @Override
+    public CompletableFuture<Database> whenReady() {
+        return lane.awaitReady().thenApply(v -> this);
+    }
+
+    @Override
+    public CompletableFuture<Termination> whenTerminated() {
+        return lane.whenTerminated();
+    }
+
+    @Override
+    public boolean isTransactionOpen() {
+        return lane.transactionOpen();
+    }
+
+    @Override
+    public DatabaseDiagnostics diagnostics() {
+        WriterLane.View v = lane.view();
+        return new DatabaseDiagnostics(path, v.state(), v.poisonCause() != null,
+                Optional.ofNullable(v.poisonCause()), Optional.ofNullable(v.deadCause()),
+                v.queued(), v.capacity(), v.committed(), v.failed(), v.groups(), v.overloads(),
+                v.replays(), v.background(), v.writer(), Optional.ofNullable(v.transaction()),
+                v.corked(), Optional.ofNullable(v.lastWrite()), reads.diagnostics(),
+                new DatabaseDiagnostics.Checkpoints(CheckpointMode.EXTERNAL, 0, Optional.empty(),
+                        Optional.empty(), Optional.empty(), 0, 0, Optional.empty()));
+    }
+
+    @Override
+    @Deprecated
+    public void setBackground(boolean background) {
+        lane.background(background);
+    }
+
+    // ------------------------------------------------------------------ close
+
+    @Override
+    public void close() {
+        awaitClose(closeAll(true));
+    }
+
+    @Override
+    public void shutdownNow() {
+        awaitClose(closeAll(false));
+    }
+
+    @Override
+    public CompletableFuture<Void> beginClose() {
+        return closeAll(true);
+    }
+
+    @Override
+    public void closeTimedOut(long nanos) {
+        lane.closeTimedOut(nanos);
+    }
+
+    /** Stops the reads, then the lane (draining it or not); the engine stays its owner's. */
+    private CompletableFuture<Void> closeAll(boolean drain) {
+        reads.close();
+        return lane.beginClose(drain);
+    }
+
+    private void awaitClose(CompletableFuture<Void> closed) {
+        CloseWait.await(closed, options.closeTimeout(), name, lane::closeTimedOut,
+                () -> lane.view().queued());
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterDatabase[" + name + ", " + state() + "]";
+    }
+}

@@ -1,0 +1,224 @@
+package dev.lanes.internal.cluster;
+
+import dev.lanes.AdmissionTimeoutException;
+import dev.lanes.CancelledException;
+import dev.lanes.ClosedException;
+import dev.lanes.ReadFailedException;
+import dev.lanes.ReaderDiagnostics;
+import dev.lanes.Row;
+import dev.lanes.WriteOutcome;
+import dev.lanes.spi.ClusterEngine;
+import dev.lanes.spi.ClusterException;
+import dev.lanes.spi.ClusterSession;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The read sessions of a cluster database: up to {@code readers} sessions with the leader, beside
+ * the writer lane's, so that a read never waits behind a group's replication. A read sees what
+ * the leader has committed when it runs: every write acknowledged before it began (the leader
+ * applied it before answering, and a new leader applies its log before it serves), and perhaps
+ * some that commit meanwhile. A read is idempotent (only read-only SQL gets here), so one whose
+ * session failed runs once more on a new session.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #permits} (fair) bounds the reads in flight to {@code readers} and orders the waiting
+ * ones. {@link #lock} guards {@link #idle} and {@link #closed}; it is never held while a request
+ * runs. A session is used by the one read that took it from {@link #idle} until it gives it
+ * back. Counters are thread-safe.
+ */
+final class ReadSessions {
+    private final String name;
+    private final ClusterEngine engine;
+    private final String database;
+    private final int readers;
+    private final Duration checkoutTimeout;
+    private final Duration leaderTimeout;
+    private final long maxResultBytes;
+    private final Semaphore permits;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private final ArrayDeque<ClusterSession> idle = new ArrayDeque<>();
+    private boolean closed;
+
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peak = new AtomicInteger();
+    private final LongAdder acquisitions = new LongAdder();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder checkoutTimeouts = new LongAdder();
+    private final LongAdder replaced = new LongAdder();
+    private final LongAdder cancellations = new LongAdder();
+
+    ReadSessions(String name, ClusterEngine engine, String database, int readers,
+            Duration checkoutTimeout, Duration leaderTimeout, long maxResultBytes) {
+        this.name = name;
+        this.engine = engine;
+        this.database = database;
+        this.readers = readers;
+        this.checkoutTimeout = checkoutTimeout;
+        this.leaderTimeout = leaderTimeout;
+        this.maxResultBytes = maxResultBytes;
+        this.permits = new Semaphore(readers, true);
+    }
+
+    /** Runs a read-only query on a read session. */
+    List<Row> query(String sql, Object[] args) {
+        checkOpen();
+        admit();
+        int now = inFlight.incrementAndGet();
+        peak.accumulateAndGet(now, Math::max);
+        acquisitions.increment();
+        try {
+            return run(sql, args);
+        } finally {
+            inFlight.decrementAndGet();
+            completed.increment();
+            permits.release();
+        }
+    }
+
+    private void admit() {
+        try {
+            if (!permits.tryAcquire(checkoutTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                checkoutTimeouts.increment();
+                throw new AdmissionTimeoutException(name + ": no read session became free within "
+                        + checkoutTimeout.toMillis() + " ms (" + readers + " in use, "
+                        + permits.getQueueLength() + " waiting); the read never ran. Retry later, "
+                        + "or raise readers or readerCheckoutTimeout");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cancellations.increment();
+            throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted while "
+                    + "waiting for a read session; the read never ran", e);
+        }
+    }
+
+    private List<Row> run(String sql, Object[] args) {
+        List<Object> params = ClusterSql.params(args);
+        ClusterException first = null;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            ClusterSession s;
+            try {
+                s = take();
+            } catch (ClusterException e) {
+                throw failed(sql, e, first);
+            }
+            List<Row> rows;
+            try {
+                rows = s.query(sql, params);
+            } catch (ClusterException e) {
+                boolean sessionFine = s.isOpen() && (e.kind() == ClusterException.Kind.NOT_RUN
+                        || e.kind() == ClusterException.Kind.CONSTRAINT);
+                if (sessionFine) {
+                    giveBack(s); // SQLite refused the query itself: it would fail again
+                    throw failed(sql, e, first);
+                }
+                discard(s);
+                if (first != null) {
+                    throw failed(sql, e, first);
+                }
+                first = e; // the session failed, not the query: once more, on a new one
+                continue;
+            }
+            giveBack(s);
+            ClusterWriterConnection.checkSize(name, sql, rows, maxResultBytes);
+            return rows;
+        }
+        throw new IllegalStateException("unreachable");
+    }
+
+    private ReadFailedException failed(String sql, ClusterException e, ClusterException first) {
+        ReadFailedException failure = new ReadFailedException(WriteOutcome.NOT_STARTED, name
+                + ": the read '" + dev.lanes.internal.sql.SqlText.shorten(sql) + "' failed: "
+                + e.getMessage(), e);
+        if (first != null) {
+            failure.addSuppressed(first);
+        }
+        return failure;
+    }
+
+    private ClusterSession take() {
+        lock.lock();
+        try {
+            checkOpenLocked();
+            ClusterSession s = idle.pollFirst();
+            if (s != null) {
+                return s;
+            }
+        } finally {
+            lock.unlock();
+        }
+        ClusterSession s = engine.open(database, leaderTimeout);
+        open.incrementAndGet();
+        return s;
+    }
+
+    private void giveBack(ClusterSession s) {
+        lock.lock();
+        try {
+            if (!closed && s.isOpen()) {
+                idle.addFirst(s);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        discard(s);
+    }
+
+    private void discard(ClusterSession s) {
+        s.close();
+        open.decrementAndGet();
+        replaced.increment();
+    }
+
+    private void checkOpen() {
+        lock.lock();
+        try {
+            checkOpenLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // guarded by lock
+    private void checkOpenLocked() {
+        if (closed) {
+            throw new ClosedException(name + ": the database is closed; the read never ran");
+        }
+    }
+
+    /** Refuses later reads and closes the idle sessions; those in use close when given back. */
+    void close() {
+        List<ClusterSession> sessions;
+        lock.lock();
+        try {
+            closed = true;
+            sessions = new ArrayList<>(idle);
+            idle.clear();
+        } finally {
+            lock.unlock();
+        }
+        for (ClusterSession s : sessions) {
+            s.close();
+            open.decrementAndGet();
+        }
+    }
+
+    ReaderDiagnostics diagnostics() {
+        return new ReaderDiagnostics(readers, checkoutTimeout, leaderTimeout,
+                permits.availablePermits(), open.get(), permits.getQueueLength(),
+                acquisitions.sum(), checkoutTimeouts.sum(), 0, inFlight.get(), peak.get(),
+                completed.sum(), Duration.ZERO, replaced.sum(), 0, cancellations.sum());
+    }
+}

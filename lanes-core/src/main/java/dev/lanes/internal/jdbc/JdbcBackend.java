@@ -1,0 +1,35 @@
+package dev.lanes.internal.jdbc;
+
+import dev.lanes.Database;
+import dev.lanes.ReadOptions;
+import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.writer.InteractiveTransaction;
+import dev.lanes.internal.writer.WriteRequest.Returns;
+
+/**
+ * What a JDBC connection needs of its database, beyond the public {@link Database}: queries that
+ * keep their columns' metadata, writes that return keys or rows, and the two kinds of
+ * transaction. The engine implements it; the data source does not know the engine.
+ */
+public interface JdbcBackend {
+    /** The database's name, for messages. */
+    String name();
+
+    Database database();
+
+    /** A query in auto-commit mode: on a reader (on the lane while corked), with metadata. */
+    ResultData queryData(ReadOptions options, String sql, Object[] args);
+
+    /**
+     * One statement as a write on the lane, in auto-commit mode, refused first when it may not
+     * run; returns what {@code returns} says.
+     */
+    Object write(String sql, Object[] args, Returns returns);
+
+    /** Begins a read-write transaction pinned on the lane, as {@code db.begin()}. */
+    InteractiveTransaction begin();
+
+    /** Opens a read-only transaction: one snapshot on a reader. */
+    ReadSnapshot snapshot();
+}

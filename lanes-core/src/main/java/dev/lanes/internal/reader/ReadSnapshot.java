@@ -1,0 +1,143 @@
+package dev.lanes.internal.reader;
+
+import dev.lanes.LanesException;
+import dev.lanes.ReadFailedException;
+import dev.lanes.SqlFunction;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.reader.ReaderSet.Lease;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.Threads;
+import java.sql.SQLException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A read snapshot held across calls: one reader checked out from its {@link ReaderSet} until
+ * {@link #close()}, inside {@code BEGIN} (deferred) … {@code COMMIT}, so that every statement
+ * sees the state committed when the first one ran. This is a JDBC connection's read-only
+ * transaction; a plain read holds its reader for one call only.
+ *
+ * <p>SQLite runs only on platform threads: a platform caller runs each statement on its own
+ * thread, a virtual one hands it to the pool and parks. Writes and transaction control are
+ * refused before SQLite sees them, as on every reader.
+ *
+ * <h2>Concurrency</h2>
+ * One user at a time (a JDBC connection is not shared between threads at once); the lease's
+ * connection is touched by whichever thread runs the current call, and the pool hand-off (a
+ * future) orders one call's writes before the next one's reads. {@link #closed} is a one-way
+ * latch set by the user.
+ */
+public final class ReadSnapshot implements AutoCloseable {
+    private final Reads reads;
+    private final ReaderSet readers;
+    private final WorkerPool pool;
+    private final Lease lease;
+    private final String name;
+    private final long maxResultBytes;
+    private boolean begun;
+    private boolean closed;
+
+    ReadSnapshot(Reads reads, ReaderSet readers, WorkerPool pool, Lease lease, String name,
+            long maxResultBytes) {
+        this.reads = reads;
+        this.readers = readers;
+        this.pool = pool;
+        this.lease = lease;
+        this.name = name;
+        this.maxResultBytes = maxResultBytes;
+    }
+
+    /** One query of the snapshot, with its columns' metadata. */
+    public ResultData query(String sql, Object[] args) {
+        Refusals.writeOnReader(name, sql);
+        return onPlatform(() -> Statements.queryDetailed(begun().cache, sql, args,
+                maxResultBytes, name));
+    }
+
+    /** A read body on the snapshot's guarded connection (metadata, say). */
+    public <T> T run(SqlFunction<T> body) {
+        return onPlatform(() -> Reads.runGuarded(ConnectionGuard.read(name, begun().raw,
+                ConnectionGuard.StopCheck.NONE), body));
+    }
+
+    /**
+     * Sets, releases or rolls back to a savepoint inside the snapshot; {@code sql} is the
+     * savepoint statement, its name checked by who built it.
+     */
+    public void savepoint(String sql) {
+        onPlatform(() -> {
+            try (java.sql.Statement s = begun().raw.createStatement()) {
+                s.execute(sql);
+            }
+            return null;
+        });
+    }
+
+    /** Ends the snapshot and returns its reader, verified clean (else replaced). Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        onPlatform(() -> {
+            ReaderConnection c = lease.connection;
+            boolean reusable = c == null || !begun || reads.commitClean(c);
+            readers.release(lease, reusable);
+            return null;
+        });
+    }
+
+    private ReaderConnection begun() throws SQLException {
+        if (closed) {
+            throw new IllegalStateException(name + ": the read snapshot is closed");
+        }
+        ReaderConnection c = readers.connect(lease);
+        if (!begun) {
+            c.begin();
+            begun = true;
+        }
+        return c;
+    }
+
+    private <T> T onPlatform(Callable<T> call) {
+        if (!Threads.currentIsVirtual()) {
+            return callTyped(call);
+        }
+        CompletableFuture<T> done = new CompletableFuture<>();
+        pool.submit(new WorkerPool.Task() {
+            @Override
+            public void runTurn() {
+                try {
+                    done.complete(callTyped(call));
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                }
+            }
+
+            @Override
+            public boolean background() {
+                return false;
+            }
+        });
+        return Failures.join(done);
+    }
+
+    private <T> T callTyped(Callable<T> call) {
+        try {
+            return call.call();
+        } catch (LanesException e) {
+            throw e;
+        } catch (Exception e) {
+            throw reads.failureOf(e);
+        } catch (Error e) {
+            throw new ReadFailedException(WriteOutcome.ROLLED_BACK, name + ": the read failed: "
+                    + e, e);
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package dev.lanes.internal.file;
+
+import static dev.lanes.TestLanes.await;
+import static dev.lanes.TestLanes.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lanes.CheckpointMode;
+import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.Synchronous;
+import dev.lanes.TestLanes;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.util.ManualClock;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The background checkpointer of {@code DEDICATED} mode ({@link Checkpointer}): its tick policy
+ * on a manual clock, with the WAL's size set by the test (the file is lengthened; SQLite reads
+ * only the frames its index names), and its run state: requests coalesce into one background
+ * turn of the strongest kind, and a close ends ticks, requests and the connection.
+ *
+ * <p>The database is a real WAL database written through a connection of the test's own with
+ * {@code wal_autocheckpoint=0}, held open so that the WAL stays. A reader connection holding a
+ * snapshot makes a checkpoint incomplete or busy, as in production; a {@code RESTART} or {@code
+ * TRUNCATE} then waits its real {@link Checkpointer#LOCK_WAIT} for it.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CheckpointerTest {
+    private static final long MIB = 1024 * 1024;
+
+    @TempDir Path dir;
+    private final ManualClock clock = new ManualClock();
+    private final WorkerPool pool = new WorkerPool("cp", 1, 256 * 1024, clock);
+    private final ConnectionBudget budget = new ConnectionBudget(0);
+    private final Checkpointer.Stats stats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
+    private Path db;
+    private Connection writer;
+    private Connection reader;
+    private Lease lease;
+    private Checkpointer checkpointer;
+    private final CountDownLatch released = new CountDownLatch(1);
+
+    @BeforeEach
+    void open() throws Exception {
+        db = dir.toRealPath().resolve("cp.db");
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, "0");
+        writer = config.createConnection("jdbc:sqlite:" + db);
+        execute(writer, "CREATE TABLE t(v)");
+        insert(10);
+        lease = Lease.acquire(db, "cp.db", this, "checkpointer-test");
+        Identity unchecked = new Identity(db, "cp.db", false, 0, lease, null);
+        checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
+                unchecked, stats, MetricsReporter.NONE);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        released.countDown();
+        checkpointer.close().get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        if (reader != null) {
+            reader.close();
+        }
+        writer.close();
+        lease.release();
+        pool.shutdown();
+        clock.shutdown();
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private void insert(int rows) throws SQLException {
+        for (int i = 0; i < rows; i++) {
+            execute(writer, "INSERT INTO t(v) VALUES (randomblob(512))");
+        }
+    }
+
+    private Path wal() {
+        return Checkpointer.walOf(db);
+    }
+
+    /** Makes the WAL file {@code bytes} long, and changes its modification time. */
+    private void lengthenWal(long bytes) throws Exception {
+        try (RandomAccessFile f = new RandomAccessFile(wal().toFile(), "rw")) {
+            f.setLength(bytes);
+        }
+        FileTime before = Files.getLastModifiedTime(wal());
+        Files.setLastModifiedTime(wal(), FileTime.fromMillis(before.toMillis() + 1_000));
+    }
+
+    /** Opens a reader and takes a snapshot that it keeps until {@link #endSnapshot}. */
+    private void holdSnapshot() throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        reader = config.createConnection("jdbc:sqlite:" + db);
+        reader.setAutoCommit(false);
+        try (Statement s = reader.createStatement()) {
+            s.executeQuery("SELECT count(*) FROM t").close();
+        }
+    }
+
+    private void endSnapshot() throws SQLException {
+        reader.rollback();
+    }
+
+    private DatabaseDiagnostics.Checkpoints view() {
+        return stats.view(db);
+    }
+
+    private void tick() {
+        clock.advance(Checkpointer.TICK);
+    }
+
+    private void awaitPoolQuiet() {
+        awaitTrue("the pool to run every checkpoint asked for", () -> {
+            WorkerPool.Snapshot s = pool.snapshot();
+            return s.busyThreads() == 0 && s.runnableForeground() == 0
+                    && s.runnableBackground() == 0;
+        });
+    }
+
+    /** Holds the pool's only thread until the test ends, so that submitted turns wait. */
+    private void holdThePool() {
+        CountDownLatch inside = new CountDownLatch(1);
+        pool.submit(new WorkerPool.Task() {
+            @Override
+            public void runTurn() {
+                inside.countDown();
+                try {
+                    released.await(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public boolean background() {
+                return false;
+            }
+        });
+        await(inside, "the pool to be held");
+    }
+
+    // ------------------------------------------------------------------ the tick policy
+
+    @Test
+    void aSmallWalThatKeepsChangingGetsNoCheckpoint() throws Exception {
+        checkpointer.start(clock);
+        assertThat(clock.pending()).as("the tick").isEqualTo(1);
+        for (int i = 0; i < 12; i++) { // three seconds, past the quiet period, never quiet
+            insert(1);
+            tick();
+        }
+        awaitPoolQuiet();
+        assertThat(Files.size(wal())).isLessThan(Checkpointer.WAL_THRESHOLD_BYTES);
+        assertThat(view().completed()).isZero();
+    }
+
+    @Test
+    void aWalPastTheThresholdGetsOnePassiveCheckpointAndNotAnotherUntilItChanges()
+            throws Exception {
+        checkpointer.start(clock);
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
+        tick();
+        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        assertThat(view().lastMode()).contains("PASSIVE");
+        assertThat(view().last()).hasValueSatisfying(r -> assertThat(r.complete()).isTrue());
+
+        tick();
+        tick();
+        awaitPoolQuiet();
+        assertThat(view().completed()).as("the same WAL is not checkpointed again").isEqualTo(1);
+
+        insert(5); // the WAL changed: past the threshold still, it gets another one
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + 2 * MIB);
+        tick();
+        awaitTrue("a second checkpoint", () -> view().completed() == 2);
+        assertThat(view().lastMode()).contains("PASSIVE");
+    }
+
+    @Test
+    void aPassiveCheckpointLeftIncompleteByAReaderIsFollowedByARestartAtOnce() throws Exception {
+        checkpointer.start(clock);
+        holdSnapshot();
+        insert(10); // frames past the reader's snapshot: a passive checkpoint cannot copy them
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
+        tick();
+        awaitTrue("the passive checkpoint and the restart", () -> view().completed() == 2);
+        assertThat(view().lastMode()).as("the second one").contains("RESTART");
+        assertThat(view().last()).as("it waited for the reader, in vain")
+                .hasValueSatisfying(r -> assertThat(r.busy()).isTrue());
+        endSnapshot();
+    }
+
+    @Test
+    void aWalQuietForTheQuietPeriodIsTruncatedOnce() throws Exception {
+        checkpointer.start(clock);
+        int ticks = (int) (Checkpointer.QUIET.toMillis() / Checkpointer.TICK.toMillis());
+        for (int i = 0; i < ticks; i++) { // the first tick sees the WAL; it is quiet from then
+            tick();
+        }
+        awaitPoolQuiet();
+        assertThat(view().completed()).as("quiet for one tick short of the period").isZero();
+
+        tick();
+        awaitTrue("the truncate", () -> view().completed() == 1);
+        assertThat(view().lastMode()).contains("TRUNCATE");
+        assertThat(Files.size(wal())).isZero();
+        for (int i = 0; i < 2 * ticks; i++) {
+            tick();
+        }
+        awaitPoolQuiet();
+        assertThat(view().completed()).as("an empty WAL needs nothing more").isEqualTo(1);
+    }
+
+    @Test
+    void aTruncateThatWasBusyIsTriedAgainOnlyAfterAnotherQuietPeriod() throws Exception {
+        checkpointer.start(clock);
+        holdSnapshot();
+        int ticks = (int) (Checkpointer.QUIET.toMillis() / Checkpointer.TICK.toMillis());
+        for (int i = 0; i <= ticks; i++) {
+            tick();
+        }
+        awaitTrue("the first truncate", () -> view().completed() == 1);
+        assertThat(view().lastMode()).contains("TRUNCATE");
+        assertThat(view().last()).hasValueSatisfying(r -> assertThat(r.busy()).isTrue());
+
+        for (int i = 0; i < ticks - 1; i++) {
+            tick();
+        }
+        awaitPoolQuiet();
+        assertThat(view().completed()).as("not again within the quiet period").isEqualTo(1);
+        endSnapshot();
+        tick();
+        awaitTrue("the second truncate", () -> view().completed() == 2);
+        assertThat(view().last()).hasValueSatisfying(r -> assertThat(r.busy()).isFalse());
+        assertThat(Files.size(wal())).isZero();
+    }
+
+    // ------------------------------------------------------------------ the run state
+
+    @Test
+    void requestsWhileATurnWaitsBecomeOneTurnOfTheStrongestKind() throws Exception {
+        holdThePool();
+        checkpointer.request(Checkpointer.Kind.PASSIVE);
+        checkpointer.request(Checkpointer.Kind.TRUNCATE);
+        checkpointer.request(Checkpointer.Kind.PASSIVE);
+        assertThat(pool.snapshot().runnableBackground()).as("submitted once").isEqualTo(1);
+
+        released.countDown();
+        awaitTrue("the checkpoint", () -> view().completed() == 1);
+        awaitPoolQuiet();
+        assertThat(view().completed()).isEqualTo(1);
+        assertThat(view().lastMode()).contains("TRUNCATE");
+        assertThat(budget.open()).as("its own connection, kept for the next one").isEqualTo(1);
+    }
+
+    @Test
+    void closeEndsTheTicksRefusesLaterRequestsAndClosesTheConnectionOnAPoolThread()
+            throws Exception {
+        checkpointer.start(clock);
+        checkpointer.request(Checkpointer.Kind.PASSIVE);
+        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        assertThat(budget.open()).isEqualTo(1);
+
+        var closed = checkpointer.close();
+        closed.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(budget.open()).as("its connection closed").isZero();
+        assertThat(clock.pending()).as("no more ticks").isZero();
+        assertThat(checkpointer.close()).as("idempotent").isSameAs(closed);
+
+        checkpointer.request(Checkpointer.Kind.TRUNCATE);
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
+        checkpointer.tick();
+        awaitPoolQuiet();
+        assertThat(view().completed()).isEqualTo(1);
+        checkpointer.start(clock);
+        assertThat(clock.pending()).as("a closed checkpointer does not start ticking").isZero();
+    }
+
+    @Test
+    void aCloseWhileATurnWaitsDropsItsCheckpoint() throws Exception {
+        holdThePool();
+        checkpointer.request(Checkpointer.Kind.TRUNCATE);
+        var closed = checkpointer.close();
+        assertThat(closed).isNotDone();
+
+        released.countDown();
+        closed.get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(view().completed()).isZero();
+        assertThat(budget.open()).isZero();
+    }
+
+    @Test
+    void aDatabaseNotYetCreatedIsLeftAlone() throws Exception {
+        Path later = dir.toRealPath().resolve("later.db");
+        Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
+        Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
+                clock, new Identity(later, "later.db", false, 0, lease, null), laterStats,
+                MetricsReporter.NONE);
+        early.request(Checkpointer.Kind.TRUNCATE);
+        awaitPoolQuiet();
+        assertThat(budget.open()).as("no connection opened").isZero();
+        assertThat(Files.exists(later)).as("nor the file created").isFalse();
+        assertThat(laterStats.view(later).completed()).isZero();
+        early.close().get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+}

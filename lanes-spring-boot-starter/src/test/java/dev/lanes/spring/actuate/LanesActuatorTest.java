@@ -1,0 +1,238 @@
+package dev.lanes.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lanes.CapacityFloorException;
+import dev.lanes.Database;
+import dev.lanes.DatabaseState;
+import dev.lanes.IdentityMismatchException;
+import dev.lanes.micrometer.DatabaseTagging;
+import dev.lanes.spring.LanesAutoConfiguration;
+import dev.lanes.spring.TenantDatabases;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Timeout(120)
+class LanesActuatorTest {
+    @TempDir
+    Path dir;
+
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LanesAutoConfiguration.class,
+                        LanesActuatorAutoConfiguration.class))
+                .withPropertyValues("lanes.datasource.path=" + dir.resolve("app.db"),
+                        "lanes.tenants.directory=" + dir.resolve("tenants"));
+    }
+
+    @Test
+    void healthIsUpWithCountsAndNoDetailsOfHealthyDatabases() {
+        runner().run(context -> {
+            TenantDatabases tenants = context.getBean(TenantDatabases.class);
+            tenants.get("t1").execute("CREATE TABLE t(v INTEGER)");
+            tenants.get("t2");
+            Health health = context.getBean(LanesHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("databases", 1)
+                    .containsEntry("tenantsOpen", 2).containsEntry("dead", 0)
+                    .containsEntry("writersPoisoned", 0)
+                    .doesNotContainKeys("unhealthy", "belowDiskFloor");
+            assertThat(map(health.getDetails().get("runtime")))
+                    .containsEntry("openDatabases", 3);
+        });
+    }
+
+    @Test
+    void healthIsOutOfServiceWhenFreeSpaceIsBelowTheReserveWhereWritesAreRefused() {
+        // a reserve larger than any disk: the floor is always reached
+        runner().withPropertyValues("lanes.datasource.disk-reserve=4000TB").run(context -> {
+            Database db = context.getBean(Database.class);
+            assertThatThrownBy(() -> db.execute("CREATE TABLE t(v INTEGER)"))
+                    .isInstanceOf(CapacityFloorException.class);
+            Health health = context.getBean(LanesHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+            Map<String, Object> below = map(health.getDetails().get("belowDiskFloor"));
+            assertThat(below).containsOnlyKeys(db.path().getParent().toString());
+            assertThat(map(below.values().iterator().next()))
+                    .containsEntry("reserveBytes", 4000L * 1024 * 1024 * 1024 * 1024);
+        });
+    }
+
+    @Test
+    void healthIsDownWhenThePrimaryDatabaseFileWasSwappedUnderneath() {
+        runner().run(context -> {
+            Database db = context.getBean(Database.class);
+            db.execute("CREATE TABLE t(v TEXT)");
+            swapUnderneath(db, dir.resolve("impostor.db"));
+            // a backup opens a connection of its own: it finds another file at the path
+            assertThatThrownBy(() -> db.backup(dir.resolve("copy.db")))
+                    .isInstanceOf(IdentityMismatchException.class);
+            assertThat(db.state()).isEqualTo(DatabaseState.DEAD);
+
+            Health health = context.getBean(LanesHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("dead", 1);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> unhealthy =
+                    (List<Map<String, Object>>) health.getDetails().get("unhealthy");
+            assertThat(unhealthy).singleElement().satisfies(e -> {
+                assertThat(e).containsEntry("name", "primary").containsEntry("kind", "primary")
+                        .containsEntry("state", "DEAD");
+                assertThat((String) e.get("cause")).contains("app.db");
+            });
+        });
+    }
+
+    @Test
+    void deadTenantsAreCountedAndAtMostTwentyNamedButDoNotTakeTheApplicationDown()
+            throws Exception {
+        runner().run(context -> {
+            TenantDatabases tenants = context.getBean(TenantDatabases.class);
+            tenants.get("healthy").execute("CREATE TABLE t(v INTEGER)");
+            for (int i = 0; i < 25; i++) {
+                String id = String.format("broken-%02d", i);
+                Files.writeString(tenants.pathOf(id), "not an SQLite database, and long enough "
+                        + "to be read as a header that SQLite refuses: " + "x".repeat(100));
+                Database broken = tenants.get(id);
+                assertThatThrownBy(() -> broken.query("SELECT 1")).isNotNull();
+                assertThat(broken.state()).isEqualTo(DatabaseState.DEAD);
+            }
+            Health health = context.getBean(LanesHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("dead", 25)
+                    .containsEntry("tenantsOpen", 26).containsEntry("unhealthyNotListed", 5);
+            assertThat((List<?>) health.getDetails().get("unhealthy"))
+                    .hasSize(LanesHealthIndicator.MAX_LISTED);
+        });
+    }
+
+    @Test
+    void theEndpointShowsTheRuntimeAndTheBusiestDatabasesAndOneDatabaseByName() {
+        runner().withPropertyValues("lanes.databases.orders.path=" + dir.resolve("orders.db"),
+                "management.endpoints.web.exposure.include=lanes").run(context -> {
+            TenantDatabases tenants = context.getBean(TenantDatabases.class);
+            for (int i = 0; i < 25; i++) {
+                tenants.get("t" + i).execute("CREATE TABLE t(v INTEGER)");
+            }
+            LanesEndpoint endpoint = context.getBean(LanesEndpoint.class);
+            Map<String, Object> body = endpoint.lanes();
+            assertThat(map(body.get("runtime"))).containsKeys("liveThreads",
+                    "maxThreads", "openDatabases", "openConnections", "longestQueueWait");
+            assertThat(map(body.get("runtime"))).containsEntry("openDatabases", 27);
+            assertThat(body).containsEntry("databases", 2).containsEntry("tenantsOpen", 25);
+            for (String ranking : List.of("byQueueDepth", "byWalBytes", "byRecentWait")) {
+                assertThat((List<?>) body.get(ranking)).as(ranking).hasSize(LanesEndpoint.TOP);
+            }
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> byWal = (List<Map<String, Object>>) body.get("byWalBytes");
+            List<Long> wal = byWal.stream().map(e -> (Long) e.get("walBytes")).toList();
+            assertThat(wal).isSortedAccordingTo((a, b) -> Long.compare(b, a));
+
+            Map<String, Object> primary = endpoint.database(new String[] {"primary"});
+            assertThat(primary).containsEntry("kind", "primary").containsEntry("state", "RUNNING")
+                    .containsEntry("path", context.getBean(Database.class).path().toString());
+            assertThat(map(primary.get("readers"))).containsKey("readers");
+            assertThat(endpoint.database(new String[] {"orders"})).containsEntry("kind", "named");
+            assertThat(endpoint.database(new String[] {"tenants", "t3"}))
+                    .containsEntry("kind", "tenant").containsEntry("name", "tenants/t3");
+            assertThat(endpoint.database(new String[] {"nope"})).isNull();
+            assertThat(endpoint.database(new String[] {"tenants", "not-open"})).isNull();
+            assertThat(endpoint.database(new String[] {"tenants", ".."})).isNull();
+            assertThat(tenants.exists("not-open")).isFalse();
+        });
+    }
+
+    @Test
+    void metricsTagThePrimaryAndNamedDatabasesAndFoldTheTenants() {
+        runner().withUserConfiguration(Registry.class)
+                .withPropertyValues("lanes.databases.orders.path=" + dir.resolve("orders.db"))
+                .run(context -> {
+                    exercise(context.getBean(Database.class),
+                            context.getBean(TenantDatabases.class));
+                    context.getBean("orders", Database.class)
+                            .execute("CREATE TABLE IF NOT EXISTS o(v INT)");
+                    Set<String> dbs = dbTags(context.getBean(MeterRegistry.class));
+                    assertThat(dbs).contains("app.db", "orders.db", DatabaseTagging.OTHER)
+                            .doesNotContain("t0.db", "t1.db");
+                });
+        runner().withUserConfiguration(Registry.class)
+                .withPropertyValues("lanes.metrics.per-database=true").run(context -> {
+                    exercise(context.getBean(Database.class),
+                            context.getBean(TenantDatabases.class));
+                    assertThat(dbTags(context.getBean(MeterRegistry.class)))
+                            .contains("app.db", "t0.db", "t1.db");
+                });
+        runner().withUserConfiguration(Registry.class)
+                .withPropertyValues("lanes.metrics.enabled=false").run(context -> {
+                    exercise(context.getBean(Database.class),
+                            context.getBean(TenantDatabases.class));
+                    assertThat(context.getBean(MeterRegistry.class).find("lanes.command.duration")
+                            .meters()).isEmpty();
+                });
+    }
+
+    private static void exercise(Database primary, TenantDatabases tenants) {
+        primary.execute("CREATE TABLE IF NOT EXISTS p(v INTEGER)");
+        primary.execute("INSERT INTO p(v) VALUES (1)");
+        for (String id : List.of("t0", "t1")) {
+            tenants.get(id).execute("CREATE TABLE IF NOT EXISTS t(v INTEGER)");
+        }
+    }
+
+    private static Set<String> dbTags(MeterRegistry registry) {
+        java.util.Collection<Meter> meters = registry.find("lanes.command.duration").meters();
+        assertThat(meters).isNotEmpty();
+        return meters.stream().map(m -> m.getId().getTag("db")).collect(Collectors.toSet());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return (Map<String, Object>) value;
+    }
+
+    /** Moves another database over {@code db}'s file, as a restore would (see IdentityTest). */
+    static void swapUnderneath(Database db, Path impostor) throws Exception {
+        try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + impostor);
+                Statement s = raw.createStatement()) {
+            s.execute("PRAGMA journal_mode=WAL");
+            s.execute("CREATE TABLE t(v TEXT)");
+        }
+        db.maintenance(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            }
+            return null;
+        });
+        Files.move(impostor, db.path(), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Registry {
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+    }
+}

@@ -1,0 +1,2 @@
+CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+INSERT INTO item(name) VALUES ('seeded by flyway');
