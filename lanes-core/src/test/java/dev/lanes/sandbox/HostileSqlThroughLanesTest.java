@@ -17,6 +17,7 @@ import dev.lanes.internal.guard.HostileSql;
 import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.SqlText;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,10 +88,23 @@ class HostileSqlThroughLanesTest {
         HostileSql gen = new HostileSql(seed, backupTarget.toString());
         int refusedReads = 0;
         int refusedWrites = 0;
+        int emptyTexts = 0;
         for (int i = 0; i < SAMPLES; i++) {
             String sql = gen.any().sql();
             String shown = HostileSql.printable(sql) + " (seed " + seed + ")";
             boolean readRefused = ReadOnlyClassifier.refusal(sql) != null;
+            if (SqlText.noStatement(sql)) {
+                // nothing for SQLite to run, refused as such on every path before any other rule
+                for (Runnable r : List.<Runnable>of(() -> db.query(sql),
+                        () -> db.read(c -> c.createStatement().executeUpdate(sql)),
+                        () -> db.write(bodyThatEnds(sql)))) {
+                    assertThat(failureOf(r)).as("%s", shown)
+                            .isInstanceOf(InvalidRequestException.class)
+                            .hasMessageContaining("without a statement");
+                }
+                emptyTexts++;
+                continue;
+            }
 
             Throwable query = failureOf(() -> db.query(sql));
             if (readRefused) {
@@ -130,6 +144,7 @@ class HostileSqlThroughLanesTest {
         }
         assertThat(refusedReads).isPositive();
         assertThat(refusedWrites).isPositive();
+        assertThat(emptyTexts).as("texts without a statement").isLessThan(SAMPLES);
         assertThat(backupTarget).doesNotExist();
         assertHealthy(db);
     }

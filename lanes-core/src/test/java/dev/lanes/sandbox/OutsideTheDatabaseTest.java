@@ -239,6 +239,60 @@ class OutsideTheDatabaseTest {
         assertThat(elsewhere).doesNotExist();
     }
 
+    // ------------------------------------------------------------------ writer pragmas
+
+    static Stream<org.junit.jupiter.params.provider.Arguments> writerPragmasOnEveryPath() {
+        return writerPathNames().flatMap(how -> Stream.of("PRAGMA query_only = 1",
+                "pragma main.QUERY_ONLY(true)", "PRAGMA locking_mode = EXCLUSIVE",
+                "EXPLAIN PRAGMA locking_mode=exclusive")
+                .map(sql -> org.junit.jupiter.params.provider.Arguments.of(how, sql)));
+    }
+
+    /**
+     * Regression (found by {@code HostileSqlThroughLanesTest}): a body that set {@code
+     * query_only} left the writer connection refusing every later write, and {@code
+     * locking_mode = EXCLUSIVE} kept the readers out of the file once the writer next wrote.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("writerPragmasOnEveryPath")
+    void queryOnlyAndLockingModeAreRefusedOnEveryWriterPathAndTheWriterStillWrites(String how,
+            String sql) {
+        Throwable t = catchThrowable(() -> runOnWriter(how, sql));
+        assertThat(t).as(how).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("is refused on the writer").hasMessageContaining(
+                        "nothing ran");
+        assertNothingPersisted(how, (LanesException) t);
+        // the writer connection kept its settings: it writes, and a reader sees the write
+        // while the writer holds no lock the readers cannot share
+        db.execute("INSERT INTO t(v) VALUES ('after')");
+        assertThat(scalar(db, "SELECT count(*) FROM t WHERE v = 'after'")).isEqualTo(1);
+        assertWriterSettingsKept();
+        assertHealthy(db);
+    }
+
+    @Test
+    void readingQueryOnlyOrLockingModeOnTheWriterStillRuns() {
+        assertWriterSettingsKept();
+    }
+
+    /** Reads the writer connection's query_only and locking_mode from a write body. */
+    private void assertWriterSettingsKept() {
+        SqlFunction<Long> queryOnly = c -> {
+            try (ResultSet rs = c.createStatement().executeQuery("PRAGMA query_only")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        };
+        SqlFunction<String> lockingMode = c -> {
+            try (ResultSet rs = c.createStatement().executeQuery("PRAGMA locking_mode")) {
+                rs.next();
+                return rs.getString(1);
+            }
+        };
+        assertThat(db.write(queryOnly)).isZero();
+        assertThat(db.write(lockingMode)).isEqualTo("normal");
+    }
+
     @Test
     void anInPlaceVacuumStillRunsInMaintenanceAndItsAttachmentSlotIsTakenBack() {
         db.maintenance(c -> c.createStatement().executeUpdate("SELECT 1; VACUUM"));

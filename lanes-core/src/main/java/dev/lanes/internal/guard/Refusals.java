@@ -20,8 +20,11 @@ public final class Refusals {
      * the transaction.
      *
      * @param where where the SQL was given, for the message ("db.execute", "a body", ...)
+     *     Every text given for the writer passes here, so a text without any statement is refused
+     *     here too ({@link #noStatement}).
      */
     public static void transactionControl(String database, String where, String sql) {
+        noStatement(database, where, sql);
         String keyword = SqlText.transactionControl(sql);
         if (keyword != null) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database
@@ -83,6 +86,33 @@ public final class Refusals {
     }
 
     /**
+     * Refuses a text in which SQLite finds no statement (nothing but white space, comments and
+     * semicolons before its end or its first NUL): sqlite-jdbc fails it, and the connection it
+     * ran on could never be closed again (regression: {@code
+     * HostileInputAtScaleTest}, {@code TextWithoutAStatementTest}).
+     */
+    public static void noStatement(String database, String where, String sql) {
+        if (SqlText.noStatement(sql)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": an SQL text "
+                    + "without a statement (nothing but white space, comments or semicolons "
+                    + "before its end or a NUL) is refused in " + where + " ('"
+                    + SqlText.shorten(sql).replace("\0", "\\0") + "'): the driver cannot run it; "
+                    + "nothing ran", null);
+        }
+    }
+
+    /**
+     * Refuses {@code sql} when a statement of it assigns a pragma the writer connection must keep
+     * (see {@link #writerPragma(String, String, String)}): for statement requests, which run on
+     * the writer without passing through a guarded connection.
+     */
+    public static void writerPragmas(String database, String sql) {
+        for (String statement : SqlText.statementsOf(sql)) {
+            writerPragma(database, sql, ReadOnlyClassifier.assignedPragma(statement));
+        }
+    }
+
+    /**
      * Refuses an assignment of a pragma the writer connection must keep as the runtime set it:
      * {@code query_only} (the writer must write: every later request would fail) and {@code
      * locking_mode} ({@code EXCLUSIVE} would lock the readers out of the file).
@@ -99,8 +129,12 @@ public final class Refusals {
         }
     }
 
-    /** Refuses SQL that would write, or control a transaction, on a reader. */
+    /**
+     * Refuses SQL that would write, or control a transaction, on a reader; and, since every text
+     * for a reader passes here, a text without any statement ({@link #noStatement}).
+     */
     public static void writeOnReader(String database, String sql) {
+        noStatement(database, "a read", sql);
         String why = ReadOnlyClassifier.refusal(sql);
         if (why != null) {
             throw readOnly(database, why + " is refused on a reader ('" + SqlText.shorten(sql)
