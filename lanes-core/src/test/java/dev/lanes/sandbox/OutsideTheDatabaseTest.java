@@ -15,7 +15,6 @@ import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.SqlFunction;
-import dev.lanes.Statement;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import java.nio.file.Files;
@@ -63,38 +62,7 @@ class OutsideTheDatabaseTest {
 
     /** Runs {@code sql} on the writer through the path named {@code how}. */
     void runOnWriter(String how, String sql) {
-        switch (how) {
-            case "db.execute":
-                db.execute(sql);
-                break;
-            case "write body, execute":
-                db.write(c -> c.createStatement().execute(sql));
-                break;
-            case "write body, executeUpdate":
-                db.write(c -> c.createStatement().executeUpdate(sql));
-                break;
-            case "write body, prepareStatement":
-                db.write(c -> c.prepareStatement(sql).execute());
-                break;
-            case "write body, addBatch":
-                db.write(c -> {
-                    java.sql.Statement s = c.createStatement();
-                    s.addBatch(sql);
-                    return s.executeBatch();
-                });
-                break;
-            case "maintenance body":
-                db.maintenance(c -> c.createStatement().execute(sql));
-                break;
-            case "db.executeScript":
-                db.executeScript("SELECT 1; " + sql);
-                break;
-            case "db.executeBatch":
-                db.executeBatch(List.of(Statement.of("UPDATE t SET v = v WHERE 0"), Statement.of(sql)));
-                break;
-            default:
-                throw new IllegalArgumentException(how);
-        }
+        Sandbox.runOnWriter(db, how, sql);
     }
 
     static Stream<String> writerPathNames() {
@@ -242,7 +210,8 @@ class OutsideTheDatabaseTest {
     // ------------------------------------------------------------------ writer pragmas
 
     static Stream<org.junit.jupiter.params.provider.Arguments> writerPragmasOnEveryPath() {
-        return writerPathNames().flatMap(how -> Stream.of("PRAGMA query_only = 1",
+        return Stream.concat(writerPathNames(), Stream.of("tx.execute", "tx.query"))
+                .flatMap(how -> Stream.of("PRAGMA query_only = 1",
                 "pragma main.QUERY_ONLY(true)", "PRAGMA locking_mode = EXCLUSIVE",
                 "EXPLAIN PRAGMA locking_mode=exclusive")
                 .map(sql -> org.junit.jupiter.params.provider.Arguments.of(how, sql)));

@@ -8,9 +8,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
-import dev.lanes.Statement;
 import dev.lanes.TestRuntime;
-import dev.lanes.Transaction;
 import java.sql.Connection;
 import java.util.List;
 import java.util.stream.Stream;
@@ -75,46 +73,14 @@ class TextWithoutAStatementTest {
 
     private static void run(Database db, String how, String sql) throws Exception {
         switch (how) {
-            case "db.execute":
-                db.execute(sql);
-                break;
             case "db.query":
                 db.query(sql);
-                break;
-            case "write body, execute":
-                db.write(c -> c.createStatement().execute(sql));
-                break;
-            case "write body, prepareStatement":
-                db.write(c -> c.prepareStatement(sql).execute());
-                break;
-            case "write body, addBatch":
-                db.write(c -> {
-                    java.sql.Statement s = c.createStatement();
-                    s.addBatch(sql);
-                    return s.executeBatch();
-                });
                 break;
             case "read body, executeQuery":
                 db.read(c -> c.createStatement().executeQuery(sql));
                 break;
             case "read body, prepareStatement":
                 db.read(c -> c.prepareStatement(sql).executeQuery());
-                break;
-            case "maintenance body":
-                db.maintenance(c -> c.createStatement().execute(sql));
-                break;
-            case "tx.execute":
-                try (Transaction tx = db.begin()) {
-                    tx.execute(sql);
-                }
-                break;
-            case "tx.query":
-                try (Transaction tx = db.begin()) {
-                    tx.query(sql);
-                }
-                break;
-            case "db.executeBatch":
-                db.executeBatch(List.of(Statement.of(sql)));
                 break;
             case "dataSource, autocommit":
                 try (Connection c = db.dataSource().getConnection()) {
@@ -124,7 +90,8 @@ class TextWithoutAStatementTest {
                 }
                 break;
             default:
-                throw new IllegalArgumentException(how);
+                Sandbox.runOnWriter(db, how, sql);
+                break;
         }
     }
 

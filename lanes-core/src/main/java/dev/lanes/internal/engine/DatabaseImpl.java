@@ -214,7 +214,6 @@ public final class DatabaseImpl implements Database {
         Refusals.transactionControl(name, where, sql);
         Refusals.severalStatements(name, where, sql);
         Refusals.attach(name, where, sql, options.maxAttachedDatabases());
-        Refusals.writerPragmas(name, sql);
         return lane.statement(sql, args == null ? new Object[0] : args);
     }
 

@@ -3,7 +3,6 @@ package dev.lanes.internal.guard;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.SqlLexer;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sqlite.SqliteConnections;
@@ -197,8 +196,6 @@ public final class ConnectionGuard {
                     throw Refusals.vacuumInto(database, sql);
                 }
                 vacuum = true;
-            } else if (keyword.equals("PRAGMA") || keyword.equals("EXPLAIN")) {
-                Refusals.writerPragma(database, sql, ReadOnlyClassifier.assignedPragma(statement));
             }
         }
         if (attach) {

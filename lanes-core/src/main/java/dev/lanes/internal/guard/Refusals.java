@@ -19,12 +19,16 @@ public final class Refusals {
      * COMMIT}, {@code END}, {@code ROLLBACK}, {@code SAVEPOINT}, {@code RELEASE}): the lane owns
      * the transaction.
      *
+     * <p>Every text given for the writer passes here (statements, scripts, batches, bodies,
+     * interactive transactions), so the rules for any writer text are checked here too: a text
+     * without any statement ({@link #noStatement}) and an assignment of a pragma the writer must
+     * keep ({@link #writerPragmas}).
+     *
      * @param where where the SQL was given, for the message ("db.execute", "a body", ...)
-     *     Every text given for the writer passes here, so a text without any statement is refused
-     *     here too ({@link #noStatement}).
      */
     public static void transactionControl(String database, String where, String sql) {
         noStatement(database, where, sql);
+        writerPragmas(database, sql);
         String keyword = SqlText.transactionControl(sql);
         if (keyword != null) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database
@@ -103,8 +107,7 @@ public final class Refusals {
 
     /**
      * Refuses {@code sql} when a statement of it assigns a pragma the writer connection must keep
-     * (see {@link #writerPragma(String, String, String)}): for statement requests, which run on
-     * the writer without passing through a guarded connection.
+     * (see {@link #writerPragma(String, String, String)}), in any statement of it.
      */
     public static void writerPragmas(String database, String sql) {
         for (String statement : SqlText.statementsOf(sql)) {
