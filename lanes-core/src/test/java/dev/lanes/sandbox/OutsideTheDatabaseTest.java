@@ -213,18 +213,22 @@ class OutsideTheDatabaseTest {
         return Stream.concat(writerPathNames(), Stream.of("tx.execute", "tx.query"))
                 .flatMap(how -> Stream.of("PRAGMA query_only = 1",
                 "pragma main.QUERY_ONLY(true)", "PRAGMA locking_mode = EXCLUSIVE",
-                "EXPLAIN PRAGMA locking_mode=exclusive")
+                "EXPLAIN PRAGMA locking_mode=exclusive", "PRAGMA synchronous = OFF",
+                "pragma main.synchronous(0)")
                 .map(sql -> org.junit.jupiter.params.provider.Arguments.of(how, sql)));
     }
 
     /**
-     * Regression (found by {@code HostileSqlThroughLanesTest}): a body that set {@code
-     * query_only} left the writer connection refusing every later write, and {@code
-     * locking_mode = EXCLUSIVE} kept the readers out of the file once the writer next wrote.
+     * Regression (found by the hostile texts of {@code HostileSqlThroughLanesTest} and {@code
+     * HostileInputAtScaleTest}): a body, a statement or an interactive transaction that set {@code
+     * query_only} left the writer connection refusing every later write, {@code locking_mode =
+     * EXCLUSIVE} kept the readers out of the file once the writer next wrote, and {@code
+     * synchronous = OFF} would have made every later acknowledged write less durable than
+     * {@code DatabaseOptions.synchronous} says.
      */
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("writerPragmasOnEveryPath")
-    void queryOnlyAndLockingModeAreRefusedOnEveryWriterPathAndTheWriterStillWrites(String how,
+    void writerSettingPragmasAreRefusedOnEveryWriterPathAndTheWriterKeepsItsSettings(String how,
             String sql) {
         Throwable t = catchThrowable(() -> runOnWriter(how, sql));
         assertThat(t).as(how).isInstanceOf(InvalidRequestException.class)
@@ -240,26 +244,25 @@ class OutsideTheDatabaseTest {
     }
 
     @Test
-    void readingQueryOnlyOrLockingModeOnTheWriterStillRuns() {
+    void readingTheWritersSettingPragmasStillRuns() {
         assertWriterSettingsKept();
     }
 
-    /** Reads the writer connection's query_only and locking_mode from a write body. */
+    /** Reads the writer connection's query_only, locking_mode and synchronous in write bodies. */
     private void assertWriterSettingsKept() {
-        SqlFunction<Long> queryOnly = c -> {
-            try (ResultSet rs = c.createStatement().executeQuery("PRAGMA query_only")) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        };
-        SqlFunction<String> lockingMode = c -> {
-            try (ResultSet rs = c.createStatement().executeQuery("PRAGMA locking_mode")) {
+        assertThat(writerSetting("query_only")).isEqualTo("0");
+        assertThat(writerSetting("locking_mode")).isEqualTo("normal");
+        assertThat(writerSetting("synchronous")).as("NORMAL, as DatabaseOptions set it")
+                .isEqualTo("1");
+    }
+
+    private String writerSetting(String pragma) {
+        return db.write(c -> {
+            try (ResultSet rs = c.createStatement().executeQuery("PRAGMA " + pragma)) {
                 rs.next();
                 return rs.getString(1);
             }
-        };
-        assertThat(db.write(queryOnly)).isZero();
-        assertThat(db.write(lockingMode)).isEqualTo("normal");
+        });
     }
 
     @Test

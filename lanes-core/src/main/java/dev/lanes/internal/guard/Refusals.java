@@ -118,11 +118,19 @@ public final class Refusals {
     /**
      * Refuses an assignment of a pragma the writer connection must keep as the runtime set it:
      * {@code query_only} (the writer must write: every later request would fail) and {@code
-     * locking_mode} ({@code EXCLUSIVE} would lock the readers out of the file).
+     * locking_mode} ({@code EXCLUSIVE} would lock the readers out of the file); and {@code
+     * synchronous}, which would silently change the durability of every later acknowledged write
+     * ({@code DatabaseOptions.synchronous} sets it).
      *
      * @param assigned the pragma the statement assigns, in upper case; null for none
      */
     public static void writerPragma(String database, String sql, String assigned) {
+        if ("SYNCHRONOUS".equals(assigned)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": PRAGMA "
+                    + "synchronous is refused on the writer ('" + SqlText.shorten(sql) + "'): it "
+                    + "would change how durable every later acknowledged write is; set "
+                    + "DatabaseOptions.synchronous instead; nothing ran", null);
+        }
         if ("QUERY_ONLY".equals(assigned) || "LOCKING_MODE".equals(assigned)) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": PRAGMA "
                     + assigned.toLowerCase(java.util.Locale.ROOT) + " is refused on the writer ('"
