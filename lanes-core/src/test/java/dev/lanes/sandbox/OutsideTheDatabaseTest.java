@@ -15,7 +15,6 @@ import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.SqlFunction;
-import dev.lanes.Statement;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import java.nio.file.Files;
@@ -63,38 +62,7 @@ class OutsideTheDatabaseTest {
 
     /** Runs {@code sql} on the writer through the path named {@code how}. */
     void runOnWriter(String how, String sql) {
-        switch (how) {
-            case "db.execute":
-                db.execute(sql);
-                break;
-            case "write body, execute":
-                db.write(c -> c.createStatement().execute(sql));
-                break;
-            case "write body, executeUpdate":
-                db.write(c -> c.createStatement().executeUpdate(sql));
-                break;
-            case "write body, prepareStatement":
-                db.write(c -> c.prepareStatement(sql).execute());
-                break;
-            case "write body, addBatch":
-                db.write(c -> {
-                    java.sql.Statement s = c.createStatement();
-                    s.addBatch(sql);
-                    return s.executeBatch();
-                });
-                break;
-            case "maintenance body":
-                db.maintenance(c -> c.createStatement().execute(sql));
-                break;
-            case "db.executeScript":
-                db.executeScript("SELECT 1; " + sql);
-                break;
-            case "db.executeBatch":
-                db.executeBatch(List.of(Statement.of("UPDATE t SET v = v WHERE 0"), Statement.of(sql)));
-                break;
-            default:
-                throw new IllegalArgumentException(how);
-        }
+        Sandbox.runOnWriter(db, how, sql);
     }
 
     static Stream<String> writerPathNames() {
@@ -237,6 +205,64 @@ class OutsideTheDatabaseTest {
         assertThat(catchThrowable(() -> db.read(c -> c.createStatement().executeUpdate(sql))))
                 .isInstanceOf(ReadOnlyViolationException.class);
         assertThat(elsewhere).doesNotExist();
+    }
+
+    // ------------------------------------------------------------------ writer pragmas
+
+    static Stream<org.junit.jupiter.params.provider.Arguments> writerPragmasOnEveryPath() {
+        return Stream.concat(writerPathNames(), Stream.of("tx.execute", "tx.query"))
+                .flatMap(how -> Stream.of("PRAGMA query_only = 1",
+                "pragma main.QUERY_ONLY(true)", "PRAGMA locking_mode = EXCLUSIVE",
+                "EXPLAIN PRAGMA locking_mode=exclusive", "PRAGMA synchronous = OFF",
+                "pragma main.synchronous(0)")
+                .map(sql -> org.junit.jupiter.params.provider.Arguments.of(how, sql)));
+    }
+
+    /**
+     * Regression (found by the hostile texts of {@code HostileSqlThroughLanesTest} and {@code
+     * HostileInputAtScaleTest}): a body, a statement or an interactive transaction that set {@code
+     * query_only} left the writer connection refusing every later write, {@code locking_mode =
+     * EXCLUSIVE} kept the readers out of the file once the writer next wrote, and {@code
+     * synchronous = OFF} would have made every later acknowledged write less durable than
+     * {@code DatabaseOptions.synchronous} says.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("writerPragmasOnEveryPath")
+    void writerSettingPragmasAreRefusedOnEveryWriterPathAndTheWriterKeepsItsSettings(String how,
+            String sql) {
+        Throwable t = catchThrowable(() -> runOnWriter(how, sql));
+        assertThat(t).as(how).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("is refused on the writer").hasMessageContaining(
+                        "nothing ran");
+        assertNothingPersisted(how, (LanesException) t);
+        // the writer connection kept its settings: it writes, and a reader sees the write
+        // while the writer holds no lock the readers cannot share
+        db.execute("INSERT INTO t(v) VALUES ('after')");
+        assertThat(scalar(db, "SELECT count(*) FROM t WHERE v = 'after'")).isEqualTo(1);
+        assertWriterSettingsKept();
+        assertHealthy(db);
+    }
+
+    @Test
+    void readingTheWritersSettingPragmasStillRuns() {
+        assertWriterSettingsKept();
+    }
+
+    /** Reads the writer connection's query_only, locking_mode and synchronous in write bodies. */
+    private void assertWriterSettingsKept() {
+        assertThat(writerSetting("query_only")).isEqualTo("0");
+        assertThat(writerSetting("locking_mode")).isEqualTo("normal");
+        assertThat(writerSetting("synchronous")).as("NORMAL, as DatabaseOptions set it")
+                .isEqualTo("1");
+    }
+
+    private String writerSetting(String pragma) {
+        return db.write(c -> {
+            try (ResultSet rs = c.createStatement().executeQuery("PRAGMA " + pragma)) {
+                rs.next();
+                return rs.getString(1);
+            }
+        });
     }
 
     @Test

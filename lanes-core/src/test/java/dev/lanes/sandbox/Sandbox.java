@@ -7,6 +7,7 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.LanesException;
 import dev.lanes.Row;
+import dev.lanes.Statement;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -70,5 +71,58 @@ final class Sandbox {
         Throwable t = failureOf(future);
         assertThat(t).isInstanceOf(LanesException.class);
         return (LanesException) t;
+    }
+
+    /**
+     * Runs {@code sql} on the writer of {@code db} through the path named {@code how}: {@code
+     * db.execute}, a write body's {@code execute}, {@code executeUpdate}, {@code
+     * prepareStatement} or {@code addBatch}, a maintenance body, {@code db.executeScript} (after a
+     * {@code SELECT 1}), {@code db.executeBatch} (after a no-op statement), an interactive
+     * transaction's {@code execute} or {@code query} (then closed uncommitted).
+     */
+    static void runOnWriter(Database db, String how, String sql) {
+        switch (how) {
+            case "db.execute":
+                db.execute(sql);
+                break;
+            case "write body, execute":
+                db.write(c -> c.createStatement().execute(sql));
+                break;
+            case "write body, executeUpdate":
+                db.write(c -> c.createStatement().executeUpdate(sql));
+                break;
+            case "write body, prepareStatement":
+                db.write(c -> c.prepareStatement(sql).execute());
+                break;
+            case "write body, addBatch":
+                db.write(c -> {
+                    java.sql.Statement s = c.createStatement();
+                    s.addBatch(sql);
+                    return s.executeBatch();
+                });
+                break;
+            case "maintenance body":
+                db.maintenance(c -> c.createStatement().execute(sql));
+                break;
+            case "db.executeScript":
+                db.executeScript("SELECT 1; " + sql);
+                break;
+            case "db.executeBatch":
+                db.executeBatch(List.of(Statement.of("UPDATE t SET v = v WHERE 0"),
+                        Statement.of(sql)));
+                break;
+            case "tx.execute":
+                try (dev.lanes.Transaction tx = db.begin()) {
+                    tx.execute(sql);
+                }
+                break;
+            case "tx.query":
+                try (dev.lanes.Transaction tx = db.begin()) {
+                    tx.query(sql);
+                }
+                break;
+            default:
+                throw new IllegalArgumentException(how);
+        }
     }
 }

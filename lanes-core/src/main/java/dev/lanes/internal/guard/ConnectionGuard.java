@@ -44,8 +44,10 @@ import java.util.List;
  * {@code setAutoCommit}), and a text the driver would take for its own {@code backup}/{@code
  * restore} command. The write policy also refuses, in any statement of a text, transaction
  * control (the lane owns the transaction), {@code VACUUM INTO} (it writes a file outside the
- * database: {@code db.backup} does that, never over an existing file) and {@code ATTACH} while
- * the connection allows no attachment; outside the group's transaction (a maintenance body), an
+ * database: {@code db.backup} does that, never over an existing file), {@code ATTACH} while
+ * the connection allows no attachment, and an assignment of {@code query_only} or {@code
+ * locking_mode}, which would take the writer connection away from what the runtime needs of it;
+ * outside the group's transaction (a maintenance body), an
  * in-place {@code VACUUM} first passes the disk reserve's headroom check and then runs with the
  * one attachment slot SQLite's {@code VACUUM} needs (see {@code SqliteConnections}).
  * The read policy refuses SQL that writes (see {@code ReadOnlyClassifier}) and checks the read's

@@ -19,9 +19,16 @@ public final class Refusals {
      * COMMIT}, {@code END}, {@code ROLLBACK}, {@code SAVEPOINT}, {@code RELEASE}): the lane owns
      * the transaction.
      *
+     * <p>Every text given for the writer passes here (statements, scripts, batches, bodies,
+     * interactive transactions), so the rules for any writer text are checked here too: a text
+     * without any statement ({@link #noStatement}) and an assignment of a pragma the writer must
+     * keep ({@link #writerPragmas}).
+     *
      * @param where where the SQL was given, for the message ("db.execute", "a body", ...)
      */
     public static void transactionControl(String database, String where, String sql) {
+        noStatement(database, where, sql);
+        writerPragmas(database, sql);
         String keyword = SqlText.transactionControl(sql);
         if (keyword != null) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database
@@ -82,8 +89,63 @@ public final class Refusals {
         }
     }
 
-    /** Refuses SQL that would write, or control a transaction, on a reader. */
+    /**
+     * Refuses a text in which SQLite finds no statement (nothing but white space, comments and
+     * semicolons before its end or its first NUL): sqlite-jdbc fails it, and the connection it
+     * ran on could never be closed again (regression: {@code
+     * HostileInputAtScaleTest}, {@code TextWithoutAStatementTest}).
+     */
+    public static void noStatement(String database, String where, String sql) {
+        if (SqlText.noStatement(sql)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": an SQL text "
+                    + "without a statement (nothing but white space, comments or semicolons "
+                    + "before its end or a NUL) is refused in " + where + " ('"
+                    + SqlText.shorten(sql).replace("\0", "\\0") + "'): the driver cannot run it; "
+                    + "nothing ran", null);
+        }
+    }
+
+    /**
+     * Refuses {@code sql} when a statement of it assigns a pragma the writer connection must keep
+     * (see {@link #writerPragma(String, String, String)}), in any statement of it.
+     */
+    public static void writerPragmas(String database, String sql) {
+        for (String statement : SqlText.statementsOf(sql)) {
+            writerPragma(database, sql, ReadOnlyClassifier.assignedPragma(statement));
+        }
+    }
+
+    /**
+     * Refuses an assignment of a pragma the writer connection must keep as the runtime set it:
+     * {@code query_only} (the writer must write: every later request would fail) and {@code
+     * locking_mode} ({@code EXCLUSIVE} would lock the readers out of the file); and {@code
+     * synchronous}, which would silently change the durability of every later acknowledged write
+     * ({@code DatabaseOptions.synchronous} sets it).
+     *
+     * @param assigned the pragma the statement assigns, in upper case; null for none
+     */
+    public static void writerPragma(String database, String sql, String assigned) {
+        if ("SYNCHRONOUS".equals(assigned)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": PRAGMA "
+                    + "synchronous is refused on the writer ('" + SqlText.shorten(sql) + "'): it "
+                    + "would change how durable every later acknowledged write is; set "
+                    + "DatabaseOptions.synchronous instead; nothing ran", null);
+        }
+        if ("QUERY_ONLY".equals(assigned) || "LOCKING_MODE".equals(assigned)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": PRAGMA "
+                    + assigned.toLowerCase(java.util.Locale.ROOT) + " is refused on the writer ('"
+                    + SqlText.shorten(sql) + "'): the runtime's writer connection must keep "
+                    + "writing and share the file with its readers, for every later request; "
+                    + "nothing ran", null);
+        }
+    }
+
+    /**
+     * Refuses SQL that would write, or control a transaction, on a reader; and, since every text
+     * for a reader passes here, a text without any statement ({@link #noStatement}).
+     */
     public static void writeOnReader(String database, String sql) {
+        noStatement(database, "a read", sql);
         String why = ReadOnlyClassifier.refusal(sql);
         if (why != null) {
             throw readOnly(database, why + " is refused on a reader ('" + SqlText.shorten(sql)

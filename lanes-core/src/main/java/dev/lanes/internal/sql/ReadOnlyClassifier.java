@@ -137,19 +137,66 @@ public final class ReadOnlyClassifier {
      * itself; a pragma that acts when named acts only when run, so explaining it is a read.
      */
     private static String refusalOfExplain(String statement) {
-        SqlLexer lex = new SqlLexer(statement);
-        lex.next(); // EXPLAIN
-        if (lex.next() && lex.is("QUERY")) {
-            if (!lex.next() || !lex.is("PLAN") || !lex.next()) {
-                return null; // not an EXPLAIN SQLite accepts
-            }
-        }
-        if (lex.kind() == null || !lex.is("PRAGMA")) {
+        int explained = afterExplain(statement);
+        if (explained < 0 || !SqlText.firstKeyword(statement.substring(explained))
+                .equals("PRAGMA")) {
             return null;
         }
-        String why = refusalOfPragma(statement.substring(lex.start()));
+        String why = refusalOfPragma(statement.substring(explained));
         // A pragma that acts when named acts only when it runs, which EXPLAIN never does.
         return why != null && why.startsWith("a pragma assignment") ? "EXPLAIN of " + why : null;
+    }
+
+    /**
+     * Where the statement an {@code EXPLAIN [QUERY PLAN]} explains starts in {@code statement};
+     * -1 when it is no such form.
+     */
+    private static int afterExplain(String statement) {
+        SqlLexer lex = new SqlLexer(statement);
+        if (!lex.next() || !lex.is("EXPLAIN") || !lex.next()) {
+            return -1;
+        }
+        if (lex.is("QUERY") && (!lex.next() || !lex.is("PLAN") || !lex.next())) {
+            return -1; // not an EXPLAIN SQLite accepts
+        }
+        return lex.start();
+    }
+
+    /**
+     * The pragma {@code statement} assigns ({@code PRAGMA [schema.]name = v} or {@code name(v)},
+     * also behind {@code EXPLAIN [QUERY PLAN]}, where SQLite applies many as it prepares them),
+     * in ASCII upper case; null when it assigns none.
+     */
+    public static String assignedPragma(String statement) {
+        int explained = afterExplain(statement);
+        String pragma = explained < 0 ? statement : statement.substring(explained);
+        if (!SqlText.firstKeyword(pragma).equals("PRAGMA")) {
+            return null;
+        }
+        SqlLexer lex = new SqlLexer(pragma);
+        String name = pragmaName(lex);
+        return name != null && (lex.isPunct('=') || lex.isPunct('(')) ? name : null;
+    }
+
+    /**
+     * Reads {@code PRAGMA [schema.]name} from a fresh lexer over a pragma statement, leaving it
+     * on the token after the name (none at the end); the name in upper case, or null when the
+     * statement ends before one.
+     */
+    private static String pragmaName(SqlLexer lex) {
+        lex.next(); // PRAGMA
+        if (!lex.next()) {
+            return null;
+        }
+        String pragma = lex.upperName();
+        if (lex.next() && lex.isPunct('.')) {
+            if (!lex.next()) {
+                return null; // schema. with nothing after it: SQLite rejects it
+            }
+            pragma = lex.upperName(); // schema.name
+            lex.next();
+        }
+        return pragma;
     }
 
     /** Pragmas whose parenthesized argument only chooses what to report. */
@@ -185,21 +232,12 @@ public final class ReadOnlyClassifier {
 
     private static String refusalOfPragma(String statement) {
         SqlLexer lex = new SqlLexer(statement);
-        lex.next(); // PRAGMA
-        if (!lex.next()) {
+        String pragma = pragmaName(lex);
+        if (pragma == null) {
             return null;
         }
-        String pragma = lex.upperName();
-        boolean more = lex.next();
-        if (more && lex.isPunct('.')) {
-            if (!lex.next()) {
-                return null; // schema. with nothing after it: SQLite rejects it
-            }
-            pragma = lex.upperName(); // schema.name
-            more = lex.next();
-        }
         String shown = pragma.toLowerCase(Locale.ROOT);
-        if (!more || lex.kind() == SqlLexer.Kind.SEMICOLON) {
+        if (lex.kind() == null || lex.kind() == SqlLexer.Kind.SEMICOLON) {
             return actsWhenNamed(pragma) ? "PRAGMA " + shown : null;
         }
         if (lex.isPunct('=')) {

@@ -163,6 +163,23 @@ public final class SqlText {
         return statements;
     }
 
+    /**
+     * Whether SQLite finds no statement in {@code sql}: nothing but white space, comments and
+     * semicolons before its end or its first NUL (where SQLite stops reading). sqlite-jdbc fails
+     * such a text ("The prepared statement has been finalized") and from then on cannot close
+     * the connection it ran on, which stays open with its descriptors.
+     */
+    public static boolean noStatement(String sql) {
+        int nul = sql.indexOf('\0');
+        SqlLexer lex = new SqlLexer(sql, 0, nul < 0 ? sql.length() : nul);
+        while (lex.next()) {
+            if (lex.kind() != SqlLexer.Kind.SEMICOLON) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static void addIfNotBlank(List<String> statements, String statement) {
         if (SqlLexer.skipSpaceAndComments(statement, 0, statement.length()) < statement.length()) {
             statements.add(statement.strip());

@@ -30,6 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * fixed with {@code -Dlanes.fuzz.seed=N} to replay it; {@code -Dlanes.fuzz.samples=N} sets how
  * many texts a test tries (default 600). A failing text is shrunk before it is reported.
  *
+ * <p>The generator and its shrinking are written here rather than with jqwik, which issue 18
+ * names: from 1.10 on jqwik's maintainers ask that it not be used with AI coding agents (its
+ * release notes carry an "Anti-AI Usage Clause"; by its user guide the engine prints a line
+ * addressed to such agents into every test run), and this project is written with them. The properties stay
+ * properties: each test states one, draws its texts from a logged seed, and shrinks a failing
+ * text before it reports it.
+ *
  * <p>The only false refusals allowed are the deliberately conservative ones of {@link
  * #CONSERVATIVE}, each a documented rule; a refusal of a text SQLite runs as a plain read for any
  * other reason fails the test.
@@ -60,7 +67,10 @@ class GuardFuzzTest {
      *       IF NOT EXISTS} of what exists, writes nothing, but only the schema at the time says
      *       so.
      * </ul>
-     * Besides these, a text whose refused statement stands after a NUL: SQLite reads no further
+     * Besides these, a text without any statement (white space, comments, semicolons, or
+     * anything after a leading NUL), which SQLite runs as nothing but sqlite-jdbc fails, leaving
+     * the connection unclosable ({@code Refusals.noStatement}); and a text whose refused
+     * statement stands after a NUL: SQLite reads no further
      * than the first NUL, the guard checks the whole text ({@link #refusedOnlyAfterANul}).
      */
     static final List<String> CONSERVATIVE = List.of("transaction control (", "a pragma assignment (",
@@ -217,6 +227,9 @@ class GuardFuzzTest {
 
     /** Whether the reader's refusal of {@code sql} is one of the documented conservative rules. */
     private boolean conservative(String sql, LanesException refusal) {
+        if (SqlText.noStatement(sql)) {
+            return true; // nothing for SQLite to run: refused before the driver sees it
+        }
         if (refusedOnlyAfterANul(sql, ReadOnlyClassifier::refusal)) {
             return true;
         }

@@ -10,6 +10,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SqlTextTest {
 
     @Test
+    void noStatementIsATextSqliteReadsNoTokenInBeforeItsEndOrFirstNul() {
+        for (String empty : new String[] {"", " \n\t\f\r", "-- c", "/* unterminated", ";;",
+                " ; -- x\n;", "\0SELECT 1", "/* a */ \0 DELETE FROM t", "-- c; SELECT 1\0\n"}) {
+            assertThat(SqlText.noStatement(empty)).as("[%s]", empty).isTrue();
+        }
+        for (String some : new String[] {"SELECT 1", "; SELECT 1", "-- c\nSELECT 1",
+                "/* a */ x", "SELECT 1\0", "\u00a0", "\u2028SELECT 1", "'", "?"}) {
+            assertThat(SqlText.noStatement(some)).as("[%s]", some).isFalse();
+        }
+    }
+
+    @Test
     void firstKeywordSkipsLeadingWhiteSpaceAndBothCommentStyles() {
         assertThat(SqlText.firstKeyword("/* x */ -- y\n  commit")).isEqualTo("COMMIT");
         assertThat(SqlText.firstKeyword("\n\t  savepoint a")).isEqualTo("SAVEPOINT");
