@@ -9,6 +9,7 @@ import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.AdmissionTimeoutException;
 import dev.lanes.ClosedException;
 import dev.lanes.ClosingException;
 import dev.lanes.LanesException;
@@ -35,16 +36,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * asynchronous read, whose grant callback submits it to the pool and whose timeout runs on the
  * runtime's timer; no pool thread ever waits for admission. A wait ends after {@code
  * readerCheckoutTimeout} with {@link AdmissionTimeoutException}, or earlier at the read's own
- * deadline.
+ * deadline. The queue, with its expiry and the delivery of refusals, is a {@link WaitQueue} on
+ * this set's lock.
  *
  * <h2>Connections</h2>
  * Connections open lazily, on the thread that runs the read (always a platform thread). Each
  * has a home slot in {@link IdleSlots}, where it waits between reads, preferably for the thread
- * that used it last. Waiting reads, with their expiry and refusals, live in {@link WaitQueue}, on
- * this set's lock. A read returns its lease
- * with a verdict: reusable, or dirty, in which case the connection is closed and a later read
- * opens a replacement. Every native close runs on a platform thread: inline when the caller is
- * one, else as a pool task.
+ * that used it last. A read returns its lease with a verdict: reusable, or dirty, in which case
+ * the connection is closed and a later read opens a replacement. Every native close runs on a
+ * platform thread: inline when the caller is one, else as a pool task.
  *
  * <h2>Concurrency</h2>
  * The common path takes no lock: on a machine with fewer cores than readers, a lock taken twice
@@ -324,9 +324,7 @@ public final class ReaderSet {
         while (!queue.isEmpty() && takeSlot()) {
             Waiter w = queue.pollFirst();
             w.lease = granted(idle.take());
-            if (w.timeout != null) {
-                w.timeout.cancel();
-            }
+            w.cancelTimeout();
             if (w.condition != null) {
                 w.condition.signal();
             } else {

@@ -180,9 +180,7 @@ final class WaitQueue {
                 return false;
             }
             queued = waiters.size();
-            if (w.timeout != null) {
-                w.timeout.cancel();
-            }
+            w.cancelTimeout();
             stats.cancellations.increment();
         } finally {
             lock.unlock();
@@ -232,9 +230,7 @@ final class WaitQueue {
             if (w.condition != null) {
                 w.condition.signal();
             } else {
-                if (w.timeout != null) {
-                    w.timeout.cancel();
-                }
+                w.cancelTimeout();
                 refused.addLast(w);
                 queuedRefusal = true;
             }
@@ -301,9 +297,7 @@ final class WaitQueue {
         for (Waiter w : waiters) {
             LanesException e = new ClosedException(name + ": the database was shut "
                     + "down before this read got a reader; it never ran");
-            if (w.timeout != null) {
-                w.timeout.cancel();
-            }
+            w.cancelTimeout();
             w.failure = e;
             if (w.condition != null) {
                 w.condition.signal();
