@@ -1,6 +1,5 @@
 package dev.lanes.internal.reader;
 
-import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
@@ -11,28 +10,18 @@ import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.AdmissionTimeoutException;
-import dev.lanes.CancelledException;
 import dev.lanes.ClosedException;
 import dev.lanes.ClosingException;
-import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.ReaderDiagnostics;
-import dev.lanes.WriteOutcome;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The read-only connections of one database and the admission of reads to them.
@@ -47,23 +36,23 @@ import org.slf4j.LoggerFactory;
  * asynchronous read, whose grant callback submits it to the pool and whose timeout runs on the
  * runtime's timer; no pool thread ever waits for admission. A wait ends after {@code
  * readerCheckoutTimeout} with {@link AdmissionTimeoutException}, or earlier at the read's own
- * deadline.
+ * deadline. The queue, with its expiry and the delivery of refusals, is a {@link WaitQueue} on
+ * this set's lock.
  *
  * <h2>Connections</h2>
  * Connections open lazily, on the thread that runs the read (always a platform thread). Each
- * has a home slot in {@link #idleSlots}, where it waits between reads; a thread looks first in
- * the slot its id maps to, so a thread tends to get the connection it used last (its page cache
- * and the driver's monitor stay warm, as with a connection per thread). A read returns its lease
- * with a verdict: reusable, or dirty, in which case the connection is closed and a later read
- * opens a replacement. Every native close runs on a platform thread: inline when the caller is
- * one, else as a pool task.
+ * has a home slot in {@link IdleSlots}, where it waits between reads, preferably for the thread
+ * that used it last. A read returns its lease with a verdict: reusable, or dirty, in which case
+ * the connection is closed and a later read opens a replacement. Every native close runs on a
+ * platform thread: inline when the caller is one, else as a pool task.
  *
  * <h2>Concurrency</h2>
  * The common path takes no lock: on a machine with fewer cores than readers, a lock taken twice
  * per read convoys (threads preempted while holding it park the others for milliseconds).
  * <ul>
- *   <li>{@link #free} counts free slots. A read may take one with a CAS only while {@link
- *       #queued} is 0 and the set is {@code OPEN}; otherwise it goes through {@link #lock}.
+ *   <li>{@link #free} counts free slots. A read may take one with a CAS only while {@code
+ *       queued} ({@link WaitQueue#queued}) is 0 and the set is {@code OPEN}; otherwise it goes
+ *       through {@link #lock}.
  *   <li>A returning read puts its connection in its home slot <em>before</em> it increments
  *       {@code free}, so whoever takes the slot finds a connection idle; then it reads {@code
  *       queued} and {@link #state}, and if a read waits or the set is closing, hands slots over
@@ -76,8 +65,8 @@ import org.slf4j.LoggerFactory;
  *       closing meanwhile it gives the slot back and fails. The closer writes {@code state} and
  *       then reads {@code free}, so either the reader backs off or the closer waits for it.
  * </ul>
- * Fields marked "guarded by lock" are read and written only under {@link #lock}; {@link
- * #queued} and {@link #state} are written only under it and read anywhere. Nothing else (no
+ * Fields marked "guarded by lock" are read and written only under {@link #lock}; {@code
+ * queued} and {@link #state} are written only under it and read anywhere. Nothing else (no
  * SQLite call, no callback, no pool submission) runs while holding the lock: grant callbacks
  * and connection closes are collected under it and run after.
  *
@@ -86,8 +75,7 @@ import org.slf4j.LoggerFactory;
  * MetricsReporter#readerCheckout}), on the thread that learns it and never under the lock: a
  * read admitted at once reports a wait of 0; a parked read when it wakes; an asynchronous one
  * when its grant or refusal is delivered, or when it is cancelled while it waits. The gauges
- * {@link #inUse()} and {@link #waiting()} read {@link #free} and {@link #queued}, without the
- * lock.
+ * {@link #inUse()} and {@link #waiting()} read {@link #free} and {@code queued}, without the lock.
  *
  * <h2>Closing</h2>
  * {@link #beginClose} stops admission ({@link ClosingException}, then {@link ClosedException}),
@@ -96,7 +84,6 @@ import org.slf4j.LoggerFactory;
  * future once none is checked out and none waits.
  */
 public final class ReaderSet {
-    private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
 
     private enum State { OPEN, CLOSING, CLOSED }
 
@@ -105,8 +92,6 @@ public final class ReaderSet {
     private final Duration checkoutTimeout;
     private final Duration busyTimeout;
     private final ConnectionBudget budget;
-    private final WorkerPool pool;
-    private final Timer timer;
     private final Clock clock;
     /** Opens and sets up each new connection. */
     private final ReaderOpener opener;
@@ -116,19 +101,13 @@ public final class ReaderSet {
 
     /** Free slots: {@code capacity} minus the leases out. */
     private final AtomicInteger free;
-    /** Idle connections, each in its home slot; null where none waits. */
-    private final AtomicReferenceArray<ReaderConnection> idleSlots;
-    private volatile int queued; // written under lock: waiters.size()
+    /** Idle connections in their home slots; homes assigned under {@link #lock}. */
+    private final IdleSlots idle;
     private volatile State state = State.OPEN; // written under lock
 
     private final ReentrantLock lock = new ReentrantLock();
-    // guarded by lock
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    /** Asynchronous waiters that timed out, in the order they did, awaiting their callback. */
-    private final ArrayDeque<Waiter> refused = new ArrayDeque<>();
-    private boolean deliveringRefusals;
-    private final boolean[] homeTaken;
-    private int openConnections;
+    /** The reads waiting for a slot; its size is written under {@link #lock}. */
+    private final WaitQueue queue;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
@@ -146,12 +125,11 @@ public final class ReaderSet {
         this.checkoutTimeout = checkoutTimeout;
         this.busyTimeout = busyTimeout;
         this.budget = budget;
-        this.pool = pool;
-        this.timer = timer;
         this.free = new AtomicInteger(capacity);
-        this.idleSlots = new AtomicReferenceArray<>(capacity);
-        this.homeTaken = new boolean[capacity];
+        this.idle = new IdleSlots(capacity);
         this.closer = new ReaderCloser(name, budget, pool, closed);
+        this.queue = new WaitQueue(name, capacity, checkoutTimeout, lock, clock, timer, pool,
+                stats, this::inUse, () -> this.metrics);
     }
 
     /** Installs the identity check run on every reader connection opened from now on. */
@@ -178,7 +156,7 @@ public final class ReaderSet {
 
     /** Reads waiting for a reader now; a gauge, read without the lock. */
     public int waiting() {
-        return queued;
+        return queue.queued();
     }
 
     /** Installs a fault injector for reader connections opened from now on; for tests. */
@@ -236,34 +214,12 @@ public final class ReaderSet {
         lock.lock();
         try {
             checkAdmission();
-            if (waiters.isEmpty() && takeSlot()) {
-                return granted(takeIdle());
+            if (queue.isEmpty() && takeSlot()) {
+                return granted(idle.take());
             }
-            w = new Waiter(lock.newCondition(), null, clock.nanoTime(), nanos(checkoutTimeout), hasDeadline,
-                    deadline);
-            waiters.addLast(w);
-            queued = waiters.size();
+            w = queue.addParked(hasDeadline, deadline);
             asyncGrants = handOff(); // a slot freed since the check above
-            try {
-                while (w.lease == null && w.failure == null) {
-                    long remaining = w.end - clock.nanoTime();
-                    if (remaining <= 0) {
-                        deliver = expireDue(); // this waiter, and any earlier one also due
-                        break;
-                    }
-                    clock.awaitNanos(lock, w.condition, remaining);
-                }
-            } catch (InterruptedException e) {
-                if (w.lease == null && w.failure == null) {
-                    waiters.remove(w);
-                    queued = waiters.size();
-                    Thread.currentThread().interrupt();
-                    stats.cancellations.increment();
-                    throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
-                            + "while waiting for a reader; the read never ran", e);
-                }
-                Thread.currentThread().interrupt(); // granted or refused meanwhile: go on
-            }
+            deliver = queue.park(w);
             if (w.failure != null) {
                 throw w.failure;
             }
@@ -272,7 +228,7 @@ public final class ReaderSet {
             lock.unlock();
             runGrants(asyncGrants);
             if (deliver) {
-                pool.submit(new OneShot(name, this::deliverRefusals));
+                queue.submitDelivery();
             }
         }
     }
@@ -301,23 +257,12 @@ public final class ReaderSet {
             lock.lock();
             try {
                 checkAdmission();
-                if (waiters.isEmpty() && takeSlot()) {
-                    lease = granted(takeIdle());
+                if (queue.isEmpty() && takeSlot()) {
+                    lease = granted(idle.take());
                     w = null;
                     asyncGrants = null;
                 } else {
-                    w = new Waiter(null, callback, clock.nanoTime(), nanos(checkoutTimeout),
-                            hasDeadline, deadline);
-                    waiters.addLast(w);
-                    queued = waiters.size();
-                    try {
-                        w.timeout = timer.schedule(this::expire, w.end - clock.nanoTime());
-                    } catch (RejectedExecutionException e) {
-                        waiters.remove(w);
-                        queued = waiters.size();
-                        throw new ClosedException(name + ": the runtime is closed; the read "
-                                + "never ran");
-                    }
+                    w = queue.addAsync(hasDeadline, deadline, callback);
                     asyncGrants = handOff(); // may grant w itself
                 }
             } finally {
@@ -335,7 +280,7 @@ public final class ReaderSet {
 
     /** The lock-free path: a free slot, nobody waiting, the set open. Null otherwise. */
     private Lease tryFast() {
-        if (queued != 0 || state != State.OPEN) {
+        if (queue.queued() != 0 || state != State.OPEN) {
             return null;
         }
         if (!takeSlot()) {
@@ -345,7 +290,7 @@ public final class ReaderSet {
             releaseSlot(); // the set began closing meanwhile: back off, fail on the locked path
             return null;
         }
-        return granted(takeIdle());
+        return granted(idle.take());
     }
 
     /** Takes a free slot with a CAS; false when none is free. */
@@ -368,19 +313,6 @@ public final class ReaderSet {
         return new Lease(c, clock.nanoTime());
     }
 
-    /** An idle connection, preferring the slot this thread maps to; null when none is idle. */
-    private ReaderConnection takeIdle() {
-        int start = (int) (Thread.currentThread().getId() % capacity);
-        for (int i = 0; i < capacity; i++) {
-            int slot = (start + i) % capacity;
-            ReaderConnection c = idleSlots.get(slot);
-            if (c != null && idleSlots.compareAndSet(slot, c, null)) {
-                return c;
-            }
-        }
-        return null;
-    }
-
     /**
      * Gives free slots to the head waiters while both exist.
      *
@@ -389,13 +321,10 @@ public final class ReaderSet {
     // guarded by lock
     private List<Waiter> handOff() {
         List<Waiter> asyncGrants = null;
-        while (!waiters.isEmpty() && takeSlot()) {
-            Waiter w = waiters.pollFirst();
-            queued = waiters.size();
-            w.lease = granted(takeIdle());
-            if (w.timeout != null) {
-                w.timeout.cancel();
-            }
+        while (!queue.isEmpty() && takeSlot()) {
+            Waiter w = queue.pollFirst();
+            w.lease = granted(idle.take());
+            w.cancelTimeout();
             if (w.condition != null) {
                 w.condition.signal();
             } else {
@@ -417,120 +346,9 @@ public final class ReaderSet {
         }
     }
 
-    /**
-     * Takes an asynchronous read out of the queue (its future was cancelled).
-     *
-     * @return whether it was still waiting; when false, its grant or refusal is already under way
-     */
+    /** Takes an asynchronous read out of the queue; see {@link WaitQueue#cancel}. */
     boolean cancelWaiting(Waiter w) {
-        lock.lock();
-        try {
-            if (!waiters.remove(w)) {
-                return false;
-            }
-            queued = waiters.size();
-            if (w.timeout != null) {
-                w.timeout.cancel();
-            }
-            stats.cancellations.increment();
-        } finally {
-            lock.unlock();
-        }
-        metrics.readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
-        return true;
-    }
-
-    /** On the timer thread, when an asynchronous wait may have ended. */
-    private void expire() {
-        boolean deliver;
-        lock.lock();
-        try {
-            deliver = expireDue();
-        } finally {
-            lock.unlock();
-        }
-        if (deliver) {
-            pool.submit(new OneShot(name, this::deliverRefusals));
-        }
-    }
-
-    /**
-     * Ends every wait that is due, in arrival order: a parked thread is woken with its failure,
-     * an asynchronous read joins {@link #refused}. So no read gives up while one that arrived
-     * before it, and is due too, still waits.
-     *
-     * @return whether a delivery task must be submitted (after the lock is released)
-     */
-    // guarded by lock
-    private boolean expireDue() {
-        long now = clock.nanoTime();
-        boolean queuedRefusal = false;
-        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
-            Waiter w = it.next();
-            if (w.end - now > 0) {
-                continue;
-            }
-            it.remove();
-            queued = waiters.size();
-            w.failure = timedOut(w);
-            if (w.condition != null) {
-                w.condition.signal();
-            } else {
-                if (w.timeout != null) {
-                    w.timeout.cancel();
-                }
-                refused.addLast(w);
-                queuedRefusal = true;
-            }
-        }
-        if (queuedRefusal && !deliveringRefusals) {
-            deliveringRefusals = true;
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * On a pool thread: tells timed-out asynchronous reads, one at a time in the order they timed
-     * out, so that callbacks chained on their futures never run on (nor stall) the timer.
-     */
-    private void deliverRefusals() {
-        while (true) {
-            Waiter w;
-            lock.lock();
-            try {
-                w = refused.pollFirst();
-                if (w == null) {
-                    deliveringRefusals = false;
-                    return;
-                }
-            } finally {
-                lock.unlock();
-            }
-            metrics.readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
-            try {
-                w.callback.refused(w.failure);
-            } catch (RuntimeException e) {
-                log.warn("{}: telling a read that it timed out failed", name, e);
-            }
-        }
-    }
-
-    // guarded by lock
-    private LanesException timedOut(Waiter w) {
-        long waited = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - w.enqueuedAt);
-        String shape = "capacity " + capacity + ", " + (capacity - free.get()) + " in use, "
-                + waiters.size() + " other reads waiting";
-        if (w.deadlineFirst) {
-            stats.deadlines.increment();
-            return new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
-                    + "deadline passed after waiting " + waited + " ms for a reader (" + shape
-                    + "); the read never ran", null);
-        }
-        stats.checkoutTimeouts.increment();
-        return new AdmissionTimeoutException(name + ": no reader became free within "
-                + checkoutTimeout.toMillis() + " ms (waited " + waited + " ms; " + shape
-                + "); the read never ran. Retry later, or raise readers or readerCheckoutTimeout");
+        return queue.cancel(w);
     }
 
     // guarded by lock
@@ -561,16 +379,7 @@ public final class ReaderSet {
         onConnectionOpened.run();
         lock.lock();
         try {
-            openConnections++;
-            for (int i = 0; i < capacity; i++) {
-                if (!homeTaken[i]) {
-                    homeTaken[i] = true;
-                    c.home = i;
-                    break;
-                }
-            }
-            // With every home taken (a connection that raced past an idle one), c.home stays
-            // -1 and the connection is closed after this read.
+            idle.assignHome(c);
         } finally {
             lock.unlock();
         }
@@ -588,12 +397,12 @@ public final class ReaderSet {
         long held = clock.nanoTime() - lease.acquiredAt;
         stats.returned(held);
         if (c != null && reusable && c.home >= 0 && state == State.OPEN) {
-            idleSlots.set(c.home, c); // before the slot is freed: its next holder finds it
+            idle.put(c); // before the slot is freed: its next holder finds it
             c = null;
         }
         if (c == null && state == State.OPEN) {
             free.incrementAndGet();
-            if (queued == 0 && state == State.OPEN) {
+            if (queue.queued() == 0 && state == State.OPEN) {
                 return; // the common case: nobody waits, nothing closes
             }
         } else if (c == null) {
@@ -616,12 +425,12 @@ public final class ReaderSet {
         lock.lock();
         try {
             if (c != null) {
-                if (reusable && c.home >= 0 && (state == State.OPEN || !waiters.isEmpty())) {
-                    idleSlots.set(c.home, c);
+                if (reusable && c.home >= 0 && (state == State.OPEN || !queue.isEmpty())) {
+                    idle.put(c);
                 } else {
                     toClose = new ArrayList<>(1);
                     toClose.add(c);
-                    forget(c);
+                    idle.forget(c);
                     if (!reusable) {
                         stats.replaced.increment();
                     }
@@ -629,8 +438,8 @@ public final class ReaderSet {
                 free.incrementAndGet();
             }
             asyncGrants = handOff();
-            if (state != State.OPEN && waiters.isEmpty()) {
-                toClose = takeAllIdle(toClose); // no one left to use them
+            if (state != State.OPEN && queue.isEmpty()) {
+                toClose = idle.takeAll(toClose); // no one left to use them
             }
             finished = finishIfDone();
         } finally {
@@ -646,34 +455,10 @@ public final class ReaderSet {
         slowRelease(null, true);
     }
 
-    // guarded by lock: a connection leaving the set
-    private void forget(ReaderConnection c) {
-        openConnections--;
-        if (c.home >= 0) {
-            homeTaken[c.home] = false;
-        }
-    }
-
-    // guarded by lock
-    private List<ReaderConnection> takeAllIdle(List<ReaderConnection> into) {
-        List<ReaderConnection> list = into;
-        for (int i = 0; i < capacity; i++) {
-            ReaderConnection c = idleSlots.getAndSet(i, null);
-            if (c != null) {
-                if (list == null) {
-                    list = new ArrayList<>(capacity);
-                }
-                list.add(c);
-                forget(c);
-            }
-        }
-        return list;
-    }
-
     /** Completes the close once nothing is out and nothing waits; true when it did now. */
     // guarded by lock
     private boolean finishIfDone() {
-        if (state == State.CLOSING && waiters.isEmpty() && free.get() == capacity) {
+        if (state == State.CLOSING && queue.isEmpty() && free.get() == capacity) {
             state = State.CLOSED;
             return true;
         }
@@ -690,7 +475,7 @@ public final class ReaderSet {
         List<ReaderConnection> toClose;
         lock.lock();
         try {
-            toClose = takeAllIdle(null);
+            toClose = idle.takeAll(null);
         } finally {
             lock.unlock();
         }
@@ -718,7 +503,7 @@ public final class ReaderSet {
         try {
             int out = capacity - free.get();
             return stats.diagnostics(capacity, checkoutTimeout, busyTimeout, out,
-                    openConnections, waiters.size());
+                    idle.open(), queue.size());
         } finally {
             lock.unlock();
         }
@@ -734,7 +519,7 @@ public final class ReaderSet {
      * @return completes when every reader connection is closed
      */
     CompletableFuture<Void> beginClose(boolean drain) {
-        List<Waiter> refusedNow = new ArrayList<>();
+        List<Waiter> refusedNow = List.of();
         List<ReaderConnection> toClose = null;
         boolean finished = false;
         lock.lock();
@@ -743,35 +528,18 @@ public final class ReaderSet {
                 state = State.CLOSING; // then read free (in finishIfDone): see the class comment
             }
             if (!drain) {
-                for (Waiter w : waiters) {
-                    LanesException e = new ClosedException(name + ": the database was shut "
-                            + "down before this read got a reader; it never ran");
-                    if (w.timeout != null) {
-                        w.timeout.cancel();
-                    }
-                    w.failure = e;
-                    if (w.condition != null) {
-                        w.condition.signal();
-                    } else {
-                        refusedNow.add(w);
-                    }
-                }
-                waiters.clear();
-                queued = 0;
+                refusedNow = queue.failAll();
             }
             if (state == State.CLOSING) {
-                if (waiters.isEmpty()) {
-                    toClose = takeAllIdle(null);
+                if (queue.isEmpty()) {
+                    toClose = idle.takeAll(null);
                 }
                 finished = finishIfDone();
             }
         } finally {
             lock.unlock();
         }
-        for (Waiter w : refusedNow) {
-            metrics.readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
-            w.callback.refused(w.failure);
-        }
+        queue.deliver(refusedNow);
         closer.close(toClose, finished);
         return closed;
     }

@@ -30,4 +30,11 @@ final class Waiter {
         this.deadlineFirst = hasDeadline && deadline - admissionEnd < 0;
         this.end = deadlineFirst ? deadline : admissionEnd;
     }
+
+    /** Stops the timer of an asynchronous wait that ends otherwise; guarded by lock. */
+    void cancelTimeout() {
+        if (timeout != null) {
+            timeout.cancel();
+        }
+    }
 }

@@ -1,0 +1,320 @@
+package dev.lanes.internal.reader;
+
+import dev.lanes.AdmissionTimeoutException;
+import dev.lanes.CancelledException;
+import dev.lanes.ClosedException;
+import dev.lanes.DeadlineExceededException;
+import dev.lanes.LanesException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Timer;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import dev.lanes.internal.util.LogNames;
+
+/**
+ * The FIFO queue of reads waiting for a slot of one {@link ReaderSet}, with the end of each wait:
+ * expiry (checkout timeout or the read's deadline, in arrival order), cancellation, and the
+ * delivery of refusals to asynchronous reads.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>{@link #lock} is the set's own lock, shared, not a second one. {@link #waiters}, {@link
+ *       #refused} and {@link #deliveringRefusals} are read and written only under it; the methods
+ *       marked "guarded by lock" must be called holding it, the others take it themselves.
+ *   <li>{@link #queued} is written only under the lock, always right after {@code waiters}
+ *       changes (so it equals {@code waiters.size()} whenever the lock is free), and read
+ *       anywhere: the set's lock-free path and its gauges read it.
+ *   <li>Nothing is called under the lock but condition signals and timer cancellations: metrics
+ *       and the callbacks of asynchronous reads run after it is released, refusals of timed-out
+ *       reads on one pool task at a time ({@code deliveringRefusals} is true while one is
+ *       submitted or running), in the order they timed out.
+ * </ul>
+ */
+final class WaitQueue {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
+
+    private final String name;
+    private final int capacity;
+    private final Duration checkoutTimeout;
+    private final ReentrantLock lock;
+    private final Clock clock;
+    private final Timer timer;
+    private final WorkerPool pool;
+    private final ReaderStats stats;
+    /** The set's slots in use now, for the timeout message. */
+    private final IntSupplier inUse;
+    private final Supplier<MetricsReporter> metrics;
+
+    private volatile int queued; // written under lock: waiters.size()
+    // guarded by lock
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    /** Asynchronous waiters that timed out, in the order they did, awaiting their callback. */
+    private final ArrayDeque<Waiter> refused = new ArrayDeque<>();
+    private boolean deliveringRefusals;
+
+    WaitQueue(String name, int capacity, Duration checkoutTimeout, ReentrantLock lock, Clock clock,
+            Timer timer, WorkerPool pool, ReaderStats stats, IntSupplier inUse,
+            Supplier<MetricsReporter> metrics) {
+        this.name = name;
+        this.capacity = capacity;
+        this.checkoutTimeout = checkoutTimeout;
+        this.lock = lock;
+        this.clock = clock;
+        this.timer = timer;
+        this.pool = pool;
+        this.stats = stats;
+        this.inUse = inUse;
+        this.metrics = metrics;
+    }
+
+    /** Reads waiting now; read without the lock. */
+    int queued() {
+        return queued;
+    }
+
+    // guarded by lock
+    boolean isEmpty() {
+        return waiters.isEmpty();
+    }
+
+    // guarded by lock
+    int size() {
+        return waiters.size();
+    }
+
+    /** The head waiter, taken out of the queue; null when none waits. */
+    // guarded by lock
+    Waiter pollFirst() {
+        Waiter w = waiters.pollFirst();
+        queued = waiters.size();
+        return w;
+    }
+
+    /** Queues a parked thread's wait, ending after the checkout timeout or at the deadline. */
+    // guarded by lock
+    Waiter addParked(boolean hasDeadline, long deadline) {
+        Waiter w = new Waiter(lock.newCondition(), null, clock.nanoTime(),
+                ReaderSet.nanos(checkoutTimeout), hasDeadline, deadline);
+        add(w);
+        return w;
+    }
+
+    /**
+     * Queues an asynchronous read's wait, with its timeout on the timer.
+     *
+     * @throws ClosedException when the timer is shut down; the read is not queued
+     */
+    // guarded by lock
+    Waiter addAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
+        Waiter w = new Waiter(null, callback, clock.nanoTime(), ReaderSet.nanos(checkoutTimeout),
+                hasDeadline, deadline);
+        add(w);
+        try {
+            w.timeout = timer.schedule(this::expire, w.end - clock.nanoTime());
+        } catch (RejectedExecutionException e) {
+            waiters.remove(w);
+            queued = waiters.size();
+            throw new ClosedException(name + ": the runtime is closed; the read never ran");
+        }
+        return w;
+    }
+
+    private void add(Waiter w) {
+        waiters.addLast(w);
+        queued = waiters.size();
+    }
+
+    /**
+     * Parks this thread until its wait is granted, refused or due; on return {@code w.lease} or
+     * {@code w.failure} is set.
+     *
+     * @return whether a refusal delivery must be submitted after the lock is released
+     * @throws CancelledException when interrupted before a grant or refusal; it left the queue
+     */
+    // guarded by lock
+    boolean park(Waiter w) {
+        try {
+            while (w.lease == null && w.failure == null) {
+                long remaining = w.end - clock.nanoTime();
+                if (remaining <= 0) {
+                    return expireDue(); // this waiter, and any earlier one also due
+                }
+                clock.awaitNanos(lock, w.condition, remaining);
+            }
+        } catch (InterruptedException e) {
+            if (w.lease == null && w.failure == null) {
+                waiters.remove(w);
+                queued = waiters.size();
+                Thread.currentThread().interrupt();
+                stats.cancellations.increment();
+                throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
+                        + "while waiting for a reader; the read never ran", e);
+            }
+            Thread.currentThread().interrupt(); // granted or refused meanwhile: go on
+        }
+        return false;
+    }
+
+    /**
+     * Takes an asynchronous read out of the queue (its future was cancelled).
+     *
+     * @return whether it was still waiting; when false, its grant or refusal is already under way
+     */
+    boolean cancel(Waiter w) {
+        lock.lock();
+        try {
+            if (!waiters.remove(w)) {
+                return false;
+            }
+            queued = waiters.size();
+            w.cancelTimeout();
+            stats.cancellations.increment();
+        } finally {
+            lock.unlock();
+        }
+        metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+        return true;
+    }
+
+    /** On the timer thread, when an asynchronous wait may have ended. */
+    private void expire() {
+        boolean deliver;
+        lock.lock();
+        try {
+            deliver = expireDue();
+        } finally {
+            lock.unlock();
+        }
+        if (deliver) {
+            submitDelivery();
+        }
+    }
+
+    /** Submits the task that delivers refusals; call after the lock is released. */
+    void submitDelivery() {
+        pool.submit(new OneShot(name, this::deliverRefusals));
+    }
+
+    /**
+     * Ends every wait that is due, in arrival order: a parked thread is woken with its failure,
+     * an asynchronous read joins {@link #refused}. So no read gives up while one that arrived
+     * before it, and is due too, still waits.
+     *
+     * @return whether a delivery task must be submitted (after the lock is released)
+     */
+    // guarded by lock
+    private boolean expireDue() {
+        long now = clock.nanoTime();
+        boolean queuedRefusal = false;
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (w.end - now > 0) {
+                continue;
+            }
+            it.remove();
+            queued = waiters.size();
+            w.failure = timedOut(w);
+            if (w.condition != null) {
+                w.condition.signal();
+            } else {
+                w.cancelTimeout();
+                refused.addLast(w);
+                queuedRefusal = true;
+            }
+        }
+        if (queuedRefusal && !deliveringRefusals) {
+            deliveringRefusals = true;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * On a pool thread: tells timed-out asynchronous reads, one at a time in the order they timed
+     * out, so that callbacks chained on their futures never run on (nor stall) the timer.
+     */
+    private void deliverRefusals() {
+        while (true) {
+            Waiter w;
+            lock.lock();
+            try {
+                w = refused.pollFirst();
+                if (w == null) {
+                    deliveringRefusals = false;
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            try {
+                w.callback.refused(w.failure);
+            } catch (RuntimeException e) {
+                log.warn("{}: telling a read that it timed out failed", name, e);
+            }
+        }
+    }
+
+    // guarded by lock
+    private LanesException timedOut(Waiter w) {
+        long waited = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - w.enqueuedAt);
+        String shape = "capacity " + capacity + ", " + inUse.getAsInt() + " in use, "
+                + waiters.size() + " other reads waiting";
+        if (w.deadlineFirst) {
+            stats.deadlines.increment();
+            return new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
+                    + "deadline passed after waiting " + waited + " ms for a reader (" + shape
+                    + "); the read never ran", null);
+        }
+        stats.checkoutTimeouts.increment();
+        return new AdmissionTimeoutException(name + ": no reader became free within "
+                + checkoutTimeout.toMillis() + " ms (waited " + waited + " ms; " + shape
+                + "); the read never ran. Retry later, or raise readers or readerCheckoutTimeout");
+    }
+
+    /**
+     * Fails every waiter with {@link ClosedException} (a close that does not drain) and empties
+     * the queue: parked threads are woken.
+     *
+     * @return the asynchronous waiters, to tell with {@link #deliver} after the lock
+     */
+    // guarded by lock
+    List<Waiter> failAll() {
+        List<Waiter> refusedNow = new ArrayList<>();
+        for (Waiter w : waiters) {
+            LanesException e = new ClosedException(name + ": the database was shut "
+                    + "down before this read got a reader; it never ran");
+            w.cancelTimeout();
+            w.failure = e;
+            if (w.condition != null) {
+                w.condition.signal();
+            } else {
+                refusedNow.add(w);
+            }
+        }
+        waiters.clear();
+        queued = 0;
+        return refusedNow;
+    }
+
+    /** Tells asynchronous waiters refused by {@link #failAll}; call after the lock. */
+    void deliver(List<Waiter> refusedNow) {
+        for (Waiter w : refusedNow) {
+            metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            w.callback.refused(w.failure);
+        }
+    }
+}
