@@ -2,11 +2,11 @@ package dev.lanes.cli;
 
 import dev.lanes.cli.bench.BenchCommand;
 import dev.lanes.cli.inspect.InspectCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code lanes} command: the entry point of the shaded {@code lanes.jar}. It only routes to

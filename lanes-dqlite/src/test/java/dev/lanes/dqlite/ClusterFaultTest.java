@@ -1,12 +1,12 @@
 package dev.lanes.dqlite;
 
-import dev.lanes.dqlite.testing.LocalCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.dqlite.internal.client.Connection;
 import dev.lanes.dqlite.internal.wire.RequestType;
+import dev.lanes.dqlite.testing.LocalCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

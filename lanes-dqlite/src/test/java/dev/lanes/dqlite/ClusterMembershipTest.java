@@ -1,9 +1,9 @@
 package dev.lanes.dqlite;
 
-import dev.lanes.dqlite.testing.LocalCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lanes.dqlite.testing.LocalCluster;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,6 +1,5 @@
 package dev.lanes.dqlite;
 
-import dev.lanes.dqlite.testing.LocalCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -9,6 +8,7 @@ import dev.lanes.dqlite.internal.client.Connection;
 import dev.lanes.dqlite.internal.client.WireEvents;
 import dev.lanes.dqlite.internal.wire.Protocol;
 import dev.lanes.dqlite.internal.wire.RequestType;
+import dev.lanes.dqlite.testing.LocalCluster;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lanes.DatabaseState;
 import dev.lanes.LanesException;
-import dev.lanes.MetricsListener;
 import dev.lanes.MetricsListener.CheckpointTrigger;
 import dev.lanes.MetricsListener.CheckpointType;
 import dev.lanes.MetricsListener.Outcome;
+import dev.lanes.MetricsListener;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import io.micrometer.core.instrument.MeterRegistry;

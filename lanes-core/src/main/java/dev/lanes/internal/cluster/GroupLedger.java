@@ -1,10 +1,10 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.Row;
+import dev.lanes.internal.util.LogNames;
 import dev.lanes.spi.ClusterEngine;
 import dev.lanes.spi.ClusterException;
 import dev.lanes.spi.ClusterSession;
-import dev.lanes.internal.util.LogNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

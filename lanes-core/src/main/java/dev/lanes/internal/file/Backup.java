@@ -1,17 +1,17 @@
 package dev.lanes.internal.file;
 
-import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.scheduler.ConnectionBudget;
-import dev.lanes.internal.sqlite.ConnectionSettings;
-import dev.lanes.internal.sqlite.SqliteConnections;
-import dev.lanes.internal.util.Threads;
-import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.ClosedException;
 import dev.lanes.ClosingException;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.WriteOutcome;
+import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.ConnectionSettings;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Threads;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;

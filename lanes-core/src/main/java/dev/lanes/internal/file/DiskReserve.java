@@ -1,12 +1,12 @@
 package dev.lanes.internal.file;
 
 import dev.lanes.CapacityFloorException;
+import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.util.Clock;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.lanes.internal.telemetry.MetricsReporter;
-import dev.lanes.internal.util.Clock;
 
 /**
  * The free-space floor of one database's volume. Write turns ask {@link #check()} after taking

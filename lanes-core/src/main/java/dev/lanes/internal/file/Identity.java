@@ -1,8 +1,8 @@
 package dev.lanes.internal.file;
 
-import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.IdentityMismatchException;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.util.LogNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

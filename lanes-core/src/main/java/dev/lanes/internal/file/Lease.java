@@ -1,7 +1,7 @@
 package dev.lanes.internal.file;
 
-import dev.lanes.internal.util.LogNames;
 import dev.lanes.DatabaseLockedException;
+import dev.lanes.internal.util.LogNames;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

@@ -4,9 +4,9 @@ import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.writer.InteractiveTransaction;
-import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
+import dev.lanes.internal.writer.WriteRequest;
 import java.util.List;
 
 /**

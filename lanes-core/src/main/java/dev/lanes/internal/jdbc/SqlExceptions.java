@@ -1,10 +1,10 @@
 package dev.lanes.internal.jdbc;
 
+import dev.lanes.CancelledException;
 import dev.lanes.ClosedException;
 import dev.lanes.ClosingException;
 import dev.lanes.DatabaseDeadException;
 import dev.lanes.DeadlineExceededException;
-import dev.lanes.CancelledException;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadOnlyViolationException;

@@ -1,10 +1,10 @@
 package dev.lanes.internal.notify;
 
+import dev.lanes.Change;
+import dev.lanes.Subscription;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
-import dev.lanes.Change;
-import dev.lanes.Subscription;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Objects;

@@ -12,7 +12,6 @@ import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
-
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ResultData;

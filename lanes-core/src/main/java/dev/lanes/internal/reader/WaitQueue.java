@@ -9,6 +9,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -22,7 +23,6 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.lanes.internal.util.LogNames;
 
 /**
  * The FIFO queue of reads waiting for a slot of one {@link ReaderSet}, with the end of each wait:

@@ -1,7 +1,7 @@
 package dev.lanes.internal.scheduler;
 
-import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.LogNames;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;

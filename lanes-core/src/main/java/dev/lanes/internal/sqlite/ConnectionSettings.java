@@ -1,10 +1,10 @@
 package dev.lanes.internal.sqlite;
 
-import dev.lanes.ConnectionSetup;
 import dev.lanes.ConnectionSetup.AggregateDefinition;
 import dev.lanes.ConnectionSetup.CollationDefinition;
 import dev.lanes.ConnectionSetup.FunctionDefinition;
 import dev.lanes.ConnectionSetup.PragmaSetting;
+import dev.lanes.ConnectionSetup;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.SqlConsumer;
 import dev.lanes.internal.util.LogNames;

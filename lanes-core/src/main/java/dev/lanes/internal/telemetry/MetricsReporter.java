@@ -2,11 +2,11 @@ package dev.lanes.internal.telemetry;
 
 import dev.lanes.CheckpointResult;
 import dev.lanes.LanesException;
-import dev.lanes.MetricsListener;
 import dev.lanes.MetricsListener.CheckpointTrigger;
 import dev.lanes.MetricsListener.CheckpointType;
 import dev.lanes.MetricsListener.Operation;
 import dev.lanes.MetricsListener.Outcome;
+import dev.lanes.MetricsListener;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.util.LogNames;
 import java.util.function.Consumer;

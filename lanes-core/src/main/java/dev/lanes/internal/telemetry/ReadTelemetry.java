@@ -2,8 +2,8 @@ package dev.lanes.internal.telemetry;
 
 import dev.lanes.LanesException;
 import dev.lanes.MetricsListener;
-import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.util.LogNames;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;

@@ -1,10 +1,10 @@
 package dev.lanes.internal.file;
 
-import static dev.lanes.TestLanes.openWithTable;
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
+import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 

@@ -11,7 +11,6 @@ import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.TestLanes;
 import dev.lanes.WriteOutcome;
-
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.ConnectionSettings;

@@ -1,10 +1,10 @@
 package dev.lanes.internal.writer;
 
-import static dev.lanes.TestLanes.rawCount;
 import static dev.lanes.TestLanes.block;
 import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
+import static dev.lanes.TestLanes.rawCount;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
