@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,45 @@ class ReaderVirtualThreadsTest {
         Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
         builder = builderType.getMethod("name", String.class).invoke(builder, name);
         return (Thread) builderType.getMethod("start", Runnable.class).invoke(builder, task);
+    }
+
+    @Test
+    void aVirtualThreadInterruptedBeforeItsReadStartedFailsNotStartedInsteadOfWaitingForever()
+            throws Exception {
+        runtime.start(Lanes.builder().name("one-thread").maxThreads(1));
+        Database db = runtime.openWithTable("interrupted.db");
+        // the only pool thread is held by a write body, so the read waits for it with its reader
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Object> body = db.writeAsync(c -> {
+            holding.countDown();
+            release.await();
+            return null;
+        });
+        TestLanes.await(holding, "the write body to hold the pool thread");
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread caller = startVirtual("interrupted-read", () -> {
+            try {
+                db.query("SELECT 1");
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        try {
+            TestLanes.awaitTrue("the read to hold its reader",
+                    () -> db.diagnostics().readers().currentCheckouts() == 1);
+            caller.interrupt();
+            caller.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(caller.isAlive()).as("the interrupted caller returned").isFalse();
+            assertThat(failure.get()).isInstanceOf(CancelledException.class);
+            assertThat(((LanesException) failure.get()).outcome())
+                    .isEqualTo(WriteOutcome.NOT_STARTED);
+        } finally {
+            release.countDown();
+        }
+        body.join();
+        assertThat(db.query("SELECT 2 AS n").get(0).getLong("n")).isEqualTo(2);
+        assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
     }
 
     /** A ticker: every 10 ms notes how late it woke; the worst lateness is the evidence. */

@@ -433,6 +433,7 @@ public final class Reads {
             if (cancelled || future.isDone()) {
                 readers.cancelled(); // counted before the reader is free for the next read
                 readers.release(lease, true); // its connection was never touched
+                future.fail(notStarted()); // a no-op when cancel() told the caller already
                 return;
             }
             T value = null;
@@ -462,11 +463,19 @@ public final class Reads {
             }
         }
 
+        private CancelledException notStarted() {
+            return new CancelledException(WriteOutcome.NOT_STARTED, name + ": the read was "
+                    + "cancelled before it started; it never ran", null);
+        }
+
         /** Stops the read from any thread; a virtual thread leaves the native call to the timer. */
         void cancel() {
             cancelled = true;
             ReaderConnection c = running;
             if (c == null) {
+                // Not started: the caller learns it now rather than when a pool thread is free
+                // (the pool may be busy for long); the task returns the reader at its turn.
+                future.fail(notStarted());
                 return;
             }
             long t = token;
