@@ -35,9 +35,9 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
@@ -448,26 +448,37 @@ class HostileInputAtScaleTest {
          */
         void interruptedWhileWaiting(String shown) {
             Thread me = Thread.currentThread();
-            ScheduledFuture<?> interrupt = interrupter.schedule(me::interrupt,
-                    random.nextInt(3000), TimeUnit.MICROSECONDS);
+            // Whoever takes "armed" decides: the interrupter interrupts, or the client called it
+            // off. A scheduled task already running when cancelled would still interrupt, later.
+            AtomicBoolean armed = new AtomicBoolean(true);
+            CountDownLatch delivered = new CountDownLatch(1);
+            interrupter.schedule(() -> {
+                if (armed.compareAndSet(true, false)) {
+                    me.interrupt();
+                    delivered.countDown();
+                }
+            }, random.nextInt(3000), TimeUnit.MICROSECONDS);
             try {
                 interruptible(shown);
             } finally {
-                if (!interrupt.cancel(false)) {
-                    try {
-                        interrupt.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        // the interrupt it waits for arrived: that is what it waited for
-                        try {
-                            interrupt.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                        } catch (Exception again) {
-                            violations.add("the interrupter did not end: " + again);
-                        }
-                    } catch (ExecutionException | TimeoutException e) {
-                        violations.add("the interrupter did not end: " + e);
-                    }
+                if (!armed.compareAndSet(true, false)) {
+                    awaitDelivered(delivered);
                 }
                 Thread.interrupted();
+            }
+        }
+
+        /** Waits until the interrupt the interrupter took on is set, whatever interrupts it. */
+        private void awaitDelivered(CountDownLatch delivered) {
+            while (true) {
+                try {
+                    if (!delivered.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                        violations.add("the interrupter did not end");
+                    }
+                    return;
+                } catch (InterruptedException e) {
+                    // the interrupt it waits for arrived; wait for the latch all the same
+                }
             }
         }
 
