@@ -8,7 +8,6 @@ import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
 import dev.lanes.InvalidRequestException;
-import dev.lanes.MetricsListener.DatabaseGauges;
 import dev.lanes.Profiling;
 import dev.lanes.ReadOptions;
 import dev.lanes.Row;
@@ -32,6 +31,7 @@ import dev.lanes.internal.util.CloseWait;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.writer.LaneGauges;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
@@ -118,27 +118,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
         this.profiling = new ClusterProfiling(this, runtime.clock());
         try {
-            runtime.metrics().databaseOpened(name, new DatabaseGauges() {
-                @Override
-                public int queueDepth() {
-                    return lane.queueDepth();
-                }
-
-                @Override
-                public boolean writerPoisoned() {
-                    return lane.poisoned();
-                }
-
-                @Override
-                public boolean transactionOpen() {
-                    return lane.transactionOpen();
-                }
-
-                @Override
-                public DatabaseState state() {
-                    return ClusterDatabase.this.state();
-                }
-            });
+            runtime.metrics().databaseOpened(name, new LaneGauges(lane, this::state));
         } catch (RuntimeException e) {
             LoggerFactory.getLogger(LogNames.METRICS)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);

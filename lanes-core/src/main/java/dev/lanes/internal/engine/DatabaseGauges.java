@@ -1,51 +1,33 @@
 package dev.lanes.internal.engine;
 
 import dev.lanes.DatabaseState;
-import dev.lanes.MetricsListener;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.reader.ReaderSet;
+import dev.lanes.internal.writer.LaneGauges;
 import dev.lanes.internal.writer.WriterLane;
 import java.util.function.Supplier;
 
 /**
- * The gauges of one database that the metrics listener reads, each from the part that holds the
- * value.
+ * The gauges of one local database that the metrics listener reads, each from the part that
+ * holds the value: the lane's ({@link LaneGauges}), the file's and the readers'.
  *
  * <p>Concurrency: read from any thread (the listener's). None takes a lock a turn holds or runs
  * SQL: each reads a volatile or atomic mirror of its part, and the WAL's size costs one {@code
  * stat}.
  */
-final class DatabaseGauges implements MetricsListener.DatabaseGauges {
-    private final WriterLane lane;
+final class DatabaseGauges extends LaneGauges {
     private final DatabaseGuards guards;
     private final ReaderSet readers;
     private final DiskReserve diskReserve;
     private final long diskReserveBytes;
-    private final Supplier<DatabaseState> state;
 
     DatabaseGauges(WriterLane lane, DatabaseGuards guards, ReaderSet readers,
             DiskReserve diskReserve, long diskReserveBytes, Supplier<DatabaseState> state) {
-        this.lane = lane;
+        super(lane, state);
         this.guards = guards;
         this.readers = readers;
         this.diskReserve = diskReserve;
         this.diskReserveBytes = diskReserveBytes;
-        this.state = state;
-    }
-
-    @Override
-    public int queueDepth() {
-        return lane.queueDepth();
-    }
-
-    @Override
-    public boolean writerPoisoned() {
-        return lane.poisoned();
-    }
-
-    @Override
-    public boolean transactionOpen() {
-        return lane.transactionOpen();
     }
 
     @Override
@@ -71,10 +53,5 @@ final class DatabaseGauges implements MetricsListener.DatabaseGauges {
     @Override
     public long diskReserveBytes() {
         return diskReserveBytes;
-    }
-
-    @Override
-    public DatabaseState state() {
-        return state.get();
     }
 }
