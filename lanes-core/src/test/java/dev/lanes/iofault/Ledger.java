@@ -171,12 +171,12 @@ final class Ledger {
         // UNKNOWN or had seen the writer poisoned. Nothing called after it may be acknowledged.
         // Per database generation (the child reopens a poisoned database), so a new generation
         // may acknowledge again.
-        Map<String, Long> frontier = new HashMap<>();
+        Map<String, Line> frontier = new HashMap<>();
         List<Line> all = new ArrayList<>(requests.values());
         sections.values().forEach(s -> all.addAll(s.values()));
         for (Line l : all) {
             if ((l.failed() && "true".equals(l.opt("poisoned"))) || l.unknown()) {
-                frontier.merge(l.get("gen"), l.num("end"), Math::min);
+                frontier.merge(l.get("gen"), l, (a, b) -> a.num("end") <= b.num("end") ? a : b);
             }
         }
 
@@ -199,11 +199,11 @@ final class Ledger {
                     && !"NOT_STARTED".equals(l.outcome())) {
                 violations.add("a WriterPoisonedException that is not NOT_STARTED: " + l.text());
             }
-            long poisonedAt = frontier.getOrDefault(l.get("gen"), Long.MAX_VALUE);
-            if (l.ok() && l.num("start") > poisonedAt) {
+            Line poisonedBy = frontier.get(l.get("gen"));
+            if (l.ok() && poisonedBy != null && l.num("start") > poisonedBy.num("end")) {
                 violations.add("acknowledged although it was called after a caller of the same "
-                        + "database had been told UNKNOWN or seen its writer poisoned (at "
-                        + poisonedAt + "): " + l.text());
+                        + "database had been told UNKNOWN or seen its writer poisoned ("
+                        + poisonedBy.text() + "): " + l.text());
             }
         }
 
