@@ -405,8 +405,9 @@ public final class FaultChild {
         } finally {
             corkGate.readLock().unlock();
         }
+        String result = result(d, failure);
         long end = clock.incrementAndGet();
-        out.append(head(id, kind, parts, section, ph, start, end) + " " + result(d, failure));
+        out.append(head(id, kind, parts, section, ph, start, end) + " " + result);
     }
 
     private void exec(Database d, String kind) {
@@ -490,8 +491,9 @@ public final class FaultChild {
             }
             corkGate.readLock().unlock();
         }
+        String result = result(d, failure);
         long end = clock.incrementAndGet();
-        String line = head(id, "tx", 2, 0, ph, start, end) + " " + result(d, failure);
+        String line = head(id, "tx", 2, 0, ph, start, end) + " " + result;
         if (failure != null) {
             line += " step=" + step;
         }
@@ -543,9 +545,9 @@ public final class FaultChild {
                     failure = t;
                 }
             }
+            String result = result(d, failure);
             long end = clock.incrementAndGet();
-            out.append(head(id[i], "async", parts[i], 0, ph, start[i], end) + " "
-                    + result(d, failure));
+            out.append(head(id[i], "async", parts[i], 0, ph, start[i], end) + " " + result);
         }
     }
 
@@ -587,8 +589,9 @@ public final class FaultChild {
         } catch (Throwable t) {
             failure = t;
         }
+        String result = result(d, failure);
         out.append("S sec=" + sec + " gen=" + gen + " event=" + event + " phase=" + ph + " start="
-                + start + " end=" + clock.incrementAndGet() + " " + result(d, failure));
+                + start + " end=" + clock.incrementAndGet() + " " + result);
         return failure == null;
     }
 
@@ -602,7 +605,11 @@ public final class FaultChild {
 
     /**
      * The result fields of a request on {@code d} that returned ({@code failure == null}) or
-     * threw; a caller that sees the writer poisoned lets the supervisor know.
+     * threw; a caller that sees the writer poisoned lets the supervisor know. Called before the
+     * request's {@code end} is counted: the ledger holds every request called after that {@code
+     * end} to a poisoning seen here, so the poisoning must precede it. Sampled after {@code end}
+     * (as before), a caller descheduled or waiting in {@code diagnostics()} saw a poisoning that
+     * came after requests which were rightly acknowledged, and the ledger called them violations.
      */
     private String result(Database d, Throwable failure) {
         if (failure == null) {
