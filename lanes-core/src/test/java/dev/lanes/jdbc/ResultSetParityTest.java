@@ -6,6 +6,7 @@ import dev.lanes.Database;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.Date;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -107,6 +108,41 @@ class ResultSetParityTest {
             }
         }
         assertThat(mismatches).isEmpty();
+    }
+
+    /**
+     * A reader keeps its prepared statements, and SQLite prepares one again by itself when the
+     * schema changed under it; the metadata a query reports must then be the new table's, though
+     * the text and the labels are the same (an application's migration that rebuilt a table).
+     */
+    @Test
+    void metadataFollowsATableCreatedAgainWithOtherTypes() throws Exception {
+        Database db = fixture.open("recreated.db");
+        db.execute("CREATE TABLE rebuilt(a INTEGER, b REAL)");
+        db.execute("INSERT INTO rebuilt VALUES (1, 2.5)");
+        String query = "SELECT a, b AS second FROM rebuilt";
+        try (Connection lanes = db.dataSource().getConnection()) {
+            assertThat(typesAndNames(lanes, query)).containsExactly("INTEGER a a", "REAL second "
+                    + "second");
+            db.execute("DROP TABLE rebuilt");
+            db.execute("CREATE TABLE rebuilt(a TEXT, b BLOB)");
+            db.execute("INSERT INTO rebuilt VALUES ('x', x'01')");
+            assertThat(typesAndNames(lanes, query)).containsExactly("TEXT a a", "BLOB second "
+                    + "second");
+        }
+    }
+
+    /** Per column of {@code query}'s result: its declared type, label and name. */
+    private static List<String> typesAndNames(Connection c, String query) throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement(query); ResultSet rs = s.executeQuery()) {
+            ResultSetMetaData meta = rs.getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                columns.add(meta.getColumnTypeName(i) + " " + meta.getColumnLabel(i) + " "
+                        + meta.getColumnName(i));
+            }
+        }
+        return columns;
     }
 
     /**

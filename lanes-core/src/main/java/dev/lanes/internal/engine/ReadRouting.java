@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  * that writes nothing, so that it sees the corked writes (on the writer's guarded connection,
  * under the read guard too; reader deadlines do not apply there). Every read counts as use for
  * the idle release, is refused when its SQL writes, and is bracketed for the read telemetry and
- * the metrics listener: here, or by the lane for an asynchronous read while corked.
+ * the metrics listener: here, or by the lane for an asynchronous read while corked. (The data
+ * source's queries were refused before they came here, when it classified their text.)
  *
  * <p>Concurrency: every field is final and thread-safe; a read runs on its caller's thread (or
  * is handed to the reader pool or the lane), and the cork is checked once per read, when it
@@ -75,10 +76,13 @@ final class ReadRouting {
         }));
     }
 
-    /** A query for the data source, with its columns' metadata; while corked, on the lane. */
+    /**
+     * A query for the data source, with its columns' metadata; while corked, on the lane. The
+     * data source classified {@code sql} once, when it found its shape (a text without a
+     * statement, or one that writes, never comes here), so it is not classified again per run.
+     */
     ResultData queryData(ReadOptions options, String sql, Object[] args) {
         return measured(sql, () -> {
-            Refusals.writeOnReader(name, sql);
             if (lane.corked()) {
                 return onLane(c -> Statements.queryData(c, sql, args, maxResultBytes(), name));
             }

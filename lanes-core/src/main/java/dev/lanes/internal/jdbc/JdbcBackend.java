@@ -18,7 +18,11 @@ public interface JdbcBackend {
 
     Database database();
 
-    /** A query in auto-commit mode: on a reader (on the lane while corked), with metadata. */
+    /**
+     * A query in auto-commit mode: on a reader (on the lane while corked), with metadata. {@code
+     * sql} is one statement this data source classified read-only ({@link SqlShape#read}); it is
+     * not classified again.
+     */
     ResultData queryData(ReadOptions options, String sql, Object[] args);
 
     /**

@@ -10,7 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * written. Immutable.
  *
  * @param sql the text
- * @param read whether it is classified read-only (it may run on a reader)
+ * @param read whether it is one statement classified read-only (it may run on a reader, which
+ *     does not classify it again)
  * @param returnsRows whether it returns rows: a read, or a write with {@code RETURNING}
  * @param mayInsert whether it may insert a row (its rowid is fetched with it in auto-commit mode)
  * @param countsChanges whether SQLite's {@code changes()} counts it: {@code INSERT}, {@code
@@ -51,7 +52,8 @@ record SqlShape(String sql, boolean read, boolean returnsRows, boolean mayInsert
 
     /** Finds the shape of {@code sql} with the lexer. */
     static SqlShape find(String sql) {
-        boolean read = ReadOnlyClassifier.refusal(sql) == null;
+        // a text without a statement is not a read: the write path refuses it, with the reason
+        boolean read = !SqlText.noStatement(sql) && ReadOnlyClassifier.refusal(sql) == null;
         String first = SqlText.firstKeyword(sql);
         boolean returnsRows = read ? !first.isEmpty() : SqlText.hasWord(sql, "RETURNING");
         boolean insert = first.equals("INSERT") || first.equals("REPLACE")

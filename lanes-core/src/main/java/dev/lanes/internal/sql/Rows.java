@@ -47,8 +47,13 @@ public final class Rows {
     public static List<Row> read(ResultSet rs, long maxBytes, String name, String sql)
             throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
-        int n = meta.getColumnCount();
-        List<String> columns = List.of(labels(rs, meta, n));
+        return read(rs, List.of(labels(rs, meta, meta.getColumnCount())), maxBytes, name, sql);
+    }
+
+    /** {@link #read(ResultSet, long, String, String)} with the column labels already known. */
+    static List<Row> read(ResultSet rs, List<String> columns, long maxBytes, String name,
+            String sql) throws SQLException {
+        int n = columns.size();
         List<Row> rows = new ArrayList<>();
         boolean bounded = maxBytes != UNLIMITED;
         long bytes = 0;
@@ -104,7 +109,7 @@ public final class Rows {
      * ({@code CoreResultSet.colsMeta}, a public field); asking the metadata instead costs one
      * more native call per column, a measurable share of a point read.
      */
-    private static String[] labels(ResultSet rs, ResultSetMetaData meta, int n)
+    static String[] labels(ResultSet rs, ResultSetMetaData meta, int n)
             throws SQLException {
         if (rs instanceof CoreResultSet) {
             String[] names = ((CoreResultSet) rs).colsMeta;

@@ -95,6 +95,31 @@ class TransactionIdleTimeoutTest {
         }
     }
 
+    /**
+     * One idle check is armed per transaction and a step does not move it: the check that fires
+     * on a transaction active since arms itself again for the rest of the timeout, which must end
+     * exactly one timeout after the latest step, neither at the first check nor later.
+     */
+    @Test
+    void theIdleTimeoutCountsFromTheLatestStep() {
+        Database db = runtime.openWithTable("latest.db", DatabaseOptions.builder()
+                .transactionIdleTimeout(Duration.ofMillis(1000)).build());
+        Transaction tx = db.begin();
+        tx.execute("INSERT INTO t(v) VALUES ('first')");
+        clock.advance(Duration.ofMillis(900));
+        tx.execute("INSERT INTO t(v) VALUES ('second')");
+        CompletableFuture<String> queued = db.writeAsync(insert("queued"));
+
+        clock.advance(Duration.ofMillis(999)); // the first check fired at 1000 ms, on activity
+        assertThat(tx.isOpen()).as("999 ms after its latest step").isTrue();
+        assertThat(queued).isNotDone();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(join(queued)).isEqualTo("queued");
+        assertThat(tx.isOpen()).isFalse();
+        assertRolledBack(tx::commit);
+        assertThat(countOf(db, "first") + countOf(db, "second")).isZero();
+    }
+
     @Test
     void aTransactionIdleLongerThanItsTimeoutWithNothingQueuedIsStillRolledBack() {
         Database db = runtime.openWithTable("lonely.db", DatabaseOptions.builder()
