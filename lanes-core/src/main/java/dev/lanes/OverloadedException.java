@@ -1,6 +1,11 @@
 package dev.lanes;
 
-/** The write queue was full when the write arrived; it was refused at once and never ran. Retry later or raise {@code writeQueueCapacity}. */
+/**
+ * The database could not take the write now, and it never ran: its write queue was full when the
+ * write arrived (retry later or raise {@code writeQueueCapacity}), or its writer connection,
+ * closed by an idle release or the connection budget, could not be reopened (retry later; when
+ * the process runs out of file descriptors, lower {@code maxOpenConnections}).
+ */
 public final class OverloadedException extends LanesException {
     public OverloadedException(String message) {
         super(ErrorCode.OVERLOADED, WriteOutcome.NOT_STARTED, message, null);

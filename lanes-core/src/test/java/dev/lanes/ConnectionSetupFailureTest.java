@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -148,6 +151,44 @@ class ConnectionSetupFailureTest {
                 .containsExactly("x");
         assertThat(readerOpens).hasValue(2);
         assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
+    }
+
+    /**
+     * A reopen is not an open: a database whose writer connection was closed by the connection
+     * budget, and whose reopen fails (here its onConnect; in production, typically a process out
+     * of file descriptors), refuses that turn's writes as retryable and never run, and stays
+     * alive: the next write reopens it. (Before, the failed reopen made the database dead.)
+     */
+    @Test
+    void aWriterReopenThatFailsRefusesThatTurnRetryablyAndTheDatabaseLivesOn() {
+        runtime.start(Lanes.builder().name("reopen").maxThreads(2).maxOpenConnections(1));
+        AtomicBoolean refuse = new AtomicBoolean();
+        Database a = runtime.openWithTable("a.db", DatabaseOptions.builder().onConnect(c -> {
+            if (!c.isReadOnly() && refuse.get()) {
+                throw new SQLException("no descriptors left");
+            }
+        }).build());
+        a.execute("INSERT INTO t(v) VALUES ('before')");
+        refuse.set(true);
+        runtime.openWithTable("b.db"); // past the cap of one: a, idle, loses its writer
+        Path wal = a.path().resolveSibling(a.path().getFileName() + "-wal");
+        TestLanes.awaitTrue("a's writer connection closed by the budget",
+                () -> !Files.exists(wal));
+
+        OverloadedException refused = catchThrowableOfType(OverloadedException.class,
+                () -> a.execute("INSERT INTO t(v) VALUES ('refused')"));
+        assertThat(refused).as("the write on the failed reopen").isNotNull()
+                .hasMessageContaining("cannot be reopened").hasMessageContaining(
+                        "no descriptors left");
+        assertThat(refused.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+        assertThat(refused.retryable()).isTrue();
+        assertThat(a.state()).isEqualTo(DatabaseState.RUNNING);
+
+        refuse.set(false);
+        a.execute("INSERT INTO t(v) VALUES ('after')");
+        assertThat(a.query("SELECT v FROM t ORDER BY rowid")).extracting(r -> r.getString("v"))
+                .containsExactly("before", "after");
+        assertThat(a.state()).isEqualTo(DatabaseState.RUNNING);
     }
 
     @Test

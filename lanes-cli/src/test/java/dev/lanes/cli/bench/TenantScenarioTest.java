@@ -15,9 +15,11 @@ class TenantScenarioTest {
     @Test
     void aBudgetKeepsConnectionsLeasesAndTheJvmsOwnFilesUnderTheLimit() {
         int budget = TenantScenario.connectionBudget(100_000, 20_000);
-        assertThat(budget).isEqualTo(6_248);
-        // three descriptors per connection, the directory's lease files, and 1,000 to spare
-        assertThat(3L * budget + DatabaseFiles.LOCK_FILES + 1_000).isLessThanOrEqualTo(20_000);
+        assertThat(budget).isEqualTo(5_623);
+        // three descriptors per connection, the directory's lease files, 1,000 to spare, and a
+        // tenth of the rest as headroom for the cap's brief overshoot
+        long spare = DatabaseFiles.LOCK_FILES + 1_000;
+        assertThat(3L * budget + spare + (20_000 - spare) / 10).isLessThanOrEqualTo(20_000);
         assertThat(TenantScenario.connectionBudget(10_000, 20_000))
                 .as("independent of the number of tenants once they do not fit").isEqualTo(budget);
     }

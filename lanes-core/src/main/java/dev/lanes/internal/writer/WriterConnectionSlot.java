@@ -1,6 +1,8 @@
 package dev.lanes.internal.writer;
 
 import dev.lanes.DatabaseDeadException;
+import dev.lanes.IdentityMismatchException;
+import dev.lanes.OverloadedException;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.util.Clock;
@@ -14,8 +16,13 @@ import org.slf4j.LoggerFactory;
  * The writer connection of one lane: none until a turn needs it, then opened through the lane's
  * {@link WriterConnector}. The database's initializer runs, in one transaction, at the first open
  * only; a later open (after an idle release or an eviction closed the connection) is reported as
- * a reopen. A connection that cannot be opened makes the lane dead. Closing the connection gives
- * its place in the connection budget back.
+ * a reopen. A connection that cannot be opened the first time makes the lane dead. A reopen that
+ * fails refuses only that turn's requests, as retryable and never run ({@link
+ * OverloadedException}), and the next turn tries again: its cause is usually passing (the process
+ * out of file descriptors, {@code SQLITE_CANTOPEN}, while thousands of tenants reopen), and a
+ * database that once opened must not be lost to it. A reopen that finds another file at the path
+ * ({@link IdentityMismatchException}) still makes the lane dead. Closing the connection gives its
+ * place in the connection budget back.
  *
  * <h2>Concurrency</h2>
  * Turn only: {@link #connection}, {@link #initialized} and {@link #justOpened} are touched only by
@@ -66,7 +73,8 @@ final class WriterConnectionSlot {
 
     /**
      * Opens the connection unless it is open. When it cannot be opened (now, or before), fails
-     * every request of {@code group} with {@link DatabaseDeadException}; they never ran.
+     * every request of {@code group}, which never ran: with {@link DatabaseDeadException}, or,
+     * when only a reopen failed, with {@link OverloadedException}.
      *
      * @return whether the connection is open
      */
@@ -81,6 +89,11 @@ final class WriterConnectionSlot {
                 return true;
             } catch (Throwable e) {
                 closeQuietly();
+                if (initialized && e instanceof Exception
+                        && !(e instanceof IdentityMismatchException)) {
+                    reopenFailed(group, e);
+                    return false;
+                }
                 dead = e;
                 log.error("{}: cannot open the database at {}; it is dead", name, setup.path(), e);
                 lifecycle.markDead(e);
@@ -91,6 +104,19 @@ final class WriterConnectionSlot {
                     + "); the request never ran", dead));
         }
         return false;
+    }
+
+    /** A reopen failed: this turn's requests are refused, retryable; the lane stays alive. */
+    private void reopenFailed(List<WriteRequest> group, Throwable e) {
+        log.warn("{}: cannot reopen the writer connection at {} ({}); the {} write(s) of this "
+                + "turn are refused, never run, and the next turn tries again", name, setup.path(),
+                e.toString(), group.size());
+        for (WriteRequest r : group) {
+            r.fail(new OverloadedException(name + ": the writer connection, closed by an idle "
+                    + "release or the connection budget, cannot be reopened now (" + e + "); the "
+                    + "write never ran. Retry later; if the process runs out of file "
+                    + "descriptors, lower maxOpenConnections", e));
+        }
     }
 
     private void open() throws Exception {
