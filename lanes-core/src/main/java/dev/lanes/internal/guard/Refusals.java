@@ -5,14 +5,25 @@ import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.TextMemo;
 
 /**
  * The refusals of SQL and JDBC calls that Lanes does not let run, one message per rule, each
  * naming the database and, where there is one, the statement. A refused request never ran
- * ({@link WriteOutcome#NOT_STARTED}). Stateless.
+ * ({@link WriteOutcome#NOT_STARTED}). Stateless, but for the thread-safe memo of the texts that
+ * passed.
  */
 public final class Refusals {
     private Refusals() {}
+
+    /**
+     * Texts that passed {@link #transactionControl} and texts that passed {@link #writeOnReader}:
+     * each verdict is a pure function of the text, so a text that passed once passes again
+     * without its lexer passes. Only passing texts are kept (a refusal's message names the
+     * database and the place, so it is built each time).
+     */
+    private static final TextMemo<Boolean> WRITER_TEXTS = new TextMemo<>();
+    private static final TextMemo<Boolean> READER_TEXTS = new TextMemo<>();
 
     /**
      * Refuses {@code sql} when a statement of it is transaction control ({@code BEGIN}, {@code
@@ -27,6 +38,9 @@ public final class Refusals {
      * @param where where the SQL was given, for the message ("db.execute", "a body", ...)
      */
     public static void transactionControl(String database, String where, String sql) {
+        if (WRITER_TEXTS.contains(sql)) {
+            return;
+        }
         noStatement(database, where, sql);
         writerPragmas(database, sql);
         String keyword = SqlText.transactionControl(sql);
@@ -37,7 +51,9 @@ public final class Refusals {
                     + "already runs atomically (db.begin() gives a transaction of several "
                     + "statements); nothing ran", null);
         }
+        WRITER_TEXTS.remember(sql, Boolean.TRUE);
     }
+
 
     /**
      * Refuses {@code sql} holding several statements: the driver compiles only the first and
@@ -145,6 +161,9 @@ public final class Refusals {
      * for a reader passes here, a text without any statement ({@link #noStatement}).
      */
     public static void writeOnReader(String database, String sql) {
+        if (READER_TEXTS.contains(sql)) {
+            return;
+        }
         noStatement(database, "a read", sql);
         String why = ReadOnlyClassifier.refusal(sql);
         if (why != null) {
@@ -152,6 +171,7 @@ public final class Refusals {
                     + "'); reads run on read-only connections, so write with db.write or "
                     + "db.execute");
         }
+        READER_TEXTS.remember(sql, Boolean.TRUE);
     }
 
     /** A JDBC call that would control the transaction of a body on the writer. */

@@ -2,7 +2,7 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.SqlText;
-import java.util.concurrent.ConcurrentHashMap;
+import dev.lanes.internal.sql.TextMemo;
 
 /**
  * What the data source must know of one SQL text to route it, found once: a prepared statement
@@ -22,32 +22,15 @@ import java.util.concurrent.ConcurrentHashMap;
 record SqlShape(String sql, boolean read, boolean returnsRows, boolean mayInsert,
         boolean countsChanges, boolean callsFunctions) {
     /*
-     * Shapes are also remembered by text, process-wide: Spring's JdbcTemplate and JdbcClient
-     * prepare a new statement for every call, and finding its shape again (a lexer pass or three)
-     * was a tenth of a JDBC read-then-write transaction's CPU. Invariants of SHAPES: thread-safe;
-     * a shape is a pure function of its text, so a racing first computation of one text stores an
-     * equal shape; texts longer than MAX_CACHED_LENGTH are not kept (a bulk literal must not stay
-     * in memory); when it holds MAX_CACHED shapes it is emptied before the next one goes in, which
-     * bounds it without an eviction order (what an application runs again fills it again).
+     * Shapes are remembered by text (TextMemo): Spring's JdbcTemplate and JdbcClient prepare a
+     * new statement for every call, and finding its shape again (a lexer pass or three) was a
+     * tenth of a JDBC read-then-write transaction's CPU.
      */
-    private static final int MAX_CACHED = 1024;
-    private static final int MAX_CACHED_LENGTH = 4096;
-    private static final ConcurrentHashMap<String, SqlShape> SHAPES = new ConcurrentHashMap<>();
+    private static final TextMemo<SqlShape> SHAPES = new TextMemo<>();
 
     /** The shape of {@code sql}: remembered when it was found before, else found now. */
     static SqlShape of(String sql) {
-        SqlShape known = SHAPES.get(sql);
-        if (known != null) {
-            return known;
-        }
-        SqlShape shape = find(sql);
-        if (sql.length() <= MAX_CACHED_LENGTH) {
-            if (SHAPES.size() >= MAX_CACHED) {
-                SHAPES.clear();
-            }
-            SHAPES.put(sql, shape);
-        }
-        return shape;
+        return SHAPES.get(sql, SqlShape::find);
     }
 
     /** Finds the shape of {@code sql} with the lexer. */
