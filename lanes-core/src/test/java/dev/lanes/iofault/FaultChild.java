@@ -70,7 +70,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * own members take it under the write lock, which the lock allows): the section's writes are
  * exactly its own, and its members' outcomes follow from its {@code uncork()}. {@link #db} and
  * {@link #gen} change only under {@link #gate}, by the supervisor, while every worker is parked
- * ({@link #parked} is {@link #WORKERS}); a running worker therefore reads one generation from
+ * in that generation ({@link #parkedNow()} is {@link #WORKERS}); a running worker therefore reads
+ * one generation from
  * the top of an iteration to its end. {@link #gate}'s condition is signalled on every change of
  * {@link #parked}, {@link #poisonedGen}, {@link #gen}, quiesce and stop.
  */
@@ -117,7 +118,13 @@ public final class FaultChild {
     private volatile int gen;
     /** The latest generation whose writer a caller saw poisoned. */
     private volatile int poisonedGen = -1;
-    private int parked; // guarded by gate
+    /**
+     * Workers parked in generation {@link #parkedGen}; guarded by gate. Counted per generation:
+     * a worker parked in an older one, signalled but not yet awake, must not count towards the
+     * next reopen (it counted so, and then ran a request on the database being closed).
+     */
+    private int parked;
+    private int parkedGen; // guarded by gate
     private boolean supervising; // guarded by gate
 
     private FaultChild(Lanes lanes, Path path, DatabaseOptions options, OutcomeChannel out) {
@@ -246,15 +253,35 @@ public final class FaultChild {
     private void park(int g) {
         gate.lock();
         try {
-            parked++;
-            changed.signalAll();
+            int countedIn = countParked();
             while (stop.getCount() > 0 && (quiesce || gen == g)) {
                 changed.awaitUninterruptibly();
+                if (countedIn != gen && stop.getCount() > 0 && (quiesce || gen == g)) {
+                    countedIn = countParked(); // parked on (quiesce) into a new generation
+                }
             }
-            parked--;
+            if (countedIn == parkedGen) {
+                parked--;
+            }
         } finally {
             gate.unlock();
         }
+    }
+
+    /** Counts the calling worker as parked in the current generation; guarded by gate. */
+    private int countParked() {
+        if (parkedGen != gen) {
+            parkedGen = gen;
+            parked = 0;
+        }
+        parked++;
+        changed.signalAll();
+        return gen;
+    }
+
+    /** The workers parked in the current generation; guarded by gate. */
+    private int parkedNow() {
+        return parkedGen == gen ? parked : 0;
     }
 
     /**
@@ -269,7 +296,7 @@ public final class FaultChild {
             gate.lock();
             try {
                 while (stop.getCount() > 0
-                        && (quiesce || poisonedGen != gen || parked < WORKERS)) {
+                        && (quiesce || poisonedGen != gen || parkedNow() < WORKERS)) {
                     changed.awaitUninterruptibly();
                 }
                 if (stop.getCount() == 0) {
@@ -339,7 +366,7 @@ public final class FaultChild {
         try {
             quiesce = true;
             changed.signalAll();
-            while (parked < WORKERS || supervising) {
+            while (parkedNow() < WORKERS || supervising) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
