@@ -54,7 +54,6 @@ public final class Refusals {
         WRITER_TEXTS.remember(sql, Boolean.TRUE);
     }
 
-
     /**
      * Refuses {@code sql} holding several statements: the driver compiles only the first and
      * silently drops the rest, so it is refused before anything runs rather than half run.

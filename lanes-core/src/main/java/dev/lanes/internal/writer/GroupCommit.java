@@ -142,16 +142,9 @@ final class GroupCommit {
             }
         }
         LaneConnection.Watch watch = c.watch();
-        Object value = null;
-        Throwable failure = null;
-        long bodyStart = clock.nanoTime();
-        r.runs++;
-        try {
-            value = c.run(r);
-        } catch (Throwable t) {
-            failure = t;
-        }
-        r.bodyNanos = clock.nanoTime() - bodyStart;
+        WriteRequest.Ran once = r.runOnce(clock, () -> c.run(r));
+        Object value = once.value();
+        Throwable failure = once.failure();
         if (watch.ended()) {
             return transactionEnded(group, ran, index, c, failure, watch);
         }

@@ -48,16 +48,10 @@ final class MaintenanceRun {
             return;
         }
         LaneConnection.Watch watch = c.watch();
-        Object value = null;
-        Throwable failure = null;
-        long bodyStart = clock.nanoTime();
-        r.runs++;
-        try {
-            value = c.runGuarded(r.body, false, diskReserve::checkVacuumHeadroom);
-        } catch (Throwable t) {
-            failure = t;
-        }
-        r.bodyNanos = clock.nanoTime() - bodyStart;
+        WriteRequest.Ran once = r.runOnce(clock,
+                () -> c.runGuarded(r.body, false, diskReserve::checkVacuumHeadroom));
+        Object value = once.value();
+        Throwable failure = once.failure();
         if (leftOpen(c)) {
             boolean clean = c.rollbackVerified();
             r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the maintenance "

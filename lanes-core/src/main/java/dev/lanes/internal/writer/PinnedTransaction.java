@@ -183,16 +183,9 @@ final class PinnedTransaction {
             }
         }
         LaneConnection.Watch watch = c.watch();
-        Object value = null;
-        Throwable failure = null;
-        r.runs++;
-        long bodyStart = clock.nanoTime();
-        try {
-            value = run(r, c);
-        } catch (Throwable t) {
-            failure = t;
-        }
-        r.bodyNanos = clock.nanoTime() - bodyStart;
+        WriteRequest.Ran once = r.runOnce(clock, () -> run(r, c));
+        Object value = once.value();
+        Throwable failure = once.failure();
         tx.lastActivityNanos = clock.nanoTime();
         tx.statements++;
         if (watch.ended()) {

@@ -5,6 +5,7 @@ import dev.lanes.MetricsListener;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOptions;
 import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.util.Clock;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -76,6 +77,32 @@ public abstract sealed class WriteRequest
     private WriteRequest(WriteOptions options, long enqueuedAt) {
         this.options = options;
         this.enqueuedAt = enqueuedAt;
+    }
+
+    /** A request's body or statement, run once by the lane's holder. */
+    interface Body {
+        Object run() throws Throwable;
+    }
+
+    /** What one run of a body gave: its value, or what it threw (then {@code value} is null). */
+    record Ran(Object value, Throwable failure) {}
+
+    /**
+     * Runs {@code body} once for this request: counts the run ({@link #runs}), times it ({@link
+     * #bodyNanos}) and returns what it gave or threw, whatever it threw. Holder only.
+     */
+    Ran runOnce(Clock clock, Body body) {
+        runs++;
+        long start = clock.nanoTime();
+        Object value = null;
+        Throwable failure = null;
+        try {
+            value = body.run();
+        } catch (Throwable t) {
+            failure = t;
+        }
+        bodyNanos = clock.nanoTime() - start;
+        return new Ran(value, failure);
     }
 
     /** Arms the leader hand-off for a platform caller that will block on the outcome. */
