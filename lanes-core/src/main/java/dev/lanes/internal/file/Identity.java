@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * Called from whichever threads open connections: the writer lane's holder, reader threads, the
  * checkpointer. {@link #pinnedUuid}, {@link #pinnedKey}, {@link #keyPinned} and {@link #failure}
  * are guarded by {@link #lock}; SQL runs outside it, on the caller's own connection, except the
- * installation, which only the writer's turn performs and which pins under the lock afterwards.
+ * installation, which only the writer's turn performs and which pins under the lock afterwards,
+ * once it committed. A check notes whether a UUID was pinned before it reads, so a reader that
+ * read the file just before the install committed is not taken for a swapped file.
  * The mismatch callback runs outside the lock.
  */
 public final class Identity {
@@ -140,11 +142,12 @@ public final class Identity {
         // file's -wal and -shm (they go by path) and read nonsense.
         IdentityMismatchException mismatch = pinFileKey(fileKey());
         if (mismatch == null) {
+            boolean pinnedBeforeRead = uuid() != null;
             String stored = readUuid(c);
             if (stored == null && writable) {
                 stored = install(c);
             }
-            mismatch = pinUuid(stored);
+            mismatch = pinUuid(stored, pinnedBeforeRead);
         }
         if (mismatch != null) {
             throw recordFailure(mismatch);
@@ -168,12 +171,19 @@ public final class Identity {
         }
     }
 
-    /** Pins the stored UUID on first sight; else the mismatch if it is another one. */
-    private IdentityMismatchException pinUuid(String stored) {
+    /**
+     * Pins the stored UUID on first sight; else the mismatch if it is another one. A connection
+     * that found no identity is no mismatch when none was pinned as it began to read: the writer
+     * may have installed and pinned one since, after this connection's read had begun. Once one
+     * was pinned before the read began, its install had committed, so the read had to see it.
+     */
+    private IdentityMismatchException pinUuid(String stored, boolean pinnedBeforeRead) {
         lock.lock();
         try {
             if (pinnedUuid == null) {
                 pinnedUuid = stored; // first sight, or installed meanwhile by another process
+            } else if (stored == null && !pinnedBeforeRead) {
+                return null; // read before the install committed: the same file, seen earlier
             } else if (!pinnedUuid.equals(stored)) {
                 return mismatch("its " + TABLE + " holds " + (stored == null ? "no identity"
                         : "identity " + stored) + ", pinned " + pinnedUuid);

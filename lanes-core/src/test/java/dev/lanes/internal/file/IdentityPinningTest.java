@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.IdentityMismatchException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -61,6 +63,64 @@ class IdentityPinningTest {
             id.onWriterOpened(w);
             assertThat(Identity.readUuid(w)).isNotNull().isEqualTo(id.uuid());
         }
+    }
+
+    /**
+     * A reader that read the file just before the writer's install committed found no identity;
+     * that is the same file seen a moment earlier, not a swap. Opening an existing WAL database
+     * that has no identity yet and reading it at once used to kill the database this way.
+     */
+    @Test
+    void aReaderThatReadJustBeforeTheInstallCommittedIsNoMismatch() throws Exception {
+        Path db = dir.resolve("race.db");
+        try (Connection c = open(db); Statement s = c.createStatement()) {
+            s.execute("PRAGMA journal_mode=WAL");
+            s.execute("CREATE TABLE x(v)");
+        }
+        Identity id = identity(db, true, 0);
+        try (Connection w = open(db); Connection real = open(db)) {
+            Connection reader = installingAfterFirstQuery(real, () -> id.onWriterOpened(w));
+            id.onReaderOpened(reader);
+            assertThat(id.uuid()).as("the writer installed and pinned meanwhile")
+                    .isNotNull().isEqualTo(Identity.readUuid(real));
+        }
+        assertThat(id.failure()).isNull();
+        assertThat(told).isEmpty();
+
+        try (Connection reader = open(db)) {
+            id.onReaderOpened(reader); // a reader after the install sees it, and passes
+        }
+        assertThat(id.failure()).isNull();
+    }
+
+    /** An action between the read's first query (its snapshot taken) and what it returns. */
+    private interface Between {
+        void run() throws SQLException;
+    }
+
+    /**
+     * {@code real}, except that its statements' first query runs {@code between} after SQLite
+     * stepped it (the read's snapshot is taken) and before the caller sees the result.
+     */
+    private static Connection installingAfterFirstQuery(Connection real, Between between) {
+        boolean[] ran = {false};
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    Object result = method.invoke(real, args);
+                    if (!method.getName().equals("createStatement")) {
+                        return result;
+                    }
+                    Statement statement = (Statement) result;
+                    return Proxy.newProxyInstance(Statement.class.getClassLoader(),
+                            new Class<?>[] {Statement.class}, (p, m, a) -> {
+                                Object r = m.invoke(statement, a);
+                                if (m.getName().equals("executeQuery") && !ran[0]) {
+                                    ran[0] = true;
+                                    between.run();
+                                }
+                                return r;
+                            });
+                });
     }
 
     @Test
