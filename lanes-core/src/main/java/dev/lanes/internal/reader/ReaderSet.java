@@ -432,7 +432,7 @@ public final class ReaderSet {
                     toClose.add(c);
                     idle.forget(c);
                     if (!reusable) {
-                        stats.replaced.increment();
+                        stats.increment(ReaderStats.REPLACED);
                     }
                 }
                 free.incrementAndGet();
@@ -486,15 +486,15 @@ public final class ReaderSet {
     // ------------------------------------------------------------------ statistics
 
     void busyTimedOut() {
-        stats.busyTimeouts.increment();
+        stats.increment(ReaderStats.BUSY_TIMEOUTS);
     }
 
     void deadlineExceeded() {
-        stats.deadlines.increment();
+        stats.increment(ReaderStats.DEADLINES);
     }
 
     void cancelled() {
-        stats.cancellations.increment();
+        stats.increment(ReaderStats.CANCELLATIONS);
     }
 
     /** A point-in-time view; never touches SQLite. */

@@ -10,9 +10,9 @@ import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.util.Timer;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
  *       and the callbacks of asynchronous reads run after it is released, refusals of timed-out
  *       reads on one pool task at a time ({@code deliveringRefusals} is true while one is
  *       submitted or running), in the order they timed out.
+ *   <li>Both queues are {@link SmallDeque}s: a database nobody waits on holds no queue array.
  * </ul>
  */
 final class WaitQueue {
@@ -60,9 +61,9 @@ final class WaitQueue {
 
     private volatile int queued; // written under lock: waiters.size()
     // guarded by lock
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final SmallDeque<Waiter> waiters = new SmallDeque<>();
     /** Asynchronous waiters that timed out, in the order they did, awaiting their callback. */
-    private final ArrayDeque<Waiter> refused = new ArrayDeque<>();
+    private final SmallDeque<Waiter> refused = new SmallDeque<>();
     private boolean deliveringRefusals;
 
     WaitQueue(String name, int capacity, Duration checkoutTimeout, ReentrantLock lock, Clock clock,
@@ -159,7 +160,7 @@ final class WaitQueue {
                 waiters.remove(w);
                 queued = waiters.size();
                 Thread.currentThread().interrupt();
-                stats.cancellations.increment();
+                stats.increment(ReaderStats.CANCELLATIONS);
                 throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
                         + "while waiting for a reader; the read never ran", e);
             }
@@ -181,7 +182,7 @@ final class WaitQueue {
             }
             queued = waiters.size();
             w.cancelTimeout();
-            stats.cancellations.increment();
+            stats.increment(ReaderStats.CANCELLATIONS);
         } finally {
             lock.unlock();
         }
@@ -235,6 +236,7 @@ final class WaitQueue {
                 queuedRefusal = true;
             }
         }
+        waiters.shrinkIfDrained();
         if (queuedRefusal && !deliveringRefusals) {
             deliveringRefusals = true;
             return true;
@@ -274,12 +276,12 @@ final class WaitQueue {
         String shape = "capacity " + capacity + ", " + inUse.getAsInt() + " in use, "
                 + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
-            stats.deadlines.increment();
+            stats.increment(ReaderStats.DEADLINES);
             return new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
                     + "deadline passed after waiting " + waited + " ms for a reader (" + shape
                     + "); the read never ran", null);
         }
-        stats.checkoutTimeouts.increment();
+        stats.increment(ReaderStats.CHECKOUT_TIMEOUTS);
         return new AdmissionTimeoutException(name + ": no reader became free within "
                 + checkoutTimeout.toMillis() + " ms (waited " + waited + " ms; " + shape
                 + "); the read never ran. Retry later, or raise readers or readerCheckoutTimeout");

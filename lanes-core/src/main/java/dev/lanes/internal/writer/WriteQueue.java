@@ -6,11 +6,11 @@ import dev.lanes.OverloadedException;
 import dev.lanes.QueueFullException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.writer.WriteRequest.Close;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
@@ -37,6 +37,9 @@ import java.util.function.Function;
  * {@link #queuedWrites()}: written under the lock after every change of the queue, volatile, so
  * that a gauge reads it without the lock. {@link #dropped} collects, under the lock, the
  * cancelled requests a turn dropped, for the turn to report once the lock is released.
+ *
+ * <p>Memory: both queues are {@link SmallDeque}s, so an idle lane (the common case with many
+ * databases) holds no queue array, and a burst's array is let go once the queue drained.
  */
 final class WriteQueue {
     private final String name;
@@ -46,8 +49,8 @@ final class WriteQueue {
     private final ReentrantLock laneLock;
     private final Condition notFull;
     // guarded by laneLock
-    private final ArrayDeque<WriteRequest> requests = new ArrayDeque<>();
-    private final ArrayDeque<TransactionStep> steps = new ArrayDeque<>();
+    private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
+    private final SmallDeque<TransactionStep> steps = new SmallDeque<>();
     private int notFullWaiters;
     private int runningGroupSize;
     private boolean contended;
@@ -239,7 +242,7 @@ final class WriteQueue {
         }
         requests.clear();
         if (closeMarker != null) {
-            requests.add(closeMarker);
+            requests.addLast(closeMarker);
         }
         counted();
         signalRoom();
@@ -248,7 +251,8 @@ final class WriteQueue {
 
     /** Takes every waiting step of the pinned transaction (it ended). */
     List<TransactionStep> takeSteps() {
-        List<TransactionStep> taken = new ArrayList<>(steps);
+        List<TransactionStep> taken = new ArrayList<>(steps.size());
+        steps.forEach(taken::add);
         steps.clear();
         return taken;
     }
