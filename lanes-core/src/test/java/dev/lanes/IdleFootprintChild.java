@@ -117,8 +117,8 @@ public final class IdleFootprintChild {
         for (String line : histogram.split("\n")) {
             Matcher m = ROW.matcher(line);
             if (m.find()) {
-                classes.merge(m.group(3), new long[] {Long.parseLong(m.group(1)),
-                        Long.parseLong(m.group(2))}, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+                long[] row = {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+                classes.merge(m.group(3), row, (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
             }
         }
         return classes;

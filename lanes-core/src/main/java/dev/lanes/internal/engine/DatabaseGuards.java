@@ -96,12 +96,7 @@ final class DatabaseGuards {
 
     /** The backups in flight; the tracker is made on first use, once. */
     private Backup.Tracker backups() {
-        Backup.Tracker t = backups;
-        if (t == null) {
-            BACKUPS.compareAndSet(this, null, new Backup.Tracker(name));
-            t = backups;
-        }
-        return t;
+        return VarHandles.getOrSet(BACKUPS, this, () -> new Backup.Tracker(name));
     }
 
     /** Starts the background checkpointer, if any; call once the database is fully built. */

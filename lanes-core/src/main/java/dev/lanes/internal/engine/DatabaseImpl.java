@@ -373,11 +373,8 @@ public final class DatabaseImpl implements Database {
     @Override
     public DataSource dataSource() {
         DataSource ds = dataSource;
-        if (ds == null) {
-            DATA_SOURCE.compareAndSet(this, null, new LanesDataSource(new Jdbc()));
-            ds = dataSource;
-        }
-        return ds;
+        return ds != null ? ds
+                : VarHandles.getOrSet(DATA_SOURCE, this, () -> new LanesDataSource(new Jdbc()));
     }
 
     /** What the data source's connections need of this database. */

@@ -146,6 +146,11 @@ public final class DiskReserve {
         }
     }
 
+    /** Forgets the shared stores, so that the next sample starts a volume's anew; for tests. */
+    static void forgetVolumes() {
+        VOLUMES.clear();
+    }
+
     private FileStore ownStore() throws IOException {
         return Files.getFileStore(Files.exists(path) ? path : path.toAbsolutePath().getParent());
     }

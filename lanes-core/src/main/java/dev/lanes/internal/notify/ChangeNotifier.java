@@ -193,11 +193,7 @@ public final class ChangeNotifier implements CommitObserver {
     /** Registers a listener for the changes committed from now on. */
     public Subscription subscribe(Consumer<Change> listener) {
         Objects.requireNonNull(listener, "listener");
-        Deliveries d = deliveries;
-        if (d == null) {
-            DELIVERIES.compareAndSet(this, null, new Deliveries());
-            d = deliveries;
-        }
+        Deliveries d = VarHandles.getOrSet(DELIVERIES, this, Deliveries::new);
         d.lock.lock();
         try {
             Listener s = new Listener(d, listener, version);

@@ -38,11 +38,8 @@ public final class TransactionStateListeners {
     }
 
     public Subscription subscribe(Consumer<Boolean> listener) {
-        CopyOnWriteArrayList<Listener> list = listeners;
-        if (list == null) {
-            LISTENERS.compareAndSet(this, null, new CopyOnWriteArrayList<Listener>());
-            list = listeners;
-        }
+        CopyOnWriteArrayList<Listener> list =
+                VarHandles.getOrSet(LISTENERS, this, CopyOnWriteArrayList::new);
         Listener l = new Listener(list, listener);
         list.add(l);
         return l;

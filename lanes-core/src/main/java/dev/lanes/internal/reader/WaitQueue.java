@@ -7,7 +7,6 @@ import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.SmallDeque;
@@ -19,8 +18,6 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *       and the callbacks of asynchronous reads run after it is released, refusals of timed-out
  *       reads on one pool task at a time ({@code deliveringRefusals} is true while one is
  *       submitted or running), in the order they timed out.
- *   <li>Both queues are {@link SmallDeque}s: a database nobody waits on holds no queue array.
+ *   <li>Both queues are {@link SmallDeque}s: a database nobody waits on holds no queue array;
+ *       {@code refused} is made, under the lock, by the first asynchronous read that timed out.
  * </ul>
  */
 final class WaitQueue {
@@ -55,20 +53,18 @@ final class WaitQueue {
     private final Timer timer;
     private final WorkerPool pool;
     private final ReaderStats stats;
-    /** The set's slots in use now, for the timeout message. */
-    private final IntSupplier inUse;
-    private final Supplier<MetricsReporter> metrics;
+    /** The set this queue belongs to: its slots in use (for the timeout message), its metrics. */
+    private final ReaderSet set;
 
     private volatile int queued; // written under lock: waiters.size()
     // guarded by lock
     private final SmallDeque<Waiter> waiters = new SmallDeque<>();
     /** Asynchronous waiters that timed out, in the order they did, awaiting their callback. */
-    private final SmallDeque<Waiter> refused = new SmallDeque<>();
+    private SmallDeque<Waiter> refused; // null until the first asynchronous read timed out
     private boolean deliveringRefusals;
 
     WaitQueue(String name, int capacity, Duration checkoutTimeout, ReentrantLock lock, Clock clock,
-            Timer timer, WorkerPool pool, ReaderStats stats, IntSupplier inUse,
-            Supplier<MetricsReporter> metrics) {
+            Timer timer, WorkerPool pool, ReaderStats stats, ReaderSet set) {
         this.name = name;
         this.capacity = capacity;
         this.checkoutTimeout = checkoutTimeout;
@@ -77,8 +73,7 @@ final class WaitQueue {
         this.timer = timer;
         this.pool = pool;
         this.stats = stats;
-        this.inUse = inUse;
-        this.metrics = metrics;
+        this.set = set;
     }
 
     /** Reads waiting now; read without the lock. */
@@ -186,7 +181,7 @@ final class WaitQueue {
         } finally {
             lock.unlock();
         }
-        metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+        set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
         return true;
     }
 
@@ -232,6 +227,9 @@ final class WaitQueue {
                 w.condition.signal();
             } else {
                 w.cancelTimeout();
+                if (refused == null) {
+                    refused = new SmallDeque<>();
+                }
                 refused.addLast(w);
                 queuedRefusal = true;
             }
@@ -253,7 +251,7 @@ final class WaitQueue {
             Waiter w;
             lock.lock();
             try {
-                w = refused.pollFirst();
+                w = refused == null ? null : refused.pollFirst();
                 if (w == null) {
                     deliveringRefusals = false;
                     return;
@@ -261,7 +259,7 @@ final class WaitQueue {
             } finally {
                 lock.unlock();
             }
-            metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
             try {
                 w.callback.refused(w.failure);
             } catch (RuntimeException e) {
@@ -273,7 +271,7 @@ final class WaitQueue {
     // guarded by lock
     private LanesException timedOut(Waiter w) {
         long waited = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - w.enqueuedAt);
-        String shape = "capacity " + capacity + ", " + inUse.getAsInt() + " in use, "
+        String shape = "capacity " + capacity + ", " + set.inUse() + " in use, "
                 + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
             stats.increment(ReaderStats.DEADLINES);
@@ -315,7 +313,7 @@ final class WaitQueue {
     /** Tells asynchronous waiters refused by {@link #failAll}; call after the lock. */
     void deliver(List<Waiter> refusedNow) {
         for (Waiter w : refusedNow) {
-            metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
             w.callback.refused(w.failure);
         }
     }

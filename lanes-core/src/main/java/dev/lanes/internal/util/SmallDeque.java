@@ -13,6 +13,8 @@ import java.util.Iterator;
  * empty to one element and back with every request allocates nothing.
  *
  * <p>Not thread-safe: its owner guards it with its own lock, as it would an {@link ArrayDeque}.
+ * (Each method reads the array's field once, so a stray read without the lock sees a stale
+ * answer, as with an {@code ArrayDeque}, rather than a null.)
  */
 public final class SmallDeque<E> implements Iterable<E> {
     /** Elements the array holds at first; an {@link ArrayDeque}'s default holds 16. */
@@ -25,52 +27,51 @@ public final class SmallDeque<E> implements Iterable<E> {
     private int peak;
 
     public boolean isEmpty() {
-        return elements == null || elements.isEmpty();
+        ArrayDeque<E> d = elements;
+        return d == null || d.isEmpty();
     }
 
     public int size() {
-        return elements == null ? 0 : elements.size();
+        ArrayDeque<E> d = elements;
+        return d == null ? 0 : d.size();
     }
 
     public void addLast(E e) {
-        grown().addLast(e);
-        peak = Math.max(peak, elements.size());
+        ArrayDeque<E> d = grown();
+        d.addLast(e);
+        peak = Math.max(peak, d.size());
     }
 
     public void addFirst(E e) {
-        grown().addFirst(e);
-        peak = Math.max(peak, elements.size());
+        ArrayDeque<E> d = grown();
+        d.addFirst(e);
+        peak = Math.max(peak, d.size());
     }
 
     public E peekFirst() {
-        return elements == null ? null : elements.peekFirst();
+        ArrayDeque<E> d = elements;
+        return d == null ? null : d.peekFirst();
     }
 
     public E peekLast() {
-        return elements == null ? null : elements.peekLast();
+        ArrayDeque<E> d = elements;
+        return d == null ? null : d.peekLast();
     }
 
     public E pollFirst() {
-        if (elements == null) {
+        ArrayDeque<E> d = elements;
+        if (d == null) {
             return null;
         }
-        E e = elements.pollFirst();
-        shrinkIfDrained();
-        return e;
-    }
-
-    public E pollLast() {
-        if (elements == null) {
-            return null;
-        }
-        E e = elements.pollLast();
+        E e = d.pollFirst();
         shrinkIfDrained();
         return e;
     }
 
     /** Removes the first occurrence of {@code o}. @return whether it was there */
     public boolean remove(Object o) {
-        if (elements == null || !elements.remove(o)) {
+        ArrayDeque<E> d = elements;
+        if (d == null || !d.remove(o)) {
             return false;
         }
         shrinkIfDrained();
@@ -89,21 +90,30 @@ public final class SmallDeque<E> implements Iterable<E> {
      */
     @Override
     public Iterator<E> iterator() {
-        return elements == null ? Collections.emptyIterator() : elements.iterator();
+        ArrayDeque<E> d = elements;
+        return d == null ? Collections.emptyIterator() : d.iterator();
     }
 
     /** Lets the array go when the deque is empty and had grown. */
     public void shrinkIfDrained() {
-        if (elements != null && peak >= SHRINK_FROM && elements.isEmpty()) {
+        ArrayDeque<E> d = elements;
+        if (d != null && peak >= SHRINK_FROM && d.isEmpty()) {
             elements = null;
             peak = 0;
         }
     }
 
+    /** Whether it holds an array now; for tests of its memory. */
+    boolean holdsArray() {
+        return elements != null;
+    }
+
     private ArrayDeque<E> grown() {
-        if (elements == null) {
-            elements = new ArrayDeque<>(INITIAL);
+        ArrayDeque<E> d = elements;
+        if (d == null) {
+            d = new ArrayDeque<>(INITIAL);
+            elements = d;
         }
-        return elements;
+        return d;
     }
 }

@@ -39,7 +39,8 @@ import java.util.function.Function;
  * cancelled requests a turn dropped, for the turn to report once the lock is released.
  *
  * <p>Memory: both queues are {@link SmallDeque}s, so an idle lane (the common case with many
- * databases) holds no queue array, and a burst's array is let go once the queue drained.
+ * databases) holds no queue array, and a burst's array is let go once the queue drained; the
+ * steps' queue is made by the first interactive transaction's first step (under the lock).
  */
 final class WriteQueue {
     private final String name;
@@ -50,7 +51,8 @@ final class WriteQueue {
     private final Condition notFull;
     // guarded by laneLock
     private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
-    private final SmallDeque<TransactionStep> steps = new SmallDeque<>();
+    /** Null until the first interactive transaction's first step. */
+    private SmallDeque<TransactionStep> steps;
     private int notFullWaiters;
     private int runningGroupSize;
     private boolean contended;
@@ -72,7 +74,7 @@ final class WriteQueue {
     }
 
     boolean stepsEmpty() {
-        return steps.isEmpty();
+        return steps == null || steps.isEmpty();
     }
 
     /** Requests waiting, the close marker not counted. */
@@ -119,10 +121,16 @@ final class WriteQueue {
     }
 
     void addStep(TransactionStep step) {
+        if (steps == null) {
+            steps = new SmallDeque<>();
+        }
         steps.addLast(step);
     }
 
     boolean hasStep(Class<? extends TransactionStep> kind) {
+        if (steps == null) {
+            return false;
+        }
         for (TransactionStep s : steps) {
             if (kind.isInstance(s)) {
                 return true;
@@ -182,7 +190,7 @@ final class WriteQueue {
         if (first != null) {
             group.add(first);
         } else if (pinned) {
-            TransactionStep step = steps.pollFirst();
+            TransactionStep step = steps == null ? null : steps.pollFirst();
             if (step != null) {
                 group.add(step);
             }
@@ -251,9 +259,11 @@ final class WriteQueue {
 
     /** Takes every waiting step of the pinned transaction (it ended). */
     List<TransactionStep> takeSteps() {
-        List<TransactionStep> taken = new ArrayList<>(steps.size());
-        steps.forEach(taken::add);
-        steps.clear();
+        List<TransactionStep> taken = new ArrayList<>(steps == null ? 0 : steps.size());
+        if (steps != null) {
+            steps.forEach(taken::add);
+            steps.clear();
+        }
         return taken;
     }
 

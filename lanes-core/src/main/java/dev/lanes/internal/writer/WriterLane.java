@@ -444,7 +444,7 @@ public final class WriterLane implements WorkerPool.Task {
         if (schedule) {
             scheduler.submit();
         }
-        return lifecycle.closed;
+        return lifecycle.closed();
     }
 
     private void closeConnection(Close marker) {
@@ -499,12 +499,12 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     public CompletableFuture<Termination> whenTerminated() {
-        return lifecycle.terminated;
+        return lifecycle.terminated();
     }
 
     /** Completes once the connection is closed. */
     public CompletableFuture<Void> closed() {
-        return lifecycle.closed;
+        return lifecycle.closed();
     }
 
     /** Whether writes are held by a cork; reads then run on the writer to see them. */
