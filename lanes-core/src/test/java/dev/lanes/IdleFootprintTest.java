@@ -65,7 +65,7 @@ class IdleFootprintTest {
 
     @Test
     void aDatabaseWhoseConnectionsTheBudgetEvictedHoldsLittleHeap() throws Exception {
-        assertThat(bytesPerDatabase(1000, "used")).isLessThanOrEqualTo(
+        assertThat(bytesPerDatabase(1500, "used")).isLessThanOrEqualTo(
                 MAX_BYTES_PER_IDLE_DATABASE);
     }
 
