@@ -18,10 +18,12 @@ import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.VarHandles;
 import dev.lanes.internal.writer.WriterLane;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +41,11 @@ import org.slf4j.LoggerFactory;
  * takes: a close that timed out for its caller still releases the lease when it really ends.
  *
  * <p>Concurrency: the fields are final or thread-safe; {@link #closing} is set once, by
- * compare-and-set, so the chain is built once whoever closes first.
+ * compare-and-set ({@link #CLOSING}), so the chain is built once whoever closes first. {@link
+ * #backups} is made by the first backup or by the close, whichever comes first (most databases
+ * never back up, and hold no tracker until they close), and set once by compare-and-set ({@link
+ * #BACKUPS}), so that a backup and the close always meet in the same tracker; the tracker is
+ * thread-safe and its fields are final, so whoever reads the volatile field sees it whole.
  */
 final class DatabaseGuards {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -52,11 +58,17 @@ final class DatabaseGuards {
     private final Checkpointer.Stats checkpoints;
     /** Null unless the mode is {@link CheckpointMode#DEDICATED}. */
     private final Checkpointer checkpointer;
-    private final Backup.Tracker backups;
+    /** Null until the first backup or the close; see {@link #backups()}. */
+    private volatile Backup.Tracker backups;
     private final WorkerPool pool;
     private final LanesRuntime runtime;
     private final MetricsReporter metrics;
-    private final AtomicReference<CompletableFuture<Void>> closing = new AtomicReference<>();
+    private volatile CompletableFuture<Void> closing;
+
+    private static final VarHandle CLOSING =
+            VarHandles.field(MethodHandles.lookup(), "closing", CompletableFuture.class);
+    private static final VarHandle BACKUPS =
+            VarHandles.field(MethodHandles.lookup(), "backups", Backup.Tracker.class);
 
     /**
      * @param onMismatch told once when a new connection finds the file swapped; the database
@@ -80,7 +92,11 @@ final class DatabaseGuards {
                         runtime.clock(), identity,
                         checkpoints, metrics, ConnectionSettings.of(options))
                 : null;
-        this.backups = new Backup.Tracker(name);
+    }
+
+    /** The backups in flight; the tracker is made on first use, once. */
+    private Backup.Tracker backups() {
+        return VarHandles.getOrSet(BACKUPS, this, () -> new Backup.Tracker(name));
     }
 
     /** Starts the background checkpointer, if any; call once the database is fully built. */
@@ -161,19 +177,20 @@ final class DatabaseGuards {
                 throw new ClosingException(name + ": the database is closing; the backup never "
                         + "started");
             case CLOSED:
-                throw backups.closed();
+                throw backups().closed();
             case DEAD:
             default:
                 throw new DatabaseDeadException(name + ": the database is dead; the backup never "
                         + "started", null);
         }
         Failures.join(lane.awaitReady());
-        backups.enter();
+        Backup.Tracker tracker = backups();
+        tracker.enter();
         try {
             Backup.run(path, target, name, identity, runtime.budget(), pool, options.busyTimeout(),
                     ConnectionSettings.of(options));
         } finally {
-            backups.exit();
+            tracker.exit();
         }
     }
 
@@ -185,19 +202,19 @@ final class DatabaseGuards {
      * @return completes, as {@code connectionsClosed} did, once the lease is released
      */
     CompletableFuture<Void> afterClose(CompletableFuture<Void> connectionsClosed) {
-        CompletableFuture<Void> existing = closing.get();
+        CompletableFuture<Void> existing = closing;
         if (existing != null) {
             return existing;
         }
         CompletableFuture<Void> chain = new CompletableFuture<>();
-        if (!closing.compareAndSet(null, chain)) {
-            return closing.get();
+        if (!CLOSING.compareAndSet(this, null, chain)) {
+            return closing;
         }
         connectionsClosed.whenComplete((v, laneFailure) -> {
             CompletableFuture<Void> checkpointerClosed = checkpointer == null
                     ? CompletableFuture.completedFuture(null) : checkpointer.close();
             checkpointerClosed
-                    .thenCompose(x -> backups.close())
+                    .thenCompose(x -> backups().close())
                     .whenComplete((x, e) -> {
                         if (e != null) {
                             log.warn("{}: closing the guards' connections failed", name, e);

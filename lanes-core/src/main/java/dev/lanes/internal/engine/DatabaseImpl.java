@@ -36,11 +36,14 @@ import dev.lanes.internal.util.CloseWait;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.util.VarHandles;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -65,7 +68,9 @@ import org.sqlite.SQLiteConnection;
  * DatabaseGauges}.
  *
  * <p>Concurrency: every field is final and thread-safe but {@link #closeCalled}, a one-way
- * latch.
+ * latch, and {@link #dataSource}, made on first use (few of many databases are used through
+ * JDBC) and set once by compare-and-set, so that every caller gets the same one; it is
+ * thread-safe and its fields are final, so whoever reads the volatile field sees it whole.
  */
 public final class DatabaseImpl implements Database {
     private final Path path;
@@ -83,9 +88,13 @@ public final class DatabaseImpl implements Database {
     private final DiskReserve diskReserve;
     private final TransactionStateListeners transactionListeners;
     private final DatabaseProfiling profiling;
-    private final DataSource dataSource = new LanesDataSource(new Jdbc());
+    /** Null until the first {@link #dataSource()}; see the class comment. */
+    private volatile DataSource dataSource;
     /** Whether close or shutdownNow was called (a database dead by identity then reads CLOSED). */
     private volatile boolean closeCalled;
+
+    private static final VarHandle DATA_SOURCE =
+            VarHandles.field(MethodHandles.lookup(), "dataSource", DataSource.class);
 
     DatabaseImpl(Path path, String name, DatabaseOptions options, LanesRuntime runtime,
             Lease lease) {
@@ -363,7 +372,9 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public DataSource dataSource() {
-        return dataSource;
+        DataSource ds = dataSource;
+        return ds != null ? ds
+                : VarHandles.getOrSet(DATA_SOURCE, this, () -> new LanesDataSource(new Jdbc()));
     }
 
     /** What the data source's connections need of this database. */

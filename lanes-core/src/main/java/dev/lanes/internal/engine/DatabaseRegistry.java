@@ -68,10 +68,12 @@ final class DatabaseRegistry {
             if (releasing != null) {
                 return new Reservation(null, releasing, null, null);
             }
-            String display = displayName(canonical);
+            String file = fileName(canonical);
+            String display = displayName(canonical, file);
             CompletableFuture<DatabaseImpl> mine = new CompletableFuture<>();
             databases.put(canonical, mine);
-            openByFileName.merge(fileName(canonical), 1, Integer::sum);
+            // one string: without a hash suffix, the name is this very file name
+            openByFileName.merge(file, 1, Integer::sum);
             return new Reservation(null, null, mine, display);
         } finally {
             lock.unlock();
@@ -87,12 +89,12 @@ final class DatabaseRegistry {
     }
 
     /**
-     * The name a database goes by in messages and metrics: its file name, with a short stable
-     * hash of its canonical path when another open database has the same file name.
+     * The name a database goes by in messages and metrics: its file name {@code file} (that very
+     * string, which the registry keeps too), with a short stable hash of its canonical path when
+     * another open database has the same file name.
      */
     // guarded by lock
-    private String displayName(Path canonical) {
-        String file = fileName(canonical);
+    private String displayName(Path canonical, String file) {
         if (openByFileName.getOrDefault(file, 0) == 0) {
             return file;
         }

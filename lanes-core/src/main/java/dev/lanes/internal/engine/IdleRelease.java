@@ -7,11 +7,13 @@ import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
+import dev.lanes.internal.util.VarHandles;
 import dev.lanes.internal.writer.WriterLane;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -34,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * (the lane after each turn; reads at most about once a second, to keep reader threads off one
  * cache line). {@link #lock} guards {@link #check} and {@link #closed}, so the timer holds at
  * most one pending check per database, whatever the number of uses. {@link #evicting} is the
- * claim of the one eviction under way. This lock is never held while the lane or the readers are called.
+ * claim of the one eviction under way (volatile, claimed by compare-and-set through {@link
+ * #EVICTING}). This lock is never held while the lane or the readers are called.
  * An eviction that closed connections is reported to the metrics listener by the thread that ran
  * it, after its turn.
  */
@@ -54,7 +57,9 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     private final MetricsReporter metrics;
     private volatile long lastUsedNanos;
     private volatile boolean releasedSinceUse;
-    private final AtomicBoolean evicting = new AtomicBoolean();
+    private volatile boolean evicting;
+    private static final VarHandle EVICTING =
+            VarHandles.field(MethodHandles.lookup(), "evicting", boolean.class);
     /** Told, inside the release's turn, of each release and whether it closed connections. */
     private volatile Consumer<Boolean> observer = closeConnections -> {};
 
@@ -201,18 +206,18 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     @Override
     public boolean evictable() {
-        return !evicting.get() && lane.idleNow();
+        return !evicting && lane.idleNow();
     }
 
     @Override
     public boolean evictNow() {
-        if (!evicting.compareAndSet(false, true)) {
+        if (!EVICTING.compareAndSet(this, false, true)) {
             return false;
         }
         try {
             return release(true);
         } finally {
-            evicting.set(false);
+            evicting = false;
         }
     }
 }

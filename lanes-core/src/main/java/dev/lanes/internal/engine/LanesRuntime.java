@@ -41,8 +41,9 @@ import org.sqlite.SQLiteConnection;
  * or change it, never across file I/O: an open reserves its path in the registry with a pending
  * entry, takes the lease and builds the database outside the lock, then completes the entry;
  * concurrent opens of the same path wait for that entry, and opens of other paths go on. The
- * runtime's own fields are final, but {@link #mbeans} (volatile, set once before the first open)
- * and {@link #processLimitsApplied} (atomic). A database leaves the registry when its close
+ * runtime's own fields are final, but {@link #mbeans} (volatile, set once before the first open),
+ * {@link #processLimitsApplied} (atomic) and {@link #lastOptions} (volatile, written by any open:
+ * a race only costs a missed sharing). A database leaves the registry when its close
  * completes, so opening the same path afterwards yields a fresh database, while opening it during
  * the close returns the closing one. Each database holds a {@link Lease} on its file from open until its last
  * connection closed, which can be a moment after it left the registry; an open of the same path
@@ -72,6 +73,8 @@ public final class LanesRuntime {
     private final AtomicBoolean processLimitsApplied = new AtomicBoolean();
     /** The management beans; null unless {@link #registerMBeans} switched them on. */
     private volatile ManagementBeans mbeans;
+    /** The options of the latest open, for {@link #shared}; any open may replace them. */
+    private volatile DatabaseOptions lastOptions;
 
     /** The databases open in this runtime; see {@link DatabaseRegistry}. */
     private final DatabaseRegistry registry;
@@ -196,7 +199,8 @@ public final class LanesRuntime {
                 awaitRelease(canonical, r.releasing(), leaseDeadline);
                 continue;
             }
-            db = build(canonical, r, options == null ? DatabaseOptions.builder().build() : options);
+            db = build(canonical, r, shared(options == null ? DatabaseOptions.builder().build()
+                    : options));
             break;
         }
         if (db.options().initializer() != null) {
@@ -209,6 +213,20 @@ public final class LanesRuntime {
             }
         }
         return db;
+    }
+
+    /**
+     * {@code options}, or the equal instance the latest open kept: options are immutable, so
+     * databases opened with equal options (the defaults, or options built anew for each open)
+     * share one instance instead of keeping a copy each.
+     */
+    private DatabaseOptions shared(DatabaseOptions options) {
+        DatabaseOptions last = lastOptions;
+        if (last != null && last.equals(options)) {
+            return last;
+        }
+        lastOptions = options;
+        return options;
     }
 
     /** Takes the lease and builds the database, outside the lock; undoes the reservation on failure. */

@@ -15,7 +15,10 @@ import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
+import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -30,6 +33,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -411,40 +415,40 @@ public final class Checkpointer implements WorkerPool.Task {
 
     /**
      * The checkpoint record of one database, whoever ran them (the checkpointer, {@link
-     * dev.lanes.Database#checkpoint()}). Thread-safe: one volatile snapshot, replaced whole.
+     * dev.lanes.Database#checkpoint()}). Thread-safe: one volatile snapshot, replaced whole by
+     * compare-and-set ({@link #SNAPSHOT}), so that concurrent records never lose one another;
+     * every database starts from the one shared {@link #NONE}.
      */
     public static final class Stats {
         private record Snapshot(CheckpointResult last, String lastMode, Instant lastAt, long count,
                 long failures, String lastFailure) {}
 
+        private static final Snapshot NONE = new Snapshot(null, null, null, 0, 0, null);
+        private static final VarHandle SNAPSHOT =
+                VarHandles.field(MethodHandles.lookup(), "snapshot", Snapshot.class);
+
         private final CheckpointMode mode;
-        private final ReentrantLock lock = new ReentrantLock();
-        private volatile Snapshot snapshot = new Snapshot(null, null, null, 0, 0, null);
+        private volatile Snapshot snapshot = NONE;
 
         public Stats(CheckpointMode mode) {
             this.mode = mode;
         }
 
         public void record(String how, CheckpointResult result) {
-            lock.lock();
-            try {
-                Snapshot s = snapshot;
-                snapshot = new Snapshot(result, how, Instant.now(), s.count + 1, s.failures,
-                        s.lastFailure);
-            } finally {
-                lock.unlock();
-            }
+            update(s -> new Snapshot(result, how, Instant.now(), s.count + 1, s.failures,
+                    s.lastFailure));
         }
 
         public void failed(String how, Throwable cause) {
-            lock.lock();
-            try {
-                Snapshot s = snapshot;
-                snapshot = new Snapshot(s.last, s.lastMode, s.lastAt, s.count, s.failures + 1,
-                        how + ": " + cause);
-            } finally {
-                lock.unlock();
-            }
+            update(s -> new Snapshot(s.last, s.lastMode, s.lastAt, s.count, s.failures + 1,
+                    how + ": " + cause));
+        }
+
+        private void update(UnaryOperator<Snapshot> change) {
+            Snapshot s;
+            do {
+                s = snapshot;
+            } while (!SNAPSHOT.compareAndSet(this, s, change.apply(s)));
         }
 
         /** The diagnostics view, with the WAL's size read now from the file system. */

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The free-space floor of one database's volume. Write turns ask {@link #check()} after taking
@@ -14,6 +15,13 @@ import java.nio.file.Path;
  * meet a full disk halfway through a transaction. Sampling is one {@code statvfs}, about a
  * microsecond. Used only by the writer lane's holder, but for {@link #lastFreeBytes()}: the
  * latest sample is volatile, for a gauge to read on any thread.
+ *
+ * <p>Volumes: a {@link FileStore} keeps its volume's mount entry (a few hundred bytes), and
+ * databases by the thousand live on a handful of volumes, so the stores are shared through
+ * {@link #VOLUMES}, one per volume (stores are equal when they name the same mounted device). A
+ * shared store samples through the file it was made for, another database's; when that sample
+ * fails (that file was deleted, say), this database falls back to a store of its own file and
+ * offers it to the others in place of the failed one.
  */
 public final class DiskReserve {
     private final String name;
@@ -21,7 +29,13 @@ public final class DiskReserve {
     private final long reserveBytes;
     private final Clock clock;
     private final MetricsReporter metrics;
+    /** One store per volume, shared by the databases on it; see the class comment. */
+    private static final ConcurrentHashMap<FileStore, FileStore> VOLUMES =
+            new ConcurrentHashMap<>();
+
     private FileStore store;
+    /** Whether {@link #store} was made for this database's own file (not shared from another). */
+    private boolean storeIsOwn;
     /** Free bytes as {@link #check()} last sampled them; -1 before the first sample. */
     private volatile long lastFree = -1;
 
@@ -108,12 +122,37 @@ public final class DiskReserve {
     long usable() {
         try {
             if (store == null) {
-                store = Files.getFileStore(Files.exists(path) ? path : path.toAbsolutePath().getParent());
+                FileStore own = ownStore();
+                FileStore shared = VOLUMES.putIfAbsent(own, own);
+                store = shared == null ? own : shared;
+                storeIsOwn = shared == null;
             }
             return store.getUsableSpace();
         } catch (IOException | RuntimeException e) {
+            if (storeIsOwn) {
+                return -1;
+            }
+        }
+        // the shared store failed through another database's file: sample through our own
+        FileStore failed = store;
+        try {
+            FileStore own = ownStore();
+            store = own;
+            storeIsOwn = true;
+            VOLUMES.replace(own, failed, own);
+            return own.getUsableSpace();
+        } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** Forgets the shared stores, so that the next sample starts a volume's anew; for tests. */
+    static void forgetVolumes() {
+        VOLUMES.clear();
+    }
+
+    private FileStore ownStore() throws IOException {
+        return Files.getFileStore(Files.exists(path) ? path : path.toAbsolutePath().getParent());
     }
 
     private static long size(Path p) {

@@ -3,7 +3,10 @@ package dev.lanes.internal.file;
 import dev.lanes.IdentityMismatchException;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -13,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,12 +41,15 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Concurrency</h2>
  * Called from whichever threads open connections: the writer lane's holder, reader threads, the
- * checkpointer. {@link #pinnedUuid}, {@link #pinnedKey}, {@link #keyPinned} and {@link #failure}
- * are guarded by {@link #lock}; SQL runs outside it, on the caller's own connection, except the
- * installation, which only the writer's turn performs and which pins under the lock afterwards,
- * once it committed. A check notes whether a UUID was pinned before it reads, so a reader that
- * read the file just before the install committed is not taken for a swapped file.
- * The mismatch callback runs outside the lock.
+ * checkpointer. {@link #pinnedUuid}, {@link #pinnedKey} and {@link #failure} are volatile and
+ * each is set at most once, from its first value, by compare-and-set (no lock: {@link #failure}
+ * is read by every request, and a lock per database costs more heap than three handles cost
+ * once); whoever loses a race compares against what the winner pinned. {@link #pinnedKey} holds
+ * {@link #UNPINNED} until the first key is pinned, and {@link #NO_KEY} for a platform without
+ * file keys. SQL runs on the caller's own connection; the installation only on the writer's
+ * turn, which pins afterwards, once it committed. A check notes whether a UUID was pinned before
+ * it reads, so a reader that read the file just before the install committed is not taken for a
+ * swapped file. The mismatch callback runs once, for the first failure recorded.
  */
 public final class Identity {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -59,12 +64,21 @@ public final class Identity {
     private final Lease lease;
     private final Consumer<IdentityMismatchException> onMismatch;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    // guarded by lock
-    private String pinnedUuid;
-    private Object pinnedKey;
-    private boolean keyPinned;
-    private IdentityMismatchException failure;
+    /** {@link #pinnedKey} before the first key is pinned. */
+    private static final Object UNPINNED = new Object();
+    /** {@link #pinnedKey} pinned on a platform that has no file keys. */
+    private static final Object NO_KEY = new Object();
+    private static final VarHandle PINNED_UUID =
+            VarHandles.field(MethodHandles.lookup(), "pinnedUuid", String.class);
+    private static final VarHandle PINNED_KEY =
+            VarHandles.field(MethodHandles.lookup(), "pinnedKey", Object.class);
+    private static final VarHandle FAILURE =
+            VarHandles.field(MethodHandles.lookup(), "failure", IdentityMismatchException.class);
+
+    // each set at most once, by compare-and-set from its first value
+    private volatile String pinnedUuid;
+    private volatile Object pinnedKey = UNPINNED;
+    private volatile IdentityMismatchException failure;
 
     /**
      * @param path the canonical database path
@@ -115,22 +129,12 @@ public final class Identity {
 
     /** The mismatch found, once one was; null while the file is the pinned one. */
     public IdentityMismatchException failure() {
-        lock.lock();
-        try {
-            return failure;
-        } finally {
-            lock.unlock();
-        }
+        return failure;
     }
 
     /** The pinned UUID, or null when none is pinned (yet, or ever when the check is off). */
     String uuid() {
-        lock.lock();
-        try {
-            return pinnedUuid;
-        } finally {
-            lock.unlock();
-        }
+        return pinnedUuid;
     }
 
     private void check(Connection c, boolean writable) throws SQLException {
@@ -156,19 +160,15 @@ public final class Identity {
 
     /** Pins the file key on first sight; else the mismatch if the file is another one. */
     private IdentityMismatchException pinFileKey(Object key) {
-        lock.lock();
-        try {
-            if (!keyPinned) {
-                pinnedKey = key;
-                keyPinned = true;
-            } else if (key != null && pinnedKey != null && !key.equals(pinnedKey)) {
-                return mismatch("the file at " + path + " is another file (file key " + key
-                        + ", pinned " + pinnedKey + ")");
-            }
+        if (PINNED_KEY.compareAndSet(this, UNPINNED, key == null ? NO_KEY : key)) {
             return null;
-        } finally {
-            lock.unlock();
         }
+        Object pinned = pinnedKey;
+        if (key != null && pinned != NO_KEY && !key.equals(pinned)) {
+            return mismatch("the file at " + path + " is another file (file key " + key
+                    + ", pinned " + pinned + ")");
+        }
+        return null;
     }
 
     /**
@@ -178,37 +178,28 @@ public final class Identity {
      * was pinned before the read began, its install had committed, so the read had to see it.
      */
     private IdentityMismatchException pinUuid(String stored, boolean pinnedBeforeRead) {
-        lock.lock();
-        try {
-            if (pinnedUuid == null) {
-                pinnedUuid = stored; // first sight, or installed meanwhile by another process
-            } else if (stored == null && !pinnedBeforeRead) {
-                return null; // read before the install committed: the same file, seen earlier
-            } else if (!pinnedUuid.equals(stored)) {
-                return mismatch("its " + TABLE + " holds " + (stored == null ? "no identity"
-                        : "identity " + stored) + ", pinned " + pinnedUuid);
-            }
+        // first sight, or installed meanwhile by another process; none stored pins nothing
+        if (PINNED_UUID.compareAndSet(this, null, stored)) {
             return null;
-        } finally {
-            lock.unlock();
         }
+        if (stored == null && !pinnedBeforeRead) {
+            return null; // read before the install committed: the same file, seen earlier
+        }
+        String pinned = pinnedUuid;
+        if (!pinned.equals(stored)) {
+            return mismatch("its " + TABLE + " holds " + (stored == null ? "no identity"
+                    : "identity " + stored) + ", pinned " + pinned);
+        }
+        return null;
     }
 
     /**
-     * Records the first mismatch and, for that one only, logs it and lets the database go dead
-     * (outside the lock); returns the exception to throw, carrying the first mismatch recorded.
+     * Records the first mismatch and, for that one only, logs it and lets the database go dead;
+     * returns the exception to throw, carrying the first mismatch recorded.
      */
     private IdentityMismatchException recordFailure(IdentityMismatchException mismatch) {
-        IdentityMismatchException first;
-        lock.lock();
-        try {
-            if (failure == null) {
-                failure = mismatch;
-            }
-            first = failure;
-        } finally {
-            lock.unlock();
-        }
+        FAILURE.compareAndSet(this, null, mismatch);
+        IdentityMismatchException first = failure;
         if (first == mismatch) {
             log.error("{}", mismatch.getMessage());
             try {

@@ -122,8 +122,10 @@ public final class Lease {
             }
             LockFile file = FILES.computeIfAbsent(slot.lockFile(), LockFile::new);
             file.users++;
-            lease = new Lease(slot, file, name, owner, ownerName);
-            HELD.put(slot, lease);
+            // the leases of one lock file share its path, rather than keep an equal one each
+            lease = new Lease(new LeaseSlot(file.path, slot.offset()), file, name, owner,
+                    ownerName);
+            HELD.put(lease.slot, lease);
         } finally {
             REGISTRY.unlock();
         }

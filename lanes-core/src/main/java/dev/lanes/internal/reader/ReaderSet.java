@@ -129,7 +129,7 @@ public final class ReaderSet {
         this.idle = new IdleSlots(capacity);
         this.closer = new ReaderCloser(name, budget, pool, closed);
         this.queue = new WaitQueue(name, capacity, checkoutTimeout, lock, clock, timer, pool,
-                stats, this::inUse, () -> this.metrics);
+                stats, this);
     }
 
     /** Installs the identity check run on every reader connection opened from now on. */
@@ -147,6 +147,11 @@ public final class ReaderSet {
     /** Installs the database's metrics reporter, told how each wait for a reader ended. */
     public void metrics(MetricsReporter metrics) {
         this.metrics = metrics;
+    }
+
+    /** The database's metrics reporter, as installed. */
+    MetricsReporter metricsReporter() {
+        return metrics;
     }
 
     /** Readers checked out by reads now; a gauge, read without the lock. */
@@ -432,7 +437,7 @@ public final class ReaderSet {
                     toClose.add(c);
                     idle.forget(c);
                     if (!reusable) {
-                        stats.replaced.increment();
+                        stats.increment(ReaderStats.REPLACED);
                     }
                 }
                 free.incrementAndGet();
@@ -486,15 +491,15 @@ public final class ReaderSet {
     // ------------------------------------------------------------------ statistics
 
     void busyTimedOut() {
-        stats.busyTimeouts.increment();
+        stats.increment(ReaderStats.BUSY_TIMEOUTS);
     }
 
     void deadlineExceeded() {
-        stats.deadlines.increment();
+        stats.increment(ReaderStats.DEADLINES);
     }
 
     void cancelled() {
-        stats.cancellations.increment();
+        stats.increment(ReaderStats.CANCELLATIONS);
     }
 
     /** A point-in-time view; never touches SQLite. */

@@ -7,20 +7,17 @@ import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.util.Timer;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +38,8 @@ import org.slf4j.LoggerFactory;
  *       and the callbacks of asynchronous reads run after it is released, refusals of timed-out
  *       reads on one pool task at a time ({@code deliveringRefusals} is true while one is
  *       submitted or running), in the order they timed out.
+ *   <li>Both queues are {@link SmallDeque}s: a database nobody waits on holds no queue array;
+ *       {@code refused} is made, under the lock, by the first asynchronous read that timed out.
  * </ul>
  */
 final class WaitQueue {
@@ -54,20 +53,18 @@ final class WaitQueue {
     private final Timer timer;
     private final WorkerPool pool;
     private final ReaderStats stats;
-    /** The set's slots in use now, for the timeout message. */
-    private final IntSupplier inUse;
-    private final Supplier<MetricsReporter> metrics;
+    /** The set this queue belongs to: its slots in use (for the timeout message), its metrics. */
+    private final ReaderSet set;
 
     private volatile int queued; // written under lock: waiters.size()
     // guarded by lock
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final SmallDeque<Waiter> waiters = new SmallDeque<>();
     /** Asynchronous waiters that timed out, in the order they did, awaiting their callback. */
-    private final ArrayDeque<Waiter> refused = new ArrayDeque<>();
+    private SmallDeque<Waiter> refused; // null until the first asynchronous read timed out
     private boolean deliveringRefusals;
 
     WaitQueue(String name, int capacity, Duration checkoutTimeout, ReentrantLock lock, Clock clock,
-            Timer timer, WorkerPool pool, ReaderStats stats, IntSupplier inUse,
-            Supplier<MetricsReporter> metrics) {
+            Timer timer, WorkerPool pool, ReaderStats stats, ReaderSet set) {
         this.name = name;
         this.capacity = capacity;
         this.checkoutTimeout = checkoutTimeout;
@@ -76,8 +73,7 @@ final class WaitQueue {
         this.timer = timer;
         this.pool = pool;
         this.stats = stats;
-        this.inUse = inUse;
-        this.metrics = metrics;
+        this.set = set;
     }
 
     /** Reads waiting now; read without the lock. */
@@ -159,7 +155,7 @@ final class WaitQueue {
                 waiters.remove(w);
                 queued = waiters.size();
                 Thread.currentThread().interrupt();
-                stats.cancellations.increment();
+                stats.increment(ReaderStats.CANCELLATIONS);
                 throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
                         + "while waiting for a reader; the read never ran", e);
             }
@@ -181,11 +177,11 @@ final class WaitQueue {
             }
             queued = waiters.size();
             w.cancelTimeout();
-            stats.cancellations.increment();
+            stats.increment(ReaderStats.CANCELLATIONS);
         } finally {
             lock.unlock();
         }
-        metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+        set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
         return true;
     }
 
@@ -231,10 +227,14 @@ final class WaitQueue {
                 w.condition.signal();
             } else {
                 w.cancelTimeout();
+                if (refused == null) {
+                    refused = new SmallDeque<>();
+                }
                 refused.addLast(w);
                 queuedRefusal = true;
             }
         }
+        waiters.shrinkIfDrained();
         if (queuedRefusal && !deliveringRefusals) {
             deliveringRefusals = true;
             return true;
@@ -251,7 +251,7 @@ final class WaitQueue {
             Waiter w;
             lock.lock();
             try {
-                w = refused.pollFirst();
+                w = refused == null ? null : refused.pollFirst();
                 if (w == null) {
                     deliveringRefusals = false;
                     return;
@@ -259,7 +259,7 @@ final class WaitQueue {
             } finally {
                 lock.unlock();
             }
-            metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
             try {
                 w.callback.refused(w.failure);
             } catch (RuntimeException e) {
@@ -271,15 +271,15 @@ final class WaitQueue {
     // guarded by lock
     private LanesException timedOut(Waiter w) {
         long waited = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - w.enqueuedAt);
-        String shape = "capacity " + capacity + ", " + inUse.getAsInt() + " in use, "
+        String shape = "capacity " + capacity + ", " + set.inUse() + " in use, "
                 + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
-            stats.deadlines.increment();
+            stats.increment(ReaderStats.DEADLINES);
             return new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
                     + "deadline passed after waiting " + waited + " ms for a reader (" + shape
                     + "); the read never ran", null);
         }
-        stats.checkoutTimeouts.increment();
+        stats.increment(ReaderStats.CHECKOUT_TIMEOUTS);
         return new AdmissionTimeoutException(name + ": no reader became free within "
                 + checkoutTimeout.toMillis() + " ms (waited " + waited + " ms; " + shape
                 + "); the read never ran. Retry later, or raise readers or readerCheckoutTimeout");
@@ -313,7 +313,7 @@ final class WaitQueue {
     /** Tells asynchronous waiters refused by {@link #failAll}; call after the lock. */
     void deliver(List<Waiter> refusedNow) {
         for (Waiter w : refusedNow) {
-            metrics.get().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
             w.callback.refused(w.failure);
         }
     }

@@ -58,7 +58,9 @@ public final class SqliteConnections {
 
         /** A reader's: never an attachment (a reader refuses ATTACH), the options' length. */
         public static Limits reader(DatabaseOptions options) {
-            return new Limits(0, options.maxValueBytes());
+            // every database with the default length shares one (each reader set keeps its own)
+            return options.maxValueBytes() == MAX_LENGTH ? LOCKED_DOWN
+                    : new Limits(0, options.maxValueBytes());
         }
     }
 

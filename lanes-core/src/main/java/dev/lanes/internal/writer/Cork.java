@@ -94,7 +94,7 @@ final class Cork {
                             + "writes persisted is unknown"), e));
                     return;
                 }
-                telemetry.counters.groups.increment();
+                telemetry.counters.increment(WriterCounters.GROUPS);
                 transaction.committed(c, changed, observer);
             }
             r.succeed(null);

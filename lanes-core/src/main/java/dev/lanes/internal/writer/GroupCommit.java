@@ -97,7 +97,7 @@ final class GroupCommit {
         }
         if (inCork) {
             // Applied, not committed: the cork's outer transaction holds it until uncork.
-            telemetry.counters.committed.add(ran.size());
+            telemetry.counters.add(WriterCounters.COMMITTED, ran.size());
             return List.of();
         }
         return commit(ran, c, observer, transactionStart);
@@ -236,8 +236,8 @@ final class GroupCommit {
         for (GroupWrite r : ran) {
             r.commitNanos = commitEnd - commitStart;
         }
-        telemetry.counters.committed.add(ran.size());
-        telemetry.counters.groups.increment();
+        telemetry.counters.add(WriterCounters.COMMITTED, ran.size());
+        telemetry.counters.increment(WriterCounters.GROUPS);
         telemetry.groupCommitted(ran.size(), commitEnd - transactionStart);
         transaction.committed(c, changed, observer);
         return List.of();
@@ -270,7 +270,7 @@ final class GroupCommit {
             return false;
         }
         r.reset();
-        telemetry.counters.replays.increment();
+        telemetry.counters.increment(WriterCounters.REPLAYS);
         return true;
     }
 
@@ -306,8 +306,8 @@ final class GroupCommit {
         boolean clean = c.rollbackVerified();
         cork.committedUnderneath();
         culprit.fail(transaction.failure(culprit, WriteOutcome.UNKNOWN, failure));
-        telemetry.counters.committed.add(ran.size());
-        telemetry.counters.groups.increment();
+        telemetry.counters.add(WriterCounters.COMMITTED, ran.size());
+        telemetry.counters.increment(WriterCounters.GROUPS);
         if (!clean) {
             failAfterPoison(group, List.of(), index);
             transaction.poison("a body committed the transaction and the connection's state "

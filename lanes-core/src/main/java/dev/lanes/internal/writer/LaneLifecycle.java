@@ -8,6 +8,9 @@ import dev.lanes.Termination;
 import dev.lanes.WriteOutcome;
 import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.VarHandles;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * gauges and diagnostics read them without the lock. {@link #poison(String)} and {@link
  * #markDead} take the lock and run on the lane's holder (the turn that found the cause), and
  * change the queue and the pinned transaction under the same lock hold. The futures complete
- * once, from whichever thread ends the phase they stand for.
+ * once, from whichever thread ends the phase they stand for. The two of the end, {@link
+ * #terminated} and {@link #closed}, are made when first asked for or completed, whichever comes
+ * first (an open database holds neither until then), set once by compare-and-set: asking and
+ * completing meet in the same future.
  */
 final class LaneLifecycle {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
@@ -43,10 +49,15 @@ final class LaneLifecycle {
     private final Consumer<WriteRequest> deliverAfterTurn;
     /** Completes once the connection is open and initialized; fails when it never will be. */
     final CompletableFuture<Void> ready = new CompletableFuture<>();
-    /** Completes with the final state: CLOSED, or DEAD with its cause. */
-    final CompletableFuture<Termination> terminated = new CompletableFuture<>();
-    /** Completes once the connection is closed. */
-    final CompletableFuture<Void> closed = new CompletableFuture<>();
+    /** Completes with the final state, CLOSED or DEAD; see {@link #terminated()}. */
+    private volatile CompletableFuture<Termination> terminated;
+    /** Completes once the connection is closed; see {@link #closed()}. */
+    private volatile CompletableFuture<Void> closed;
+
+    private static final VarHandle TERMINATED =
+            VarHandles.field(MethodHandles.lookup(), "terminated", CompletableFuture.class);
+    private static final VarHandle CLOSED =
+            VarHandles.field(MethodHandles.lookup(), "closed", CompletableFuture.class);
 
     // guarded by laneLock (written); state and poisonCause are read anywhere
     private volatile DatabaseState state = DatabaseState.RUNNING;
@@ -96,6 +107,16 @@ final class LaneLifecycle {
 
     String poisonCause() {
         return poisonCause;
+    }
+
+    /** Completes with the final state: CLOSED, or DEAD with its cause. */
+    CompletableFuture<Termination> terminated() {
+        return VarHandles.getOrSet(TERMINATED, this, CompletableFuture::new);
+    }
+
+    /** Completes once the connection is closed. */
+    CompletableFuture<Void> closed() {
+        return VarHandles.getOrSet(CLOSED, this, CompletableFuture::new);
     }
 
     Throwable deadCause() {
@@ -153,7 +174,7 @@ final class LaneLifecycle {
         deadCause = cause;
         ready.completeExceptionally(new DatabaseDeadException(name + ": the database cannot be "
                 + "opened (" + cause + ")", cause));
-        terminated.complete(new Termination(DatabaseState.DEAD, Optional.of(cause)));
+        terminated().complete(new Termination(DatabaseState.DEAD, Optional.of(cause)));
     }
 
     /** Guarded by the lane's lock. @return whether the close began now */
@@ -175,7 +196,7 @@ final class LaneLifecycle {
         }
         ready.completeExceptionally(new ClosedException(name + ": the database closed before it "
                 + "was ready"));
-        terminated.complete(new Termination(DatabaseState.CLOSED, Optional.empty()));
-        closed.complete(null);
+        terminated().complete(new Termination(DatabaseState.CLOSED, Optional.empty()));
+        closed().complete(null);
     }
 }

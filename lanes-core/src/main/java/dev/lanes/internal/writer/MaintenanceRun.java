@@ -67,7 +67,7 @@ final class MaintenanceRun {
             }
         } else {
             r.succeed(value);
-            telemetry.counters.committed.increment();
+            telemetry.counters.increment(WriterCounters.COMMITTED);
         }
     }
 

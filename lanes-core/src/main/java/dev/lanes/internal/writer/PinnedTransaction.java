@@ -283,8 +283,8 @@ final class PinnedTransaction {
         }
         long age = tx.ageNanos();
         end(tx, State.COMMITTED, "committed");
-        telemetry.counters.committed.increment();
-        telemetry.counters.groups.increment();
+        telemetry.counters.increment(WriterCounters.COMMITTED);
+        telemetry.counters.increment(WriterCounters.GROUPS);
         telemetry.groupCommitted(1, age);
         transaction.committed(c, changed, observer);
         r.succeed(null);
@@ -294,7 +294,7 @@ final class PinnedTransaction {
         try {
             c.releaseNested();
             end(tx, State.COMMITTED, "committed into the cork");
-            telemetry.counters.committed.increment();
+            telemetry.counters.increment(WriterCounters.COMMITTED);
             r.succeed(null);
         } catch (SQLException e) {
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());

@@ -167,8 +167,9 @@ final class SqliteWriterConnection implements WriterConnection {
                 try {
                     faults.before(Point.BEGIN);
                     beginImmediate.run();
-                    counters.acquisitions.increment();
-                    counters.busyAbsorbed.add(refused); // every refusal this retry overcame
+                    counters.increment(WriterCounters.ACQUISITIONS);
+                    // every refusal this retry overcame
+                    counters.add(WriterCounters.BUSY_ABSORBED, refused);
                     totalChangesAtBegin = raw.getDatabase().total_changes();
                     if (!changedTables.isEmpty()) {
                         changedTables = new HashSet<>();
@@ -176,10 +177,10 @@ final class SqliteWriterConnection implements WriterConnection {
                     return;
                 } catch (SQLException e) {
                     if (!SqliteConnections.isBusy(e)) {
-                        counters.beginErrors.increment();
+                        counters.increment(WriterCounters.BEGIN_ERRORS);
                         throw e;
                     }
-                    counters.busyRefusals.increment();
+                    counters.increment(WriterCounters.BUSY_REFUSALS);
                     refused++;
                     last = e;
                 }

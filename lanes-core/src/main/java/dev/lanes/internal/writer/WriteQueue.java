@@ -6,11 +6,11 @@ import dev.lanes.OverloadedException;
 import dev.lanes.QueueFullException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.writer.WriteRequest.Close;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
@@ -37,6 +37,10 @@ import java.util.function.Function;
  * {@link #queuedWrites()}: written under the lock after every change of the queue, volatile, so
  * that a gauge reads it without the lock. {@link #dropped} collects, under the lock, the
  * cancelled requests a turn dropped, for the turn to report once the lock is released.
+ *
+ * <p>Memory: both queues are {@link SmallDeque}s, so an idle lane (the common case with many
+ * databases) holds no queue array, and a burst's array is let go once the queue drained; the
+ * steps' queue is made by the first interactive transaction's first step (under the lock).
  */
 final class WriteQueue {
     private final String name;
@@ -46,8 +50,9 @@ final class WriteQueue {
     private final ReentrantLock laneLock;
     private final Condition notFull;
     // guarded by laneLock
-    private final ArrayDeque<WriteRequest> requests = new ArrayDeque<>();
-    private final ArrayDeque<TransactionStep> steps = new ArrayDeque<>();
+    private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
+    /** Null until the first interactive transaction's first step. */
+    private SmallDeque<TransactionStep> steps;
     private int notFullWaiters;
     private int runningGroupSize;
     private boolean contended;
@@ -69,7 +74,7 @@ final class WriteQueue {
     }
 
     boolean stepsEmpty() {
-        return steps.isEmpty();
+        return steps == null || steps.isEmpty();
     }
 
     /** Requests waiting, the close marker not counted. */
@@ -116,10 +121,16 @@ final class WriteQueue {
     }
 
     void addStep(TransactionStep step) {
+        if (steps == null) {
+            steps = new SmallDeque<>();
+        }
         steps.addLast(step);
     }
 
     boolean hasStep(Class<? extends TransactionStep> kind) {
+        if (steps == null) {
+            return false;
+        }
         for (TransactionStep s : steps) {
             if (kind.isInstance(s)) {
                 return true;
@@ -179,7 +190,7 @@ final class WriteQueue {
         if (first != null) {
             group.add(first);
         } else if (pinned) {
-            TransactionStep step = steps.pollFirst();
+            TransactionStep step = steps == null ? null : steps.pollFirst();
             if (step != null) {
                 group.add(step);
             }
@@ -239,7 +250,7 @@ final class WriteQueue {
         }
         requests.clear();
         if (closeMarker != null) {
-            requests.add(closeMarker);
+            requests.addLast(closeMarker);
         }
         counted();
         signalRoom();
@@ -248,8 +259,11 @@ final class WriteQueue {
 
     /** Takes every waiting step of the pinned transaction (it ended). */
     List<TransactionStep> takeSteps() {
-        List<TransactionStep> taken = new ArrayList<>(steps);
-        steps.clear();
+        List<TransactionStep> taken = new ArrayList<>(steps == null ? 0 : steps.size());
+        if (steps != null) {
+            steps.forEach(taken::add);
+            steps.clear();
+        }
         return taken;
     }
 

@@ -32,8 +32,11 @@ import org.slf4j.LoggerFactory;
  * <h2>Concurrency</h2>
  * {@link #observe} runs on the lane's holder before the lane is released, so a caller who sees
  * its outcome also sees its observation, and a later group's can never be overwritten by an
- * earlier one; {@link #lastWrite} is volatile for readers on other threads. The counters are
- * {@code LongAdder}s, written by the holder and, for refusals at admission, by callers.
+ * earlier one; {@link #lastWrite} is volatile for readers on other threads, and refers to an
+ * immutable {@link Observed} (numbers, not the public record's {@code Duration}s, which a
+ * database would keep six of for as long as it stays open; {@link #lastWrite()} makes the record
+ * when asked). The counters are atomic ({@link WriterCounters}), written by the holder and, for
+ * refusals at admission, by callers.
  */
 final class WriteTelemetry {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
@@ -46,7 +49,21 @@ final class WriteTelemetry {
     private final Duration slowWriteThreshold;
     private final MetricsReporter metrics;
     private final Clock clock;
-    private volatile WriteObservation lastWrite;
+    private volatile Observed lastWrite;
+
+    /** The stages of the latest observed write, as {@link WriteObservation} reports them. */
+    private record Observed(long queueWaitNanos, long acquireNanos, long bodyNanos,
+            long commitNanos, long totalNanos, int depthAtEntry, int groupSize,
+            long observedAtSecond, int observedAtNano, List<String> labels,
+            int labelsTruncated) {
+        WriteObservation view() {
+            return new WriteObservation(Duration.ofNanos(queueWaitNanos),
+                    Duration.ofNanos(acquireNanos), Duration.ofNanos(bodyNanos),
+                    Duration.ofNanos(commitNanos), Duration.ofNanos(totalNanos), depthAtEntry,
+                    groupSize, Instant.ofEpochSecond(observedAtSecond, observedAtNano), labels,
+                    labelsTruncated);
+        }
+    }
 
     WriteTelemetry(String name, Duration slowWriteThreshold, MetricsReporter metrics, Clock clock) {
         this.name = name;
@@ -56,7 +73,8 @@ final class WriteTelemetry {
     }
 
     WriteObservation lastWrite() {
-        return lastWrite;
+        Observed o = lastWrite;
+        return o == null ? null : o.view();
     }
 
     MetricsReporter metrics() {
@@ -100,11 +118,10 @@ final class WriteTelemetry {
         }
         long lastTotal = now - last.enqueuedAt;
         boolean lastSlow = lastTotal >= slowNanos && labels != null;
-        lastWrite = new WriteObservation(
-                Duration.ofNanos(Math.max(0, last.startedAt - last.enqueuedAt)),
-                Duration.ofNanos(last.acquireNanos), Duration.ofNanos(last.bodyNanos),
-                Duration.ofNanos(last.commitNanos), Duration.ofNanos(lastTotal),
-                last.depthAtEntry, last.groupSize, Instant.now(),
+        Instant observedAt = Instant.now();
+        lastWrite = new Observed(Math.max(0, last.startedAt - last.enqueuedAt), last.acquireNanos,
+                last.bodyNanos, last.commitNanos, lastTotal, last.depthAtEntry, last.groupSize,
+                observedAt.getEpochSecond(), observedAt.getNano(),
                 lastSlow ? List.copyOf(labels.kept) : List.of(), lastSlow ? labels.dropped() : 0);
         if (slow > 0) {
             warnSlow(slow, slowest, labels, last);
@@ -169,7 +186,7 @@ final class WriteTelemetry {
     }
 
     void overload() {
-        counters.overloads.increment();
+        counters.increment(WriterCounters.OVERLOADS);
         metrics.report(m -> m.overload(name));
     }
 
@@ -193,9 +210,9 @@ final class WriteTelemetry {
     void delivered(WriteRequest r) {
         LanesException failure = r.failure();
         if (failure != null) {
-            counters.failed.increment();
+            counters.increment(WriterCounters.FAILED);
             if (failure.outcome() == WriteOutcome.UNKNOWN) {
-                counters.unknown.increment();
+                counters.increment(WriterCounters.UNKNOWN);
             }
         }
         if (r.traced != null) {

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,21 +102,24 @@ public final class WriterLane implements WorkerPool.Task {
                 clock, lock);
         this.telemetry = new WriteTelemetry(name, options.slowWriteThreshold(), setup.metrics(),
                 clock);
+        // one instance of each callback the parts share, not one per part
+        Consumer<String> poison = this::poison;
+        Consumer<WriteRequest> deliverAfterTurn = drained::add;
         this.transaction = new LaneTransaction(name, options.busyTimeout(), setup.diskReserve(),
-                this::poison);
+                poison);
         this.cork = new Cork(transaction, telemetry, lock);
         SerialTask run = new SerialTask();
         this.pinned = new PinnedTransaction(transaction, lock, queue, cork, telemetry,
                 setup.transactionListeners(), setup.timer(), clock, run::schedule,
-                () -> setup.pool().submit(this), drained::add);
-        this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, drained::add);
+                () -> setup.pool().submit(this), deliverAfterTurn);
+        this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, deliverAfterTurn);
         this.scheduler = new TurnScheduler(run, lock, queue, pinned, setup.pool(), this,
                 setup.events(), this::turn);
         this.admission = new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler,
                 telemetry);
         this.groupCommit = new GroupCommit(transaction, cork, telemetry, clock);
         this.maintenanceRun = new MaintenanceRun(transaction, cork, telemetry, clock,
-                setup.diskReserve(), this::poison);
+                setup.diskReserve(), poison);
         this.connection = new WriterConnectionSlot(setup, telemetry, lifecycle);
         this.idleRelease = new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork,
                 lifecycle, connection);
@@ -440,7 +444,7 @@ public final class WriterLane implements WorkerPool.Task {
         if (schedule) {
             scheduler.submit();
         }
-        return lifecycle.closed;
+        return lifecycle.closed();
     }
 
     private void closeConnection(Close marker) {
@@ -495,12 +499,12 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     public CompletableFuture<Termination> whenTerminated() {
-        return lifecycle.terminated;
+        return lifecycle.terminated();
     }
 
     /** Completes once the connection is closed. */
     public CompletableFuture<Void> closed() {
-        return lifecycle.closed;
+        return lifecycle.closed();
     }
 
     /** Whether writes are held by a cork; reads then run on the writer to see them. */
@@ -541,8 +545,10 @@ public final class WriterLane implements WorkerPool.Task {
             Throwable dead = lifecycle.deadCause();
             return new View(lifecycle.state(), lifecycle.poisonCause(),
                     dead == null ? null : dead.toString(), queue.queuedWrites(),
-                    options.writeQueueCapacity(), c.committed.sum(), c.failed.sum(),
-                    c.groups.sum(), c.overloads.sum(), c.replays.sum(), background, c.snapshot(),
+                    options.writeQueueCapacity(), c.sum(WriterCounters.COMMITTED),
+                    c.sum(WriterCounters.FAILED), c.sum(WriterCounters.GROUPS),
+                    c.sum(WriterCounters.OVERLOADS), c.sum(WriterCounters.REPLAYS), background,
+                    c.snapshot(),
                     tx == null ? null : new DatabaseDiagnostics.TransactionInfo(
                             Duration.ofNanos(tx.ageNanos()), tx.statements),
                     cork.corked(), telemetry.lastWrite());

@@ -144,7 +144,7 @@ class CommitNotAppliedReplayTest {
             assertThat(r.failure()).isNull();
             assertThat(r.runs).isEqualTo(2);
         }
-        assertThat(telemetry.counters.replays.sum()).isEqualTo(2);
+        assertThat(telemetry.counters.sum(WriterCounters.REPLAYS)).isEqualTo(2);
         assertThat(poisons).isEmpty();
     }
 

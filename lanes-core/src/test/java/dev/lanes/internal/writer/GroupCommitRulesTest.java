@@ -112,7 +112,7 @@ class GroupCommitRulesTest {
     }
 
     private long replays() {
-        return telemetry.counters.replays.sum();
+        return telemetry.counters.sum(WriterCounters.REPLAYS);
     }
 
     // ------------------------------------------------------------------ the group ended inside
