@@ -116,7 +116,11 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
 
     @Override
     int[] runBatch() throws SQLException {
-        return connection.runBatch(sql, batch == null ? List.of() : batch, timeout());
+        List<dev.lanes.Statement> statements = new ArrayList<>(batch == null ? 0 : batch.size());
+        for (Object[] p : batch == null ? List.<Object[]>of() : batch) {
+            statements.add(dev.lanes.Statement.of(sql, p));
+        }
+        return connection.runBatch(statements, timeout());
     }
 
     @Override

@@ -199,7 +199,11 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
 
     /** Runs what was batched as one atomic request. */
     int[] runBatch() throws SQLException {
-        return connection.runBatch(batch == null ? List.of() : batch, timeout);
+        List<dev.lanes.Statement> statements = new ArrayList<>(batch == null ? 0 : batch.size());
+        for (String sql : batch == null ? List.<String>of() : batch) {
+            statements.add(dev.lanes.Statement.of(sql));
+        }
+        return connection.runBatch(statements, timeout);
     }
 
     @Override

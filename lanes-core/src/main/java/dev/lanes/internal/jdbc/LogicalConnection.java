@@ -128,27 +128,11 @@ final class LogicalConnection implements Connection {
         return o;
     }
 
-    /** A batch of one prepared statement with several parameter sets. */
-    int[] runBatch(String sql, List<Object[]> parameterSets, QueryTimeout timeout)
-            throws SQLException {
-        List<dev.lanes.Statement> batch = new ArrayList<>(parameterSets.size());
-        for (Object[] p : parameterSets) {
-            batch.add(dev.lanes.Statement.of(sql, p));
-        }
-        return runStatements(batch, timeout);
-    }
-
-    /** A batch of plain statements. */
-    int[] runBatch(List<String> sqls, QueryTimeout timeout) throws SQLException {
-        List<dev.lanes.Statement> batch = new ArrayList<>(sqls.size());
-        for (String sql : sqls) {
-            batch.add(dev.lanes.Statement.of(sql));
-        }
-        return runStatements(batch, timeout);
-    }
-
-    private int[] runStatements(List<dev.lanes.Statement> batch, QueryTimeout timeout)
-            throws SQLException {
+    /**
+     * Runs a statement's batch: one atomic request in auto-commit mode, else statement by
+     * statement inside the transaction.
+     */
+    int[] runBatch(List<dev.lanes.Statement> batch, QueryTimeout timeout) throws SQLException {
         checkOpen();
         try {
             if (autoCommit) {

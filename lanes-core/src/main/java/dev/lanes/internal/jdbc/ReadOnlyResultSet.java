@@ -306,22 +306,26 @@ abstract sealed class ReadOnlyResultSet implements ResultSet, OwnWrapper
     }
 
     @Override
-    public final void updateAsciiStream(int columnIndex, InputStream x, int length) throws SQLException {
+    public final void updateAsciiStream(int columnIndex, InputStream x, int length)
+            throws SQLException {
         throw readOnly("updateAsciiStream");
     }
 
     @Override
-    public final void updateBinaryStream(int columnIndex, InputStream x, int length) throws SQLException {
+    public final void updateBinaryStream(int columnIndex, InputStream x, int length)
+            throws SQLException {
         throw readOnly("updateBinaryStream");
     }
 
     @Override
-    public final void updateCharacterStream(int columnIndex, Reader x, int length) throws SQLException {
+    public final void updateCharacterStream(int columnIndex, Reader x, int length)
+            throws SQLException {
         throw readOnly("updateCharacterStream");
     }
 
     @Override
-    public final void updateObject(int columnIndex, Object x, int scaleOrLength) throws SQLException {
+    public final void updateObject(int columnIndex, Object x, int scaleOrLength)
+            throws SQLException {
         throw readOnly("updateObject");
     }
 
@@ -401,22 +405,26 @@ abstract sealed class ReadOnlyResultSet implements ResultSet, OwnWrapper
     }
 
     @Override
-    public final void updateAsciiStream(String columnLabel, InputStream x, int length) throws SQLException {
+    public final void updateAsciiStream(String columnLabel, InputStream x, int length)
+            throws SQLException {
         throw readOnly("updateAsciiStream");
     }
 
     @Override
-    public final void updateBinaryStream(String columnLabel, InputStream x, int length) throws SQLException {
+    public final void updateBinaryStream(String columnLabel, InputStream x, int length)
+            throws SQLException {
         throw readOnly("updateBinaryStream");
     }
 
     @Override
-    public final void updateCharacterStream(String columnLabel, Reader x, int length) throws SQLException {
+    public final void updateCharacterStream(String columnLabel, Reader x, int length)
+            throws SQLException {
         throw readOnly("updateCharacterStream");
     }
 
     @Override
-    public final void updateObject(String columnLabel, Object x, int scaleOrLength) throws SQLException {
+    public final void updateObject(String columnLabel, Object x, int scaleOrLength)
+            throws SQLException {
         throw readOnly("updateObject");
     }
 
@@ -511,42 +519,50 @@ abstract sealed class ReadOnlyResultSet implements ResultSet, OwnWrapper
     }
 
     @Override
-    public final void updateNCharacterStream(int columnIndex, Reader x, long length) throws SQLException {
+    public final void updateNCharacterStream(int columnIndex, Reader x, long length)
+            throws SQLException {
         throw readOnly("updateNCharacterStream");
     }
 
     @Override
-    public final void updateNCharacterStream(String columnLabel, Reader x, long length) throws SQLException {
+    public final void updateNCharacterStream(String columnLabel, Reader x, long length)
+            throws SQLException {
         throw readOnly("updateNCharacterStream");
     }
 
     @Override
-    public final void updateAsciiStream(int columnIndex, InputStream x, long length) throws SQLException {
+    public final void updateAsciiStream(int columnIndex, InputStream x, long length)
+            throws SQLException {
         throw readOnly("updateAsciiStream");
     }
 
     @Override
-    public final void updateBinaryStream(int columnIndex, InputStream x, long length) throws SQLException {
+    public final void updateBinaryStream(int columnIndex, InputStream x, long length)
+            throws SQLException {
         throw readOnly("updateBinaryStream");
     }
 
     @Override
-    public final void updateCharacterStream(int columnIndex, Reader x, long length) throws SQLException {
+    public final void updateCharacterStream(int columnIndex, Reader x, long length)
+            throws SQLException {
         throw readOnly("updateCharacterStream");
     }
 
     @Override
-    public final void updateAsciiStream(String columnLabel, InputStream x, long length) throws SQLException {
+    public final void updateAsciiStream(String columnLabel, InputStream x, long length)
+            throws SQLException {
         throw readOnly("updateAsciiStream");
     }
 
     @Override
-    public final void updateBinaryStream(String columnLabel, InputStream x, long length) throws SQLException {
+    public final void updateBinaryStream(String columnLabel, InputStream x, long length)
+            throws SQLException {
         throw readOnly("updateBinaryStream");
     }
 
     @Override
-    public final void updateCharacterStream(String columnLabel, Reader x, long length) throws SQLException {
+    public final void updateCharacterStream(String columnLabel, Reader x, long length)
+            throws SQLException {
         throw readOnly("updateCharacterStream");
     }
 
@@ -556,7 +572,8 @@ abstract sealed class ReadOnlyResultSet implements ResultSet, OwnWrapper
     }
 
     @Override
-    public final void updateBlob(String columnLabel, InputStream x, long length) throws SQLException {
+    public final void updateBlob(String columnLabel, InputStream x, long length)
+            throws SQLException {
         throw readOnly("updateBlob");
     }
 
@@ -651,22 +668,26 @@ abstract sealed class ReadOnlyResultSet implements ResultSet, OwnWrapper
     }
 
     @Override
-    public final void updateObject(int columnIndex, Object x, SQLType targetSqlType, int scaleOrLength) throws SQLException {
+    public final void updateObject(int columnIndex, Object x, SQLType targetSqlType,
+            int scaleOrLength) throws SQLException {
         throw readOnly("updateObject");
     }
 
     @Override
-    public final void updateObject(String columnLabel, Object x, SQLType targetSqlType, int scaleOrLength) throws SQLException {
+    public final void updateObject(String columnLabel, Object x, SQLType targetSqlType,
+            int scaleOrLength) throws SQLException {
         throw readOnly("updateObject");
     }
 
     @Override
-    public final void updateObject(int columnIndex, Object x, SQLType targetSqlType) throws SQLException {
+    public final void updateObject(int columnIndex, Object x, SQLType targetSqlType)
+            throws SQLException {
         throw readOnly("updateObject");
     }
 
     @Override
-    public final void updateObject(String columnLabel, Object x, SQLType targetSqlType) throws SQLException {
+    public final void updateObject(String columnLabel, Object x, SQLType targetSqlType)
+            throws SQLException {
         throw readOnly("updateObject");
     }
 }
