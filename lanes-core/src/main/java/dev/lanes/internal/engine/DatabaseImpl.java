@@ -45,6 +45,7 @@ import dev.lanes.internal.writer.WriterLane;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -230,6 +231,11 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public int[] executeBatch(List<dev.lanes.Statement> statements) {
+        return runAndWait(batch(statements));
+    }
+
+    /** A batch as one write request, refused before anything runs when a statement may not. */
+    private WriteRequest batch(List<dev.lanes.Statement> statements) {
         Objects.requireNonNull(statements, "statements");
         List<dev.lanes.Statement> batch = List.copyOf(statements);
         for (int i = 0; i < batch.size(); i++) {
@@ -237,7 +243,7 @@ public final class DatabaseImpl implements Database {
             Refusals.transactionControl(name, where, batch.get(i).sql());
             Refusals.severalStatements(name, where, batch.get(i).sql());
         }
-        return write(c -> Statements.batch(c, batch));
+        return lane.body(WriteOptions.DEFAULTS, c -> Statements.batch(c, batch));
     }
 
     @Override
@@ -282,8 +288,13 @@ public final class DatabaseImpl implements Database {
 
     /** Runs a request for a caller that waits for it; see {@link WriterLane#runAndWait}. */
     <T> T runAndWait(WriteRequest r) {
+        return runAndWait(r, null);
+    }
+
+    /** {@link #runAndWait(WriteRequest)}, withdrawn unrun if not started within a timeout. */
+    private <T> T runAndWait(WriteRequest r, Duration startTimeout) {
         checkIdentity(r);
-        return lane.runAndWait(r, !Threads.currentIsVirtual());
+        return lane.runAndWait(r, !Threads.currentIsVirtual(), startTimeout);
     }
 
     /** Submits a request whose caller does not wait for it. */
@@ -395,23 +406,29 @@ public final class DatabaseImpl implements Database {
         }
 
         @Override
-        public Object write(String sql, Object[] args, WriteRequest.Returns returns) {
+        public Object write(String sql, Object[] args, WriteRequest.Returns returns,
+                Duration startTimeout) {
             Objects.requireNonNull(sql, "sql");
             String where = "a JDBC statement (use setAutoCommit(false) and commit() for a "
                     + "transaction)";
             Refusals.transactionControl(name, where, sql);
             Refusals.severalStatements(name, where, sql);
-            return runAndWait(lane.statement(sql, args, returns));
+            return runAndWait(lane.statement(sql, args, returns), startTimeout);
         }
 
         @Override
-        public InteractiveTransaction begin() {
-            return runAndWait(lane.begin(TransactionOptions.DEFAULTS));
+        public int[] executeBatch(List<dev.lanes.Statement> batch, Duration startTimeout) {
+            return runAndWait(batch(batch), startTimeout);
         }
 
         @Override
-        public ReadSnapshot snapshot() {
-            return routing.snapshot();
+        public InteractiveTransaction begin(Duration startTimeout) {
+            return runAndWait(lane.begin(TransactionOptions.DEFAULTS), startTimeout);
+        }
+
+        @Override
+        public ReadSnapshot snapshot(ReadOptions options) {
+            return routing.snapshot(options);
         }
     }
 

@@ -115,10 +115,13 @@ final class ReadRouting {
         }
     }
 
-    /** A snapshot for the data source's read-only transaction; always on a reader. */
-    ReadSnapshot snapshot() {
+    /**
+     * A snapshot for the data source's read-only transaction; always on a reader, admitted
+     * within {@code options}' timeout.
+     */
+    ReadSnapshot snapshot(ReadOptions options) {
         idle.touched();
-        return reads.snapshot(ReadOptions.DEFAULTS);
+        return reads.snapshot(options);
     }
 
     private long maxResultBytes() {

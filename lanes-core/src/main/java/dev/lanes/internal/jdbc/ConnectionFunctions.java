@@ -4,8 +4,8 @@ import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlLexer;
 import dev.lanes.internal.sql.Statements;
+import java.util.Collections;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * SQLite's connection-scoped functions {@code last_insert_rowid()} and {@code changes()} for a
@@ -39,15 +39,6 @@ final class ConnectionFunctions {
         if (shape.countsChanges()) {
             changes = count; // DDL, pragmas: SQLite leaves changes() as it was
         }
-    }
-
-    /**
-     * This connection's own answer to a query ({@link #answer}), or the query's result with this
-     * connection's values substituted in it ({@link #substituted}).
-     */
-    ResultData ownOr(SqlShape shape, Function<String, ResultData> query) {
-        ResultData own = answer(shape);
-        return own != null ? own : query.apply(substituted(shape));
     }
 
     /**
@@ -151,7 +142,7 @@ final class ConnectionFunctions {
             return null; // FROM, WHERE, another column: SQLite's to answer
         }
         List<String> column = List.of(label);
-        return new ResultData(column, column, List.of(""),
+        return new ResultData(column, column, Collections.singletonList(null), // an expression
                 List.of(Row.of(column, new Object[] {value})));
     }
 

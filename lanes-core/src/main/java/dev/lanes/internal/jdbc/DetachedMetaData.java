@@ -4,91 +4,188 @@ import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Types;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The {@link ResultSetMetaData} of a {@link DetachedResultSet}: column labels, names and declared
  * types as the read kept them, and the JDBC type sqlite-jdbc would report, which depends on the
  * declared type and on the storage class of a value (the column's first non-null value stands
  * for it here, since the rows are all read). What it cannot know (table, schema, precision) is
- * empty or 0, as sqlite-jdbc reports for an expression; what JDBC lets a driver refuse fails
- * with {@link SQLFeatureNotSupportedException}.
+ * empty or 0, as sqlite-jdbc reports for an expression. Every column call checks its index
+ * first. Equality is identity; {@code unwrap} gives the metadata itself.
  *
  * <p>Immutable over immutable data: safe from any thread.
  */
-final class DetachedMetaData {
-    private static final Proxies<ResultSetMetaData> PROXIES =
-            Proxies.of(ResultSetMetaData.class);
+final class DetachedMetaData implements ResultSetMetaData, OwnWrapper {
+    /** sqlite-jdbc's pattern for the type of {@code cast(x as type)} in a column's name. */
+    private static final Pattern CAST = Pattern.compile("cast\\(.*?\\s+as\\s+(.*?)\\s*\\)");
 
     private final ResultData data;
 
-    private DetachedMetaData(ResultData data) {
+    DetachedMetaData(ResultData data) {
         this.data = data;
     }
 
-    /** The metadata of {@code data}'s columns. */
-    static ResultSetMetaData of(ResultData data) {
-        DetachedMetaData meta = new DetachedMetaData(data);
-        return PROXIES.create((proxy, method, args) -> meta.call(proxy, method.getName(), args));
+    /** The 0-based index of the column with this 1-based index, checked. */
+    private int checked(int column) throws SQLException {
+        return DetachedResultSet.columnIndex(data, column);
     }
 
-    private Object call(Object proxy, String name, Object[] args) throws SQLException {
-        switch (name) {
-            case "toString":
-                return "ResultSetMetaData" + data.labels();
-            case "getColumnCount":
-                return data.labels().size();
-            default:
-                return column(name, DetachedResultSet.columnIndex(data, args[0]));
+    /**
+     * The type name sqlite-jdbc's {@code getColumnTypeName} gives the column with this 1-based
+     * index: the declared type up to a parenthesis, upper-cased; for an expression, the type of a
+     * cast in its name ({@code cast(x as text)}, as written in lower case), else the storage
+     * class of the first row's value ({@code NUMERIC} for NULL or no row), which is what the
+     * driver finds when it is asked right after the query ran.
+     */
+    private String typeName(int column) throws SQLException {
+        int i = checked(column);
+        String declared = data.declaredTypes().get(i);
+        if (declared == null) {
+            Matcher cast = CAST.matcher(data.names().get(i));
+            declared = cast.find() ? cast.group(1) : null;
         }
-    }
-
-    /** A property of column {@code i} (0-based). */
-    private Object column(String name, int i) throws SQLException {
-        String typeName = data.declaredTypes().get(i);
-        switch (name) {
-            case "getColumnLabel":
-                return data.labels().get(i);
-            case "getColumnName":
-                return data.names().get(i);
-            case "getColumnTypeName":
-                return typeName.isEmpty() ? "NUMERIC" : typeName.toUpperCase(Locale.ROOT);
-            case "getColumnType":
-                return jdbcType(typeName, firstValue(i));
-            case "getColumnClassName":
-                Object v = firstValue(i);
-                return (v == null ? Object.class : JdbcValues.object(v).getClass()).getName();
-            case "getTableName":
-            case "getSchemaName":
-            case "getCatalogName":
-                return "";
-            case "isNullable":
-                return ResultSetMetaData.columnNullableUnknown;
-            case "isAutoIncrement":
-            case "isCurrency":
-            case "isWritable":
-            case "isDefinitelyWritable":
-                return false;
-            case "isCaseSensitive":
-            case "isSearchable":
-            case "isReadOnly":
-                return true;
-            case "isSigned":
-                return isSigned(jdbcType(typeName, firstValue(i)));
-            case "getPrecision":
-            case "getScale":
-                return 0;
-            case "getColumnDisplaySize":
-                return Integer.MAX_VALUE;
-            default:
-                throw new SQLFeatureNotSupportedException("ResultSetMetaData." + name
-                        + " is not supported");
+        if (declared != null) {
+            int paren = declared.indexOf('(');
+            return (paren < 0 ? declared : declared.substring(0, paren))
+                    .toUpperCase(Locale.ENGLISH);
         }
+        Object first = data.rows().isEmpty() ? null : data.rows().get(0).get(i);
+        return first instanceof Long ? "INTEGER" : first instanceof Double ? "FLOAT"
+                : first instanceof byte[] ? "BLOB" : first instanceof String ? "TEXT"
+                : "NUMERIC";
     }
 
-    private static boolean isSigned(int t) {
+    @Override
+    public int getColumnCount() {
+        return data.labels().size();
+    }
+
+    @Override
+    public String getColumnLabel(int column) throws SQLException {
+        return data.labels().get(DetachedResultSet.columnIndex(data, column));
+    }
+
+    @Override
+    public String getColumnName(int column) throws SQLException {
+        return data.names().get(DetachedResultSet.columnIndex(data, column));
+    }
+
+    @Override
+    public String getColumnTypeName(int column) throws SQLException {
+        String typeName = typeName(column);
+        return typeName.isEmpty() ? "NUMERIC" : typeName;
+    }
+
+    @Override
+    public int getColumnType(int column) throws SQLException {
+        return jdbcType(typeName(column), firstValue(column - 1));
+    }
+
+    @Override
+    public String getColumnClassName(int column) throws SQLException {
+        Object v = firstValue(checked(column));
+        return (v == null ? Object.class : JdbcValues.object(v).getClass()).getName();
+    }
+
+    @Override
+    public String getTableName(int column) throws SQLException {
+        checked(column);
+        return "";
+    }
+
+    @Override
+    public String getSchemaName(int column) throws SQLException {
+        checked(column);
+        return "";
+    }
+
+    @Override
+    public String getCatalogName(int column) throws SQLException {
+        checked(column);
+        return "";
+    }
+
+    @Override
+    public int isNullable(int column) throws SQLException {
+        checked(column);
+        return ResultSetMetaData.columnNullableUnknown;
+    }
+
+    @Override
+    public boolean isAutoIncrement(int column) throws SQLException {
+        checked(column);
+        return false;
+    }
+
+    @Override
+    public boolean isCurrency(int column) throws SQLException {
+        checked(column);
+        return false;
+    }
+
+    @Override
+    public boolean isWritable(int column) throws SQLException {
+        checked(column);
+        return false;
+    }
+
+    @Override
+    public boolean isDefinitelyWritable(int column) throws SQLException {
+        checked(column);
+        return false;
+    }
+
+    @Override
+    public boolean isCaseSensitive(int column) throws SQLException {
+        checked(column);
+        return true;
+    }
+
+    @Override
+    public boolean isSearchable(int column) throws SQLException {
+        checked(column);
+        return true;
+    }
+
+    @Override
+    public boolean isReadOnly(int column) throws SQLException {
+        checked(column);
+        return true;
+    }
+
+    @Override
+    public boolean isSigned(int column) throws SQLException {
+        return signedType(getColumnType(column));
+    }
+
+    @Override
+    public int getPrecision(int column) throws SQLException {
+        checked(column);
+        return 0;
+    }
+
+    @Override
+    public int getScale(int column) throws SQLException {
+        checked(column);
+        return 0;
+    }
+
+    @Override
+    public int getColumnDisplaySize(int column) throws SQLException {
+        checked(column);
+        return Integer.MAX_VALUE;
+    }
+
+    @Override
+    public String toString() {
+        return "ResultSetMetaData" + data.labels();
+    }
+
+    private static boolean signedType(int t) {
         return t == Types.INTEGER || t == Types.BIGINT || t == Types.REAL || t == Types.DOUBLE
                 || t == Types.NUMERIC || t == Types.DECIMAL || t == Types.FLOAT;
     }

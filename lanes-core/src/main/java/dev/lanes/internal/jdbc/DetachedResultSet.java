@@ -3,15 +3,21 @@ package dev.lanes.internal.jdbc;
 import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.Reader;
 import java.io.StringReader;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.sql.Date;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.sql.Time;
+import java.sql.Timestamp;
 import java.util.Calendar;
 import java.util.List;
 import java.util.Map;
@@ -20,246 +26,549 @@ import java.util.Map;
  * A forward-only, read-only {@link ResultSet} over a result already read off its connection
  * ({@link ResultData}): it holds no reader, no statement and no thread, so it can be read from
  * any thread, after the request that produced it ended. Values convert as {@link JdbcValues}
- * says, after sqlite-jdbc's result set.
- *
- * <p>A dynamic proxy answers the interface: the methods below are the result set; scrolling
- * ({@code absolute}, {@code previous}, …) fails as on any forward-only result set, and what JDBC
- * lets a driver refuse (updates, {@code getBlob}, {@code getArray}, …) fails with {@link
- * SQLFeatureNotSupportedException}, never silently.
+ * says, after sqlite-jdbc's result set; a getter of a primitive reads the row's value without
+ * boxing it again. Updates, scrolling and the types SQLite has no values of are refused by
+ * {@link ReadOnlyResultSet}. Equality is identity; {@code unwrap} gives the result set itself.
  *
  * <p>Not thread-safe: one user, as every JDBC result set.
  */
-final class DetachedResultSet implements InvocationHandler {
-    private static final Proxies<ResultSet> RESULT_SETS = Proxies.of(ResultSet.class);
-
+final class DetachedResultSet extends ReadOnlyResultSet {
     private final ResultData data;
     private final List<Row> rows;
-    private final Statement statement;
+    /** What {@code getStatement()} gives: the statement that ran it, or null (metadata). */
+    private final JdbcStatement statement;
+    private ResultSetMetaData metaData;
     private int index = -1;
     private boolean closed;
     private boolean lastWasNull;
 
-    private DetachedResultSet(ResultData data, Statement statement) {
+    private DetachedResultSet(ResultData data, JdbcStatement statement) {
         this.data = data;
         this.rows = data.rows();
         this.statement = statement;
     }
 
     /** A result set over {@code data}; {@code statement} is what {@code getStatement()} gives. */
-    static ResultSet of(ResultData data, Statement statement) {
-        return RESULT_SETS.create(new DetachedResultSet(data, statement));
+    static DetachedResultSet of(ResultData data, JdbcStatement statement) {
+        return new DetachedResultSet(data, statement);
     }
 
-    /** An empty result set with one column, as {@code getGeneratedKeys} gives for no insert. */
-    static ResultSet ofKeys(long rowid, boolean any, Statement statement) {
+    /** The result of {@code getGeneratedKeys}: the last rowid, or no row for no insert. */
+    static DetachedResultSet ofKeys(long rowid, boolean any, JdbcStatement statement) {
         List<String> column = List.of("last_insert_rowid()");
         List<Row> rows = any ? List.of(Row.of(column, new Object[] {rowid})) : List.of();
         return of(new ResultData(column, column, List.of("INTEGER"), rows), statement);
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-        String name = method.getName();
-        switch (name) {
-            case "toString":
-                return "ResultSet[" + data.labels() + ", " + rows.size() + " rows]";
-            case "close":
-                closed = true;
-                return null;
-            case "isClosed":
-                return closed;
-            default:
-                break;
-        }
+    void checkOpen() throws SQLException {
         if (closed) {
             throw new SQLException("the result set is closed");
         }
-        Object answer = cursorCall(name, args);
-        if (answer != NOT_A_CURSOR_CALL) {
-            return answer;
+    }
+
+    // ------------------------------------------------------------------ the cursor
+
+    @Override
+    public boolean next() throws SQLException {
+        checkOpen();
+        if (index < rows.size()) {
+            index++;
         }
-        if (name.startsWith("get") && args != null && args.length >= 1
-                && (args[0] instanceof Integer || args[0] instanceof String)) {
-            return value(name, args);
+        return index < rows.size();
+    }
+
+    @Override
+    public void close() throws SQLException {
+        if (closed) {
+            return;
         }
-        if (name.startsWith("update") || name.endsWith("Row") || name.equals("rowUpdated")
-                || name.equals("rowInserted") || name.equals("rowDeleted")) {
-            throw new SQLFeatureNotSupportedException("the result set is read-only ("
-                    + name + ")");
-        }
-        switch (name) {
-            case "first":
-            case "last":
-            case "absolute":
-            case "relative":
-            case "previous":
-            case "beforeFirst":
-            case "afterLast":
-                throw new SQLException("the result set is TYPE_FORWARD_ONLY (" + name + ")");
-            default:
-                throw new SQLFeatureNotSupportedException("ResultSet." + name
-                        + " is not supported");
+        closed = true;
+        if (statement != null) {
+            statement.resultClosed(this);
         }
     }
 
-    private static final Object NOT_A_CURSOR_CALL = new Object();
-
-    /** Navigation and the result set's own properties. */
-    private Object cursorCall(String name, Object[] args) throws SQLException {
-        switch (name) {
-            case "next":
-                if (index < rows.size()) {
-                    index++;
-                }
-                return index < rows.size();
-            case "wasNull":
-                return lastWasNull;
-            case "findColumn":
-                return columnIndex(data, args[0]) + 1;
-            case "getMetaData":
-                return DetachedMetaData.of(data);
-            case "getStatement":
-                return statement;
-            case "getType":
-                return ResultSet.TYPE_FORWARD_ONLY;
-            case "getConcurrency":
-                return ResultSet.CONCUR_READ_ONLY;
-            case "getHoldability":
-                return ResultSet.CLOSE_CURSORS_AT_COMMIT;
-            case "getFetchDirection":
-                return ResultSet.FETCH_FORWARD;
-            case "setFetchDirection":
-                if ((Integer) args[0] != ResultSet.FETCH_FORWARD) {
-                    throw new SQLException("only FETCH_FORWARD is supported");
-                }
-                return null;
-            case "getFetchSize":
-                return 0;
-            case "setFetchSize":
-                return null; // a hint; the rows are all here already
-            case "getRow":
-                return index >= 0 && index < rows.size() ? index + 1 : 0;
-            case "isBeforeFirst":
-                return index < 0 && !rows.isEmpty();
-            case "isAfterLast":
-                return index >= rows.size() && !rows.isEmpty();
-            case "isFirst":
-                return index == 0 && !rows.isEmpty();
-            case "isLast":
-                return index == rows.size() - 1 && !rows.isEmpty();
-            case "getWarnings":
-            case "getCursorName":
-                return null;
-            case "clearWarnings":
-                return null;
-            default:
-                return NOT_A_CURSOR_CALL;
-        }
+    @Override
+    public boolean isClosed() {
+        return closed;
     }
 
-    /** The 0-based index of a column given by its 1-based index or its label. */
-    static int columnIndex(ResultData data, Object ref) throws SQLException {
+    @Override
+    public boolean wasNull() throws SQLException {
+        checkOpen();
+        return lastWasNull;
+    }
+
+    @Override
+    public int getRow() throws SQLException {
+        checkOpen();
+        return index >= 0 && index < rows.size() ? index + 1 : 0;
+    }
+
+    @Override
+    public boolean isBeforeFirst() throws SQLException {
+        checkOpen();
+        return index < 0 && !rows.isEmpty();
+    }
+
+    @Override
+    public boolean isAfterLast() throws SQLException {
+        checkOpen();
+        return index >= rows.size() && !rows.isEmpty();
+    }
+
+    @Override
+    public boolean isFirst() throws SQLException {
+        checkOpen();
+        return index == 0 && !rows.isEmpty();
+    }
+
+    @Override
+    public boolean isLast() throws SQLException {
+        checkOpen();
+        return index == rows.size() - 1 && !rows.isEmpty();
+    }
+
+    @Override
+    public int findColumn(String columnLabel) throws SQLException {
+        checkOpen();
+        return columnIndex(data, columnLabel) + 1;
+    }
+
+    /** The 0-based index of the column with this label, ignoring case. */
+    static int columnIndex(ResultData data, String label) throws SQLException {
         List<String> labels = data.labels();
-        if (ref instanceof String) {
-            for (int i = 0; i < labels.size(); i++) {
-                if (labels.get(i).equalsIgnoreCase((String) ref)) {
-                    return i;
-                }
+        for (int i = 0; i < labels.size(); i++) {
+            if (labels.get(i).equalsIgnoreCase(label)) {
+                return i;
             }
-            throw new SQLException("no such column: '" + ref + "'");
         }
-        int i = (Integer) ref - 1;
-        if (i < 0 || i >= labels.size()) {
-            throw new SQLException("column " + ref + " out of bounds [1," + labels.size() + "]");
-        }
-        return i;
+        throw new SQLException("no such column: '" + label + "'");
     }
 
-    private Object raw(Object ref) throws SQLException {
-        if (index < 0 || index >= rows.size()) {
-            throw new SQLException(index < 0 ? "the cursor is before the first row; call next()"
-                    : "the cursor is after the last row");
+    /** The 0-based index of the column with this 1-based index. */
+    static int columnIndex(ResultData data, int column) throws SQLException {
+        int n = data.labels().size();
+        if (column < 1 || column > n) {
+            throw new SQLException("column " + column + " out of bounds [1," + n + "]");
         }
-        Object v = rows.get(index).get(columnIndex(data, ref));
+        return column - 1;
+    }
+
+    // ------------------------------------------------------------------ properties
+
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        checkOpen();
+        if (metaData == null) {
+            metaData = new DetachedMetaData(data);
+        }
+        return metaData;
+    }
+
+    @Override
+    public Statement getStatement() throws SQLException {
+        checkOpen();
+        return statement;
+    }
+
+    @Override
+    public int getType() throws SQLException {
+        checkOpen();
+        return ResultSet.TYPE_FORWARD_ONLY;
+    }
+
+    @Override
+    public int getConcurrency() throws SQLException {
+        checkOpen();
+        return ResultSet.CONCUR_READ_ONLY;
+    }
+
+    @Override
+    public int getHoldability() throws SQLException {
+        checkOpen();
+        return ResultSet.CLOSE_CURSORS_AT_COMMIT;
+    }
+
+    @Override
+    public int getFetchDirection() throws SQLException {
+        checkOpen();
+        return ResultSet.FETCH_FORWARD;
+    }
+
+    @Override
+    public void setFetchDirection(int direction) throws SQLException {
+        checkOpen();
+        if (direction != ResultSet.FETCH_FORWARD) {
+            throw new SQLException("only FETCH_FORWARD is supported");
+        }
+    }
+
+    @Override
+    public int getFetchSize() throws SQLException {
+        checkOpen();
+        return 0;
+    }
+
+    @Override
+    public void setFetchSize(int rows) throws SQLException {
+        checkOpen(); // a hint; the rows are all here already
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        checkOpen();
+        return null;
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        checkOpen();
+    }
+
+    @Override
+    public String getCursorName() throws SQLException {
+        checkOpen();
+        return null;
+    }
+
+    @Override
+    public String toString() {
+        return "ResultSet[" + data.labels() + ", " + rows.size() + " rows]";
+    }
+
+    // ------------------------------------------------------------------ values
+
+    @Override
+    Object value(int columnIndex) throws SQLException {
+        Row row = currentRow();
+        Object v = row.get(columnIndex(data, columnIndex));
         lastWasNull = v == null;
         return v;
     }
 
-    /** A getter: {@code getX(column)} and its variants with a scale, calendar, type or map. */
-    private Object value(String name, Object[] args) throws SQLException {
-        Object v = raw(args[0]);
-        Object extra = args.length > 1 ? args[1] : null;
-        switch (name) {
-            case "getString":
-            case "getNString":
-                return JdbcValues.string(v);
-            case "getBoolean":
-                return JdbcValues.longValue(v) != 0;
-            case "getByte":
-                return (byte) JdbcValues.longValue(v);
-            case "getShort":
-                return (short) JdbcValues.longValue(v);
-            case "getInt":
-                return (int) JdbcValues.longValue(v);
-            case "getLong":
-                return JdbcValues.longValue(v);
-            case "getFloat":
-                return (float) JdbcValues.doubleValue(v);
-            case "getDouble":
-                return JdbcValues.doubleValue(v);
-            case "getBigDecimal":
-                BigDecimal d = JdbcValues.bigDecimal(v);
-                return d != null && extra instanceof Integer
-                        ? d.setScale((Integer) extra, RoundingMode.HALF_UP) : d;
-            case "getBytes":
-                return JdbcValues.bytes(v);
-            case "getDate":
-                return JdbcValues.date(inZone(v, extra));
-            case "getTime":
-                return JdbcValues.time(inZone(v, extra));
-            case "getTimestamp":
-                return JdbcValues.timestamp(inZone(v, extra));
-            case "getObject":
-                return object(v, extra);
-            case "getBinaryStream":
-            case "getAsciiStream":
-            case "getUnicodeStream":
-                byte[] bytes = JdbcValues.bytes(v);
-                return bytes == null ? null : new ByteArrayInputStream(bytes);
-            case "getCharacterStream":
-            case "getNCharacterStream":
-                String s = JdbcValues.string(v);
-                return s == null ? null : new StringReader(s);
-            default:
-                throw new SQLFeatureNotSupportedException("ResultSet." + name
-                        + " is not supported");
-        }
+    @Override
+    Object value(String columnLabel) throws SQLException {
+        Row row = currentRow();
+        Object v = row.get(columnIndex(data, columnLabel));
+        lastWasNull = v == null;
+        return v;
     }
 
-    private static Object object(Object v, Object extra) throws SQLException {
-        if (extra == null) {
-            return JdbcValues.object(v);
+    private Row currentRow() throws SQLException {
+        checkOpen();
+        if (index < 0 || index >= rows.size()) {
+            throw new SQLException(index < 0 ? "the cursor is before the first row; call next()"
+                    : "the cursor is after the last row");
         }
-        if (extra instanceof Class) {
-            return JdbcValues.as(v, (Class<?>) extra);
-        }
-        if (extra instanceof Map && ((Map<?, ?>) extra).isEmpty()) {
-            return JdbcValues.object(v);
-        }
-        throw new SQLFeatureNotSupportedException("getObject with a type map is not supported");
+        return rows.get(index);
+    }
+
+    @Override
+    public String getString(int columnIndex) throws SQLException {
+        return JdbcValues.string(value(columnIndex));
+    }
+
+    @Override
+    public String getString(String columnLabel) throws SQLException {
+        return JdbcValues.string(value(columnLabel));
+    }
+
+    @Override
+    public String getNString(int columnIndex) throws SQLException {
+        return JdbcValues.string(value(columnIndex));
+    }
+
+    @Override
+    public String getNString(String columnLabel) throws SQLException {
+        return JdbcValues.string(value(columnLabel));
+    }
+
+    @Override
+    public boolean getBoolean(int columnIndex) throws SQLException {
+        return JdbcValues.longValue(value(columnIndex)) != 0;
+    }
+
+    @Override
+    public boolean getBoolean(String columnLabel) throws SQLException {
+        return JdbcValues.longValue(value(columnLabel)) != 0;
+    }
+
+    @Override
+    public byte getByte(int columnIndex) throws SQLException {
+        return (byte) JdbcValues.longValue(value(columnIndex));
+    }
+
+    @Override
+    public byte getByte(String columnLabel) throws SQLException {
+        return (byte) JdbcValues.longValue(value(columnLabel));
+    }
+
+    @Override
+    public short getShort(int columnIndex) throws SQLException {
+        return (short) JdbcValues.longValue(value(columnIndex));
+    }
+
+    @Override
+    public short getShort(String columnLabel) throws SQLException {
+        return (short) JdbcValues.longValue(value(columnLabel));
+    }
+
+    @Override
+    public int getInt(int columnIndex) throws SQLException {
+        return (int) JdbcValues.longValue(value(columnIndex));
+    }
+
+    @Override
+    public int getInt(String columnLabel) throws SQLException {
+        return (int) JdbcValues.longValue(value(columnLabel));
+    }
+
+    @Override
+    public long getLong(int columnIndex) throws SQLException {
+        return JdbcValues.longValue(value(columnIndex));
+    }
+
+    @Override
+    public long getLong(String columnLabel) throws SQLException {
+        return JdbcValues.longValue(value(columnLabel));
+    }
+
+    @Override
+    public float getFloat(int columnIndex) throws SQLException {
+        return (float) JdbcValues.doubleValue(value(columnIndex));
+    }
+
+    @Override
+    public float getFloat(String columnLabel) throws SQLException {
+        return (float) JdbcValues.doubleValue(value(columnLabel));
+    }
+
+    @Override
+    public double getDouble(int columnIndex) throws SQLException {
+        return JdbcValues.doubleValue(value(columnIndex));
+    }
+
+    @Override
+    public double getDouble(String columnLabel) throws SQLException {
+        return JdbcValues.doubleValue(value(columnLabel));
+    }
+
+    @Override
+    public BigDecimal getBigDecimal(int columnIndex) throws SQLException {
+        return JdbcValues.bigDecimal(value(columnIndex));
+    }
+
+    @Override
+    public BigDecimal getBigDecimal(String columnLabel) throws SQLException {
+        return JdbcValues.bigDecimal(value(columnLabel));
+    }
+
+    @Override
+    @Deprecated
+    public BigDecimal getBigDecimal(int columnIndex, int scale) throws SQLException {
+        return scaled(JdbcValues.bigDecimal(value(columnIndex)), scale);
+    }
+
+    @Override
+    @Deprecated
+    public BigDecimal getBigDecimal(String columnLabel, int scale) throws SQLException {
+        return scaled(JdbcValues.bigDecimal(value(columnLabel)), scale);
+    }
+
+    private static BigDecimal scaled(BigDecimal d, int scale) {
+        return d == null ? null : d.setScale(scale, RoundingMode.HALF_UP);
+    }
+
+    @Override
+    public byte[] getBytes(int columnIndex) throws SQLException {
+        return JdbcValues.bytes(value(columnIndex));
+    }
+
+    @Override
+    public byte[] getBytes(String columnLabel) throws SQLException {
+        return JdbcValues.bytes(value(columnLabel));
+    }
+
+    @Override
+    public Date getDate(int columnIndex) throws SQLException {
+        return JdbcValues.date(value(columnIndex));
+    }
+
+    @Override
+    public Date getDate(String columnLabel) throws SQLException {
+        return JdbcValues.date(value(columnLabel));
+    }
+
+    @Override
+    public Date getDate(int columnIndex, Calendar cal) throws SQLException {
+        return JdbcValues.date(inZone(value(columnIndex), cal));
+    }
+
+    @Override
+    public Date getDate(String columnLabel, Calendar cal) throws SQLException {
+        return JdbcValues.date(inZone(value(columnLabel), cal));
+    }
+
+    @Override
+    public Time getTime(int columnIndex) throws SQLException {
+        return JdbcValues.time(value(columnIndex));
+    }
+
+    @Override
+    public Time getTime(String columnLabel) throws SQLException {
+        return JdbcValues.time(value(columnLabel));
+    }
+
+    @Override
+    public Time getTime(int columnIndex, Calendar cal) throws SQLException {
+        return JdbcValues.time(inZone(value(columnIndex), cal));
+    }
+
+    @Override
+    public Time getTime(String columnLabel, Calendar cal) throws SQLException {
+        return JdbcValues.time(inZone(value(columnLabel), cal));
+    }
+
+    @Override
+    public Timestamp getTimestamp(int columnIndex) throws SQLException {
+        return JdbcValues.timestamp(value(columnIndex));
+    }
+
+    @Override
+    public Timestamp getTimestamp(String columnLabel) throws SQLException {
+        return JdbcValues.timestamp(value(columnLabel));
+    }
+
+    @Override
+    public Timestamp getTimestamp(int columnIndex, Calendar cal) throws SQLException {
+        return JdbcValues.timestamp(inZone(value(columnIndex), cal));
+    }
+
+    @Override
+    public Timestamp getTimestamp(String columnLabel, Calendar cal) throws SQLException {
+        return JdbcValues.timestamp(inZone(value(columnLabel), cal));
     }
 
     /**
      * Text read with a calendar is a local date-time in the calendar's zone: converted here to
      * the epoch milliseconds it stands for; other values are absolute already.
      */
-    private static Object inZone(Object v, Object calendar) throws SQLException {
-        if (!(calendar instanceof Calendar) || !(v instanceof String)
-                || ((String) v).isBlank()) {
+    private static Object inZone(Object v, Calendar calendar) throws SQLException {
+        if (calendar == null || !(v instanceof String) || ((String) v).isBlank()) {
             return v;
         }
-        java.sql.Timestamp local = JdbcValues.timestamp(v);
-        return local.toLocalDateTime().atZone(((Calendar) calendar).getTimeZone().toZoneId())
-                .toInstant().toEpochMilli();
+        Timestamp local = JdbcValues.timestamp(v);
+        return local.toLocalDateTime().atZone(calendar.getTimeZone().toZoneId()).toInstant()
+                .toEpochMilli();
+    }
+
+    @Override
+    public Object getObject(int columnIndex) throws SQLException {
+        return JdbcValues.object(value(columnIndex));
+    }
+
+    @Override
+    public Object getObject(String columnLabel) throws SQLException {
+        return JdbcValues.object(value(columnLabel));
+    }
+
+    @Override
+    public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
+        return as(value(columnIndex), type);
+    }
+
+    @Override
+    public <T> T getObject(String columnLabel, Class<T> type) throws SQLException {
+        return as(value(columnLabel), type);
+    }
+
+    @Override
+    public Object getObject(int columnIndex, Map<String, Class<?>> map) throws SQLException {
+        return mapped(value(columnIndex), map);
+    }
+
+    @Override
+    public Object getObject(String columnLabel, Map<String, Class<?>> map) throws SQLException {
+        return mapped(value(columnLabel), map);
+    }
+
+    /** {@code getObject(column, type)}; without a type, the plain {@code getObject}. */
+    @SuppressWarnings("unchecked")
+    private static <T> T as(Object v, Class<T> type) throws SQLException {
+        return type == null ? (T) JdbcValues.object(v) : JdbcValues.as(v, type);
+    }
+
+    private static Object mapped(Object v, Map<String, Class<?>> map) throws SQLException {
+        if (map == null || map.isEmpty()) {
+            return JdbcValues.object(v);
+        }
+        throw new SQLFeatureNotSupportedException("getObject with a type map is not supported");
+    }
+
+    @Override
+    public InputStream getBinaryStream(int columnIndex) throws SQLException {
+        return stream(JdbcValues.bytes(value(columnIndex)));
+    }
+
+    @Override
+    public InputStream getBinaryStream(String columnLabel) throws SQLException {
+        return stream(JdbcValues.bytes(value(columnLabel)));
+    }
+
+    @Override
+    public InputStream getAsciiStream(int columnIndex) throws SQLException {
+        return ascii(JdbcValues.string(value(columnIndex)));
+    }
+
+    @Override
+    public InputStream getAsciiStream(String columnLabel) throws SQLException {
+        return ascii(JdbcValues.string(value(columnLabel)));
+    }
+
+    @Override
+    @Deprecated
+    public InputStream getUnicodeStream(int columnIndex) throws SQLException {
+        return ascii(JdbcValues.string(value(columnIndex))); // as the driver does
+    }
+
+    @Override
+    @Deprecated
+    public InputStream getUnicodeStream(String columnLabel) throws SQLException {
+        return ascii(JdbcValues.string(value(columnLabel)));
+    }
+
+    @Override
+    public Reader getCharacterStream(int columnIndex) throws SQLException {
+        return reader(JdbcValues.string(value(columnIndex)));
+    }
+
+    @Override
+    public Reader getCharacterStream(String columnLabel) throws SQLException {
+        return reader(JdbcValues.string(value(columnLabel)));
+    }
+
+    @Override
+    public Reader getNCharacterStream(int columnIndex) throws SQLException {
+        return reader(JdbcValues.string(value(columnIndex)));
+    }
+
+    @Override
+    public Reader getNCharacterStream(String columnLabel) throws SQLException {
+        return reader(JdbcValues.string(value(columnLabel)));
+    }
+
+    private static InputStream stream(byte[] bytes) {
+        return bytes == null ? null : new ByteArrayInputStream(bytes);
+    }
+
+    /** The text's bytes in ASCII ({@code ?} for any other character), as the driver gives. */
+    private static InputStream ascii(String s) {
+        return s == null ? null : new ByteArrayInputStream(s.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static Reader reader(String s) {
+        return s == null ? null : new StringReader(s);
     }
 }

@@ -6,6 +6,8 @@ import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
+import java.time.Duration;
+import java.util.List;
 
 /**
  * What a JDBC connection needs of its database, beyond the public {@link Database}: queries that
@@ -28,12 +30,24 @@ public interface JdbcBackend {
     /**
      * One statement as a write on the lane, in auto-commit mode, refused first when it may not
      * run; returns what {@code returns} says.
+     *
+     * @param startTimeout how long the write may wait for the lane to take it; past it, it is
+     *     withdrawn unrun ({@code NOT_STARTED}); null for no limit. Once taken it runs to its end.
      */
-    Object write(String sql, Object[] args, Returns returns);
+    Object write(String sql, Object[] args, Returns returns, Duration startTimeout);
 
-    /** Begins a read-write transaction pinned on the lane, as {@code db.begin()}. */
-    InteractiveTransaction begin();
+    /**
+     * A batch as one atomic write request, as {@code db.executeBatch}, with {@code
+     * startTimeout} as in {@link #write}.
+     */
+    int[] executeBatch(List<dev.lanes.Statement> batch, Duration startTimeout);
 
-    /** Opens a read-only transaction: one snapshot on a reader. */
-    ReadSnapshot snapshot();
+    /**
+     * Begins a read-write transaction pinned on the lane, as {@code db.begin()}, with {@code
+     * startTimeout} for the {@code BEGIN} as in {@link #write}.
+     */
+    InteractiveTransaction begin(Duration startTimeout);
+
+    /** Opens a read-only transaction: one snapshot on a reader, admitted within {@code options}. */
+    ReadSnapshot snapshot(ReadOptions options);
 }

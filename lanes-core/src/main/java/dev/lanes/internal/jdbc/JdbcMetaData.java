@@ -2,8 +2,13 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Rows;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,9 +26,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * for each {@code null} bound without a type, and each asking would take a reader.
  */
 final class JdbcMetaData {
-    private static final Proxies<DatabaseMetaData> PROXIES = Proxies.of(DatabaseMetaData.class);
+    /**
+     * The proxy class's constructor, found once: {@link Proxy#newProxyInstance} looks the class
+     * up on every call, and Spring asks for the metadata for every {@code null} bound untyped.
+     */
+    private static final MethodHandle PROXY = proxyConstructor();
 
     private JdbcMetaData() {}
+
+    private static MethodHandle proxyConstructor() {
+        Class<?> proxyClass = Proxy.newProxyInstance(JdbcMetaData.class.getClassLoader(),
+                new Class<?>[] {DatabaseMetaData.class}, (proxy, method, args) -> null)
+                .getClass();
+        try {
+            return MethodHandles.publicLookup().findConstructor(proxyClass,
+                    MethodType.methodType(void.class, InvocationHandler.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("no constructor on the proxy class of "
+                    + "DatabaseMetaData", e);
+        }
+    }
 
     /**
      * The answers of one data source's constant metadata calls.
@@ -37,14 +59,37 @@ final class JdbcMetaData {
         private final ConcurrentHashMap<String, Object> answers = new ConcurrentHashMap<>();
     }
 
+    /**
+     * The metadata of {@code connection}: a dynamic proxy (the interface has some 180 methods,
+     * nearly all answered by the driver's own metadata), equal only to itself, whose {@code
+     * unwrap} gives itself.
+     */
     static DatabaseMetaData of(LogicalConnection connection, JdbcBackend db, Constants constants) {
-        return PROXIES.create((proxy, method, args) -> call(proxy, connection, db, constants,
-                method, args));
+        InvocationHandler handler = (proxy, method, args) -> call(proxy, connection, db,
+                constants, method, args);
+        try {
+            return (DatabaseMetaData) PROXY.invoke(handler);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("the metadata's proxy constructor failed", t);
+        }
     }
 
     private static Object call(Object proxy, LogicalConnection connection, JdbcBackend db,
             Constants constants, Method method, Object[] args) throws Throwable {
         switch (method.getName()) {
+            case "equals":
+                return proxy == args[0];
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            case "unwrap":
+                if (((Class<?>) args[0]).isInstance(proxy)) {
+                    return proxy;
+                }
+                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
+            case "isWrapperFor":
+                return ((Class<?>) args[0]).isInstance(proxy);
             case "toString":
                 return "DatabaseMetaData[" + db.name() + "]";
             case "getConnection":

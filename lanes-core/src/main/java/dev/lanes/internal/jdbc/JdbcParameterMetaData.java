@@ -15,18 +15,19 @@ import java.util.Set;
  * SQLite declares no parameter types, so {@code getParameterType} is refused, as sqlite-jdbc
  * refuses it before a value is bound; Spring then binds a {@code null} as {@code Types.NULL}.
  *
+ * Equality is identity; {@code unwrap} gives the metadata itself.
+ *
  * <p>Immutable once counted: safe from any thread.
  */
-final class JdbcParameterMetaData {
-    private static final Proxies<ParameterMetaData> PROXIES =
-            Proxies.of(ParameterMetaData.class);
+final class JdbcParameterMetaData implements ParameterMetaData, OwnWrapper {
+    private final int count;
 
-    private JdbcParameterMetaData() {}
+    private JdbcParameterMetaData(int count) {
+        this.count = count;
+    }
 
     static ParameterMetaData of(String sql) {
-        int count = count(sql);
-        return PROXIES.create((proxy, method, args) -> call(proxy, count, method.getName(),
-                args));
+        return new JdbcParameterMetaData(count(sql));
     }
 
     /** SQLite's parameter count of {@code sql}: its largest parameter index. */
@@ -59,35 +60,72 @@ final class JdbcParameterMetaData {
         }
     }
 
-    private static Object call(Object proxy, int count, String name, Object[] args)
-            throws SQLException {
-        switch (name) {
-            case "toString":
-                return "ParameterMetaData[" + count + " parameters]";
-            case "getParameterCount":
-                return count;
-            default:
-                break;
+    @Override
+    public int getParameterCount() {
+        return count;
+    }
+
+    private void check(int param) throws SQLException {
+        if (param < 1 || param > count) {
+            throw new SQLException("parameter " + param + " out of range [1," + count + "]");
         }
-        int i = (Integer) args[0];
-        if (i < 1 || i > count) {
-            throw new SQLException("parameter " + i + " out of range [1," + count + "]");
-        }
-        switch (name) {
-            case "getParameterClassName":
-                return String.class.getName();
-            case "getParameterMode":
-                return ParameterMetaData.parameterModeIn;
-            case "isNullable":
-                return ParameterMetaData.parameterNullable;
-            case "isSigned":
-                return true;
-            case "getPrecision":
-            case "getScale":
-                return 0;
-            default: // getParameterType, getParameterTypeName
-                throw new SQLFeatureNotSupportedException("SQLite declares no parameter types ("
-                        + name + ")");
-        }
+    }
+
+    @Override
+    public String getParameterClassName(int param) throws SQLException {
+        check(param);
+        return String.class.getName();
+    }
+
+    @Override
+    public int getParameterMode(int param) throws SQLException {
+        check(param);
+        return ParameterMetaData.parameterModeIn;
+    }
+
+    @Override
+    public int isNullable(int param) throws SQLException {
+        check(param);
+        return ParameterMetaData.parameterNullable;
+    }
+
+    @Override
+    public boolean isSigned(int param) throws SQLException {
+        check(param);
+        return true;
+    }
+
+    @Override
+    public int getPrecision(int param) throws SQLException {
+        check(param);
+        return 0;
+    }
+
+    @Override
+    public int getScale(int param) throws SQLException {
+        check(param);
+        return 0;
+    }
+
+    @Override
+    public int getParameterType(int param) throws SQLException {
+        check(param);
+        throw noTypes("getParameterType");
+    }
+
+    @Override
+    public String getParameterTypeName(int param) throws SQLException {
+        check(param);
+        throw noTypes("getParameterTypeName");
+    }
+
+    private static SQLException noTypes(String call) {
+        return new SQLFeatureNotSupportedException("SQLite declares no parameter types ("
+                + call + ")");
+    }
+
+    @Override
+    public String toString() {
+        return "ParameterMetaData[" + count + " parameters]";
     }
 }

@@ -1,278 +1,83 @@
 package dev.lanes.internal.jdbc;
 
-import dev.lanes.ReadOptions;
 import dev.lanes.internal.sql.ResultData;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.Reader;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
-import java.sql.PreparedStatement;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * A {@link Statement} or {@link PreparedStatement} of a {@link LogicalConnection}: it collects
- * what to run (the SQL, the parameters, a batch) and hands each execution to its connection,
- * which decides where it runs (a reader, the writer lane, the open transaction). Its results are
- * detached ({@link DetachedResultSet}), so nothing it returns holds a reader or a thread.
- *
- * <p>A dynamic proxy answers the interface: the methods below are the statement; what JDBC lets
- * a driver refuse ({@code cancel}, {@code setCursorName}, arrays, refs, …) fails with {@link
- * SQLFeatureNotSupportedException}.
+ * A {@link Statement} of a {@link LogicalConnection}: it collects what to run (the SQL, a batch)
+ * and hands each execution to its connection, which decides where it runs (a reader, the writer
+ * lane, the open transaction). Its results are detached ({@link DetachedResultSet}), so nothing
+ * it returns holds a reader or a thread. {@link JdbcPreparedStatement} adds the prepared SQL and
+ * its parameters. What JDBC lets a driver refuse ({@code cancel}, {@code setCursorName}) fails
+ * with {@link SQLFeatureNotSupportedException}; the hints a local database has no use for
+ * (fetch size and direction, escape processing, poolable, field size) are accepted and ignored,
+ * as sqlite-jdbc ignores them. A closed statement refuses everything but {@code close}, {@code
+ * isClosed} and the wrapper calls. Equality is identity; {@code unwrap} gives the statement.
  *
  * <p>Not thread-safe, as every JDBC statement: one user at a time.
  */
-final class JdbcStatement implements InvocationHandler {
-    private static final Proxies<Statement> STATEMENTS = Proxies.of(Statement.class);
-    private static final Proxies<PreparedStatement> PREPARED = Proxies.of(PreparedStatement.class);
+sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPreparedStatement {
+    /** The arguments of a statement without parameters. */
+    static final Object[] NO_ARGS = new Object[0];
 
-    private final LogicalConnection connection;
-    /** The SQL of a prepared statement; null for a plain statement. */
-    private final String preparedSql;
-    /** How the prepared SQL runs, found once; null for a plain statement. */
-    private final SqlShape preparedShape;
-    private final boolean generatedKeys;
-    private Object[] parameters;
-    private final List<Object[]> batchParameters = new ArrayList<>();
-    private final List<String> batchSql = new ArrayList<>();
-    private Statement self;
+    final LogicalConnection connection;
     private boolean closed;
     private boolean closeOnCompletion;
     private int maxRows;
-    private int queryTimeoutSeconds;
-    private ResultSet current;
+    private QueryTimeout timeout = QueryTimeout.NONE;
+    /** The result of the last execution that returned rows, until the next one or a close. */
+    private DetachedResultSet current;
     private int updateCount = -1;
     private Execution last;
+    /** The SQL of {@code addBatch(sql)}; made at the first one. */
+    private List<String> batch;
 
-    private JdbcStatement(LogicalConnection connection, String preparedSql, boolean keys) {
+    JdbcStatement(LogicalConnection connection) {
         this.connection = connection;
-        this.preparedSql = preparedSql;
-        this.preparedShape = preparedSql == null ? null : SqlShape.of(preparedSql);
-        this.generatedKeys = keys;
-        this.parameters = new Object[0];
     }
 
-    static Statement plain(LogicalConnection connection) {
-        JdbcStatement s = new JdbcStatement(connection, null, false);
-        s.self = STATEMENTS.create(s);
-        return s.self;
-    }
-
-    static PreparedStatement prepared(LogicalConnection connection, String sql, boolean keys) {
-        JdbcStatement s = new JdbcStatement(connection, sql, keys);
-        s.self = PREPARED.create(s);
-        return (PreparedStatement) s.self;
-    }
-
-    @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-        String name = method.getName();
-        switch (name) {
-            case "toString":
-                return "Statement[" + (preparedSql == null ? "" : preparedSql) + "]";
-            case "close":
-                close();
-                return null;
-            case "isClosed":
-                return closed;
-            default:
-                break;
-        }
+    final void checkOpen() throws SQLException {
         if (closed) {
             throw new SQLException("the statement is closed");
         }
-        if (name.startsWith("set") && args != null && args.length >= 2
-                && args[0] instanceof Integer && preparedSql != null
-                && method.getDeclaringClass() == PreparedStatement.class) {
-            bind((Integer) args[0], name, args);
-            return null;
-        }
-        return call(name, args);
     }
 
-    private static final Object NOT_AN_EXECUTION = new Object();
-
-    private Object call(String name, Object[] args) throws SQLException {
-        Object answer = executionCall(name, args);
-        return answer != NOT_AN_EXECUTION ? answer : propertyCall(name, args);
-    }
-
-    /** Running SQL, batches, and what the last execution produced. */
-    private Object executionCall(String name, Object[] args) throws SQLException {
-        switch (name) {
-            case "executeQuery":
-                return query(sqlOf(args), args);
-            case "executeUpdate":
-            case "executeLargeUpdate":
-                int n = update(sqlOf(args), args);
-                return name.equals("executeLargeUpdate") ? (Object) (long) n : (Object) n;
-            case "execute":
-                return execute(sqlOf(args), args);
-            case "addBatch":
-                addBatch(args);
-                return null;
-            case "clearBatch":
-                batchSql.clear();
-                batchParameters.clear();
-                return null;
-            case "executeBatch":
-                return executeBatch();
-            case "executeLargeBatch":
-                return Arrays.stream(executeBatch()).asLongStream().toArray();
-            case "clearParameters":
-                parameters = new Object[0];
-                return null;
-            case "getResultSet":
-                return current;
-            case "getUpdateCount":
-                return updateCount;
-            case "getLargeUpdateCount":
-                return (long) updateCount;
-            case "getMoreResults":
-                closeCurrent();
-                updateCount = -1;
-                return false;
-            case "getGeneratedKeys":
-                return last == null || last.keys() == null
-                        ? DetachedResultSet.ofKeys(0, false, self)
-                        : DetachedResultSet.ofKeys(last.keys().lastInsertRowid(),
-                                last.keys().count() > 0, self);
-            default:
-                return NOT_AN_EXECUTION;
-        }
-    }
-
-    /** The statement's settings and properties; anything else is refused. */
-    private Object propertyCall(String name, Object[] args) throws SQLException {
-        switch (name) {
-            case "getConnection":
-                return connection.proxy();
-            case "getMaxRows":
-                return maxRows;
-            case "setMaxRows":
-                maxRows = Math.max(0, (Integer) args[0]);
-                return null;
-            case "getQueryTimeout":
-                return queryTimeoutSeconds;
-            case "setQueryTimeout":
-                queryTimeoutSeconds = Math.max(0, (Integer) args[0]);
-                return null;
-            case "closeOnCompletion":
-                closeOnCompletion = true;
-                return null;
-            case "isCloseOnCompletion":
-                return closeOnCompletion;
-            case "getMetaData":
-                return null; // known only once it ran; JDBC allows null
-            case "getParameterMetaData":
-                return JdbcParameterMetaData.of(preparedSql); // a PreparedStatement's method
-            default:
-                return fixedProperty(name);
-        }
-    }
-
-    /** The properties a local database's statement has no use for: hints and constants. */
-    private static Object fixedProperty(String name) throws SQLException {
-        switch (name) {
-            case "setFetchSize":
-            case "setFetchDirection":
-            case "setEscapeProcessing":
-            case "setPoolable":
-            case "setMaxFieldSize":
-            case "clearWarnings":
-                return null; // hints without effect here, ignored as sqlite-jdbc ignores them
-            case "getFetchSize":
-            case "getMaxFieldSize":
-                return 0;
-            case "getFetchDirection":
-                return ResultSet.FETCH_FORWARD;
-            case "getResultSetType":
-                return ResultSet.TYPE_FORWARD_ONLY;
-            case "getResultSetConcurrency":
-                return ResultSet.CONCUR_READ_ONLY;
-            case "getResultSetHoldability":
-                return ResultSet.CLOSE_CURSORS_AT_COMMIT;
-            case "isPoolable":
-                return false;
-            case "getWarnings":
-                return null;
-            default:
-                throw new SQLFeatureNotSupportedException("Statement." + name
-                        + " is not supported");
-        }
-    }
-
-    /** The SQL of an execute call: the prepared SQL, or the call's first argument. */
-    private String sqlOf(Object[] args) throws SQLException {
-        if (preparedSql != null) {
-            if (args != null && args.length > 0 && args[0] instanceof String) {
-                throw new SQLException("a PreparedStatement runs its own SQL; use a Statement "
-                        + "for other SQL");
-            }
-            return preparedSql;
-        }
-        if (args == null || args.length == 0 || !(args[0] instanceof String)) {
+    /**
+     * The SQL an {@code execute…(sql)} call gave, checked; a prepared statement refuses it, since
+     * it runs its own SQL.
+     */
+    String given(String sql) throws SQLException {
+        checkOpen();
+        if (sql == null) {
             throw new SQLException("no SQL given");
         }
-        return (String) args[0];
+        return sql;
     }
 
-    /** Whether this execution asks for generated keys (a flag or key columns at execute). */
-    private boolean keys(Object[] args) {
-        if (generatedKeys) {
-            return true;
-        }
-        if (args == null || args.length < 2) {
-            return false;
-        }
-        return args[1] instanceof Integer ? (Integer) args[1] == Statement.RETURN_GENERATED_KEYS
-                : args[1] != null; // column indexes or names
-    }
-
-    private Object[] parametersFor(Object[] args) {
-        return preparedSql == null ? new Object[0] : parameters.clone();
-    }
-
-    private ReadOptions readOptions() {
-        return queryTimeoutSeconds == 0 ? ReadOptions.DEFAULTS
-                : ReadOptions.builder().timeout(Duration.ofSeconds(queryTimeoutSeconds)).build();
-    }
-
-    private ResultSet query(String sql, Object[] args) throws SQLException {
-        run(sql, args, Execution.Intent.QUERY);
-        return current;
-    }
-
-    private int update(String sql, Object[] args) throws SQLException {
-        Execution o = run(sql, args, Execution.Intent.UPDATE);
-        return o.count();
-    }
-
-    private boolean execute(String sql, Object[] args) throws SQLException {
-        Execution o = run(sql, args, Execution.Intent.ANY);
-        return o.rows() != null;
-    }
-
-    private Execution run(String sql, Object[] args,
-            Execution.Intent intent) throws SQLException {
+    /**
+     * Runs one statement where its connection says and keeps what it produced: a fresh result
+     * set (cut to {@code maxRows}), or the update count and its keys.
+     */
+    final Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys)
+            throws SQLException {
         closeCurrent();
-        SqlShape shape = preparedShape != null ? preparedShape : SqlShape.of(sql);
-        Execution o = connection.run(shape, parametersFor(args), intent,
-                keys(args), readOptions());
+        Execution o = connection.run(shape, args, intent, keys, timeout);
         last = o;
-        if (o.rows() != null) {
-            ResultData rows = maxRows > 0 && o.rows().rows().size() > maxRows
-                    ? new ResultData(o.rows().labels(), o.rows().names(),
-                            o.rows().declaredTypes(), o.rows().rows().subList(0, maxRows))
-                    : o.rows();
-            current = DetachedResultSet.of(rows, self);
+        ResultData rows = o.rows();
+        if (rows != null) {
+            if (maxRows > 0 && rows.rows().size() > maxRows) {
+                rows = new ResultData(rows.labels(), rows.names(), rows.declaredTypes(),
+                        rows.rows().subList(0, maxRows));
+            }
+            current = DetachedResultSet.of(rows, this);
             updateCount = -1;
         } else {
             updateCount = o.count();
@@ -280,101 +85,376 @@ final class JdbcStatement implements InvocationHandler {
         return o;
     }
 
-    private void addBatch(Object[] args) throws SQLException {
-        if (preparedSql != null) {
-            if (args != null && args.length > 0) {
-                throw new SQLException("a PreparedStatement batches its own SQL; call "
-                        + "addBatch() with no argument");
-            }
-            batchParameters.add(parameters.clone());
-        } else {
-            batchSql.add(sqlOf(args));
+    private Execution runSql(String sql, Execution.Intent intent, boolean keys)
+            throws SQLException {
+        return run(SqlShape.of(sql), NO_ARGS, intent, keys);
+    }
+
+    final QueryTimeout timeout() {
+        return timeout;
+    }
+
+    // ------------------------------------------------------------------ execution
+
+    @Override
+    public ResultSet executeQuery(String sql) throws SQLException {
+        runSql(given(sql), Execution.Intent.QUERY, false);
+        return current;
+    }
+
+    @Override
+    public int executeUpdate(String sql) throws SQLException {
+        return runSql(given(sql), Execution.Intent.UPDATE, false).count();
+    }
+
+    @Override
+    public int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+        return runSql(given(sql), Execution.Intent.UPDATE,
+                autoGeneratedKeys == Statement.RETURN_GENERATED_KEYS).count();
+    }
+
+    @Override
+    public int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
+        return runSql(given(sql), Execution.Intent.UPDATE, columnIndexes != null).count();
+    }
+
+    @Override
+    public int executeUpdate(String sql, String[] columnNames) throws SQLException {
+        return runSql(given(sql), Execution.Intent.UPDATE, columnNames != null).count();
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql) throws SQLException {
+        return executeUpdate(sql);
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+        return executeUpdate(sql, autoGeneratedKeys);
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, int[] columnIndexes) throws SQLException {
+        return executeUpdate(sql, columnIndexes);
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, String[] columnNames) throws SQLException {
+        return executeUpdate(sql, columnNames);
+    }
+
+    @Override
+    public boolean execute(String sql) throws SQLException {
+        return runSql(given(sql), Execution.Intent.ANY, false).rows() != null;
+    }
+
+    @Override
+    public boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
+        return runSql(given(sql), Execution.Intent.ANY,
+                autoGeneratedKeys == Statement.RETURN_GENERATED_KEYS).rows() != null;
+    }
+
+    @Override
+    public boolean execute(String sql, int[] columnIndexes) throws SQLException {
+        return runSql(given(sql), Execution.Intent.ANY, columnIndexes != null).rows() != null;
+    }
+
+    @Override
+    public boolean execute(String sql, String[] columnNames) throws SQLException {
+        return runSql(given(sql), Execution.Intent.ANY, columnNames != null).rows() != null;
+    }
+
+    @Override
+    public void addBatch(String sql) throws SQLException {
+        String checked = given(sql);
+        if (batch == null) {
+            batch = new ArrayList<>();
+        }
+        batch.add(checked);
+    }
+
+    @Override
+    public void clearBatch() throws SQLException {
+        checkOpen();
+        clearBatched();
+    }
+
+    /** Forgets what was batched. */
+    void clearBatched() {
+        if (batch != null) {
+            batch.clear();
         }
     }
 
-    private int[] executeBatch() throws SQLException {
+    @Override
+    public int[] executeBatch() throws SQLException {
+        checkOpen();
         closeCurrent();
         try {
-            if (preparedSql != null) {
-                return connection.runBatch(preparedSql, batchParameters);
-            }
-            return connection.runBatch(batchSql);
+            return runBatch();
         } finally {
-            batchSql.clear();
-            batchParameters.clear();
+            clearBatched();
         }
     }
 
-    /** A {@code setX(position, value…)}: the value as the lane will bind it. */
-    private void bind(int position, String setter, Object[] args) throws SQLException {
-        if (position < 1) {
-            throw new SQLException("parameter index " + position + " out of range");
+    /** Runs what was batched as one atomic request. */
+    int[] runBatch() throws SQLException {
+        List<dev.lanes.Statement> statements = new ArrayList<>(batch == null ? 0 : batch.size());
+        for (String sql : batch == null ? List.<String>of() : batch) {
+            statements.add(dev.lanes.Statement.of(sql));
         }
-        if (position > parameters.length) {
-            parameters = Arrays.copyOf(parameters, position);
-        }
-        parameters[position - 1] = valueOf(setter, args);
+        return connection.runBatch(statements, timeout);
     }
 
-    private static Object valueOf(String setter, Object[] args) throws SQLException {
-        Object v = args[1];
-        switch (setter) {
-            case "setNull":
-                return null;
-            case "setBinaryStream":
-            case "setAsciiStream":
-            case "setUnicodeStream":
-            case "setBlob":
-                return v == null ? null : read((InputStream) v);
-            case "setCharacterStream":
-            case "setNCharacterStream":
-            case "setClob":
-            case "setNClob":
-                return v == null ? null : read((Reader) v);
-            case "setArray":
-            case "setRef":
-            case "setRowId":
-            case "setSQLXML":
-            case "setURL":
-                throw new SQLFeatureNotSupportedException(setter + " is not supported");
-            default:
-                return v; // setObject, setString, setInt, setTimestamp… : bound by the driver
-        }
+    @Override
+    public long[] executeLargeBatch() throws SQLException {
+        return Arrays.stream(executeBatch()).asLongStream().toArray();
     }
 
-    private static byte[] read(InputStream in) throws SQLException {
-        try (InputStream stream = in) {
-            return stream.readAllBytes();
-        } catch (IOException e) {
-            throw new SQLException("reading the parameter's stream failed", e);
-        }
+    // ------------------------------------------------------------------ results
+
+    @Override
+    public ResultSet getResultSet() throws SQLException {
+        checkOpen();
+        return current;
     }
 
-    private static String read(Reader in) throws SQLException {
-        try (Reader reader = in) {
-            StringBuilder b = new StringBuilder();
-            char[] buffer = new char[8192];
-            for (int n; (n = reader.read(buffer)) >= 0; ) {
-                b.append(buffer, 0, n);
-            }
-            return b.toString();
-        } catch (IOException e) {
-            throw new SQLException("reading the parameter's reader failed", e);
-        }
+    @Override
+    public int getUpdateCount() throws SQLException {
+        checkOpen();
+        return updateCount;
     }
+
+    @Override
+    public long getLargeUpdateCount() throws SQLException {
+        return getUpdateCount();
+    }
+
+    @Override
+    public boolean getMoreResults() throws SQLException {
+        checkOpen();
+        closeCurrent();
+        updateCount = -1;
+        return false;
+    }
+
+    @Override
+    public boolean getMoreResults(int current) throws SQLException {
+        return getMoreResults();
+    }
+
+    @Override
+    public ResultSet getGeneratedKeys() throws SQLException {
+        checkOpen();
+        return last == null || last.keys() == null ? DetachedResultSet.ofKeys(0, false, this)
+                : DetachedResultSet.ofKeys(last.keys().lastInsertRowid(),
+                        last.keys().count() > 0, this);
+    }
+
+    // ------------------------------------------------------------------ settings
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        checkOpen();
+        return connection;
+    }
+
+    @Override
+    public int getMaxRows() throws SQLException {
+        checkOpen();
+        return maxRows;
+    }
+
+    @Override
+    public void setMaxRows(int max) throws SQLException {
+        checkOpen();
+        maxRows = Math.max(0, max);
+    }
+
+    @Override
+    public long getLargeMaxRows() throws SQLException {
+        return getMaxRows();
+    }
+
+    @Override
+    public void setLargeMaxRows(long max) throws SQLException {
+        setMaxRows((int) Math.min(max, Integer.MAX_VALUE));
+    }
+
+    @Override
+    public int getQueryTimeout() throws SQLException {
+        checkOpen();
+        return timeout.seconds();
+    }
+
+    @Override
+    public void setQueryTimeout(int seconds) throws SQLException {
+        checkOpen();
+        timeout = QueryTimeout.of(seconds);
+    }
+
+    @Override
+    public void closeOnCompletion() throws SQLException {
+        checkOpen();
+        closeOnCompletion = true;
+    }
+
+    @Override
+    public boolean isCloseOnCompletion() throws SQLException {
+        checkOpen();
+        return closeOnCompletion;
+    }
+
+    @Override
+    public void setFetchSize(int rows) throws SQLException {
+        checkOpen(); // a hint without effect here, ignored as sqlite-jdbc ignores it
+    }
+
+    @Override
+    public int getFetchSize() throws SQLException {
+        checkOpen();
+        return 0;
+    }
+
+    @Override
+    public void setFetchDirection(int direction) throws SQLException {
+        checkOpen(); // a hint, as above
+    }
+
+    @Override
+    public int getFetchDirection() throws SQLException {
+        checkOpen();
+        return ResultSet.FETCH_FORWARD;
+    }
+
+    @Override
+    public void setEscapeProcessing(boolean enable) throws SQLException {
+        checkOpen(); // a hint, as above
+    }
+
+    @Override
+    public void setPoolable(boolean poolable) throws SQLException {
+        checkOpen(); // a hint, as above
+    }
+
+    @Override
+    public boolean isPoolable() throws SQLException {
+        checkOpen();
+        return false;
+    }
+
+    @Override
+    public void setMaxFieldSize(int max) throws SQLException {
+        checkOpen(); // a hint, as above
+    }
+
+    @Override
+    public int getMaxFieldSize() throws SQLException {
+        checkOpen();
+        return 0;
+    }
+
+    @Override
+    public int getResultSetType() throws SQLException {
+        checkOpen();
+        return ResultSet.TYPE_FORWARD_ONLY;
+    }
+
+    @Override
+    public int getResultSetConcurrency() throws SQLException {
+        checkOpen();
+        return ResultSet.CONCUR_READ_ONLY;
+    }
+
+    @Override
+    public int getResultSetHoldability() throws SQLException {
+        checkOpen();
+        return ResultSet.CLOSE_CURSORS_AT_COMMIT;
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        checkOpen();
+        return null;
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        checkOpen();
+    }
+
+    @Override
+    public void cancel() throws SQLException {
+        checkOpen();
+        throw new SQLFeatureNotSupportedException("Statement.cancel is not supported");
+    }
+
+    @Override
+    public void setCursorName(String name) throws SQLException {
+        checkOpen();
+        throw new SQLFeatureNotSupportedException("Statement.setCursorName is not supported");
+    }
+
+    @Override
+    public String enquoteLiteral(String val) throws SQLException {
+        checkOpen();
+        return Statement.super.enquoteLiteral(val);
+    }
+
+    @Override
+    public String enquoteIdentifier(String identifier, boolean alwaysQuote) throws SQLException {
+        checkOpen();
+        return Statement.super.enquoteIdentifier(identifier, alwaysQuote);
+    }
+
+    @Override
+    public boolean isSimpleIdentifier(String identifier) throws SQLException {
+        checkOpen();
+        return Statement.super.isSimpleIdentifier(identifier);
+    }
+
+    @Override
+    public String enquoteNCharLiteral(String val) throws SQLException {
+        checkOpen();
+        return Statement.super.enquoteNCharLiteral(val);
+    }
+
+    // ------------------------------------------------------------------ life
 
     private void closeCurrent() throws SQLException {
         if (current != null) {
-            current.close();
+            DetachedResultSet rs = current;
             current = null;
+            rs.close();
         }
     }
 
-    void close() throws SQLException {
+    /**
+     * Its result set {@code rs} was closed: a statement asked to close on completion closes with
+     * it, as sqlite-jdbc's does (JDBC 4.1).
+     */
+    final void resultClosed(DetachedResultSet rs) throws SQLException {
+        if (closeOnCompletion && rs == current) {
+            close();
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
         if (!closed) {
             closed = true;
             closeCurrent();
-            connection.statementClosed(self);
+            connection.statementClosed(this);
         }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return "Statement[]";
     }
 }

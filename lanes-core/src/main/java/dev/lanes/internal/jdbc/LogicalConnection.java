@@ -2,7 +2,7 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Database;
 import dev.lanes.LanesException;
-import dev.lanes.ReadOptions;
+import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
 import java.sql.Array;
@@ -63,7 +63,7 @@ final class LogicalConnection implements Connection {
     private final JdbcBackend db;
     /** The data source's constant metadata answers, shared by its connections. */
     private final JdbcMetaData.Constants metaData;
-    private final List<Statement> statements = new ArrayList<>();
+    private final List<JdbcStatement> statements = new ArrayList<>();
     private boolean closed;
     private boolean autoCommit = true;
     private boolean readOnly;
@@ -81,15 +81,14 @@ final class LogicalConnection implements Connection {
         this.tx = new LogicalTransaction(db);
     }
 
-    Connection proxy() {
-        return this;
-    }
-
     // ------------------------------------------------------------------ execution
 
-    /** Runs one statement where its kind and the connection's mode say. */
+    /**
+     * Runs one statement where its kind and the connection's mode say, within {@code timeout}:
+     * a read's deadline, a write's (or the transaction's first statement's) time to start.
+     */
     Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys,
-            ReadOptions readOptions) throws SQLException {
+            QueryTimeout timeout) throws SQLException {
         checkOpen();
         boolean read = intent != Execution.Intent.UPDATE && shape.read();
         Returns returns = intent == Execution.Intent.QUERY
@@ -97,15 +96,21 @@ final class LogicalConnection implements Connection {
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
             if (autoCommit) {
-                return read ? Execution.ofRows(functions.ownOr(shape,
-                        q -> db.queryData(readOptions, q, args)))
-                        : autoCommitWrite(shape, args, returns);
+                return read ? Execution.ofRows(autoCommitRead(shape, args, timeout))
+                        : autoCommitWrite(shape, args, returns, timeout);
             }
-            tx.begin(readOnly);
+            tx.begin(readOnly, timeout);
             return tx.run(shape, args, read, returns, functions);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
+    }
+
+    /** One auto-commit read on a reader, unless this connection answers it itself. */
+    private ResultData autoCommitRead(SqlShape shape, Object[] args, QueryTimeout timeout) {
+        ResultData own = functions.answer(shape);
+        return own != null ? own : db.queryData(timeout.read(), functions.substituted(shape),
+                args);
     }
 
     /**
@@ -113,51 +118,38 @@ final class LogicalConnection implements Connection {
      * does after every insert) so that a later {@code SELECT last_insert_rowid()} on this
      * connection answers what it inserted.
      */
-    private Execution autoCommitWrite(SqlShape shape, Object[] args, Returns returns) {
+    private Execution autoCommitWrite(SqlShape shape, Object[] args, Returns returns,
+            QueryTimeout timeout) {
         Returns asked = returns == Returns.COUNT && shape.mayInsert() ? Returns.KEYS : returns;
-        Execution o = Execution.of(db.write(shape.sql(), args, asked));
+        Execution o = Execution.of(db.write(shape.sql(), args, asked, timeout.start()));
         if (o.rows() == null) {
             functions.wrote(shape, o.count(), o.keys());
         }
         return o;
     }
 
-    /** A batch of one prepared statement with several parameter sets. */
-    int[] runBatch(String sql, List<Object[]> parameterSets) throws SQLException {
-        List<dev.lanes.Statement> batch = new ArrayList<>(parameterSets.size());
-        for (Object[] p : parameterSets) {
-            batch.add(dev.lanes.Statement.of(sql, p));
-        }
-        return runStatements(batch);
-    }
-
-    /** A batch of plain statements. */
-    int[] runBatch(List<String> sqls) throws SQLException {
-        List<dev.lanes.Statement> batch = new ArrayList<>(sqls.size());
-        for (String sql : sqls) {
-            batch.add(dev.lanes.Statement.of(sql));
-        }
-        return runStatements(batch);
-    }
-
-    private int[] runStatements(List<dev.lanes.Statement> batch) throws SQLException {
+    /**
+     * Runs a statement's batch: one atomic request in auto-commit mode, else statement by
+     * statement inside the transaction.
+     */
+    int[] runBatch(List<dev.lanes.Statement> batch, QueryTimeout timeout) throws SQLException {
         checkOpen();
         try {
             if (autoCommit) {
-                return db.database().executeBatch(batch); // one atomic request
+                return db.executeBatch(batch, timeout.start()); // one atomic request
             }
-            tx.begin(readOnly);
+            tx.begin(readOnly, timeout);
             return tx.runBatch(batch);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
     }
 
-    void statementClosed(Statement s) {
+    void statementClosed(JdbcStatement s) {
         statements.remove(s);
     }
 
-    private <S extends Statement> S track(S s) {
+    private <S extends JdbcStatement> S track(S s) {
         statements.add(s);
         return s;
     }
@@ -225,7 +217,7 @@ final class LogicalConnection implements Connection {
                     + "setAutoCommit(false) first");
         }
         try {
-            return tx.savepoint(name, readOnly);
+            return tx.savepoint(name, readOnly, QueryTimeout.NONE);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
@@ -297,7 +289,7 @@ final class LogicalConnection implements Connection {
             return;
         }
         try {
-            for (Statement s : new ArrayList<>(statements)) {
+            for (JdbcStatement s : new ArrayList<>(statements)) {
                 s.close();
             }
             end(false); // closing without a commit rolls back
@@ -329,7 +321,7 @@ final class LogicalConnection implements Connection {
     @Override
     public Statement createStatement() throws SQLException {
         checkOpen();
-        return track(JdbcStatement.plain(this));
+        return track(new JdbcStatement(this));
     }
 
     @Override
@@ -387,7 +379,7 @@ final class LogicalConnection implements Connection {
         if (sql == null) {
             throw new SQLException("sql must not be null");
         }
-        return track(JdbcStatement.prepared(this, sql, keys));
+        return track(new JdbcPreparedStatement(this, sql, keys));
     }
 
     private static void checkCursor(int type, int concurrency, int holdability)

@@ -3,6 +3,7 @@ package dev.lanes.internal.jdbc;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
@@ -38,15 +39,19 @@ final class LogicalTransaction {
         return transaction != null || snapshot != null;
     }
 
-    /** Begins the transaction at its first statement, as the mode says; no-op when open. */
-    void begin(boolean readOnly) {
+    /**
+     * Begins the transaction at its first statement, as the mode says; no-op when open. Within
+     * {@code timeout}: the wait for a reader, or for the lane to take the {@code BEGIN}; a begin
+     * not started by then never ran.
+     */
+    void begin(boolean readOnly, QueryTimeout timeout) {
         if (isOpen()) {
             return;
         }
         if (readOnly) {
-            snapshot = db.snapshot();
+            snapshot = db.snapshot(timeout.read());
         } else {
-            transaction = db.begin();
+            transaction = db.begin(timeout.start());
         }
     }
 
@@ -58,7 +63,9 @@ final class LogicalTransaction {
     Execution run(SqlShape shape, Object[] args, boolean read, Returns returns,
             ConnectionFunctions functions) {
         if (snapshot != null) {
-            return Execution.ofRows(functions.ownOr(shape, q -> snapshot.query(q, args)));
+            ResultData own = functions.answer(shape);
+            return Execution.ofRows(own != null ? own
+                    : snapshot.query(functions.substituted(shape), args));
         }
         return Execution.of(transaction.execute(shape.sql(), args, read ? Returns.ROWS : returns));
     }
@@ -82,8 +89,8 @@ final class LogicalTransaction {
     }
 
     /** Sets a savepoint, beginning the transaction first; {@code name} null for an unnamed one. */
-    JdbcSavepoint savepoint(String name, boolean readOnly) {
-        begin(readOnly);
+    JdbcSavepoint savepoint(String name, boolean readOnly, QueryTimeout timeout) {
+        begin(readOnly, timeout);
         JdbcSavepoint sp = name != null ? JdbcSavepoint.named(name)
                 : JdbcSavepoint.unnamed(++savepoints);
         control(Op.SET, sp.sqlName());

@@ -5,6 +5,7 @@ import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The door of a writer lane: the refusals that come before anything runs (a caller that would
@@ -27,9 +28,12 @@ final class LaneAdmission {
     private final PinnedTransaction pinned;
     private final TurnScheduler scheduler;
     private final WriteTelemetry telemetry;
+    /** Arms the withdrawal of a request queued with a start timeout; under the lane's lock. */
+    private final Consumer<WriteRequest> armStartTimeout;
 
     LaneAdmission(String name, ReentrantLock laneLock, LaneLifecycle lifecycle, WriteQueue queue,
-            PinnedTransaction pinned, TurnScheduler scheduler, WriteTelemetry telemetry) {
+            PinnedTransaction pinned, TurnScheduler scheduler, WriteTelemetry telemetry,
+            Consumer<WriteRequest> armStartTimeout) {
         this.name = name;
         this.laneLock = laneLock;
         this.lifecycle = lifecycle;
@@ -37,6 +41,7 @@ final class LaneAdmission {
         this.pinned = pinned;
         this.scheduler = scheduler;
         this.telemetry = telemetry;
+        this.armStartTimeout = armStartTimeout;
     }
 
     /**
@@ -79,6 +84,9 @@ final class LaneAdmission {
             lead = mayLead && queue.mayLead() && pinned.pinned() == null && scheduler.claim();
             if (!lead) {
                 queue.add(r);
+                if (r.startTimeoutNanos > 0) {
+                    armStartTimeout.accept(r);
+                }
                 schedule = scheduler.schedule();
             }
         } finally {

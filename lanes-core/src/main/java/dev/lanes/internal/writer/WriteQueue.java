@@ -24,7 +24,9 @@ import java.util.function.Function;
  * does not count), and the steps of the pinned interactive transaction, which run ahead of them.
  * A group is the head request alone when it is not a {@link GroupWrite} (maintenance, a command,
  * the close marker), else up to {@code maxGroupSize} consecutive group writes. A request whose
- * caller cancelled its future before it ran is dropped unrun.
+ * caller cancelled its future before it ran is dropped unrun; one whose start timeout passed is
+ * withdrawn unrun ({@link #withdraw}), under the same lock that a turn takes it under, so that
+ * exactly one of the two happens.
  *
  * <p>Admission waits for room only with an enqueue timeout; the deadline covers admission only,
  * so an accepted write is never reported as failed because it was slow.
@@ -112,6 +114,20 @@ final class WriteQueue {
     void add(WriteRequest r) {
         requests.addLast(r);
         counted();
+    }
+
+    /**
+     * Takes {@code r} out of the queue if it is still there, unrun: its start timeout passed.
+     *
+     * @return whether it was queued
+     */
+    boolean withdraw(WriteRequest r) {
+        if (!requests.remove(r)) {
+            return false;
+        }
+        counted();
+        signalRoom();
+        return true;
     }
 
     /** Queues ahead of everything (a deferred uncork runs when the transaction ends). */

@@ -6,6 +6,7 @@ import dev.lanes.SqlFunction;
 import dev.lanes.WriteOptions;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Timer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -62,6 +63,14 @@ public abstract sealed class WriteRequest
     long acquireNanos;
     long bodyNanos;
     long commitNanos;
+    /**
+     * How long it may wait in the queue for a turn to take it before it is withdrawn unrun
+     * ({@link WriterLane#runAndWait(WriteRequest, boolean, java.time.Duration)}); 0 for no limit.
+     * Set by its caller before admission.
+     */
+    long startTimeoutNanos;
+    /** The timer task that withdraws it, armed under the lane's lock when it was queued. */
+    volatile Timer.Scheduled startExpiry;
     /**
      * The operation {@code requestStarted} bracketed it as, or null when it is not bracketed (no
      * metrics listener, a lane command, or its {@code requestCompleted} was reported already).

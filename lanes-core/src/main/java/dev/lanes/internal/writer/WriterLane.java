@@ -3,6 +3,7 @@ package dev.lanes.internal.writer;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
+import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.MetricsListener;
 import dev.lanes.SqlFunction;
@@ -19,6 +20,7 @@ import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.writer.WriteRequest.Close;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
 import dev.lanes.internal.writer.WriteRequest.Maintenance;
@@ -28,6 +30,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -116,7 +120,7 @@ public final class WriterLane implements WorkerPool.Task {
         this.scheduler = new TurnScheduler(run, lock, queue, pinned, setup.pool(), this,
                 setup.events(), this::turn);
         this.admission = new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler,
-                telemetry);
+                telemetry, this::armStartTimeout);
         this.groupCommit = new GroupCommit(transaction, cork, telemetry, clock);
         this.maintenanceRun = new MaintenanceRun(transaction, cork, telemetry, clock,
                 setup.diskReserve(), poison);
@@ -215,6 +219,64 @@ public final class WriterLane implements WorkerPool.Task {
             scheduler.leadWhileWaiting(r);
         }
         return Failures.join(r.future);
+    }
+
+    /**
+     * {@link #runAndWait(WriteRequest, boolean)} with a start timeout (null: none): if no turn
+     * has taken {@code r} within {@code startTimeout} of its admission, it is withdrawn from the
+     * queue unrun and fails {@code NOT_STARTED} with {@link DeadlineExceededException}. Once a
+     * turn took it, it runs to its outcome however long that takes: a running write is never
+     * interrupted, since SQLite's interrupt would roll back the whole group it runs in.
+     */
+    public <T> T runAndWait(WriteRequest r, boolean platform, Duration startTimeout) {
+        if (startTimeout == null) {
+            return runAndWait(r, platform);
+        }
+        r.startTimeoutNanos = Math.max(1, startTimeout.toNanos());
+        try {
+            return runAndWait(r, platform);
+        } finally {
+            Timer.Scheduled expiry = r.startExpiry;
+            if (expiry != null) {
+                expiry.cancel();
+            }
+        }
+    }
+
+    // guarded by lock: when admission queued a request with a start timeout
+    private void armStartTimeout(WriteRequest r) {
+        try {
+            r.startExpiry = setup.timer().schedule(() -> withdrawIfUnstarted(r),
+                    r.startTimeoutNanos);
+        } catch (RejectedExecutionException e) {
+            // the runtime is shutting down: its close fails the queued requests NOT_STARTED
+        }
+    }
+
+    /**
+     * On the timer: fails {@code r} {@code NOT_STARTED} when it is still queued. A request the
+     * lane was handed to (its caller is about to lead the turn that runs it) has started.
+     */
+    private void withdrawIfUnstarted(WriteRequest r) {
+        int queued;
+        boolean pinnedNow;
+        lock.lock();
+        try {
+            if (r.leadGranted || !queue.withdraw(r)) {
+                return;
+            }
+            queued = queue.queuedWrites();
+            pinnedNow = pinned.pinned() != null;
+        } finally {
+            lock.unlock();
+        }
+        r.fail(new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": "
+                + r.describe() + " did not start within its "
+                + TimeUnit.NANOSECONDS.toMillis(r.startTimeoutNanos) + " ms timeout ("
+                + (pinnedNow ? "an interactive transaction holds the writer, " : "") + queued
+                + " other writes queued); it never ran. Retry later", null));
+        telemetry.delivered(r);
+        r.deliver();
     }
 
     /** Corks the lane; returns once the outer transaction is open. */

@@ -1,0 +1,489 @@
+package dev.lanes.internal.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.math.BigDecimal;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.Date;
+import java.sql.NClob;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.Ref;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.RowId;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLType;
+import java.sql.SQLXML;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Calendar;
+import java.util.List;
+
+/**
+ * A {@link PreparedStatement} of a {@link LogicalConnection}: a {@link JdbcStatement} with its
+ * own SQL, whose routing ({@link SqlShape}) is found once, and its parameters. A setter keeps the
+ * value as the lane binds it: the value itself (the driver converts it when it binds), the bytes
+ * of a binary stream, the text of a character or ASCII stream (at most its length, where one is
+ * given), null for {@code setNull}. LOB objects, arrays, refs, row ids, URLs and XML are refused
+ * with {@link SQLFeatureNotSupportedException}, as the driver refuses them. Calendars and target
+ * types are not used: the value is bound as it is, as the driver binds it.
+ *
+ * <p>Not thread-safe, as every JDBC statement: one user at a time. The parameters are handed to
+ * the connection as they are for each execution (it has finished with them when the execution
+ * returns); {@code addBatch} copies them.
+ */
+final class JdbcPreparedStatement extends JdbcStatement implements PreparedStatement {
+    private final String sql;
+    private final SqlShape shape;
+    private final boolean generatedKeys;
+    private Object[] parameters = NO_ARGS;
+    /** The parameters of {@code addBatch()}; made at the first one. */
+    private List<Object[]> batch;
+
+    JdbcPreparedStatement(LogicalConnection connection, String sql, boolean generatedKeys) {
+        super(connection);
+        this.sql = sql;
+        this.shape = SqlShape.of(sql);
+        this.generatedKeys = generatedKeys;
+    }
+
+    @Override
+    String given(String other) throws SQLException {
+        checkOpen();
+        throw new SQLException("a PreparedStatement runs its own SQL; use a Statement for other "
+                + "SQL");
+    }
+
+    private Execution run(Execution.Intent intent) throws SQLException {
+        checkOpen();
+        return run(shape, parameters, intent, generatedKeys);
+    }
+
+    // ------------------------------------------------------------------ execution
+
+    @Override
+    public ResultSet executeQuery() throws SQLException {
+        run(Execution.Intent.QUERY);
+        return getResultSet();
+    }
+
+    @Override
+    public int executeUpdate() throws SQLException {
+        return run(Execution.Intent.UPDATE).count();
+    }
+
+    @Override
+    public long executeLargeUpdate() throws SQLException {
+        return executeUpdate();
+    }
+
+    @Override
+    public boolean execute() throws SQLException {
+        return run(Execution.Intent.ANY).rows() != null;
+    }
+
+    @Override
+    public void addBatch() throws SQLException {
+        checkOpen();
+        if (batch == null) {
+            batch = new ArrayList<>();
+        }
+        batch.add(parameters.clone());
+    }
+
+    @Override
+    public void addBatch(String other) throws SQLException {
+        checkOpen();
+        throw new SQLException("a PreparedStatement batches its own SQL; call addBatch() with no "
+                + "argument");
+    }
+
+    @Override
+    void clearBatched() {
+        if (batch != null) {
+            batch.clear();
+        }
+    }
+
+    @Override
+    int[] runBatch() throws SQLException {
+        List<dev.lanes.Statement> statements = new ArrayList<>(batch == null ? 0 : batch.size());
+        for (Object[] p : batch == null ? List.<Object[]>of() : batch) {
+            statements.add(dev.lanes.Statement.of(sql, p));
+        }
+        return connection.runBatch(statements, timeout());
+    }
+
+    @Override
+    public void clearParameters() throws SQLException {
+        checkOpen();
+        parameters = NO_ARGS;
+    }
+
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        checkOpen();
+        return null; // known only once it ran; JDBC allows null
+    }
+
+    @Override
+    public ParameterMetaData getParameterMetaData() throws SQLException {
+        checkOpen();
+        return JdbcParameterMetaData.of(sql);
+    }
+
+    @Override
+    public String toString() {
+        return "Statement[" + sql + "]";
+    }
+
+    // ------------------------------------------------------------------ binding
+
+    /** Checks that the statement is open and {@code position} a parameter index. */
+    private void check(int position) throws SQLException {
+        checkOpen();
+        if (position < 1) {
+            throw new SQLException("parameter index " + position + " out of range");
+        }
+    }
+
+    /** Keeps {@code value} for parameter {@code position}, checked already. */
+    private void put(int position, Object value) {
+        if (position > parameters.length) {
+            parameters = Arrays.copyOf(parameters, position);
+        }
+        parameters[position - 1] = value;
+    }
+
+    private void bind(int position, Object value) throws SQLException {
+        check(position);
+        put(position, value);
+    }
+
+    private SQLException refused(int position, String setter) throws SQLException {
+        check(position);
+        return new SQLFeatureNotSupportedException(setter + " is not supported");
+    }
+
+    @Override
+    public void setNull(int position, int sqlType) throws SQLException {
+        bind(position, null);
+    }
+
+    @Override
+    public void setNull(int position, int sqlType, String typeName) throws SQLException {
+        bind(position, null);
+    }
+
+    @Override
+    public void setBoolean(int position, boolean x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setByte(int position, byte x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setShort(int position, short x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setInt(int position, int x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setLong(int position, long x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setFloat(int position, float x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setDouble(int position, double x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setBigDecimal(int position, BigDecimal x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setString(int position, String x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setNString(int position, String x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setBytes(int position, byte[] x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setDate(int position, Date x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setDate(int position, Date x, Calendar cal) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setTime(int position, Time x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setTime(int position, Time x, Calendar cal) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setTimestamp(int position, Timestamp x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setTimestamp(int position, Timestamp x, Calendar cal) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setObject(int position, Object x) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setObject(int position, Object x, int targetSqlType) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setObject(int position, Object x, int targetSqlType, int scaleOrLength)
+            throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setObject(int position, Object x, SQLType targetSqlType) throws SQLException {
+        bind(position, x);
+    }
+
+    @Override
+    public void setObject(int position, Object x, SQLType targetSqlType, int scaleOrLength)
+            throws SQLException {
+        bind(position, x);
+    }
+
+    // ------------------------------------------------------------------ streams
+
+    @Override
+    public void setBinaryStream(int position, InputStream x) throws SQLException {
+        check(position);
+        put(position, bytes(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setBinaryStream(int position, InputStream x, int length) throws SQLException {
+        check(position);
+        put(position, bytes(x, length));
+    }
+
+    @Override
+    public void setBinaryStream(int position, InputStream x, long length) throws SQLException {
+        check(position);
+        put(position, bytes(x, length));
+    }
+
+    @Override
+    public void setBlob(int position, InputStream x) throws SQLException {
+        check(position);
+        put(position, bytes(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setBlob(int position, InputStream x, long length) throws SQLException {
+        check(position);
+        put(position, bytes(x, length));
+    }
+
+    @Override
+    public void setAsciiStream(int position, InputStream x) throws SQLException {
+        check(position);
+        put(position, text(bytes(x, Long.MAX_VALUE)));
+    }
+
+    @Override
+    public void setAsciiStream(int position, InputStream x, int length) throws SQLException {
+        check(position);
+        put(position, text(bytes(x, length)));
+    }
+
+    @Override
+    public void setAsciiStream(int position, InputStream x, long length) throws SQLException {
+        check(position);
+        put(position, text(bytes(x, length)));
+    }
+
+    @Override
+    @Deprecated
+    public void setUnicodeStream(int position, InputStream x, int length) throws SQLException {
+        check(position);
+        put(position, text(bytes(x, length)));
+    }
+
+    @Override
+    public void setCharacterStream(int position, Reader x) throws SQLException {
+        check(position);
+        put(position, chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setCharacterStream(int position, Reader x, int length) throws SQLException {
+        check(position);
+        put(position, chars(x, length));
+    }
+
+    @Override
+    public void setCharacterStream(int position, Reader x, long length) throws SQLException {
+        check(position);
+        put(position, chars(x, length));
+    }
+
+    @Override
+    public void setNCharacterStream(int position, Reader x) throws SQLException {
+        check(position);
+        put(position, chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setNCharacterStream(int position, Reader x, long length) throws SQLException {
+        check(position);
+        put(position, chars(x, length));
+    }
+
+    @Override
+    public void setClob(int position, Reader x) throws SQLException {
+        check(position);
+        put(position, chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setClob(int position, Reader x, long length) throws SQLException {
+        check(position);
+        put(position, chars(x, length));
+    }
+
+    @Override
+    public void setNClob(int position, Reader x) throws SQLException {
+        check(position);
+        put(position, chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setNClob(int position, Reader x, long length) throws SQLException {
+        check(position);
+        put(position, chars(x, length));
+    }
+
+    /** At most {@code length} bytes of the stream, which is closed after; null for null. */
+    private static byte[] bytes(InputStream in, long length) throws SQLException {
+        if (in == null) {
+            return null;
+        }
+        try (InputStream stream = in) {
+            return length >= Integer.MAX_VALUE ? stream.readAllBytes()
+                    : stream.readNBytes((int) Math.max(0, length));
+        } catch (IOException e) {
+            throw new SQLException("reading the parameter's stream failed", e);
+        }
+    }
+
+    /** An ASCII (or Unicode) stream's bytes as the driver binds them: text, read as UTF-8. */
+    private static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** At most {@code length} characters of the reader, which is closed after; null for null. */
+    private static String chars(Reader in, long length) throws SQLException {
+        if (in == null) {
+            return null;
+        }
+        try (Reader reader = in) {
+            StringBuilder b = new StringBuilder();
+            char[] buffer = new char[8192];
+            long left = Math.max(0, length);
+            for (int n; left > 0
+                    && (n = reader.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0; ) {
+                b.append(buffer, 0, n);
+                left -= n;
+            }
+            return b.toString();
+        } catch (IOException e) {
+            throw new SQLException("reading the parameter's reader failed", e);
+        }
+    }
+
+    // ------------------------------------------------------------------ refused
+
+    @Override
+    public void setBlob(int position, Blob x) throws SQLException {
+        throw refused(position, "setBlob(int, Blob)");
+    }
+
+    @Override
+    public void setClob(int position, Clob x) throws SQLException {
+        throw refused(position, "setClob(int, Clob)");
+    }
+
+    @Override
+    public void setNClob(int position, NClob x) throws SQLException {
+        throw refused(position, "setNClob(int, NClob)");
+    }
+
+    @Override
+    public void setArray(int position, Array x) throws SQLException {
+        throw refused(position, "setArray");
+    }
+
+    @Override
+    public void setRef(int position, Ref x) throws SQLException {
+        throw refused(position, "setRef");
+    }
+
+    @Override
+    public void setRowId(int position, RowId x) throws SQLException {
+        throw refused(position, "setRowId");
+    }
+
+    @Override
+    public void setSQLXML(int position, SQLXML x) throws SQLException {
+        throw refused(position, "setSQLXML");
+    }
+
+    @Override
+    public void setURL(int position, URL x) throws SQLException {
+        throw refused(position, "setURL");
+    }
+}
