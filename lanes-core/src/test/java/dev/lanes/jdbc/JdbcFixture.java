@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
+import dev.lanes.MetricsListener;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -27,12 +28,17 @@ final class JdbcFixture implements AfterEachCallback {
     private Database db;
 
     Database open(String name, DatabaseOptions options) {
+        return open(name, options, MetricsListener.NONE);
+    }
+
+    /** {@link #open(String, DatabaseOptions)} in a runtime that reports to {@code metrics}. */
+    Database open(String name, DatabaseOptions options, MetricsListener metrics) {
         try {
             dir = java.nio.file.Files.createTempDirectory("lanes-jdbc");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        lanes = Lanes.builder().name("jdbc").maxThreads(8).build();
+        lanes = Lanes.builder().name("jdbc").maxThreads(8).metrics(metrics).build();
         db = lanes.open(dir.resolve(name), options);
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
         return db;

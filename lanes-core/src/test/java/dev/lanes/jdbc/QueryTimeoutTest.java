@@ -9,6 +9,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
+import dev.lanes.MetricsListener;
 import dev.lanes.WriteOutcome;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -145,6 +146,40 @@ class QueryTimeoutTest {
         assertThat(count(db, "late")).as("the timed-out write never ran").isZero();
         assertThat(count(db, "holder")).isEqualTo(1);
         assertThat(count(db, "after")).isEqualTo(1);
+    }
+
+    /**
+     * The metrics listener hears of a withdrawn write from a pool thread, not from the runtime's
+     * timer thread, which a slow listener would otherwise hold up for every deadline and idle
+     * check of the runtime.
+     */
+    @Test
+    void aWithdrawnWritesOutcomeReachesTheListenerOffTheTimerThread() throws Exception {
+        CompletableFuture<String> heardOn = new CompletableFuture<>();
+        MetricsListener listener = new MetricsListener() {
+            @Override
+            public void requestCompleted(Object started, String db, Operation operation,
+                    String label, Outcome outcome, Throwable failure, boolean replayed,
+                    int groupSize, long queueWaitNanos, long totalNanos) {
+                if (failure instanceof DeadlineExceededException) {
+                    heardOn.complete(Thread.currentThread().getName());
+                }
+            }
+        };
+        Database db = fixture.open("listener.db", DatabaseOptions.builder()
+                .transactionIdleTimeout(Duration.ofMinutes(1)).build(), listener);
+        DataSource ds = db.dataSource();
+        try (Connection holder = pinning(ds)) {
+            Throwable late = onPlatformThread(() -> {
+                try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                    s.setQueryTimeout(1);
+                    s.executeUpdate("INSERT INTO t(v) VALUES ('late')");
+                }
+            }).get(30, TimeUnit.SECONDS);
+            assertNeverStarted(late);
+            holder.commit();
+        }
+        assertThat(heardOn.get(30, TimeUnit.SECONDS)).doesNotEndWith("-timer");
     }
 
     @Test

@@ -255,7 +255,9 @@ public final class WriterLane implements WorkerPool.Task {
 
     /**
      * On the timer: fails {@code r} {@code NOT_STARTED} when it is still queued. A request the
-     * lane was handed to (its caller is about to lead the turn that runs it) has started.
+     * lane was handed to (its caller is about to lead the turn that runs it) has started. The
+     * outcome is delivered by a pool turn, so that the metrics listener never runs on the timer's
+     * thread; foreground work, since the caller is waiting for it.
      */
     private void withdrawIfUnstarted(WriteRequest r) {
         int queued;
@@ -275,8 +277,19 @@ public final class WriterLane implements WorkerPool.Task {
                 + TimeUnit.NANOSECONDS.toMillis(r.startTimeoutNanos) + " ms timeout ("
                 + (pinnedNow ? "an interactive transaction holds the writer, " : "") + queued
                 + " other writes queued); it never ran. Retry later", null));
-        telemetry.delivered(r);
-        r.deliver();
+        WorkerPool.Task delivery = new WorkerPool.Task() {
+            @Override
+            public void runTurn() {
+                telemetry.delivered(r);
+                r.deliver();
+            }
+
+            @Override
+            public boolean background() {
+                return false;
+            }
+        };
+        setup.pool().submit(delivery);
     }
 
     /** Corks the lane; returns once the outer transaction is open. */
