@@ -412,8 +412,17 @@ public interface Database extends AutoCloseable {
      * an unknown outcome SQLState {@code 40003}. {@code unwrap(Database.class)} on the data
      * source or a connection gives this database.
      *
-     * <p>A database on a cluster ({@link Lanes#openCluster}) has no data source yet: this throws
-     * {@link InvalidRequestException}.
+     * <p><b>On a cluster</b> ({@link Lanes#openCluster}) auto-commit reads run as {@link
+     * #query} runs them there: the column labels are the rows' (an empty result has no columns)
+     * and every declared type is unknown ({@code getColumnTypeName} as for an expression).
+     * Auto-commit writes, batches, generated keys ({@code last_insert_rowid()} read on the
+     * writer's session right after the insert) and read-write transactions with savepoints work
+     * on the writer lane with the same outcomes ({@code UNKNOWN}: SQLState {@code 40003}). Refused
+     * with {@link java.sql.SQLFeatureNotSupportedException} before anything runs: a read-only
+     * transaction ({@code setReadOnly(true)}, then {@code setAutoCommit(false)}: a cluster has no
+     * reader snapshot, and one on the writer lane would hold every write behind it), {@code
+     * getMetaData()} (it needs a JDBC connection of the database), and a write that returns rows
+     * ({@code RETURNING}).
      */
     javax.sql.DataSource dataSource();
 

@@ -21,6 +21,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.LanesRuntime;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.scheduler.ConnectionBudget;
@@ -37,6 +38,7 @@ import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import dev.lanes.spi.ClusterEngine;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -63,6 +65,8 @@ import org.slf4j.LoggerFactory;
  *       {@code tx.run}, {@code maintenance}), which a cluster does not have; {@code checkpoint}
  *       and {@code backup}, which are the nodes'; writes that return rows; options only a local
  *       file has (see {@link ClusterOptions}).
+ *   <li><b>JDBC</b> ({@code dataSource()}): on the lane and the read sessions, through {@link
+ *       ClusterJdbc}, which says what it refuses.
  * </ul>
  *
  * <p>Concurrency: every field is final and thread-safe.
@@ -79,6 +83,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     private final Resolutions resolutions = new Resolutions();
     private final Profiling profiling;
     private final LanesRuntime runtime;
+    private final javax.sql.DataSource dataSource;
 
     /** What names a cluster database in its runtime: its engine and its name there. */
     private record Key(ClusterEngine engine, String database) {}
@@ -117,6 +122,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         lane.commitObserver(changes);
         this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
         this.profiling = new ClusterProfiling(this, runtime.clock());
+        this.dataSource = new LanesDataSource(new ClusterJdbc(this, lane));
         try {
             runtime.metrics().databaseOpened(name, new LaneGauges(lane, this::state));
         } catch (RuntimeException e) {
@@ -228,12 +234,17 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
 
     @Override
     public int[] executeBatch(List<dev.lanes.Statement> statements) {
+        return runAndWait(batch(statements));
+    }
+
+    /** A batch as one write request, refused before anything runs when a statement may not. */
+    WriteRequest batch(List<dev.lanes.Statement> statements) {
         Objects.requireNonNull(statements, "statements");
         List<dev.lanes.Statement> batch = List.copyOf(statements);
         for (int i = 0; i < batch.size(); i++) {
             checkWrite("statement " + i + " of the batch", batch.get(i).sql());
         }
-        return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Batch(batch)));
+        return lane.body(WriteOptions.DEFAULTS, new LaneWorks.Batch(batch));
     }
 
     @Override
@@ -284,6 +295,11 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
 
     <T> T runAndWait(WriteRequest r) {
         return lane.runAndWait(r, !Threads.currentIsVirtual());
+    }
+
+    /** {@link #runAndWait(WriteRequest)}, withdrawn unrun if not taken in {@code startTimeout}. */
+    <T> T runAndWait(WriteRequest r, Duration startTimeout) {
+        return lane.runAndWait(r, !Threads.currentIsVirtual(), startTimeout);
     }
 
     // ------------------------------------------------------------------ reads
@@ -368,13 +384,12 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     }
 
     /**
-     * Refused: the JDBC data source reads through reader snapshots and result metadata that a
-     * cluster session does not give.
+     * The JDBC data source, on this database's lane and read sessions: see {@link ClusterJdbc}
+     * for what runs where and what is refused.
      */
     @Override
     public javax.sql.DataSource dataSource() {
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a database on a "
-                + "cluster has no JDBC data source yet; use its Database methods", null);
+        return dataSource;
     }
 
     // ------------------------------------------------------------------ notifications

@@ -1,11 +1,14 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.InvalidRequestException;
+import dev.lanes.Row;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.ReadOnlyClassifier;
+import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlLexer;
 import dev.lanes.internal.sql.SqlText;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -53,6 +56,16 @@ final class ClusterSql {
             }
         }
         return false;
+    }
+
+    /**
+     * Rows a cluster session returned, as a JDBC result: the labels are the rows' columns (none
+     * when there is no row: a session gives rows, not columns), the names are the labels, and
+     * every declared type is unknown (null), since a session does not give them.
+     */
+    static ResultData resultData(List<Row> rows) {
+        List<String> labels = rows.isEmpty() ? List.of() : rows.get(0).columns();
+        return new ResultData(labels, labels, Collections.nCopies(labels.size(), null), rows);
     }
 
     /** A statement's parameters as the SPI takes them. */

@@ -5,8 +5,11 @@ import dev.lanes.ResultTooLargeException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.Rows;
 import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.writer.BusyTimeout;
 import dev.lanes.internal.writer.LaneConnection;
@@ -308,20 +311,34 @@ final class ClusterWriterConnection implements WriterConnection {
     }
 
     /**
-     * Only update counts: a cluster session reports no inserted rowid, and a statement that
-     * returns rows can abort a libdqlite 1.11 leader (see the lanes-dqlite README), so both are
-     * refused before anything is sent.
+     * A JDBC statement. Generated keys are read as SQLite gives them, {@code last_insert_rowid()}
+     * on the same session right after the write (the session is the lane's alone, so nothing ran
+     * between). Rows come only from a read-only statement, read as a query; a write that returns
+     * rows ({@code RETURNING}) can abort a libdqlite 1.11 leader (see the lanes-dqlite README),
+     * so it is refused before anything is sent, as are several statements in one, which the
+     * server would run all.
      */
     @Override
     public Object execute(String sql, Object[] args, WriteRequest.Returns returns)
             throws SQLException {
-        if (returns != WriteRequest.Returns.COUNT) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a database on "
-                    + "a cluster returns no "
-                    + (returns == WriteRequest.Returns.KEYS ? "generated keys" : "rows")
-                    + " from a write: " + sql, null);
+        Refusals.severalStatements(name, "a JDBC statement", sql);
+        if (returns == WriteRequest.Returns.ROWS && ReadOnlyClassifier.refusal(sql) == null) {
+            return ClusterSql.resultData(query(sql, args));
         }
-        return update(sql, args);
+        ClusterSql.refuseRows(name, "a JDBC statement", sql);
+        if (returns == WriteRequest.Returns.ROWS) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a database on "
+                    + "a cluster returns no rows from a write: " + sql, null);
+        }
+        int count = update(sql, args);
+        if (returns == WriteRequest.Returns.COUNT) {
+            return count;
+        }
+        if (count == 0) {
+            return new Statements.Update(0, 0);
+        }
+        List<Row> rowid = request(s -> s.query("SELECT last_insert_rowid()", List.of()));
+        return new Statements.Update(count, ((Number) rowid.get(0).get(0)).longValue());
     }
 
     @Override

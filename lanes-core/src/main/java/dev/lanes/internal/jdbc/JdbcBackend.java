@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * What a JDBC connection needs of its database, beyond the public {@link Database}: queries that
  * keep their columns' metadata, writes that return keys or rows, and the two kinds of
- * transaction. The engine implements it; the data source does not know the engine.
+ * transaction. The engine and the cluster database implement it; the data source knows neither.
  */
 public interface JdbcBackend {
     /** The database's name, for messages. */
@@ -50,4 +50,13 @@ public interface JdbcBackend {
 
     /** Opens a read-only transaction: one snapshot on a reader, admitted within {@code options}. */
     ReadSnapshot snapshot(ReadOptions options);
+
+    /**
+     * Whether {@code DatabaseMetaData} can be answered: it runs the driver's catalog queries on a
+     * JDBC connection of the database. When false, {@code getMetaData()} is refused with {@link
+     * java.sql.SQLFeatureNotSupportedException} (a cluster database has no such connection).
+     */
+    default boolean metaData() {
+        return true;
+    }
 }

@@ -422,6 +422,12 @@ final class LogicalConnection implements Connection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         checkOpen();
+        if (!db.metaData()) {
+            throw new SQLFeatureNotSupportedException(db.name() + ": getMetaData() is not "
+                    + "supported on this database: its answers need a JDBC connection of the "
+                    + "database, which a cluster database does not have",
+                    SqlExceptions.FEATURE_NOT_SUPPORTED);
+        }
         return JdbcMetaData.of(this, db, metaData);
     }
 

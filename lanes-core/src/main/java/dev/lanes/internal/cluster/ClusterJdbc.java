@@ -1,0 +1,100 @@
+package dev.lanes.internal.cluster;
+
+import dev.lanes.Database;
+import dev.lanes.InvalidRequestException;
+import dev.lanes.ReadOptions;
+import dev.lanes.TransactionOptions;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.jdbc.JdbcBackend;
+import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.writer.InteractiveTransaction;
+import dev.lanes.internal.writer.WriteRequest.Returns;
+import dev.lanes.internal.writer.WriterLane;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the JDBC data source of a {@link ClusterDatabase} runs on:
+ *
+ * <ul>
+ *   <li>auto-commit reads run as {@code db.query} runs them (a read session; while corked, the
+ *       lane). The result's labels are its rows' columns, so an empty result has no columns;
+ *       every declared type is unknown (null): a cluster session gives neither;
+ *   <li>auto-commit writes and batches run on the writer lane as {@code db.execute} and {@code
+ *       db.executeBatch} do, with the same outcomes; generated keys are {@code
+ *       last_insert_rowid()} read on the lane's session right after the insert. A write that
+ *       returns rows ({@code RETURNING}) is refused, as on the database;
+ *   <li>a read-write transaction is {@code db.begin()}'s, savepoints included;
+ *   <li>a read-only transaction is refused ({@code NOT_STARTED}): a cluster session has no
+ *       reader snapshot, and running one on the writer lane instead would hold every write behind
+ *       a transaction that writes nothing;
+ *   <li>{@link #metaData()} is false: {@code DatabaseMetaData} runs the driver's catalog queries
+ *       on a JDBC connection, which a cluster does not have.
+ * </ul>
+ *
+ * <p>Stateless but for final references to thread-safe objects.
+ */
+final class ClusterJdbc implements JdbcBackend {
+    private static final String WHERE = "a JDBC statement (use setAutoCommit(false) and "
+            + "commit() for a transaction)";
+
+    private final ClusterDatabase db;
+    private final WriterLane lane;
+
+    ClusterJdbc(ClusterDatabase db, WriterLane lane) {
+        this.db = db;
+        this.lane = lane;
+    }
+
+    @Override
+    public String name() {
+        return db.name();
+    }
+
+    @Override
+    public Database database() {
+        return db;
+    }
+
+    @Override
+    public ResultData queryData(ReadOptions options, String sql, Object[] args) {
+        return ClusterSql.resultData(db.query(options, sql, args));
+    }
+
+    @Override
+    public Object write(String sql, Object[] args, Returns returns, Duration startTimeout) {
+        Objects.requireNonNull(sql, "sql");
+        Refusals.transactionControl(name(), WHERE, sql);
+        Refusals.severalStatements(name(), WHERE, sql);
+        ClusterSql.refuseRows(name(), WHERE, sql);
+        return db.runAndWait(lane.statement(sql, args == null ? new Object[0] : args, returns),
+                startTimeout);
+    }
+
+    @Override
+    public int[] executeBatch(List<dev.lanes.Statement> batch, Duration startTimeout) {
+        return db.runAndWait(db.batch(batch), startTimeout);
+    }
+
+    @Override
+    public InteractiveTransaction begin(Duration startTimeout) {
+        return db.runAndWait(lane.begin(TransactionOptions.DEFAULTS), startTimeout);
+    }
+
+    @Override
+    public ReadSnapshot snapshot(ReadOptions options) {
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name() + ": a read-only JDBC "
+                + "transaction (setReadOnly(true), then setAutoCommit(false)) is refused on a "
+                + "cluster database: a cluster session has no reader snapshot, and one on the "
+                + "writer lane would hold every write behind it; read in auto-commit mode or in "
+                + "a read-write transaction; nothing ran", null);
+    }
+
+    @Override
+    public boolean metaData() {
+        return false;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.lanes.dqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.Lanes;
+import dev.lanes.dqlite.testing.LocalCluster;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Plain JDBC through {@code db.dataSource()} of a database on a real 3-node dqlite cluster:
+ * auto-commit statements with generated keys, reads, transactions (commit, rollback, a
+ * savepoint), batches, and the typed refusals of what a cluster does not give. Each test uses
+ * its own database.
+ */
+@Tag("slow")
+@Timeout(90)
+class JdbcOnClusterTest {
+    private static LocalCluster cluster;
+    private static Lanes lanes;
+
+    @BeforeAll
+    static void start() {
+        cluster = TestCluster.start(3);
+        lanes = Lanes.builder().name("jdbc-on-cluster").maxThreads(8).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (lanes != null) {
+            lanes.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static Database open(String name) {
+        Database db = lanes.openCluster(cluster.client(), name, DatabaseOptions.builder()
+                .busyTimeout(Duration.ofSeconds(10)).build());
+        db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT UNIQUE, n INTEGER)");
+        return db;
+    }
+
+    private static List<String> values(Database db) {
+        return db.query("SELECT v FROM t ORDER BY id").stream().map(r -> r.getString("v"))
+                .toList();
+    }
+
+    @Test
+    void insertSelectAndUpdateInAutoCommitMode() throws SQLException {
+        Database db = open("jdbc-basics");
+        DataSource ds = db.dataSource();
+        try (Connection c = ds.getConnection();
+                PreparedStatement insert = c.prepareStatement(
+                        "INSERT INTO t(v, n) VALUES (?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+            insert.setString(1, "a");
+            insert.setInt(2, 1);
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+            insert.setString(1, "b");
+            insert.setInt(2, 2);
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+            try (ResultSet keys = insert.getGeneratedKeys()) {
+                assertThat(keys.next()).isTrue();
+                assertThat(keys.getLong(1)).isEqualTo(2);
+            }
+
+            try (PreparedStatement update = c.prepareStatement(
+                    "UPDATE t SET n = n + 10 WHERE v = ?")) {
+                update.setString(1, "a");
+                assertThat(update.executeUpdate()).isEqualTo(1);
+            }
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT id, v, n AS total FROM t WHERE n > ? ORDER BY id")) {
+                select.setInt(1, 0);
+                try (ResultSet rs = select.executeQuery()) {
+                    assertThat(rs.getMetaData().getColumnLabel(3)).isEqualTo("total");
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString("v")).isEqualTo("a");
+                    assertThat(rs.getInt("total")).isEqualTo(11);
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong("id")).isEqualTo(2);
+                    assertThat(rs.getInt("total")).isEqualTo(2);
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+        }
+        assertThat(values(db)).containsExactly("a", "b");
+    }
+
+    @Test
+    void aTransactionCommitsAndAnotherRollsBack() throws SQLException {
+        Database db = open("jdbc-tx");
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            assertThat(s.executeUpdate("INSERT INTO t(v) VALUES ('kept')")).isEqualTo(1);
+            Savepoint sp = c.setSavepoint("sp");
+            s.executeUpdate("INSERT INTO t(v) VALUES ('undone')");
+            c.rollback(sp);
+            try (ResultSet rs = s.executeQuery("SELECT count(*) AS n FROM t")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt("n")).isEqualTo(1); // the transaction sees its own write
+            }
+            c.commit();
+
+            s.executeUpdate("INSERT INTO t(v) VALUES ('rolled back')");
+            c.rollback();
+        }
+        assertThat(values(db)).containsExactly("kept");
+    }
+
+    @Test
+    void aBatchCommitsWholeOrNotAtAll() throws SQLException {
+        Database db = open("jdbc-batch");
+        try (Connection c = db.dataSource().getConnection();
+                PreparedStatement insert = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+            for (String v : List.of("a", "b", "c")) {
+                insert.setString(1, v);
+                insert.addBatch();
+            }
+            assertThat(insert.executeBatch()).containsExactly(1, 1, 1);
+            insert.setString(1, "d");
+            insert.addBatch();
+            insert.setString(1, "a");
+            insert.addBatch();
+            SQLException failed = catchThrowableOfType(insert::executeBatch, SQLException.class);
+            assertThat(failed.getSQLState()).startsWith("23"); // the unique constraint on 'a'
+        }
+        assertThat(values(db)).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void whatAClusterDoesNotGiveIsRefusedTypedAndNothingRuns() throws SQLException {
+        Database db = open("jdbc-refused");
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            catchThrowableOfType(c::getMetaData, SQLFeatureNotSupportedException.class);
+            catchThrowableOfType(
+                    () -> s.executeQuery("INSERT INTO t(v) VALUES ('r') RETURNING id"),
+                    SQLFeatureNotSupportedException.class);
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            catchThrowableOfType(() -> s.executeQuery("SELECT count(*) FROM t"),
+                    SQLFeatureNotSupportedException.class);
+        }
+        assertThat(values(db)).isEmpty();
+    }
+}
