@@ -49,7 +49,7 @@ class ArchitectureTest {
                 .layer("util").definedBy("dev.lanes.internal.util..")
                 .whereLayer("cluster").mayOnlyBeAccessedByLayers("api")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("api", "cluster")
-                .whereLayer("jdbc").mayOnlyBeAccessedByLayers("engine")
+                .whereLayer("jdbc").mayOnlyBeAccessedByLayers("engine", "cluster")
                 .whereLayer("writer").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc")
                 .whereLayer("reader").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc")
                 .whereLayer("file").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "writer",
