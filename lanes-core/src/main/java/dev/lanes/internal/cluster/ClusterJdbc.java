@@ -5,7 +5,6 @@ import dev.lanes.InvalidRequestException;
 import dev.lanes.ReadOptions;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.sql.ResultData;
@@ -14,7 +13,6 @@ import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriterLane;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What the JDBC data source of a {@link ClusterDatabase} runs on:
@@ -38,9 +36,6 @@ import java.util.Objects;
  * <p>Stateless but for final references to thread-safe objects.
  */
 final class ClusterJdbc implements JdbcBackend {
-    private static final String WHERE = "a JDBC statement (use setAutoCommit(false) and "
-            + "commit() for a transaction)";
-
     private final ClusterDatabase db;
     private final WriterLane lane;
 
@@ -66,10 +61,8 @@ final class ClusterJdbc implements JdbcBackend {
 
     @Override
     public Object write(String sql, Object[] args, Returns returns, Duration startTimeout) {
-        Objects.requireNonNull(sql, "sql");
-        Refusals.transactionControl(name(), WHERE, sql);
-        Refusals.severalStatements(name(), WHERE, sql);
-        ClusterSql.refuseRows(name(), WHERE, sql);
+        JdbcBackend.refuseInAutoCommit(name(), sql);
+        ClusterSql.refuseRows(name(), JdbcBackend.AUTO_COMMIT_STATEMENT, sql);
         return db.runAndWait(lane.statement(sql, args == null ? new Object[0] : args, returns),
                 startTimeout);
     }

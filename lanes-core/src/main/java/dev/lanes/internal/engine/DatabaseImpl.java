@@ -408,11 +408,7 @@ public final class DatabaseImpl implements Database {
         @Override
         public Object write(String sql, Object[] args, WriteRequest.Returns returns,
                 Duration startTimeout) {
-            Objects.requireNonNull(sql, "sql");
-            String where = "a JDBC statement (use setAutoCommit(false) and commit() for a "
-                    + "transaction)";
-            Refusals.transactionControl(name, where, sql);
-            Refusals.severalStatements(name, where, sql);
+            JdbcBackend.refuseInAutoCommit(name, sql);
             return runAndWait(lane.statement(sql, args, returns), startTimeout);
         }
 

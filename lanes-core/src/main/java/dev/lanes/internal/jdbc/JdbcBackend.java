@@ -2,12 +2,14 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Database;
 import dev.lanes.ReadOptions;
+import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a JDBC connection needs of its database, beyond the public {@link Database}: queries that
@@ -35,6 +37,21 @@ public interface JdbcBackend {
      *     withdrawn unrun ({@code NOT_STARTED}); null for no limit. Once taken it runs to its end.
      */
     Object write(String sql, Object[] args, Returns returns, Duration startTimeout);
+
+    /** Where an auto-commit statement was, as its refusals name it. */
+    String AUTO_COMMIT_STATEMENT = "a JDBC statement (use setAutoCommit(false) and commit() for "
+            + "a transaction)";
+
+    /**
+     * Refuses, before anything is queued, what one auto-commit statement given to {@link #write}
+     * may not be, on every backend: transaction control (the connection's own calls do that) and
+     * several statements in one text.
+     */
+    static void refuseInAutoCommit(String database, String sql) {
+        Objects.requireNonNull(sql, "sql");
+        Refusals.transactionControl(database, AUTO_COMMIT_STATEMENT, sql);
+        Refusals.severalStatements(database, AUTO_COMMIT_STATEMENT, sql);
+    }
 
     /**
      * A batch as one atomic write request, as {@code db.executeBatch}, with {@code
