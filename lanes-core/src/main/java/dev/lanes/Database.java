@@ -417,12 +417,13 @@ public interface Database extends AutoCloseable {
      * and every declared type is unknown ({@code getColumnTypeName} as for an expression).
      * Auto-commit writes, batches, generated keys ({@code last_insert_rowid()} read on the
      * writer's session right after the insert) and read-write transactions with savepoints work
-     * on the writer lane with the same outcomes ({@code UNKNOWN}: SQLState {@code 40003}). Refused
-     * with {@link java.sql.SQLFeatureNotSupportedException} before anything runs: a read-only
-     * transaction ({@code setReadOnly(true)}, then {@code setAutoCommit(false)}: a cluster has no
-     * reader snapshot, and one on the writer lane would hold every write behind it), {@code
-     * getMetaData()} (it needs a JDBC connection of the database), and a write that returns rows
-     * ({@code RETURNING}).
+     * on the writer lane with the same outcomes ({@code UNKNOWN}: SQLState {@code 40003}). A
+     * read-only transaction is one snapshot on a read session with the leader, beside the lane;
+     * if that session fails after the first read, the snapshot is gone and the transaction's
+     * later statements fail {@code NOT_STARTED} until it is rolled back. Refused with {@link
+     * java.sql.SQLFeatureNotSupportedException} before anything runs: {@code getMetaData()} (it
+     * needs a JDBC connection of the database) and a write that returns rows ({@code
+     * RETURNING}).
      */
     javax.sql.DataSource dataSource();
 

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Plain JDBC through {@code db.dataSource()} of a database on a real 3-node dqlite cluster:
  * auto-commit statements with generated keys, reads, transactions (commit, rollback, a
- * savepoint), batches, and the typed refusals of what a cluster does not give. Each test uses
+ * savepoint), read-only transactions, batches, and the typed refusals of what a cluster does
+ * not give. Each test uses
  * its own database.
  */
 @Tag("slow")
@@ -153,11 +154,37 @@ class JdbcOnClusterTest {
             catchThrowableOfType(
                     () -> s.executeQuery("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                     SQLFeatureNotSupportedException.class);
-            c.setReadOnly(true);
-            c.setAutoCommit(false);
-            catchThrowableOfType(() -> s.executeQuery("SELECT count(*) FROM t"),
-                    SQLFeatureNotSupportedException.class);
         }
         assertThat(values(db)).isEmpty();
+    }
+
+    @Test
+    void aReadOnlyTransactionIsOneSnapshotOnTheLeaderBesideTheWriterLane() throws SQLException {
+        Database db = open("jdbc-read-only");
+        db.execute("INSERT INTO t(v, n) VALUES ('before', 1)");
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            assertThat(count(s)).isEqualTo(1);
+            // the lane is not held: a write commits on the cluster meanwhile
+            db.execute("INSERT INTO t(v, n) VALUES ('during', 2)");
+            assertThat(values(db)).containsExactly("before", "during");
+            assertThat(count(s)).as("the snapshot of the first read").isEqualTo(1);
+            SQLException write = catchThrowableOfType(
+                    () -> s.executeUpdate("UPDATE t SET n = 0"), SQLException.class);
+            assertThat(write.getCause()).isInstanceOf(dev.lanes.ReadOnlyViolationException.class);
+            c.commit();
+            assertThat(count(s)).as("a new snapshot").isEqualTo(2);
+            c.rollback();
+        }
+        assertThat(db.query("SELECT sum(n) AS n FROM t").get(0).getLong("n")).isEqualTo(3);
+        assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+    }
+
+    private static long count(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT count(*) AS n FROM t")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong("n");
+        }
     }
 }

@@ -122,7 +122,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         lane.commitObserver(changes);
         this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
         this.profiling = new ClusterProfiling(this, runtime.clock());
-        this.dataSource = new LanesDataSource(new ClusterJdbc(this, lane));
+        this.dataSource = new LanesDataSource(new ClusterJdbc(this, lane, reads));
         try {
             runtime.metrics().databaseOpened(name, new LaneGauges(lane, this::state));
         } catch (RuntimeException e) {

@@ -1,12 +1,10 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.Database;
-import dev.lanes.InvalidRequestException;
 import dev.lanes.ReadOptions;
 import dev.lanes.TransactionOptions;
-import dev.lanes.WriteOutcome;
 import dev.lanes.internal.jdbc.JdbcBackend;
-import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
@@ -26,9 +24,8 @@ import java.util.List;
  *       last_insert_rowid()} read on the lane's session right after the insert. A write that
  *       returns rows ({@code RETURNING}) is refused, as on the database;
  *   <li>a read-write transaction is {@code db.begin()}'s, savepoints included;
- *   <li>a read-only transaction is refused ({@code NOT_STARTED}): a cluster session has no
- *       reader snapshot, and running one on the writer lane instead would hold every write behind
- *       a transaction that writes nothing;
+ *   <li>a read-only transaction is one snapshot on a read session ({@link
+ *       ReadSessionTransaction}), beside the lane, so it holds no write back;
  *   <li>{@link #metaData()} is false: {@code DatabaseMetaData} runs the driver's catalog queries
  *       on a JDBC connection, which a cluster does not have.
  * </ul>
@@ -38,10 +35,12 @@ import java.util.List;
 final class ClusterJdbc implements JdbcBackend {
     private final ClusterDatabase db;
     private final WriterLane lane;
+    private final ReadSessions reads;
 
-    ClusterJdbc(ClusterDatabase db, WriterLane lane) {
+    ClusterJdbc(ClusterDatabase db, WriterLane lane, ReadSessions reads) {
         this.db = db;
         this.lane = lane;
+        this.reads = reads;
     }
 
     @Override
@@ -78,12 +77,8 @@ final class ClusterJdbc implements JdbcBackend {
     }
 
     @Override
-    public ReadSnapshot snapshot(ReadOptions options) {
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name() + ": a read-only JDBC "
-                + "transaction (setReadOnly(true), then setAutoCommit(false)) is refused on a "
-                + "cluster database: a cluster session has no reader snapshot, and one on the "
-                + "writer lane would hold every write behind it; read in auto-commit mode or in "
-                + "a read-write transaction; nothing ran", null);
+    public ReadTransaction snapshot(ReadOptions options) {
+        return reads.transaction(options);
     }
 
     @Override

@@ -29,10 +29,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * session failed runs once more on a new session.
  *
  * <h2>Concurrency</h2>
- * {@link #permits} (fair) bounds the reads in flight to {@code readers} and orders the waiting
- * ones. {@link #lock} guards {@link #idle} and {@link #closed}; it is never held while a request
- * runs. A session is used by the one read that took it from {@link #idle} until it gives it
- * back. Counters are thread-safe.
+ * {@link #permits} (fair) bounds the reads and read-only transactions in flight to {@code
+ * readers} and orders the waiting ones; each admitted one releases its permit once ({@link
+ * #left}). {@link #lock} guards {@link #idle} and {@link #closed}; it is never held while a
+ * request runs. A session is used by the one read or {@link ReadSessionTransaction} that took it
+ * from {@link #idle} until it gives it back or discards it. Counters are thread-safe.
  */
 final class ReadSessions {
     private final String name;
@@ -72,26 +73,45 @@ final class ReadSessions {
 
     /** Runs a read-only query on a read session. */
     List<Row> query(String sql, Object[] args) {
-        checkOpen();
-        admit();
-        int now = inFlight.incrementAndGet();
-        peak.accumulateAndGet(now, Math::max);
-        acquisitions.increment();
+        enter(checkoutTimeout);
         try {
             return run(sql, args);
         } finally {
-            inFlight.decrementAndGet();
-            completed.increment();
-            permits.release();
+            left();
         }
     }
 
-    private void admit() {
+    /**
+     * A read-only transaction on one read session, which it holds, with its permit, until it
+     * closes; admitted within {@code options}' timeout, else {@code readerCheckoutTimeout}.
+     */
+    ReadSessionTransaction transaction(dev.lanes.ReadOptions options) {
+        enter(options.timeout().orElse(checkoutTimeout));
+        return new ReadSessionTransaction(this, name, maxResultBytes);
+    }
+
+    /** Takes a permit within {@code timeout} and counts the read in flight. */
+    private void enter(Duration timeout) {
+        checkOpen();
+        admit(timeout);
+        int now = inFlight.incrementAndGet();
+        peak.accumulateAndGet(now, Math::max);
+        acquisitions.increment();
+    }
+
+    /** Ends what {@link #enter} began: once per admitted read or transaction. */
+    void left() {
+        inFlight.decrementAndGet();
+        completed.increment();
+        permits.release();
+    }
+
+    private void admit(Duration timeout) {
         try {
-            if (!permits.tryAcquire(checkoutTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (!permits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
                 checkoutTimeouts.increment();
                 throw new AdmissionTimeoutException(name + ": no read session became free within "
-                        + checkoutTimeout.toMillis() + " ms (" + readers + " in use, "
+                        + timeout.toMillis() + " ms (" + readers + " in use, "
                         + permits.getQueueLength() + " waiting); the read never ran. Retry later, "
                         + "or raise readers or readerCheckoutTimeout");
             }
@@ -117,9 +137,7 @@ final class ReadSessions {
             try {
                 rows = s.query(sql, params);
             } catch (ClusterException e) {
-                boolean sessionFine = s.isOpen() && (e.kind() == ClusterException.Kind.NOT_RUN
-                        || e.kind() == ClusterException.Kind.CONSTRAINT);
-                if (sessionFine) {
+                if (survives(s, e)) {
                     giveBack(s); // SQLite refused the query itself: it would fail again
                     throw failed(sql, e, first);
                 }
@@ -137,7 +155,16 @@ final class ReadSessions {
         throw new IllegalStateException("unreachable");
     }
 
-    private ReadFailedException failed(String sql, ClusterException e, ClusterException first) {
+    /**
+     * Whether a session that failed a request with {@code e} is still good: SQLite refused the
+     * request itself (it would fail again), and the session did not fail.
+     */
+    static boolean survives(ClusterSession s, ClusterException e) {
+        return s.isOpen() && (e.kind() == ClusterException.Kind.NOT_RUN
+                || e.kind() == ClusterException.Kind.CONSTRAINT);
+    }
+
+    ReadFailedException failed(String sql, ClusterException e, ClusterException first) {
         ReadFailedException failure = new ReadFailedException(WriteOutcome.NOT_STARTED, name
                 + ": the read '" + dev.lanes.internal.sql.SqlText.shorten(sql) + "' failed: "
                 + e.getMessage(), e);
@@ -147,7 +174,7 @@ final class ReadSessions {
         return failure;
     }
 
-    private ClusterSession take() {
+    ClusterSession take() {
         lock.lock();
         try {
             checkOpenLocked();
@@ -163,7 +190,7 @@ final class ReadSessions {
         return s;
     }
 
-    private void giveBack(ClusterSession s) {
+    void giveBack(ClusterSession s) {
         lock.lock();
         try {
             if (!closed && s.isOpen()) {
@@ -176,7 +203,7 @@ final class ReadSessions {
         discard(s);
     }
 
-    private void discard(ClusterSession s) {
+    void discard(ClusterSession s) {
         s.close();
         open.decrementAndGet();
         replaced.increment();

@@ -3,7 +3,7 @@ package dev.lanes.internal.jdbc;
 import dev.lanes.Database;
 import dev.lanes.ReadOptions;
 import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
@@ -65,8 +65,11 @@ public interface JdbcBackend {
      */
     InteractiveTransaction begin(Duration startTimeout);
 
-    /** Opens a read-only transaction: one snapshot on a reader, admitted within {@code options}. */
-    ReadSnapshot snapshot(ReadOptions options);
+    /**
+     * Opens a read-only transaction: one snapshot (on a reader, or a cluster's read session),
+     * admitted within {@code options}.
+     */
+    ReadTransaction snapshot(ReadOptions options);
 
     /**
      * Whether {@code DatabaseMetaData} can be answered: it runs the driver's catalog queries on a

@@ -2,7 +2,7 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
@@ -26,8 +26,8 @@ final class LogicalTransaction {
     private final JdbcBackend db;
     /** The open read-write transaction, pinned on the lane; null when none. */
     private InteractiveTransaction transaction;
-    /** The open read-only transaction, a snapshot on a reader; null when none. */
-    private ReadSnapshot snapshot;
+    /** The open read-only transaction, one snapshot; null when none. */
+    private ReadTransaction snapshot;
     private int savepoints;
 
     LogicalTransaction(JdbcBackend db) {
@@ -116,7 +116,7 @@ final class LogicalTransaction {
      */
     void end(boolean commit) {
         InteractiveTransaction tx = transaction;
-        ReadSnapshot s = snapshot;
+        ReadTransaction s = snapshot;
         transaction = null;
         snapshot = null;
         savepoints = 0;

@@ -7,6 +7,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.Failures;
@@ -31,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
  * future) orders one call's writes before the next one's reads. {@link #closed} is a one-way
  * latch set by the user.
  */
-public final class ReadSnapshot implements AutoCloseable {
+public final class ReadSnapshot implements ReadTransaction {
     private final Reads reads;
     private final ReaderSet readers;
     private final WorkerPool pool;
@@ -52,6 +53,7 @@ public final class ReadSnapshot implements AutoCloseable {
     }
 
     /** One query of the snapshot, with its columns' metadata. */
+    @Override
     public ResultData query(String sql, Object[] args) {
         Refusals.writeOnReader(name, sql);
         return onPlatform(() -> Statements.queryDetailed(begun().cache, sql, args,
@@ -59,6 +61,7 @@ public final class ReadSnapshot implements AutoCloseable {
     }
 
     /** A read body on the snapshot's guarded connection (metadata, say). */
+    @Override
     public <T> T run(SqlFunction<T> body) {
         return onPlatform(() -> Reads.runGuarded(ConnectionGuard.read(name, begun().raw,
                 ConnectionGuard.StopCheck.NONE), body));
@@ -68,6 +71,7 @@ public final class ReadSnapshot implements AutoCloseable {
      * Sets, releases or rolls back to a savepoint inside the snapshot; {@code sql} is the
      * savepoint statement, its name checked by who built it.
      */
+    @Override
     public void savepoint(String sql) {
         onPlatform(() -> {
             try (java.sql.Statement s = begun().raw.createStatement()) {

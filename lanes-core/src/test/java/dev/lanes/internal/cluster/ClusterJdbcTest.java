@@ -163,16 +163,123 @@ class ClusterJdbcTest {
                 assertThat(rs.getInt("n")).isEqualTo(1); // the refusal left the transaction open
             }
             c.rollback();
-            c.setAutoCommit(true);
-
-            c.setReadOnly(true);
-            c.setAutoCommit(false);
-            SQLFeatureNotSupportedException readOnly = catchThrowableOfType(
-                    () -> s.executeQuery("SELECT count(*) FROM t"),
-                    SQLFeatureNotSupportedException.class);
-            assertThat(readOnly.getMessage()).contains("read-only");
         }
         assertThat(count()).isZero();
         assertThat(engine.sentCount("INSERT INTO t(v) VALUES ('r') RETURNING id")).isZero();
+    }
+
+    private static long countIn(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) AS n FROM t")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong("n");
+        }
+    }
+
+    @Test
+    void aReadOnlyTransactionReadsOneSnapshotOnAReadSessionAndHoldsNoWriteBack()
+            throws SQLException {
+        db.execute("INSERT INTO t(v) VALUES ('before')");
+        try (Connection c = ds.getConnection()) {
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            assertThat(countIn(c)).isEqualTo(1);
+            assertThat(db.diagnostics().readers().currentCheckouts()).isEqualTo(1);
+
+            // the lane is free: an auto-commit write commits while the snapshot is open
+            db.execute("INSERT INTO t(v) VALUES ('during')");
+            assertThat(count()).isEqualTo(2);
+            assertThat(countIn(c)).as("the snapshot of the first statement").isEqualTo(1);
+
+            Savepoint sp = c.setSavepoint();
+            assertThat(countIn(c)).isEqualTo(1);
+            c.rollback(sp);
+
+            try (Statement s = c.createStatement()) {
+                SQLException write = catchThrowableOfType(
+                        () -> s.executeUpdate("INSERT INTO t(v) VALUES ('refused')"),
+                        SQLException.class);
+                assertThat(write.getCause()).isInstanceOf(dev.lanes.ReadOnlyViolationException.class);
+            }
+            assertThat(engine.sentCount("INSERT INTO t(v) VALUES ('refused')")).isZero();
+            assertThat(countIn(c)).as("a refused write leaves the snapshot open").isEqualTo(1);
+
+            c.commit();
+            assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+            assertThat(countIn(c)).as("the next transaction's snapshot").isEqualTo(2);
+            c.rollback();
+        }
+        assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+        assertThat(engine.sentCount("ROLLBACK")).as("each snapshot ends with one").isEqualTo(2);
+        assertThat(count()).isEqualTo(2);
+    }
+
+    @Test
+    void aReadOnlyTransactionWhoseSessionDropsAfterItsFirstReadFailsTheRestAndTheNextOneWorks()
+            throws SQLException {
+        db.execute("INSERT INTO t(v) VALUES ('one')");
+        try (Connection c = ds.getConnection()) {
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            assertThat(countIn(c)).isEqualTo(1);
+
+            engine.dropNextStatement("SELECT v FROM t");
+            try (Statement s = c.createStatement()) {
+                SQLException lost = catchThrowableOfType(() -> s.executeQuery("SELECT v FROM t"),
+                        SQLException.class);
+                assertThat(lost.getCause()).isInstanceOf(dev.lanes.ReadFailedException.class);
+                assertThat(((dev.lanes.LanesException) lost.getCause()).outcome())
+                        .isEqualTo(dev.lanes.WriteOutcome.NOT_STARTED);
+                assertThat(lost.getMessage()).contains("snapshot");
+                // no other session may answer inside what was one snapshot
+                SQLException after = catchThrowableOfType(() -> countIn(c), SQLException.class);
+                assertThat(after.getMessage()).contains("snapshot");
+            }
+            c.rollback();
+            assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+
+            db.execute("INSERT INTO t(v) VALUES ('two')");
+            assertThat(countIn(c)).isEqualTo(2);
+            c.commit();
+        }
+        assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+    }
+
+    @Test
+    void aReadOnlyTransactionsFirstReadRunsOnceMoreWhenItsSessionDroppedBeforeAnySnapshot()
+            throws SQLException {
+        db.execute("INSERT INTO t(v) VALUES ('one')");
+        try (Connection c = ds.getConnection()) {
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            engine.dropNextStatement("SELECT count(*) AS n FROM t");
+            assertThat(countIn(c)).isEqualTo(1);
+            assertThat(engine.sentCount("BEGIN")).as("one per session tried").isEqualTo(2);
+            c.commit();
+        }
+        assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+    }
+
+    @Test
+    void readOnlyTransactionsShareTheReadSessionsAndOneBeyondThemWaitsItsTimeoutUnrun()
+            throws Exception {
+        Database small = lanes.openCluster(engine, "small", DatabaseOptions.builder()
+                .readers(1).readerCheckoutTimeout(Duration.ofMillis(200)).build());
+        small.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT UNIQUE)");
+        try (Connection holder = small.dataSource().getConnection();
+                Connection second = small.dataSource().getConnection()) {
+            holder.setReadOnly(true);
+            holder.setAutoCommit(false);
+            assertThat(countIn(holder)).isZero();
+            second.setReadOnly(true);
+            second.setAutoCommit(false);
+            SQLException refused = catchThrowableOfType(() -> countIn(second), SQLException.class);
+            assertThat((Throwable) refused).isInstanceOf(java.sql.SQLTransientException.class);
+            assertThat(refused.getCause()).isInstanceOf(dev.lanes.AdmissionTimeoutException.class);
+            holder.commit();
+            assertThat(countIn(second)).isZero();
+            second.commit();
+        }
+        assertThat(small.diagnostics().readers().currentCheckouts()).isZero();
     }
 }
