@@ -420,10 +420,11 @@ public interface Database extends AutoCloseable {
      * on the writer lane with the same outcomes ({@code UNKNOWN}: SQLState {@code 40003}). A
      * read-only transaction is one snapshot on a read session with the leader, beside the lane;
      * if that session fails after the first read, the snapshot is gone and the transaction's
-     * later statements fail {@code NOT_STARTED} until it is rolled back. Refused with {@link
-     * java.sql.SQLFeatureNotSupportedException} before anything runs: {@code getMetaData()} (it
-     * needs a JDBC connection of the database) and a write that returns rows ({@code
-     * RETURNING}).
+     * later statements fail {@code NOT_STARTED} until it is rolled back. {@code getMetaData()}
+     * is the driver's metadata on an in-memory copy of the schema committed when each call
+     * began, also inside a transaction. Refused with {@link
+     * java.sql.SQLFeatureNotSupportedException} before anything runs: a write that returns rows
+     * ({@code RETURNING}).
      */
     javax.sql.DataSource dataSource();
 

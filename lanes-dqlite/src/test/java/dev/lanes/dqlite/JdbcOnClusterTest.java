@@ -8,6 +8,7 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.dqlite.testing.LocalCluster;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Plain JDBC through {@code db.dataSource()} of a database on a real 3-node dqlite cluster:
  * auto-commit statements with generated keys, reads, transactions (commit, rollback, a
- * savepoint), read-only transactions, batches, and the typed refusals of what a cluster does
- * not give. Each test uses
+ * savepoint), read-only transactions, batches, metadata, and the typed refusals of what a
+ * cluster does not give. Each test uses
  * its own database.
  */
 @Tag("slow")
@@ -150,7 +151,6 @@ class JdbcOnClusterTest {
     void whatAClusterDoesNotGiveIsRefusedTypedAndNothingRuns() throws SQLException {
         Database db = open("jdbc-refused");
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
-            catchThrowableOfType(c::getMetaData, SQLFeatureNotSupportedException.class);
             catchThrowableOfType(
                     () -> s.executeQuery("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                     SQLFeatureNotSupportedException.class);
@@ -179,6 +179,36 @@ class JdbcOnClusterTest {
         }
         assertThat(db.query("SELECT sum(n) AS n FROM t").get(0).getLong("n")).isEqualTo(3);
         assertThat(db.diagnostics().readers().currentCheckouts()).isZero();
+    }
+
+    @Test
+    void metaDataDescribesTheSchemaCommittedOnTheCluster() throws SQLException {
+        Database db = open("jdbc-metadata");
+        db.execute("CREATE TABLE child(id INTEGER PRIMARY KEY, t_id INTEGER NOT NULL "
+                + "REFERENCES t(id), note TEXT)");
+        db.execute("CREATE INDEX child_t ON child(t_id)");
+        try (Connection c = db.dataSource().getConnection()) {
+            DatabaseMetaData meta = c.getMetaData();
+            assertThat(meta.getDatabaseProductName()).isEqualTo("SQLite");
+            List<String> tables = new java.util.ArrayList<>();
+            try (ResultSet rs = meta.getTables(null, null, "%", new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    tables.add(rs.getString("TABLE_NAME"));
+                }
+            }
+            assertThat(tables).contains("t", "child");
+            List<String> columns = new java.util.ArrayList<>();
+            try (ResultSet rs = meta.getColumns(null, null, "child", "%")) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME") + " " + rs.getInt("NULLABLE"));
+                }
+            }
+            assertThat(columns).containsExactly("id 1", "t_id 0", "note 1");
+            try (ResultSet rs = meta.getImportedKeys(null, null, "child")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("PKTABLE_NAME")).isEqualTo("t");
+            }
+        }
     }
 
     private static long count(Statement s) throws SQLException {

@@ -77,6 +77,8 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     private final DatabaseOptions options;
     private final WriterLane lane;
     private final ReadSessions reads;
+    /** What answers the data source's {@code DatabaseMetaData}. */
+    private final SchemaCopy schema;
     private final ChangeNotifier changes;
     private final TransactionStateListeners transactionListeners;
     private final ReadTelemetry readTelemetry;
@@ -115,6 +117,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
                     }
                 }));
         lane.background(options.background());
+        this.schema = new SchemaCopy(this, runtime.pool());
         this.reads = new ReadSessions(name, engine, database, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(), options.maxResultBytes());
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
@@ -122,7 +125,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         lane.commitObserver(changes);
         this.readTelemetry = new ReadTelemetry(name, options.maxReadDuration(), metrics);
         this.profiling = new ClusterProfiling(this, runtime.clock());
-        this.dataSource = new LanesDataSource(new ClusterJdbc(this, lane, reads));
+        this.dataSource = new LanesDataSource(new ClusterJdbc(this, lane, reads, schema));
         try {
             runtime.metrics().databaseOpened(name, new LaneGauges(lane, this::state));
         } catch (RuntimeException e) {
@@ -491,6 +494,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     /** Stops the reads, then the lane (draining it or not); the engine stays its owner's. */
     private CompletableFuture<Void> closeAll(boolean drain) {
         reads.close();
+        schema.close();
         return lane.beginClose(drain);
     }
 

@@ -2,6 +2,7 @@ package dev.lanes.internal.cluster;
 
 import dev.lanes.Database;
 import dev.lanes.ReadOptions;
+import dev.lanes.SqlFunction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.sql.ReadTransaction;
@@ -26,8 +27,9 @@ import java.util.List;
  *   <li>a read-write transaction is {@code db.begin()}'s, savepoints included;
  *   <li>a read-only transaction is one snapshot on a read session ({@link
  *       ReadSessionTransaction}), beside the lane, so it holds no write back;
- *   <li>{@link #metaData()} is false: {@code DatabaseMetaData} runs the driver's catalog queries
- *       on a JDBC connection, which a cluster does not have.
+ *   <li>{@code DatabaseMetaData} is the driver's, on a {@link SchemaCopy} of the committed
+ *       schema, also inside a transaction (a cluster has no JDBC connection to ask): a table a
+ *       transaction created shows once it committed.
  * </ul>
  *
  * <p>Stateless but for final references to thread-safe objects.
@@ -36,11 +38,13 @@ final class ClusterJdbc implements JdbcBackend {
     private final ClusterDatabase db;
     private final WriterLane lane;
     private final ReadSessions reads;
+    private final SchemaCopy schema;
 
-    ClusterJdbc(ClusterDatabase db, WriterLane lane, ReadSessions reads) {
+    ClusterJdbc(ClusterDatabase db, WriterLane lane, ReadSessions reads, SchemaCopy schema) {
         this.db = db;
         this.lane = lane;
         this.reads = reads;
+        this.schema = schema;
     }
 
     @Override
@@ -82,7 +86,12 @@ final class ClusterJdbc implements JdbcBackend {
     }
 
     @Override
-    public boolean metaData() {
+    public <T> T metaData(SqlFunction<T> body) throws Exception {
+        return schema.run(body);
+    }
+
+    @Override
+    public boolean metaDataInTransaction() {
         return false;
     }
 }

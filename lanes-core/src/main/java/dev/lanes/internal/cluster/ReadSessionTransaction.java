@@ -1,6 +1,5 @@
 package dev.lanes.internal.cluster;
 
-import dev.lanes.InvalidRequestException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
@@ -63,9 +62,7 @@ final class ReadSessionTransaction implements ReadTransaction {
 
     @Override
     public <T> T run(SqlFunction<T> body) {
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a read-only "
-                + "transaction on a cluster database runs SQL statements only, not a body on a "
-                + "JDBC connection (a cluster session is none); nothing ran", null);
+        throw ClusterWriterConnection.bodyRefused(name);
     }
 
     @Override

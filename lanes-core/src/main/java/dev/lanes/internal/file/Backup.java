@@ -11,7 +11,6 @@ import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.util.Threads;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
@@ -26,7 +25,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,36 +86,16 @@ public final class Backup {
         }
         refuseExisting(name, absolute);
         Backup b = new Backup(source, absolute, name, identity, budget, busyTimeout, settings);
-        if (!Threads.currentIsVirtual()) {
-            b.copy();
-            return;
-        }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        pool.submit(new WorkerPool.Task() {
-            @Override
-            public void runTurn() {
-                try {
-                    b.copy();
-                    done.complete(null);
-                } catch (Throwable e) {
-                    done.completeExceptionally(e);
-                }
-            }
-
-            @Override
-            public boolean background() {
-                return true;
-            }
-        });
         try {
-            done.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof LanesException) {
-                throw (LanesException) cause;
-            }
+            pool.onPlatform(() -> {
+                b.copy();
+                return null;
+            }, true);
+        } catch (LanesException e) {
+            throw e;
+        } catch (Exception e) {
             throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": the backup to "
-                    + target + " failed: " + cause, cause);
+                    + target + " failed: " + e, e);
         }
     }
 

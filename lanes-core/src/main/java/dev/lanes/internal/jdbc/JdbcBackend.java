@@ -2,6 +2,7 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Database;
 import dev.lanes.ReadOptions;
+import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
@@ -72,11 +73,20 @@ public interface JdbcBackend {
     ReadTransaction snapshot(ReadOptions options);
 
     /**
-     * Whether {@code DatabaseMetaData} can be answered: it runs the driver's catalog queries on a
-     * JDBC connection of the database. When false, {@code getMetaData()} is refused with {@link
-     * java.sql.SQLFeatureNotSupportedException} (a cluster database has no such connection).
+     * Runs a {@code DatabaseMetaData} body on a JDBC connection that has the database's schema:
+     * for a connection outside a transaction, and inside one too when {@link
+     * #metaDataInTransaction()} is false. Locally a reader, as {@code db.read}.
      */
-    default boolean metaData() {
+    default <T> T metaData(SqlFunction<T> body) throws Exception {
+        return database().read(body);
+    }
+
+    /**
+     * Whether metadata inside a transaction runs on the transaction's own connection, so that a
+     * schema its migration just created is visible. False on a cluster, which has no JDBC
+     * connection: there {@link #metaData} answers from the committed schema.
+     */
+    default boolean metaDataInTransaction() {
         return true;
     }
 }

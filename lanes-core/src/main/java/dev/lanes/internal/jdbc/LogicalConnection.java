@@ -422,23 +422,23 @@ final class LogicalConnection implements Connection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         checkOpen();
-        if (!db.metaData()) {
-            throw new SQLFeatureNotSupportedException(db.name() + ": getMetaData() is not "
-                    + "supported on this database: its answers need a JDBC connection of the "
-                    + "database, which a cluster database does not have",
-                    SqlExceptions.FEATURE_NOT_SUPPORTED);
-        }
         return JdbcMetaData.of(this, db, metaData);
     }
 
     /** Runs a metadata body where the connection's statements run (its transaction, if any). */
     <T> T onItsConnection(dev.lanes.SqlFunction<T> body) throws SQLException {
         try {
-            return tx.isOpen() ? tx.runOnConnection(body) : db.database().read(body);
+            return tx.isOpen() && db.metaDataInTransaction() ? tx.runOnConnection(body)
+                    : db.metaData(body);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
+        } catch (SQLException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new SQLException(db.name() + ": a metadata call failed: " + e, e);
         }
     }
+
 
     @Override
     public void setCatalog(String catalog) throws SQLException {

@@ -2,8 +2,12 @@ package dev.lanes.internal.scheduler;
 
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Threads;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -79,6 +83,48 @@ public final class WorkerPool {
         this.maxThreads = maxThreads;
         this.stackSize = stackSize;
         this.clock = clock;
+    }
+
+    /**
+     * Runs {@code call} on a platform thread, where SQLite may run: on the caller's own thread
+     * when it is one, else as a turn of this pool while the virtual caller waits (without
+     * pinning its carrier, and uninterruptibly: the call may already be running). What the call
+     * throws is rethrown as it was.
+     *
+     * @param background whether the turn belongs to the background class
+     */
+    public <T> T onPlatform(Callable<T> call, boolean background) throws Exception {
+        if (!Threads.currentIsVirtual()) {
+            return call.call();
+        }
+        CompletableFuture<T> done = new CompletableFuture<>();
+        submit(new Task() {
+            @Override
+            public void runTurn() {
+                try {
+                    done.complete(call.call());
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                }
+            }
+
+            @Override
+            public boolean background() {
+                return background;
+            }
+        });
+        try {
+            return done.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception) {
+                throw (Exception) cause;
+            }
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw e;
+        }
     }
 
     /** Runs the task's turn on a pool thread, soon. */

@@ -9,6 +9,7 @@ import dev.lanes.Lanes;
 import dev.lanes.internal.cluster.SqliteClusterEngine.CommitFault;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,6 +18,8 @@ import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,7 +147,6 @@ class ClusterJdbcTest {
     @Test
     void whatAClusterCannotDoIsRefusedTypedAndNothingRuns() throws SQLException {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-            catchThrowableOfType(c::getMetaData, SQLFeatureNotSupportedException.class);
             catchThrowableOfType(
                     () -> s.executeQuery("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                     SQLFeatureNotSupportedException.class);
@@ -281,5 +283,99 @@ class ClusterJdbcTest {
             second.commit();
         }
         assertThat(small.diagnostics().readers().currentCheckouts()).isZero();
+    }
+
+    private static List<String> tables(DatabaseMetaData meta) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (ResultSet rs = meta.getTables(null, null, "%", new String[] {"TABLE", "VIEW"})) {
+            while (rs.next()) {
+                names.add(rs.getString("TABLE_NAME") + ":" + rs.getString("TABLE_TYPE"));
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void metaDataDescribesTheClusterDatabasesCommittedSchema() throws SQLException {
+        db.execute("CREATE TABLE child(id INTEGER PRIMARY KEY AUTOINCREMENT, t_id INTEGER NOT NULL"
+                + " REFERENCES t(id), note TEXT DEFAULT 'none')");
+        db.execute("CREATE INDEX child_t ON child(t_id)");
+        db.execute("CREATE VIEW named AS SELECT v FROM t WHERE v IS NOT NULL");
+        db.execute("CREATE TRIGGER child_note AFTER INSERT ON child BEGIN SELECT 1; END");
+        db.execute("INSERT INTO t(v) VALUES ('row')");
+        try (Connection c = ds.getConnection()) {
+            DatabaseMetaData meta = c.getMetaData();
+            assertThat(meta.getConnection()).isSameAs(c);
+            assertThat(meta.getDatabaseProductName()).isEqualTo("SQLite");
+            // the lane's ledger of group ids is a table of the database too
+            assertThat(tables(meta)).containsExactlyInAnyOrder("t:TABLE", "child:TABLE",
+                    "named:VIEW", GroupLedger.TABLE + ":TABLE");
+            List<String> columns = new ArrayList<>();
+            try (ResultSet rs = meta.getColumns(null, null, "child", "%")) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME")
+                            + " " + rs.getInt("NULLABLE") + " " + rs.getString("COLUMN_DEF"));
+                }
+            }
+            assertThat(columns).containsExactly("id INTEGER 1 null", "t_id INTEGER 0 null",
+                    "note TEXT 1 'none'");
+            try (ResultSet rs = meta.getImportedKeys(null, null, "child")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("PKTABLE_NAME")).isEqualTo("t");
+                assertThat(rs.getString("FKCOLUMN_NAME")).isEqualTo("t_id");
+            }
+            List<String> indexes = new ArrayList<>();
+            try (ResultSet rs = meta.getIndexInfo(null, null, "child", false, false)) {
+                while (rs.next()) {
+                    indexes.add(rs.getString("INDEX_NAME"));
+                }
+            }
+            assertThat(indexes).contains("child_t");
+
+            // a later schema change shows in the next call; one made in an open transaction
+            // shows once it committed (the answers come from the committed schema)
+            db.execute("CREATE TABLE later(x)");
+            assertThat(tables(meta)).contains("later:TABLE");
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE in_tx(x)");
+            }
+            assertThat(tables(meta)).doesNotContain("in_tx:TABLE");
+            assertThat(meta.getDatabaseProductName()).isEqualTo("SQLite");
+            c.commit();
+            assertThat(tables(meta)).contains("in_tx:TABLE");
+        }
+        assertThat(count()).isEqualTo(1);
+    }
+
+    @Test
+    void metaDataFromAVirtualThreadRunsTheCopyOnAPlatformThread() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 21,
+                "virtual threads need JDK 21+");
+        java.util.concurrent.ExecutorService virtual = (java.util.concurrent.ExecutorService)
+                java.util.concurrent.Executors.class.getMethod("newVirtualThreadPerTaskExecutor")
+                        .invoke(null);
+        try {
+            java.util.concurrent.Future<List<String>> seen = virtual.submit(() -> {
+                try (Connection c = ds.getConnection()) {
+                    return tables(c.getMetaData());
+                }
+            });
+            assertThat(seen.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .containsExactlyInAnyOrder("t:TABLE", GroupLedger.TABLE + ":TABLE");
+        } finally {
+            virtual.shutdown();
+        }
+    }
+
+    @Test
+    void metaDataAfterTheDatabaseClosedFailsTyped() throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            DatabaseMetaData meta = c.getMetaData();
+            assertThat(tables(meta)).contains("t:TABLE");
+            db.close();
+            SQLException closed = catchThrowableOfType(() -> tables(meta), SQLException.class);
+            assertThat(closed.getCause()).isInstanceOf(dev.lanes.LanesException.class);
+        }
     }
 }
