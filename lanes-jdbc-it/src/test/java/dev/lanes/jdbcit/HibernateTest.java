@@ -76,8 +76,8 @@ class HibernateTest {
         }
     }
 
-    private static final String OWN_ITEMS = "select count(i) from Item i where i.owner = :o";
-    private static final List<String> SCHEMA = List.of(
+    static final String OWN_ITEMS = "select count(i) from Item i where i.owner = :o";
+    static final List<String> SCHEMA = List.of(
             "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT, owner INTEGER NOT NULL)",
             "CREATE TABLE tally(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
 
@@ -88,6 +88,11 @@ class HibernateTest {
     }
 
     private SessionFactory sessionFactory(DataSource ds) {
+        return sessionFactory(fixture, ds);
+    }
+
+    /** Hibernate on {@code ds} with {@link Item} and {@link Tally}, closed after the test. */
+    static SessionFactory sessionFactory(LanesFixture fixture, DataSource ds) {
         StandardServiceRegistry registry = new StandardServiceRegistryBuilder()
                 .applySetting(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, ds)
                 .applySetting(AvailableSettings.DIALECT, SQLiteDialect.class.getName())
