@@ -30,7 +30,7 @@ import java.util.Map;
  * ({@link ResultData}): it holds no reader, no statement and no thread, so it can be read from
  * any thread, after the request that produced it ended. A streamed result is one page of that
  * kind at a time: when {@code next()} passes the end of the page, it fetches the next one from
- * {@link #rest} (on the reader the query ran on, kept for it with its one snapshot), and the
+ * {@link ResultPages} (on the reader the query ran on, kept for it with its one snapshot), and the
  * reader goes back when the last row was read, a fetch fails ({@code next()} then throws, as
  * {@link SqlExceptions} maps it), or the result set closes, which its statement's next execution
  * and its close do. One left unclosed and unreachable is closed by a cleaner, with a warning. Values convert as {@link JdbcValues}
@@ -58,33 +58,40 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     /** What {@code getStatement()} gives: the statement that ran it, or null (metadata). */
     private final JdbcStatement statement;
     /** The pages still on the reader; null when none are (never were, read, or closed). */
-    private ResultPages rest;
-    /** Closes {@link #rest} if this result set is lost unclosed; null unless it streams. */
-    private Cleaner.Cleanable cleanable;
+    private Stream stream;
     /** {@code setFetchSize}: rows per later page, 0 for the page's byte budget alone. */
     private int fetchSize;
-    /** The statement's {@code maxRows} when it streams, 0 for none. */
-    private final int maxRows;
-    /** Rows of the pages before the current one. */
-    private long before;
+    /** Rows of the pages before the current one (saturating, as {@code getRow} is an int). */
+    private int before;
     private ResultSetMetaData metaData;
     private int index = -1;
     private boolean closed;
     private boolean lastWasNull;
 
-    private DetachedResultSet(ResultData data, JdbcStatement statement, ResultPages rest,
-            int fetchSize, int maxRows) {
+    /** What a streamed result set holds beyond its page; made only when it streams. */
+    private static final class Stream {
+        final ResultPages pages;
+        /** The statement's {@code maxRows}, 0 for none. */
+        final int maxRows;
+        /** Closes {@link #pages} if the result set is lost unclosed. */
+        Cleaner.Cleanable cleanable;
+
+        Stream(ResultPages pages, int maxRows) {
+            this.pages = pages;
+            this.maxRows = maxRows;
+        }
+    }
+
+    private DetachedResultSet(ResultData data, JdbcStatement statement, int fetchSize) {
         this.data = data;
         this.rows = data.rows();
         this.statement = statement;
-        this.rest = rest;
         this.fetchSize = fetchSize;
-        this.maxRows = maxRows;
     }
 
     /** A result set over {@code data}; {@code statement} is what {@code getStatement()} gives. */
     static DetachedResultSet of(ResultData data, JdbcStatement statement) {
-        return new DetachedResultSet(data, statement, null, 0, 0);
+        return new DetachedResultSet(data, statement, 0);
     }
 
     /**
@@ -93,15 +100,16 @@ final class DetachedResultSet extends ReadOnlyResultSet {
      */
     static DetachedResultSet of(ResultData data, JdbcStatement statement, ResultPages rest,
             int fetchSize, int maxRows) {
+        DetachedResultSet rs = new DetachedResultSet(data, statement, fetchSize);
         if (rest == null) {
-            return of(data, statement);
+            return rs;
         }
         if (maxRows > 0 && data.rows().size() >= maxRows) {
             rest.close(); // the first page holds all the statement may return
-            return of(data, statement);
+            return rs;
         }
-        DetachedResultSet rs = new DetachedResultSet(data, statement, rest, fetchSize, maxRows);
-        rs.cleanable = Leaks.CLEANER.register(rs, rest::leaked);
+        rs.stream = new Stream(rest, maxRows);
+        rs.stream.cleanable = Leaks.CLEANER.register(rs, rest::leaked);
         return rs;
     }
 
@@ -127,16 +135,17 @@ final class DetachedResultSet extends ReadOnlyResultSet {
         if (index < rows.size()) {
             index++;
         }
-        return index < rows.size() || rest != null && nextPage();
+        return index < rows.size() || stream != null && nextPage();
     }
 
     /** Past the end of the page: the next one, if the result streams and has one. */
     private boolean nextPage() throws SQLException {
-        ResultPages pages = rest;
-        long delivered = before + rows.size();
+        Stream s = stream;
+        ResultPages pages = s.pages;
+        int delivered = (int) Math.min((long) before + rows.size(), Integer.MAX_VALUE);
         int asked = fetchSize > 0 ? fetchSize : Integer.MAX_VALUE;
-        if (maxRows > 0) {
-            asked = (int) Math.min(asked, maxRows - delivered);
+        if (s.maxRows > 0) {
+            asked = Math.min(asked, s.maxRows - delivered);
         }
         List<Row> page;
         try {
@@ -145,7 +154,8 @@ final class DetachedResultSet extends ReadOnlyResultSet {
             endStream(); // the reader went back with the failure
             throw SqlExceptions.of(e);
         }
-        if (!pages.more() || (maxRows > 0 && delivered + page.size() >= maxRows)) {
+        // with maxRows, the page holds at most maxRows - delivered rows: the sum cannot overflow
+        if (!pages.more() || (s.maxRows > 0 && delivered + page.size() >= s.maxRows)) {
             endStream();
         }
         if (page.isEmpty()) {
@@ -159,13 +169,13 @@ final class DetachedResultSet extends ReadOnlyResultSet {
 
     /** The stream is over: its reader goes back (if it has not) and the cleaner forgets it. */
     private void endStream() {
-        ResultPages pages = rest;
-        rest = null;
-        if (pages != null) {
+        Stream s = stream;
+        stream = null;
+        if (s != null) {
             try {
-                pages.close();
+                s.pages.close();
             } finally {
-                cleanable.clean(); // a no-op on pages that ended
+                s.cleanable.clean(); // a no-op on pages that ended
             }
         }
     }
@@ -201,7 +211,7 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     @Override
     public int getRow() throws SQLException {
         checkOpen();
-        return index >= 0 && index < rows.size() ? (int) Math.min(before + index + 1,
+        return index >= 0 && index < rows.size() ? (int) Math.min((long) before + index + 1,
                 Integer.MAX_VALUE) : 0;
     }
 
@@ -227,7 +237,8 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     public boolean isLast() throws SQLException {
         checkOpen();
         // a streamed result knows whether a row follows the page: its statement stands on it
-        return index == rows.size() - 1 && !rows.isEmpty() && (rest == null || !rest.more());
+        return index == rows.size() - 1 && !rows.isEmpty()
+                && (stream == null || !stream.pages.more());
     }
 
     @Override
@@ -339,7 +350,7 @@ final class DetachedResultSet extends ReadOnlyResultSet {
 
     @Override
     public String toString() {
-        return "ResultSet[" + data.labels() + ", " + rows.size() + (rest != null
+        return "ResultSet[" + data.labels() + ", " + rows.size() + (stream != null
                 ? " rows in this page, streaming]" : " rows]");
     }
 

@@ -1,7 +1,6 @@
 package dev.lanes.internal.jdbc;
 
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.ResultPages;
 import dev.lanes.internal.sql.Statements;
 
 /**
@@ -11,10 +10,8 @@ import dev.lanes.internal.sql.Statements;
  * @param rows the rows, or null for a count
  * @param count the update count, or -1 for rows
  * @param keys the count and the last rowid of an insert whose keys were fetched, else null
- * @param rest the pages after {@code rows}, still on their reader, or null when {@code rows} is
- *     the whole result (or no rows)
  */
-record Execution(ResultData rows, int count, Statements.Update keys, ResultPages rest) {
+record Execution(ResultData rows, int count, Statements.Update keys) {
     /** What an execution was asked for. */
     enum Intent {
         /** {@code executeQuery}: rows. */
@@ -26,12 +23,7 @@ record Execution(ResultData rows, int count, Statements.Update keys, ResultPages
     }
 
     static Execution ofRows(ResultData rows) {
-        return new Execution(rows, -1, null, null);
-    }
-
-    /** A result's first page, and its {@code rest} still to read (null when none). */
-    static Execution ofRows(ResultData rows, ResultPages rest) {
-        return new Execution(rows, -1, null, rest);
+        return new Execution(rows, -1, null);
     }
 
     /** What the lane returned for a statement: rows, a count with keys, or a bare count. */
@@ -41,8 +33,8 @@ record Execution(ResultData rows, int count, Statements.Update keys, ResultPages
         }
         if (result instanceof Statements.Update) {
             Statements.Update u = (Statements.Update) result;
-            return new Execution(null, u.count(), u, null);
+            return new Execution(null, u.count(), u);
         }
-        return new Execution(null, (Integer) result, null, null);
+        return new Execution(null, (Integer) result, null);
     }
 }

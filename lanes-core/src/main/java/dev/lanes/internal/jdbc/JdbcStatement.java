@@ -82,7 +82,8 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
                 rows = new ResultData(rows.labels(), rows.names(), rows.declaredTypes(),
                         rows.rows().subList(0, maxRows));
             }
-            current = DetachedResultSet.of(rows, this, o.rest(), fetchSize, maxRows);
+            current = DetachedResultSet.of(rows, this, connection.takeRest(), fetchSize,
+                    maxRows);
             updateCount = -1;
         } else {
             updateCount = o.count();

@@ -79,7 +79,10 @@ final class LogicalConnection implements Connection {
     private final LogicalTransaction tx;
     /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
     private final ConnectionFunctions functions = new ConnectionFunctions();
-    /** Reused by each auto-commit read, which takes its rest out at once. */
+    /**
+     * Reused by each auto-commit read; its rest is null but between a streamed read and {@link
+     * #takeRest}, which its statement calls right after.
+     */
     private final Paging paging = new Paging();
 
     LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData) {
@@ -95,7 +98,8 @@ final class LogicalConnection implements Connection {
      * a read's deadline, a write's (or the transaction's first statement's) time to start. An
      * auto-commit read returns at most {@code pageRows} rows (and one page's bytes) at first and
      * streams the rest from its reader ({@link Execution#rest}); inside a transaction the whole
-     * result is read, on the transaction's own connection.
+     * result is read, on the transaction's own connection. The caller takes the rest at once
+     * ({@link #takeRest}).
      */
     Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys,
             QueryTimeout timeout, int pageRows) throws SQLException {
@@ -106,7 +110,7 @@ final class LogicalConnection implements Connection {
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
             if (autoCommit) {
-                return read ? autoCommitRead(shape, args, timeout, pageRows)
+                return read ? Execution.ofRows(autoCommitRead(shape, args, timeout, pageRows))
                         : autoCommitWrite(shape, args, returns, timeout);
             }
             tx.begin(readOnly, timeout);
@@ -117,22 +121,27 @@ final class LogicalConnection implements Connection {
     }
 
     /**
-     * One auto-commit read on a reader, unless this connection answers it itself: its first page,
-     * and the rest when the reader is kept for it.
+     * One auto-commit read on a reader, unless this connection answers it itself: its first page;
+     * when the reader is kept for the rest, {@link #takeRest} gives it.
      */
-    private Execution autoCommitRead(SqlShape shape, Object[] args, QueryTimeout timeout,
+    private ResultData autoCommitRead(SqlShape shape, Object[] args, QueryTimeout timeout,
             int pageRows) {
         ResultData own = functions.answer(shape);
         if (own != null) {
-            return Execution.ofRows(own);
+            return own;
         }
         paging.pageRows(pageRows);
-        paging.rest(null);
-        ResultData first = db.queryData(timeout.read(), functions.substituted(shape), args,
-                paging);
+        return db.queryData(timeout.read(), functions.substituted(shape), args, paging);
+    }
+
+    /**
+     * The pages after the first of the read {@link #run} just ran, which its statement takes at
+     * once; null when there are none (a whole result, a write, a transaction's statement).
+     */
+    ResultPages takeRest() {
         ResultPages rest = paging.rest();
         paging.rest(null);
-        return Execution.ofRows(first, rest);
+        return rest;
     }
 
     /**

@@ -3,14 +3,12 @@ package dev.lanes.internal.reader;
 import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.ResultPages;
 import dev.lanes.internal.sql.Rows;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,67 +26,50 @@ import org.slf4j.LoggerFactory;
  * read's deadline). When the result ends within that page, the statement is reset and the reader
  * goes back at once, exactly as a whole-result query: nothing more is made for a small result.
  * When rows remain, the read {@link #keep keeps} its lease with the statement open and the
- * deadline still armed, and hands itself to {@link Paging#rest}: each later page steps the same
- * statement on a platform thread ({@link OnPlatform}), and the lease ends ({@link Reads#end}) when
- * the last row was read, a page failed, or {@link #close()} was called. The deadline covers the
- * whole stream: the progress handler stops a page that runs past it, and a page asked for after
- * it fails at once, {@code ROLLED_BACK}, as a read stopped by its deadline.
+ * deadline still armed, and hands {@link Open} to {@link Paging#rest}: each later page steps the
+ * same statement on a platform thread ({@link OnPlatform}), and the lease ends ({@link
+ * Reads#end}) when the last row was read, a page failed, or {@link Open#close()} was called. The
+ * deadline covers the whole stream: the progress handler stops a page that runs past it, and a
+ * page asked for after it fails at once, {@code ROLLED_BACK}, as a read stopped by its deadline.
  *
- * <p>A page holds at most its row count and about its byte budget ({@code maxResultBytes} and
+ * <p>A page holds at most its row count and about its byte budget ({@code maxResultBytes} or
  * {@link Paging#PAGE_BYTES}, the smaller, counted as {@code maxResultBytes} counts), at least one
  * row; so {@code maxResultBytes} bounds a page, never the whole streamed result, as it does not
  * bound {@code db.stream}.
  *
  * <h2>Concurrency</h2>
- * Until {@link #keep} returns, only the thread that runs the first page touches any field. Kept,
- * the object reaches its user through the read's return (the same thread, or the future of the
- * pool hand-off); from then on the fields marked "under lock" are touched only while holding
- * {@link #lock}: by the page fetches of the one user (on its platform thread or the pool's) and by
- * {@link #close()}, which may come from any thread (another user, a cleaner) and then waits for a
- * page in progress. The lock orders one thread's use of the reader connection before the next
- * one's. {@link #open} is volatile, written under the lock, so that {@link #more()} and a close
- * of an ended read need no lock. {@link #ended} is set before the object is handed to its user.
+ * This object is confined to the thread that runs the first page until {@link #keep} returns.
+ * Kept, {@link Open} reaches its user through the read's return (the same thread, or the future
+ * of the pool hand-off); from then on {@link #rs} and {@link #onRow} are touched only while
+ * holding {@link Open#lock}: by the page fetches of the one user (on its platform thread or the
+ * pool's) and by {@link Open#close()}, which may come from any thread (another user, a cleaner)
+ * and then waits for a page in progress. The lock orders one thread's use of the reader
+ * connection before the next one's. {@link Open#open} is volatile, written under the lock, so
+ * that {@link Open#more()} and a close of an ended read need no lock.
  */
-public final class PagedRead implements ReadWork<ResultData>, ResultPages, ResultData.RowReader {
+public final class PagedRead implements ReadWork<ResultData>, ResultData.RowReader {
     private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
 
     private final Reads reads;
-    private final WorkerPool pool;
-    private final Clock clock;
-    private final String name;
     private final String sql;
     private final Object[] args;
-    private final long pageBytes;
     private final Paging paging;
-    /** Told how long the reader was held, once the kept lease ended; null for no one. */
+    /** Told how long the reader was held, once a kept lease ended; null for no one. */
     private final LongConsumer ended;
 
-    // the first page's thread, then under lock
+    // the first page's thread, then under Open.lock
     private ResultSet rs;
     private List<String> columns;
     /** Whether {@link #rs} stands on a row not read yet (the first of the next page). */
     private boolean onRow;
-    private Lease lease;
-    private ReaderConnection connection;
-    private ReadLimits limits;
-    /** Made by {@link #keep}, before anyone but the first page's thread can see this object. */
-    private ReentrantLock lock;
-    private volatile boolean open;
 
-    PagedRead(Reads reads, WorkerPool pool, Clock clock, String name, String sql, Object[] args,
-            long pageBytes, Paging paging, LongConsumer ended) {
+    PagedRead(Reads reads, String sql, Object[] args, Paging paging, LongConsumer ended) {
         this.reads = reads;
-        this.pool = pool;
-        this.clock = clock;
-        this.name = name;
         this.sql = sql;
         this.args = args;
-        this.pageBytes = pageBytes;
         this.paging = paging;
         this.ended = ended;
     }
-
-    // ------------------------------------------------------------------ the first page
 
     @Override
     public boolean transactional() {
@@ -120,58 +101,17 @@ public final class PagedRead implements ReadWork<ResultData>, ResultPages, Resul
     }
 
     @Override
-    public boolean keep(Lease kept, long token, ReadLimits readLimits) {
+    public boolean keep(Lease lease, long token, ReadLimits limits) {
         if (rs == null) {
             return false;
         }
-        lease = kept;
-        connection = kept.connection;
-        limits = readLimits;
-        lock = new ReentrantLock();
-        open = true;
-        paging.rest(this);
+        paging.rest(new Open(lease, limits));
         return true;
     }
 
-    // ------------------------------------------------------------------ later pages
-
-    @Override
-    public List<Row> next(int maxRows) {
-        if (!open) {
-            return List.of();
-        }
-        return OnPlatform.call(reads, pool, name, () -> fetch(maxRows));
-    }
-
-    private List<Row> fetch(int maxRows) {
-        lock.lock();
-        try {
-            if (!open) {
-                return List.of(); // closed from another thread meanwhile
-            }
-            // A deadline that passed between pages: the progress handler might not run in a
-            // short page, so it is checked here too.
-            boolean stopped = connection.currentStopReason() != ReaderConnection.RUNNING;
-            List<Row> rows = List.of();
-            Throwable failure = null;
-            if (!stopped) {
-                try {
-                    rows = page(rs, maxRows);
-                } catch (SQLException | RuntimeException | Error e) {
-                    failure = e;
-                }
-            }
-            if (stopped || failure != null || !onRow) {
-                finish(stopped || failure != null, failure); // throws when it failed
-            }
-            return rows;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Reads one page: up to {@code maxRows} rows and about {@link #pageBytes}, at least one. */
+    /** Reads one page: up to {@code maxRows} rows and about the byte budget, at least one. */
     private List<Row> page(ResultSet r, int maxRows) throws SQLException {
+        long pageBytes = Paging.pageBytes(reads.maxResultBytes());
         int n = columns.size();
         List<Row> rows = new ArrayList<>();
         long bytes = 0;
@@ -191,78 +131,128 @@ public final class PagedRead implements ReadWork<ResultData>, ResultPages, Resul
         return rows;
     }
 
-    /**
-     * Under lock: ends the statement and the lease. Throws the read's failure (or its stop) as
-     * {@link Reads#end} does.
-     */
-    private void finish(boolean failed, Throwable failure) {
-        open = false;
-        ReaderConnection c = connection;
-        Statements.closeQuery(c.cache, sql, rs, failed);
-        rs = null;
-        connection = null;
-        long held = clock.nanoTime() - lease.acquiredAt;
-        try {
-            reads.end(lease, c, false, null, failure, limits);
-        } finally {
-            if (ended != null) {
-                ended.accept(held);
+    /** The pages after the first: the kept lease, until the result ends or is closed. */
+    private final class Open implements ResultPages {
+        private final Lease lease;
+        /** The lease's connection while open; under lock (null once ended). */
+        private ReaderConnection connection;
+        private final ReadLimits limits;
+        private final ReentrantLock lock = new ReentrantLock();
+        private volatile boolean open = true;
+
+        Open(Lease lease, ReadLimits limits) {
+            this.lease = lease;
+            this.connection = lease.connection;
+            this.limits = limits;
+        }
+
+        @Override
+        public List<Row> next(int maxRows) {
+            if (!open) {
+                return List.of();
+            }
+            return OnPlatform.call(reads, reads.pool(), reads.name(), () -> fetch(maxRows));
+        }
+
+        private List<Row> fetch(int maxRows) {
+            lock.lock();
+            try {
+                if (!open) {
+                    return List.of(); // closed from another thread meanwhile
+                }
+                // A deadline that passed between pages: the progress handler might not run in a
+                // short page, so it is checked here too.
+                boolean stopped = connection.currentStopReason() != ReaderConnection.RUNNING;
+                List<Row> rows = List.of();
+                Throwable failure = null;
+                if (!stopped) {
+                    try {
+                        rows = page(rs, maxRows);
+                    } catch (SQLException | RuntimeException | Error e) {
+                        failure = e;
+                    }
+                }
+                if (stopped || failure != null || !onRow) {
+                    finish(stopped || failure != null, failure); // throws when it failed
+                }
+                return rows;
+            } finally {
+                lock.unlock();
             }
         }
-    }
 
-    // ------------------------------------------------------------------ the end
-
-    @Override
-    public boolean more() {
-        return open;
-    }
-
-    @Override
-    public void close() {
-        if (!open) {
-            return;
+        /**
+         * Under lock: ends the statement and the lease. Throws the read's failure (or its stop)
+         * as {@link Reads#end} does.
+         */
+        private void finish(boolean failed, Throwable failure) {
+            open = false;
+            ReaderConnection c = connection;
+            Statements.closeQuery(c.cache, sql, rs, failed);
+            rs = null;
+            connection = null;
+            long held = reads.clock().nanoTime() - lease.acquiredAt;
+            try {
+                reads.end(lease, c, false, null, failure, limits);
+            } finally {
+                if (ended != null) {
+                    ended.accept(held);
+                }
+            }
         }
-        OnPlatform.call(reads, pool, name, () -> {
-            closeNow();
-            return null;
-        });
-    }
 
-    /**
-     * Closes a read its user never closed, found unreachable (by a cleaner, on a platform
-     * thread): says so, since it held a reader and its snapshot all that time.
-     */
-    public void leaked() {
-        if (!open) {
-            return;
+        @Override
+        public boolean more() {
+            return open;
         }
-        log.warn("{}: a JDBC result set of '{}' was never closed; its reader, held {} ms, goes "
-                + "back now that the result set was garbage collected. Close result sets (or "
-                + "their statements) when done", name, SqlText.shorten(sql),
-                TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - lease.acquiredAt));
-        closeNow();
-    }
 
-    private void closeNow() {
-        lock.lock();
-        try {
+        @Override
+        public void close() {
             if (!open) {
                 return;
             }
-            try {
-                finish(false, null);
-            } catch (LanesException e) {
-                // past its deadline when closed: the reader went back, and the closer asked for
-                // no rows
-            }
-        } finally {
-            lock.unlock();
+            OnPlatform.call(reads, reads.pool(), reads.name(), () -> {
+                closeNow();
+                return null;
+            });
         }
-    }
 
-    @Override
-    public String toString() {
-        return "PagedRead[" + name + ", " + (open ? "open" : "ended") + "]";
+        /**
+         * Closes pages their user never closed, found unreachable (by a cleaner, on a platform
+         * thread): says so, since they held a reader and its snapshot all that time.
+         */
+        @Override
+        public void leaked() {
+            if (!open) {
+                return;
+            }
+            log.warn("{}: a JDBC result set of '{}' was never closed; its reader, held {} ms, "
+                    + "goes back now that the result set was garbage collected. Close result sets "
+                    + "(or their statements) when done", reads.name(), SqlText.shorten(sql),
+                    TimeUnit.NANOSECONDS.toMillis(reads.clock().nanoTime() - lease.acquiredAt));
+            closeNow();
+        }
+
+        private void closeNow() {
+            lock.lock();
+            try {
+                if (!open) {
+                    return;
+                }
+                try {
+                    finish(false, null);
+                } catch (LanesException e) {
+                    // past its deadline when closed: the reader went back, and the closer asked
+                    // for no rows
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "ResultPages[" + reads.name() + ", " + (open ? "open" : "ended") + "]";
+        }
     }
 }

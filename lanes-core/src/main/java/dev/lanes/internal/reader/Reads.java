@@ -117,6 +117,22 @@ public final class Reads {
         return readers;
     }
 
+    String name() {
+        return name;
+    }
+
+    WorkerPool pool() {
+        return pool;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    long maxResultBytes() {
+        return maxResultBytes;
+    }
+
     /** Stops admitting reads; completes when every reader connection is closed. */
     public CompletableFuture<Void> beginClose(boolean drain) {
         return readers.beginClose(drain);
@@ -142,8 +158,7 @@ public final class Reads {
      */
     public ResultData queryPaged(ReadOptions options, String sql, Object[] args, Paging paging,
             java.util.function.LongConsumer ended) {
-        return run(ReadLimits.of(options, clock), new PagedRead(this, pool, clock, name, sql,
-                args, Paging.pageBytes(maxResultBytes), paging, ended));
+        return run(ReadLimits.of(options, clock), new PagedRead(this, sql, args, paging, ended));
     }
 
     /**
