@@ -219,6 +219,70 @@ class StreamingResultSetTest {
         }
     }
 
+    /**
+     * A close from another thread while the owner is fetching a page waits for that page (the
+     * reader connection is never used by two threads at once), then gives the reader back; the
+     * owner's page arrives whole, and no page follows it.
+     */
+    @Test
+    void aCloseDuringAPageFetchWaitsForThePageThenGivesTheReaderBack() throws Exception {
+        java.util.concurrent.CountDownLatch inPage = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Database db = open("racing.db", DatabaseOptions.builder()
+                .function("gate", 1, () -> new Function() {
+                    @Override
+                    protected void xFunc() throws SQLException {
+                        if (value_int(0) == 150) { // inside the second page
+                            inPage.countDown();
+                            try {
+                                if (!release.await(30, TimeUnit.SECONDS)) {
+                                    throw new SQLException("never released");
+                                }
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                throw new SQLException("interrupted", e);
+                            }
+                        }
+                        result(value_int(0));
+                    }
+                }).build());
+        try (Connection c = db.dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.setFetchSize(100);
+            ResultSet rs = s.executeQuery("SELECT gate(id) FROM t ORDER BY id");
+            for (int i = 1; i <= 100; i++) {
+                assertThat(rs.next()).isTrue();
+            }
+            CompletableFuture<Boolean> owner = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return rs.next(); // fetches the second page, held at row 150
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(inPage.await(30, TimeUnit.SECONDS)).isTrue();
+            Thread[] closer = new Thread[1];
+            CompletableFuture<Void> closed = new CompletableFuture<>();
+            closer[0] = new Thread(() -> {
+                try {
+                    rs.close();
+                    closed.complete(null);
+                } catch (Throwable t) {
+                    closed.completeExceptionally(t);
+                }
+            }, "closer");
+            closer[0].start();
+            awaitTrue(() -> closer[0].getState() == Thread.State.WAITING);
+            assertThat(closed).as("waits for the page in progress").isNotDone();
+            assertThat(checkouts(db)).isEqualTo(1);
+            release.countDown();
+            closed.get(30, TimeUnit.SECONDS);
+            assertThat(owner.get(30, TimeUnit.SECONDS)).as("its page arrived").isTrue();
+            assertThat(checkouts(db)).isZero();
+        }
+        assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(ROWS);
+    }
+
     @Test
     void maxRowsEndsAStreamAndGivesTheReaderBackAtItsLastRow() throws Exception {
         Database db = open("maxrows.db");
