@@ -234,14 +234,7 @@ class StreamingResultSetTest {
                     protected void xFunc() throws SQLException {
                         if (value_int(0) == 150) { // inside the second page
                             inPage.countDown();
-                            try {
-                                if (!release.await(30, TimeUnit.SECONDS)) {
-                                    throw new SQLException("never released");
-                                }
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                                throw new SQLException("interrupted", e);
-                            }
+                            JdbcFixture.awaitInFunction(release);
                         }
                         result(value_int(0));
                     }
