@@ -393,7 +393,14 @@ public interface Database extends AutoCloseable {
      * <p><b>Auto-commit</b> (the default): each statement is one request. A statement classified
      * read-only runs on a reader, as {@link #query} does; anything else is one write on the writer
      * lane, grouped with its neighbours ({@code INSERT … RETURNING} through {@code executeQuery}
-     * included); a batch is one atomic request; generated keys work.
+     * included); a batch is one atomic request; generated keys work. A read whose result does
+     * not fit in one page (the statement's fetch size in rows when set, and at most about 4 MiB
+     * of values or {@link DatabaseOptions#maxResultBytes()}, the smaller) streams: its {@code
+     * ResultSet} keeps the reader, and the one statement's snapshot, and fetches the next page
+     * when {@code next()} reaches the end of the current one, until it is exhausted, closed, or
+     * its statement runs again or closes, or its connection closes; the query timeout bounds the
+     * whole stream. A smaller result is read whole, and its reader is back before {@code
+     * executeQuery} returns. Inside a transaction results are read whole.
      *
      * <p><b>{@code setAutoCommit(false)}</b> begins a transaction at the first statement: a
      * read-write one pins the writer lane as {@link #begin()} does ({@code BEGIN IMMEDIATE}), so

@@ -511,7 +511,9 @@ public final class DatabaseOptions {
          * How large the rows of one {@link Database#query} may grow, counting 8 bytes per number,
          * one per character of text and a blob's length; past it the query stops and fails with
          * {@link ResultTooLargeException} before the rest is read. Positive; the default, {@link
-         * Long#MAX_VALUE}, sets no limit.
+         * Long#MAX_VALUE}, sets no limit. A streamed read holds one row at a time, so this does
+         * not apply to {@link Database#stream}; a JDBC result set streams in pages, and this
+         * bounds each page instead of refusing the result (see {@link Database#dataSource()}).
          */
         public Builder maxResultBytes(long bytes) {
             this.maxResultBytes = Checks.positive("maxResultBytes", bytes);

@@ -71,6 +71,21 @@ final class JdbcFixture implements AfterEachCallback {
         return db.query("SELECT count(*) AS n FROM t WHERE v = ?", value).get(0).getLong("n");
     }
 
+    /**
+     * Inside a SQL function: waits (bounded by {@link #WAIT}) until the test opens {@code
+     * release}, failing the statement if it never does or the wait is interrupted.
+     */
+    static void awaitInFunction(java.util.concurrent.CountDownLatch release) throws SQLException {
+        try {
+            if (!release.await(WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                throw new SQLException("never released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted", e);
+        }
+    }
+
     /** One long from a one-row, one-column query through a JDBC connection. */
     static long scalar(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {

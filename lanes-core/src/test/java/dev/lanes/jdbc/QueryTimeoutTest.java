@@ -270,14 +270,7 @@ class QueryTimeoutTest {
                     @Override
                     protected void xFunc() throws SQLException {
                         running.countDown();
-                        try {
-                            if (!release.await(30, TimeUnit.SECONDS)) {
-                                throw new SQLException("never released");
-                            }
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new SQLException("interrupted", e);
-                        }
+                        JdbcFixture.awaitInFunction(release);
                         result(1);
                     }
                 }).build());

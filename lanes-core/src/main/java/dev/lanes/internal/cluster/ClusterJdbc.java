@@ -5,6 +5,7 @@ import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.internal.jdbc.JdbcBackend;
+import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
@@ -58,7 +59,8 @@ final class ClusterJdbc implements JdbcBackend {
     }
 
     @Override
-    public ResultData queryData(ReadOptions options, String sql, Object[] args) {
+    public ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging) {
+        // the whole result, never streamed: a cluster read holds no reader to keep
         return ClusterSql.resultData(db.query(options, sql, args));
     }
 

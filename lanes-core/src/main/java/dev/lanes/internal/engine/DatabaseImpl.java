@@ -25,6 +25,7 @@ import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.Reads;
+import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.RowStream;
 import dev.lanes.internal.sql.SqlText;
@@ -401,8 +402,9 @@ public final class DatabaseImpl implements Database {
         }
 
         @Override
-        public ResultData queryData(ReadOptions options, String sql, Object[] args) {
-            return routing.queryData(options, sql, args);
+        public ResultData queryData(ReadOptions options, String sql, Object[] args,
+                Paging paging) {
+            return routing.queryData(options, sql, args, paging);
         }
 
         @Override

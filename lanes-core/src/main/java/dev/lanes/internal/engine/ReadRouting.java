@@ -7,6 +7,7 @@ import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.Reads;
+import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.RowStream;
 import dev.lanes.internal.sql.Statements;
@@ -40,6 +41,8 @@ final class ReadRouting {
     private final IdleRelease idle;
     private final ReadTelemetry telemetry;
     private final Clock clock;
+    /** A streamed JDBC result set ended, having held its reader this long. */
+    private final java.util.function.LongConsumer streamEnded;
 
     ReadRouting(DatabaseImpl db, WriterLane lane, Reads reads, IdleRelease idle,
             ReadTelemetry telemetry, Clock clock) {
@@ -50,6 +53,7 @@ final class ReadRouting {
         this.idle = idle;
         this.telemetry = telemetry;
         this.clock = clock;
+        this.streamEnded = telemetry::held;
     }
 
     /**
@@ -78,15 +82,18 @@ final class ReadRouting {
 
     /**
      * A query for the data source, with its columns' metadata; while corked, on the lane. The
+     * rows beyond the first page stream ({@code paging} gets them; the read's measure ends with
+     * the first page, and a stream that held its reader past {@code maxReadDuration} is warned
+     * about when it ends); corked, the whole result is read on the lane. The
      * data source classified {@code sql} once, when it found its shape (a text without a
      * statement, or one that writes, never comes here), so it is not classified again per run.
      */
-    ResultData queryData(ReadOptions options, String sql, Object[] args) {
+    ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging) {
         return measured(sql, () -> {
             if (lane.corked()) {
                 return onLane(c -> Statements.queryData(c, sql, args, maxResultBytes(), name));
             }
-            return reads.queryDetailed(options, sql, args);
+            return reads.queryPaged(options, sql, args, paging, streamEnded);
         });
     }
 

@@ -1,11 +1,14 @@
 package dev.lanes.internal.jdbc;
 
+import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.ResultPages;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
+import java.lang.ref.Cleaner;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -25,32 +28,89 @@ import java.util.Map;
 /**
  * A forward-only, read-only {@link ResultSet} over a result already read off its connection
  * ({@link ResultData}): it holds no reader, no statement and no thread, so it can be read from
- * any thread, after the request that produced it ended. Values convert as {@link JdbcValues}
+ * any thread, after the request that produced it ended. A streamed result is one page of that
+ * kind at a time: when {@code next()} passes the end of the page, it fetches the next one from
+ * {@link ResultPages} (on the reader the query ran on, kept for it with its one snapshot), and the
+ * reader goes back when the last row was read, a fetch fails ({@code next()} then throws, as
+ * {@link SqlExceptions} maps it), or the result set closes, which its statement's next execution
+ * and its close do. One left unclosed and unreachable is closed by a cleaner, with a warning. Values convert as {@link JdbcValues}
  * says, after sqlite-jdbc's result set; a getter of a primitive reads the row's value without
  * boxing it again. Updates, scrolling and the types SQLite has no values of are refused by
  * {@link ReadOnlyResultSet}. Equality is identity; {@code unwrap} gives the result set itself.
  *
- * <p>Not thread-safe: one user, as every JDBC result set.
+ * <p>Not thread-safe: one user, as every JDBC result set. A close from another thread is safe
+ * for the reader ({@link ResultPages#close()} may come from any thread and waits for a page in
+ * progress); the user then finds no further page.
  */
 final class DetachedResultSet extends ReadOnlyResultSet {
+    /** Closes streamed result sets their users lost; its one thread starts with the first. */
+    private static final class Leaks {
+        static final Cleaner CLEANER = Cleaner.create(r -> {
+            Thread t = new Thread(r, "lanes-jdbc-cleaner");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
     private final ResultData data;
-    private final List<Row> rows;
+    /** The current page: the whole result unless it streams. */
+    private List<Row> rows;
     /** What {@code getStatement()} gives: the statement that ran it, or null (metadata). */
     private final JdbcStatement statement;
+    /** The pages still on the reader; null when none are (never were, read, or closed). */
+    private Stream stream;
+    /** {@code setFetchSize}: rows per later page, 0 for the page's byte budget alone. */
+    private int fetchSize;
+    /** Rows of the pages before the current one (saturating, as {@code getRow} is an int). */
+    private int before;
     private ResultSetMetaData metaData;
     private int index = -1;
     private boolean closed;
     private boolean lastWasNull;
 
-    private DetachedResultSet(ResultData data, JdbcStatement statement) {
+    /** What a streamed result set holds beyond its page; made only when it streams. */
+    private static final class Stream {
+        final ResultPages pages;
+        /** The statement's {@code maxRows}, 0 for none. */
+        final int maxRows;
+        /** Closes {@link #pages} if the result set is lost unclosed. */
+        Cleaner.Cleanable cleanable;
+
+        Stream(ResultPages pages, int maxRows) {
+            this.pages = pages;
+            this.maxRows = maxRows;
+        }
+    }
+
+    private DetachedResultSet(ResultData data, JdbcStatement statement, int fetchSize) {
         this.data = data;
         this.rows = data.rows();
         this.statement = statement;
+        this.fetchSize = fetchSize;
     }
 
     /** A result set over {@code data}; {@code statement} is what {@code getStatement()} gives. */
     static DetachedResultSet of(ResultData data, JdbcStatement statement) {
-        return new DetachedResultSet(data, statement);
+        return new DetachedResultSet(data, statement, 0);
+    }
+
+    /**
+     * A result set over the first page {@code data} and the pages of {@code rest} (null when
+     * {@code data} is the whole result), at most {@code maxRows} rows in all (0 for no limit).
+     */
+    static DetachedResultSet of(ResultData data, JdbcStatement statement, ResultPages rest,
+            int fetchSize, int maxRows) {
+        DetachedResultSet rs = new DetachedResultSet(data, statement, fetchSize);
+        if (rest == null) {
+            return rs;
+        }
+        if (maxRows > 0 && data.rows().size() >= maxRows) {
+            rest.close(); // the first page holds all the statement may return
+            return rs;
+        }
+        rs.stream = new Stream(rest, maxRows);
+        rs.stream.cleanable = Leaks.CLEANER.register(rs, rest::leaked);
+        return rs;
     }
 
     /** The result of {@code getGeneratedKeys}: the last rowid, or no row for no insert. */
@@ -75,7 +135,49 @@ final class DetachedResultSet extends ReadOnlyResultSet {
         if (index < rows.size()) {
             index++;
         }
-        return index < rows.size();
+        return index < rows.size() || stream != null && nextPage();
+    }
+
+    /** Past the end of the page: the next one, if the result streams and has one. */
+    private boolean nextPage() throws SQLException {
+        Stream s = stream;
+        ResultPages pages = s.pages;
+        int delivered = (int) Math.min((long) before + rows.size(), Integer.MAX_VALUE);
+        int asked = fetchSize > 0 ? fetchSize : Integer.MAX_VALUE;
+        if (s.maxRows > 0) {
+            asked = Math.min(asked, s.maxRows - delivered);
+        }
+        List<Row> page;
+        try {
+            page = asked > 0 ? pages.next(asked) : List.of();
+        } catch (LanesException e) {
+            endStream(); // the reader went back with the failure
+            throw SqlExceptions.of(e);
+        }
+        // with maxRows, the page holds at most maxRows - delivered rows: the sum cannot overflow
+        if (!pages.more() || (s.maxRows > 0 && delivered + page.size() >= s.maxRows)) {
+            endStream();
+        }
+        if (page.isEmpty()) {
+            return false; // the cursor stays after the last row
+        }
+        before = delivered;
+        rows = page;
+        index = 0;
+        return true;
+    }
+
+    /** The stream is over: its reader goes back (if it has not) and the cleaner forgets it. */
+    private void endStream() {
+        Stream s = stream;
+        stream = null;
+        if (s != null) {
+            try {
+                s.pages.close();
+            } finally {
+                s.cleanable.clean(); // a no-op on pages that ended
+            }
+        }
     }
 
     @Override
@@ -84,8 +186,14 @@ final class DetachedResultSet extends ReadOnlyResultSet {
             return;
         }
         closed = true;
-        if (statement != null) {
-            statement.resultClosed(this);
+        try {
+            endStream();
+        } catch (LanesException e) {
+            throw SqlExceptions.of(e);
+        } finally {
+            if (statement != null) {
+                statement.resultClosed(this);
+            }
         }
     }
 
@@ -103,7 +211,8 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     @Override
     public int getRow() throws SQLException {
         checkOpen();
-        return index >= 0 && index < rows.size() ? index + 1 : 0;
+        return index >= 0 && index < rows.size() ? (int) Math.min((long) before + index + 1,
+                Integer.MAX_VALUE) : 0;
     }
 
     @Override
@@ -121,13 +230,15 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     @Override
     public boolean isFirst() throws SQLException {
         checkOpen();
-        return index == 0 && !rows.isEmpty();
+        return before == 0 && index == 0 && !rows.isEmpty();
     }
 
     @Override
     public boolean isLast() throws SQLException {
         checkOpen();
-        return index == rows.size() - 1 && !rows.isEmpty();
+        // a streamed result knows whether a row follows the page: its statement stands on it
+        return index == rows.size() - 1 && !rows.isEmpty()
+                && (stream == null || !stream.pages.more());
     }
 
     @Override
@@ -208,12 +319,16 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     @Override
     public int getFetchSize() throws SQLException {
         checkOpen();
-        return 0;
+        return fetchSize;
     }
 
     @Override
     public void setFetchSize(int rows) throws SQLException {
-        checkOpen(); // a hint; the rows are all here already
+        checkOpen();
+        if (rows < 0) {
+            throw new SQLException("the fetch size must not be negative, was " + rows);
+        }
+        fetchSize = rows; // rows per later page of a streamed result; a whole one has no pages
     }
 
     @Override
@@ -235,7 +350,8 @@ final class DetachedResultSet extends ReadOnlyResultSet {
 
     @Override
     public String toString() {
-        return "ResultSet[" + data.labels() + ", " + rows.size() + " rows]";
+        return "ResultSet[" + data.labels() + ", " + rows.size() + (stream != null
+                ? " rows in this page, streaming]" : " rows]");
     }
 
     // ------------------------------------------------------------------ values

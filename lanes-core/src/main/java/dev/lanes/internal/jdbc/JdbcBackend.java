@@ -4,6 +4,7 @@ import dev.lanes.Database;
 import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.writer.InteractiveTransaction;
@@ -26,9 +27,12 @@ public interface JdbcBackend {
     /**
      * A query in auto-commit mode: on a reader (on the lane while corked), with metadata. {@code
      * sql} is one statement this data source classified read-only ({@link SqlShape#read}); it is
-     * not classified again.
+     * not classified again. Returns the first page as {@code paging} bounds it; a backend that
+     * streams sets {@link Paging#rest} when rows remain (holding the reader for them), one that
+     * does not returns the whole result and leaves it null ({@code paging}'s rest is null when
+     * this is called).
      */
-    ResultData queryData(ReadOptions options, String sql, Object[] args);
+    ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging);
 
     /**
      * One statement as a write on the lane, in auto-commit mode, refused first when it may not

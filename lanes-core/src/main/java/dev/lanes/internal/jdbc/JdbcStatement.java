@@ -14,12 +14,15 @@ import java.util.List;
 /**
  * A {@link Statement} of a {@link LogicalConnection}: it collects what to run (the SQL, a batch)
  * and hands each execution to its connection, which decides where it runs (a reader, the writer
- * lane, the open transaction). Its results are detached ({@link DetachedResultSet}), so nothing
- * it returns holds a reader or a thread. {@link JdbcPreparedStatement} adds the prepared SQL and
+ * lane, the open transaction). Its results are detached ({@link DetachedResultSet}): one that
+ * fits in one page (the fetch size when set, else about {@link
+ * dev.lanes.internal.sql.Paging#PAGE_BYTES}) holds no reader and no thread; a larger auto-commit
+ * read streams, holding its reader until it is exhausted or closed, which the next execution
+ * and the statement's close do. {@link JdbcPreparedStatement} adds the prepared SQL and
  * its parameters. What JDBC lets a driver refuse ({@code cancel}, {@code setCursorName}) fails
  * with {@link SQLFeatureNotSupportedException}; the hints a local database has no use for
- * (fetch size and direction, escape processing, poolable, field size) are accepted and ignored,
- * as sqlite-jdbc ignores them. A closed statement refuses everything but {@code close}, {@code
+ * (fetch direction, escape processing, poolable, field size) are accepted and ignored, as
+ * sqlite-jdbc ignores them; the fetch size is a page's row count. A closed statement refuses everything but {@code close}, {@code
  * isClosed} and the wrapper calls. Equality is identity; {@code unwrap} gives the statement.
  *
  * <p>Not thread-safe, as every JDBC statement: one user at a time.
@@ -32,6 +35,8 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
     private boolean closed;
     private boolean closeOnCompletion;
     private int maxRows;
+    /** {@code setFetchSize}: a streamed result's rows per page; 0 for the byte budget alone. */
+    private int fetchSize;
     private QueryTimeout timeout = QueryTimeout.NONE;
     /** The result of the last execution that returned rows, until the next one or a close. */
     private DetachedResultSet current;
@@ -69,7 +74,7 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
     final Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys)
             throws SQLException {
         closeCurrent();
-        Execution o = connection.run(shape, args, intent, keys, timeout);
+        Execution o = connection.run(shape, args, intent, keys, timeout, firstPageRows());
         last = o;
         ResultData rows = o.rows();
         if (rows != null) {
@@ -77,12 +82,19 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
                 rows = new ResultData(rows.labels(), rows.names(), rows.declaredTypes(),
                         rows.rows().subList(0, maxRows));
             }
-            current = DetachedResultSet.of(rows, this);
+            current = DetachedResultSet.of(rows, this, connection.takeRest(), fetchSize,
+                    maxRows);
             updateCount = -1;
         } else {
             updateCount = o.count();
         }
         return o;
+    }
+
+    /** The rows a first page may hold: the fetch size, cut to {@code maxRows}. */
+    private int firstPageRows() {
+        int rows = fetchSize > 0 ? fetchSize : Integer.MAX_VALUE;
+        return maxRows > 0 ? Math.min(rows, maxRows) : rows;
     }
 
     private Execution runSql(String sql, Execution.Intent intent, boolean keys)
@@ -307,13 +319,17 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
 
     @Override
     public void setFetchSize(int rows) throws SQLException {
-        checkOpen(); // a hint without effect here, ignored as sqlite-jdbc ignores it
+        checkOpen();
+        if (rows < 0) {
+            throw new SQLException("the fetch size must not be negative, was " + rows);
+        }
+        fetchSize = rows;
     }
 
     @Override
     public int getFetchSize() throws SQLException {
         checkOpen();
-        return 0;
+        return fetchSize;
     }
 
     @Override

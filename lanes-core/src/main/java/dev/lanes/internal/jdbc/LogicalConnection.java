@@ -2,7 +2,9 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Database;
 import dev.lanes.LanesException;
+import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.ResultPages;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
 import java.sql.Array;
@@ -35,7 +37,10 @@ import java.util.concurrent.Executor;
  *
  * <ul>
  *   <li>in auto-commit mode (the default), a statement classified read-only runs on a reader, as
- *       {@code db.query} does; anything else is one write on the writer lane, grouped with its
+ *       {@code db.query} does, except that a result larger than one page (the fetch size, else
+ *       about {@link Paging#PAGE_BYTES}) streams: its result set keeps the reader, and the one
+ *       statement's snapshot, until it is exhausted or closed (see {@link DetachedResultSet});
+ *       anything else is one write on the writer lane, grouped with its
  *       neighbours ({@code INSERT … RETURNING} through {@code executeQuery} included); a batch is
  *       one atomic request;
  *   <li>after {@code setAutoCommit(false)}, the first statement begins the transaction: a
@@ -74,6 +79,11 @@ final class LogicalConnection implements Connection {
     private final LogicalTransaction tx;
     /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
     private final ConnectionFunctions functions = new ConnectionFunctions();
+    /**
+     * Reused by each auto-commit read; its rest is null but between a streamed read and {@link
+     * #takeRest}, which its statement calls right after.
+     */
+    private final Paging paging = new Paging();
 
     LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData) {
         this.db = db;
@@ -85,10 +95,14 @@ final class LogicalConnection implements Connection {
 
     /**
      * Runs one statement where its kind and the connection's mode say, within {@code timeout}:
-     * a read's deadline, a write's (or the transaction's first statement's) time to start.
+     * a read's deadline, a write's (or the transaction's first statement's) time to start. An
+     * auto-commit read returns at most {@code pageRows} rows (and one page's bytes) at first and
+     * streams the rest from its reader ({@link Execution#rest}); inside a transaction the whole
+     * result is read, on the transaction's own connection. The caller takes the rest at once
+     * ({@link #takeRest}).
      */
     Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys,
-            QueryTimeout timeout) throws SQLException {
+            QueryTimeout timeout, int pageRows) throws SQLException {
         checkOpen();
         boolean read = intent != Execution.Intent.UPDATE && shape.read();
         Returns returns = intent == Execution.Intent.QUERY
@@ -96,7 +110,7 @@ final class LogicalConnection implements Connection {
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
             if (autoCommit) {
-                return read ? Execution.ofRows(autoCommitRead(shape, args, timeout))
+                return read ? Execution.ofRows(autoCommitRead(shape, args, timeout, pageRows))
                         : autoCommitWrite(shape, args, returns, timeout);
             }
             tx.begin(readOnly, timeout);
@@ -106,11 +120,28 @@ final class LogicalConnection implements Connection {
         }
     }
 
-    /** One auto-commit read on a reader, unless this connection answers it itself. */
-    private ResultData autoCommitRead(SqlShape shape, Object[] args, QueryTimeout timeout) {
+    /**
+     * One auto-commit read on a reader, unless this connection answers it itself: its first page;
+     * when the reader is kept for the rest, {@link #takeRest} gives it.
+     */
+    private ResultData autoCommitRead(SqlShape shape, Object[] args, QueryTimeout timeout,
+            int pageRows) {
         ResultData own = functions.answer(shape);
-        return own != null ? own : db.queryData(timeout.read(), functions.substituted(shape),
-                args);
+        if (own != null) {
+            return own;
+        }
+        paging.pageRows(pageRows);
+        return db.queryData(timeout.read(), functions.substituted(shape), args, paging);
+    }
+
+    /**
+     * The pages after the first of the read {@link #run} just ran, which its statement takes at
+     * once; null when there are none (a whole result, a write, a transaction's statement).
+     */
+    ResultPages takeRest() {
+        ResultPages rest = paging.rest();
+        paging.rest(null);
+        return rest;
     }
 
     /**

@@ -1,20 +1,14 @@
 package dev.lanes.internal.reader;
 
-import dev.lanes.LanesException;
-import dev.lanes.ReadFailedException;
 import dev.lanes.SqlFunction;
-import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.util.Failures;
-import dev.lanes.internal.util.Threads;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A read snapshot held across calls: one reader checked out from its {@link ReaderSet} until
@@ -109,38 +103,6 @@ public final class ReadSnapshot implements ReadTransaction {
     }
 
     private <T> T onPlatform(Callable<T> call) {
-        if (!Threads.currentIsVirtual()) {
-            return callTyped(call);
-        }
-        CompletableFuture<T> done = new CompletableFuture<>();
-        pool.submit(new WorkerPool.Task() {
-            @Override
-            public void runTurn() {
-                try {
-                    done.complete(callTyped(call));
-                } catch (Throwable t) {
-                    done.completeExceptionally(t);
-                }
-            }
-
-            @Override
-            public boolean background() {
-                return false;
-            }
-        });
-        return Failures.join(done);
-    }
-
-    private <T> T callTyped(Callable<T> call) {
-        try {
-            return call.call();
-        } catch (LanesException e) {
-            throw e;
-        } catch (Exception e) {
-            throw reads.failureOf(e);
-        } catch (Error e) {
-            throw new ReadFailedException(WriteOutcome.ROLLED_BACK, name + ": the read failed: "
-                    + e, e);
-        }
+        return OnPlatform.call(reads, pool, name, call);
     }
 }

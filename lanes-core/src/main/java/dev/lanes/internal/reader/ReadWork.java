@@ -3,14 +3,13 @@ package dev.lanes.internal.reader;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.Clock;
 import java.util.List;
 
 /**
- * What a read does on its leased connection: a body ({@link Body}), one query ({@link Query},
- * {@link Detailed}) or a stream ({@link StreamWork}). Each is confined to the one thread that
+ * What a read does on its leased connection: a body ({@link Body}), one query ({@link Query}),
+ * a JDBC query read in pages ({@link PagedRead}) or a stream ({@link StreamWork}). Each is confined to the one thread that
  * runs the read.
  */
 interface ReadWork<T> {
@@ -23,6 +22,15 @@ interface ReadWork<T> {
     }
 
     T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception;
+
+    /**
+     * Asked after {@link #run} succeeded: whether the work keeps the lease (and its connection,
+     * with the lease's deadline still armed) past the read, to end it itself through {@link
+     * Reads#end}; a {@link PagedRead} does while its statement has rows left.
+     */
+    default boolean keep(Lease lease, long token, ReadLimits limits) {
+        return false;
+    }
 
     /** A body on a guarded connection. */
     final class Body<T> implements ReadWork<T> {
@@ -84,32 +92,6 @@ interface ReadWork<T> {
             } finally {
                 span[1] = clock.nanoTime();
             }
-        }
-    }
-
-    /** One query with the columns' metadata, for a JDBC result set. */
-    final class Detailed implements ReadWork<ResultData> {
-        private final String sql;
-        private final Object[] args;
-        private final long maxResultBytes;
-        private final String database;
-
-        Detailed(String sql, Object[] args, long maxResultBytes, String database) {
-            this.sql = sql;
-            this.args = args;
-            this.maxResultBytes = maxResultBytes;
-            this.database = database;
-        }
-
-        @Override
-        public boolean transactional() {
-            return false;
-        }
-
-        @Override
-        public ResultData run(ReaderConnection c, ConnectionGuard.StopCheck stop)
-                throws Exception {
-            return Statements.queryDetailed(c.cache, sql, args, maxResultBytes, database);
         }
     }
 }

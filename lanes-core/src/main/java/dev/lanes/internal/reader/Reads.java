@@ -14,6 +14,7 @@ import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.ConnectionSettings;
@@ -116,6 +117,22 @@ public final class Reads {
         return readers;
     }
 
+    String name() {
+        return name;
+    }
+
+    WorkerPool pool() {
+        return pool;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    long maxResultBytes() {
+        return maxResultBytes;
+    }
+
     /** Stops admitting reads; completes when every reader connection is closed. */
     public CompletableFuture<Void> beginClose(boolean drain) {
         return readers.beginClose(drain);
@@ -133,10 +150,15 @@ public final class Reads {
                 maxResultBytes, name, clock));
     }
 
-    /** {@link #query}, with the columns' metadata, for a JDBC result set. */
-    public ResultData queryDetailed(ReadOptions options, String sql, Object[] args) {
-        return run(ReadLimits.of(options, clock), new ReadWork.Detailed(sql, args,
-                maxResultBytes, name));
+    /**
+     * {@link #query}, with the columns' metadata, for a JDBC result set: its first page; when
+     * rows remain, the reader stays held for them and {@code paging} gets the rest (see {@link
+     * PagedRead}), and {@code ended} (when not null) is told how long it held the reader
+     * once that ends.
+     */
+    public ResultData queryPaged(ReadOptions options, String sql, Object[] args, Paging paging,
+            java.util.function.LongConsumer ended) {
+        return run(ReadLimits.of(options, clock), new PagedRead(this, sql, args, paging, ended));
     }
 
     /**
@@ -291,6 +313,19 @@ public final class Reads {
         } catch (Throwable t) {
             failure = t;
         }
+        if (failure == null && work.keep(lease, token, limits)) {
+            return value; // the work holds the reader on and ends the lease itself
+        }
+        return end(lease, c, began, value, failure, limits);
+    }
+
+    /**
+     * Ends a lease after its work: disarms the stop, counts why it stopped, makes the connection
+     * clean (rolled back after a failure, committed after a transaction), returns the lease and
+     * gives the read's outcome.
+     */
+    <T> T end(Lease lease, ReaderConnection c, boolean began, T value, Throwable failure,
+            ReadLimits limits) {
         int stop = c.endLease();
         // counted before the reader is free: whoever reads next sees this read's stop
         if (stop == ReaderConnection.CANCELLED) {

@@ -39,12 +39,23 @@ public record ResultData(List<String> labels, List<String> names, List<String> d
      */
     public static ResultData read(ResultSet rs, long maxBytes, String database, String sql)
             throws SQLException {
+        return read(rs, (r, labels) -> Rows.read(r, labels, maxBytes, database, sql));
+    }
+
+    /** Reads the rows of a result whose column labels are known: all, or one page of them. */
+    @FunctionalInterface
+    public interface RowReader {
+        List<Row> read(ResultSet rs, List<String> labels) throws SQLException;
+    }
+
+    /** {@link #read(ResultSet, long, String, String)}, the rows read by {@code reader}. */
+    public static ResultData read(ResultSet rs, RowReader reader) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         int n = meta.getColumnCount();
         List<String> labels = List.of(Rows.labels(rs, meta, n));
         List<String> names = rs instanceof CoreResultSet ? labels : names(meta, n);
         List<String> types = declaredTypes(rs, meta, n);
-        List<Row> rows = Rows.read(rs, labels, maxBytes, database, sql);
+        List<Row> rows = reader.read(rs, labels);
         return new ResultData(labels, names, types, rows);
     }
 

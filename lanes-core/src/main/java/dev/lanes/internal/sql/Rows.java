@@ -95,7 +95,7 @@ public final class Rows {
     }
 
     /** The current row's values: Long, Double, String, byte[] or null. */
-    private static Object[] values(ResultSet rs, int n) throws SQLException {
+    public static Object[] values(ResultSet rs, int n) throws SQLException {
         Object[] values = new Object[n];
         for (int i = 0; i < n; i++) {
             Object v = rs.getObject(i + 1);

@@ -115,6 +115,47 @@ public final class Statements {
     }
 
     /**
+     * Runs a query on a prepared statement of {@code cache} and leaves its result set open, for
+     * a caller that reads it page by page and then ends it with {@link #closeQuery}. On failure
+     * the statement is evicted and nothing stays open.
+     */
+    public static ResultSet openQuery(StatementCache cache, String sql, Object[] args)
+            throws SQLException {
+        PreparedStatement s = cache.get(sql);
+        try {
+            bindCached(s, args);
+            return s.executeQuery();
+        } catch (SQLException | RuntimeException e) {
+            cache.evict(sql, s);
+            throw e;
+        }
+    }
+
+    /**
+     * Ends a query of {@link #openQuery}: closing its result set resets the statement, which
+     * stays cached, unless {@code failed} (or the close fails), when it is evicted. Never throws.
+     */
+    public static void closeQuery(StatementCache cache, String sql, ResultSet rs,
+            boolean failed) {
+        PreparedStatement s;
+        try {
+            s = (PreparedStatement) rs.getStatement();
+        } catch (SQLException e) {
+            return; // the driver closed it already: nothing is held
+        }
+        try {
+            rs.close();
+        } catch (SQLException | RuntimeException e) {
+            failed = true;
+        }
+        if (failed) {
+            cache.evict(sql, s);
+        } else {
+            cache.done(sql, s);
+        }
+    }
+
+    /**
      * Binds {@code args} to a cached statement. It keeps the previous run's arguments; clearing
      * them costs a native call, needed only when this run does not bind every parameter again.
      */

@@ -59,17 +59,25 @@ public final class ReadTelemetry {
     }
 
     /**
+     * A read held its snapshot for {@code nanos}: warned about past {@code maxReadDuration}. A
+     * streamed JDBC result set says so when it ends, its first page having finished as a read.
+     */
+    public void held(long nanos) {
+        if (nanos > maxReadNanos) {
+            log.warn("{}: a read held its snapshot for {} ms (maxReadDuration {} ms); long reads "
+                    + "keep checkpoints from resetting the WAL, which then grows", name,
+                    TimeUnit.NANOSECONDS.toMillis(nanos), maxReadDuration.toMillis());
+        }
+    }
+
+    /**
      * A read finished.
      *
      * @param sql the query, or null for a read body
      * @param failure why it failed, or null
      */
     public void finished(String sql, long nanos, Throwable failure) {
-        if (nanos > maxReadNanos) {
-            log.warn("{}: a read held its snapshot for {} ms (maxReadDuration {} ms); long reads "
-                    + "keep checkpoints from resetting the WAL, which then grows", name,
-                    TimeUnit.NANOSECONDS.toMillis(nanos), maxReadDuration.toMillis());
-        }
+        held(nanos);
         if (!metrics.enabled()) {
             return;
         }

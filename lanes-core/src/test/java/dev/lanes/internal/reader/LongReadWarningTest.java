@@ -47,4 +47,38 @@ class LongReadWarningTest {
                     .contains("maxReadDuration 50 ms");
         }
     }
+
+    /**
+     * A streamed JDBC result set holds its reader from its first page to its end: it is logged
+     * when it ends past {@code maxReadDuration}, though each of its pages was fast.
+     */
+    @Test
+    void aStreamedResultSetHoldingItsReaderPastMaxReadDurationIsLoggedWhenItEnds()
+            throws Exception {
+        try (LogCapture logged = LogCapture.of(LogNames.READS)) {
+            Database db = runtime.open("stream.db", DatabaseOptions.builder()
+                    .maxReadDuration(Duration.ofMillis(50)).build());
+            db.execute("CREATE TABLE t(v)");
+            db.execute("INSERT INTO t(v) WITH RECURSIVE c(x) AS (VALUES(1) UNION ALL "
+                    + "SELECT x + 1 FROM c WHERE x < 100) SELECT x FROM c");
+            try (java.sql.Connection c = db.dataSource().getConnection();
+                    java.sql.Statement s = c.createStatement()) {
+                s.setFetchSize(10);
+                try (java.sql.ResultSet rs = s.executeQuery("SELECT v FROM t")) {
+                    assertThat(rs.next()).isTrue();
+                    clock.advance(Duration.ofMillis(120)); // the stream holds its reader
+                    assertThat(logged.messages(Level.WARN)).as("its first page was fast")
+                            .isEmpty();
+                    int rows = 1;
+                    while (rs.next()) {
+                        rows++;
+                    }
+                    assertThat(rows).isEqualTo(100);
+                }
+            }
+            assertThat(logged.messages(Level.WARN)).singleElement().asString()
+                    .contains("stream.db").contains("held its snapshot")
+                    .contains("maxReadDuration 50 ms");
+        }
+    }
 }

@@ -1,0 +1,258 @@
+package dev.lanes.internal.reader;
+
+import dev.lanes.LanesException;
+import dev.lanes.Row;
+import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.sql.Paging;
+import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.ResultPages;
+import dev.lanes.internal.sql.Rows;
+import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.util.LogNames;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A JDBC query read in pages: one statement, so one snapshot. Its first page runs as every read
+ * does ({@link Reads#run}: admitted, on the caller's platform thread or the pool's, within the
+ * read's deadline). When the result ends within that page, the statement is reset and the reader
+ * goes back at once, exactly as a whole-result query: nothing more is made for a small result.
+ * When rows remain, the read {@link #keep keeps} its lease with the statement open and the
+ * deadline still armed, and hands {@link Open} to {@link Paging#rest}: each later page steps the
+ * same statement on a platform thread ({@link OnPlatform}), and the lease ends ({@link
+ * Reads#end}) when the last row was read, a page failed, or {@link Open#close()} was called. The
+ * deadline covers the whole stream: the progress handler stops a page that runs past it, and a
+ * page asked for after it fails at once, {@code ROLLED_BACK}, as a read stopped by its deadline.
+ *
+ * <p>A page holds at most its row count and about its byte budget ({@code maxResultBytes} or
+ * {@link Paging#PAGE_BYTES}, the smaller, counted as {@code maxResultBytes} counts), at least one
+ * row; so {@code maxResultBytes} bounds a page, never the whole streamed result, as it does not
+ * bound {@code db.stream}.
+ *
+ * <h2>Concurrency</h2>
+ * This object is confined to the thread that runs the first page until {@link #keep} returns.
+ * Kept, {@link Open} reaches its user through the read's return (the same thread, or the future
+ * of the pool hand-off); from then on {@link #rs} and {@link #onRow} are touched only while
+ * holding {@link Open#lock}: by the page fetches of the one user (on its platform thread or the
+ * pool's) and by {@link Open#close()}, which may come from any thread (another user, a cleaner)
+ * and then waits for a page in progress. The lock orders one thread's use of the reader
+ * connection before the next one's. {@link Open#open} is volatile, written under the lock, so
+ * that {@link Open#more()} and a close of an ended read need no lock.
+ */
+public final class PagedRead implements ReadWork<ResultData>, ResultData.RowReader {
+    private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
+
+    private final Reads reads;
+    private final String sql;
+    private final Object[] args;
+    private final Paging paging;
+    /** Told how long the reader was held, once a kept lease ended; null for no one. */
+    private final LongConsumer ended;
+
+    // the first page's thread, then under Open.lock
+    private ResultSet rs;
+    private List<String> columns;
+    /** Whether {@link #rs} stands on a row not read yet (the first of the next page). */
+    private boolean onRow;
+
+    PagedRead(Reads reads, String sql, Object[] args, Paging paging, LongConsumer ended) {
+        this.reads = reads;
+        this.sql = sql;
+        this.args = args;
+        this.paging = paging;
+        this.ended = ended;
+    }
+
+    @Override
+    public boolean transactional() {
+        return false; // one statement: its own snapshot, held while it is open
+    }
+
+    @Override
+    public ResultData run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception {
+        ResultSet r = Statements.openQuery(c.cache, sql, args);
+        try {
+            ResultData first = ResultData.read(r, this);
+            if (onRow) {
+                rs = r; // kept open for the next page
+            } else {
+                Statements.closeQuery(c.cache, sql, r, false);
+            }
+            return first;
+        } catch (SQLException | RuntimeException | Error e) {
+            Statements.closeQuery(c.cache, sql, r, true);
+            throw e;
+        }
+    }
+
+    /** The first page's rows, for {@link ResultData#read(ResultSet, ResultData.RowReader)}. */
+    @Override
+    public List<Row> read(ResultSet r, List<String> labels) throws SQLException {
+        columns = labels;
+        return page(r, paging.pageRows());
+    }
+
+    @Override
+    public boolean keep(Lease lease, long token, ReadLimits limits) {
+        if (rs == null) {
+            return false;
+        }
+        paging.rest(new Open(lease, limits));
+        return true;
+    }
+
+    /** Reads one page: up to {@code maxRows} rows and about the byte budget, at least one. */
+    private List<Row> page(ResultSet r, int maxRows) throws SQLException {
+        long pageBytes = Paging.pageBytes(reads.maxResultBytes());
+        int n = columns.size();
+        List<Row> rows = new ArrayList<>();
+        long bytes = 0;
+        boolean more = onRow || r.next();
+        while (more) {
+            Object[] values = Rows.values(r, n);
+            for (Object v : values) {
+                bytes += Rows.sizeOf(v);
+            }
+            rows.add(Row.of(columns, values));
+            more = r.next();
+            if (rows.size() >= maxRows || bytes >= pageBytes) {
+                break;
+            }
+        }
+        onRow = more;
+        return rows;
+    }
+
+    /** The pages after the first: the kept lease, until the result ends or is closed. */
+    private final class Open implements ResultPages {
+        private final Lease lease;
+        /** The lease's connection while open; under lock (null once ended). */
+        private ReaderConnection connection;
+        private final ReadLimits limits;
+        private final ReentrantLock lock = new ReentrantLock();
+        private volatile boolean open = true;
+
+        Open(Lease lease, ReadLimits limits) {
+            this.lease = lease;
+            this.connection = lease.connection;
+            this.limits = limits;
+        }
+
+        @Override
+        public List<Row> next(int maxRows) {
+            if (!open) {
+                return List.of();
+            }
+            return OnPlatform.call(reads, reads.pool(), reads.name(), () -> fetch(maxRows));
+        }
+
+        private List<Row> fetch(int maxRows) {
+            lock.lock();
+            try {
+                if (!open) {
+                    return List.of(); // closed from another thread meanwhile
+                }
+                // A deadline that passed between pages: the progress handler might not run in a
+                // short page, so it is checked here too.
+                boolean stopped = connection.currentStopReason() != ReaderConnection.RUNNING;
+                List<Row> rows = List.of();
+                Throwable failure = null;
+                if (!stopped) {
+                    try {
+                        rows = page(rs, maxRows);
+                    } catch (SQLException | RuntimeException | Error e) {
+                        failure = e;
+                    }
+                }
+                if (stopped || failure != null || !onRow) {
+                    finish(stopped || failure != null, failure); // throws when it failed
+                }
+                return rows;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * Under lock: ends the statement and the lease. Throws the read's failure (or its stop)
+         * as {@link Reads#end} does.
+         */
+        private void finish(boolean failed, Throwable failure) {
+            open = false;
+            ReaderConnection c = connection;
+            Statements.closeQuery(c.cache, sql, rs, failed);
+            rs = null;
+            connection = null;
+            long held = reads.clock().nanoTime() - lease.acquiredAt;
+            try {
+                reads.end(lease, c, false, null, failure, limits);
+            } finally {
+                if (ended != null) {
+                    ended.accept(held);
+                }
+            }
+        }
+
+        @Override
+        public boolean more() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            if (!open) {
+                return;
+            }
+            OnPlatform.call(reads, reads.pool(), reads.name(), () -> {
+                closeNow();
+                return null;
+            });
+        }
+
+        /**
+         * Closes pages their user never closed, found unreachable (by a cleaner, on a platform
+         * thread): says so, since they held a reader and its snapshot all that time.
+         */
+        @Override
+        public void leaked() {
+            if (!open) {
+                return;
+            }
+            log.warn("{}: a JDBC result set of '{}' was never closed; its reader, held {} ms, "
+                    + "goes back now that the result set was garbage collected. Close result sets "
+                    + "(or their statements) when done", reads.name(), SqlText.shorten(sql),
+                    TimeUnit.NANOSECONDS.toMillis(reads.clock().nanoTime() - lease.acquiredAt));
+            closeNow();
+        }
+
+        private void closeNow() {
+            lock.lock();
+            try {
+                if (!open) {
+                    return;
+                }
+                try {
+                    finish(false, null);
+                } catch (LanesException e) {
+                    // past its deadline when closed: the reader went back, and the closer asked
+                    // for no rows
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "ResultPages[" + reads.name() + ", " + (open ? "open" : "ended") + "]";
+        }
+    }
+}

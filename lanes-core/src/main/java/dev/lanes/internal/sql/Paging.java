@@ -1,0 +1,47 @@
+package dev.lanes.internal.sql;
+
+/**
+ * How a JDBC statement reads a result: in pages of at most {@link #pageRows()} rows and about
+ * {@link #PAGE_BYTES} (as {@code maxResultBytes} counts them, and never more than that limit),
+ * and, once a read returned its first page, {@link #rest()}: the pages still to come, or null
+ * when the first page held the whole result. A backend that cannot stream (a cluster, a read on
+ * the lane while corked) reads the whole result and leaves {@code rest} null.
+ *
+ * <p>Owned by one statement, whose user is one thread at a time; reused across its executions,
+ * so that a read costs no object of its own here.
+ */
+public final class Paging {
+    /**
+     * A page's byte budget when {@code maxResultBytes} is larger: 4 MiB of values. A result up to
+     * this size comes in one page and gives its reader back at once, as every result did before
+     * results streamed; a larger one streams in pages of this size, so the memory a result set
+     * holds stays bounded without a caller having to choose a fetch size.
+     */
+    public static final long PAGE_BYTES = 4L << 20;
+
+    private int pageRows = Integer.MAX_VALUE;
+    private ResultPages rest;
+
+    /** At most this many rows in the first page; {@link Integer#MAX_VALUE} for the byte budget only. */
+    public int pageRows() {
+        return pageRows;
+    }
+
+    public void pageRows(int rows) {
+        this.pageRows = rows > 0 ? rows : Integer.MAX_VALUE;
+    }
+
+    /** The pages after the first one, or null when it held the whole result. */
+    public ResultPages rest() {
+        return rest;
+    }
+
+    public void rest(ResultPages pages) {
+        this.rest = pages;
+    }
+
+    /** A page's byte budget under {@code maxResultBytes}. */
+    public static long pageBytes(long maxResultBytes) {
+        return Math.min(maxResultBytes, PAGE_BYTES);
+    }
+}
