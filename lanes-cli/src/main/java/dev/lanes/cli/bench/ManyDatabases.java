@@ -4,6 +4,8 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.SqlFunction;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -80,5 +82,76 @@ final class ManyDatabases {
         }
         inFlight.forEach(CompletableFuture::join);
         return databases;
+    }
+
+    /**
+     * What {@link #create} makes, made fast: one template database is created in a runtime of its
+     * own with {@code options} and {@link #SCHEMA} (the same open, identity install and schema
+     * write as each of {@link #create}'s databases gets) and closed, which checkpoints it and
+     * removes its {@code -wal} and {@code -shm}; its file is copied {@code count} times into
+     * {@code dir}, and each copy is opened in {@code lanes} with {@code options} and given an empty
+     * write, which opens its writer connection as the schema's write did. The template is deleted
+     * afterwards; {@code work} is where it was made.
+     *
+     * <p>What differs from {@link #create}: the files are byte copies, so every database holds the
+     * template's {@code _lanes_identity} UUID rather than one of its own (each runtime checks a
+     * database only against the UUID and file key it pinned for that database, and each copy has
+     * its own file key). Creating 10,000 databases one by one took 125 s here, most of it opening
+     * each writer connection and installing its identity; copying a file takes a tenth of a
+     * millisecond.
+     *
+     * @throws IllegalStateException when the closed template still has a {@code -wal} or {@code
+     *     -shm} beside it, whose rows a copy of the file alone would lose
+     */
+    static List<Database> copies(ScenarioBench.Sink sink, String what, Lanes lanes, Path work,
+            Path dir, int count, DatabaseOptions options) throws IOException {
+        sink.status(String.format(Locale.ROOT, "%s: creating %,d databases, copies of a template",
+                what, count));
+        Path template = template(work, options);
+        int step = Math.max(1, count / 10);
+        for (int i = 0; i < count; i++) {
+            if (i > 0 && i % step == 0) {
+                sink.status(String.format(Locale.ROOT, "%s: copying database %,d of %,d", what,
+                        i + 1, count));
+            }
+            Files.copy(template, file(dir, i));
+        }
+        Files.delete(template);
+        List<Database> databases = new ArrayList<>(count);
+        ArrayDeque<CompletableFuture<?>> inFlight = new ArrayDeque<>();
+        for (int i = 0; i < count; i++) {
+            if (inFlight.size() == CREATE_WINDOW) {
+                inFlight.removeFirst().join();
+            }
+            if (i > 0 && i % step == 0) {
+                sink.status(String.format(Locale.ROOT, "%s: opening database %,d of %,d", what,
+                        i + 1, count));
+            }
+            Database db = lanes.open(file(dir, i), options);
+            databases.add(db);
+            inFlight.add(db.writeAsync(conn -> null));
+        }
+        inFlight.forEach(CompletableFuture::join);
+        return databases;
+    }
+
+    /**
+     * Creates {@code template.db} in {@code work} (made if missing) as {@link #create} creates a
+     * database, in a runtime of its own that is closed before this returns.
+     */
+    static Path template(Path work, DatabaseOptions options) throws IOException {
+        Files.createDirectories(work);
+        Path template = work.resolve("template.db");
+        try (Lanes lanes = Lanes.builder().name("template").build()) {
+            lanes.open(template, options).write(SCHEMA);
+        }
+        for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+            Path beside = work.resolve(template.getFileName() + suffix);
+            if (Files.exists(beside)) {
+                throw new IllegalStateException(beside + " is left beside the closed template:"
+                        + " a copy of " + template + " alone would not hold all its rows");
+            }
+        }
+        return template;
     }
 }

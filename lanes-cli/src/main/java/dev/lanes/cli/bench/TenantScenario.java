@@ -6,6 +6,7 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.RuntimeDiagnostics;
 import dev.lanes.Synchronous;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -28,8 +29,9 @@ import org.sqlite.SQLiteDataSource;
  * tenants, {@value #READ_PERCENT} % of requests being point reads ({@code db.query}) and the rest
  * single-row inserts ({@code db.execute}). It measures throughput and latency (also by read and
  * write), then samples what hosting the tenants costs: threads used, open connections, heap and
- * RSS per database ({@link TenantFootprint}). Creating the tenant databases, and one read of each
- * (which opens its first reader connection), is set-up and not measured.
+ * RSS per database ({@link TenantFootprint}). Creating the tenant databases (copies of one
+ * template database, {@link ManyDatabases#copies}), opening each with its writer connection, and
+ * one read of each (which opens its first reader connection), is set-up and not measured.
  *
  * <p>The baseline is what an application does without a runtime when it cannot keep a pool per
  * tenant (that many pools would pass the descriptor limit, which is what Lanes' connection budget
@@ -259,15 +261,18 @@ final class TenantScenario implements ScenarioBench {
                 "tenants-" + sync.name().toLowerCase(Locale.ROOT) + "-r" + repetition);
     }
 
-    /** Opens and fills the tenant databases, all at once on the runtime's pool. */
+    /**
+     * Creates the tenant databases, copies of one template ({@link ManyDatabases#copies}), opens
+     * them in the runtime and reads each once.
+     */
     private static List<Database> create(Sink sink, Lanes lanes, Path dir, Synchronous sync,
-            int databases) {
+            int databases) throws IOException {
         DatabaseOptions dbOptions = DatabaseOptions.builder()
                 .synchronous(sync)
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
                 .build();
-        List<Database> tenants =
-                ManyDatabases.create(sink, "tenants", lanes, dir, databases, i -> dbOptions);
+        List<Database> tenants = ManyDatabases.copies(sink, "tenants", lanes,
+                dir.resolveSibling(dir.getFileName() + "-template"), dir, databases, dbOptions);
         // one read each opens a reader connection per tenant, as a tenant's first request would:
         // part of setting up, not of the load (with 1,000 tenants, a one-second warm-up would
         // otherwise spend itself opening readers)
