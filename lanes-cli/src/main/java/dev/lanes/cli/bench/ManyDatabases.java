@@ -89,22 +89,23 @@ final class ManyDatabases {
      * own with {@code options} and {@link #SCHEMA} (the same open, identity install and schema
      * write as each of {@link #create}'s databases gets) and closed, which checkpoints it and
      * removes its {@code -wal} and {@code -shm}; its file is copied {@code count} times into
-     * {@code dir}, and each copy is opened in {@code lanes} with {@code options} and given an empty
-     * write, which opens its writer connection as the schema's write did. The template is deleted
-     * afterwards; {@code work} is where it was made.
+     * {@code dir}, and each copy is opened in {@code lanes} with {@code options}; the first {@code
+     * connected} are given an empty write, which opens their writer connections as the schema's
+     * write did (the others connect on first use). The template is deleted afterwards; {@code
+     * work} is where it was made.
      *
      * <p>What differs from {@link #create}: the files are byte copies, so every database holds the
      * template's {@code _lanes_identity} UUID rather than one of its own (each runtime checks a
      * database only against the UUID and file key it pinned for that database, and each copy has
-     * its own file key). Creating 10,000 databases one by one took 125 s here, most of it opening
-     * each writer connection and installing its identity; copying a file takes a tenth of a
-     * millisecond.
+     * its own file key). Creating 10,000 databases one by one took 125 s here (each open, identity
+     * install and schema write a transaction of its own); copying a file takes a tenth of a
+     * millisecond, and a database opened without its connections costs a quarter of one.
      *
      * @throws IllegalStateException when the closed template still has a {@code -wal} or {@code
      *     -shm} beside it, whose rows a copy of the file alone would lose
      */
     static List<Database> copies(ScenarioBench.Sink sink, String what, Lanes lanes, Path work,
-            Path dir, int count, DatabaseOptions options) throws IOException {
+            Path dir, int count, int connected, DatabaseOptions options) throws IOException {
         sink.status(String.format(Locale.ROOT, "%s: creating %,d databases, copies of a template",
                 what, count));
         Path template = template(work, options);
@@ -129,7 +130,9 @@ final class ManyDatabases {
             }
             Database db = lanes.open(file(dir, i), options);
             databases.add(db);
-            inFlight.add(db.writeAsync(conn -> null));
+            if (i < connected) {
+                inFlight.add(db.writeAsync(conn -> null));
+            }
         }
         inFlight.forEach(CompletableFuture::join);
         return databases;
