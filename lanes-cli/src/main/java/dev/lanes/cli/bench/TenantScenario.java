@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 import org.sqlite.SQLiteDataSource;
@@ -131,6 +132,10 @@ final class TenantScenario implements ScenarioBench {
         int hot = hotDatabases(databases);
         int clients = options.threadsFor(Scenario.TENANTS);
         Path tenantsDir = Files.createDirectories(tenantsDirectory(sync, repetition));
+        // which tenants a write was attempted in, one bit each: only those can hold events
+        // (the copies start with none), so only those are counted afterwards, which spares a
+        // connection to every other tenant (at 100,000 tenants, minutes of opening and closing)
+        AtomicLongArray written = new AtomicLongArray((databases + 63) / 64);
         long heapBefore = ProcessMemory.heapUsedAfterGc();
         long rssBefore = ProcessMemory.residentSetBytes();
         long committedBefore = ProcessMemory.heapCommitted();
@@ -163,6 +168,8 @@ final class TenantScenario implements ScenarioBench {
 
                 @Override
                 public void write(int tenant, String payload) {
+                    // marked before the attempt: a write that failed may still have committed
+                    written.getAndAccumulate(tenant >>> 6, 1L << tenant, (a, b) -> a | b);
                     tenants.get(tenant).execute(INSERT, payload);
                     writesAcknowledged.increment();
                 }
@@ -180,10 +187,13 @@ final class TenantScenario implements ScenarioBench {
                     openFiles.most(), heapBefore, heapAfter, committedBefore,
                     ProcessMemory.heapCommitted(), rssBefore, rssAfter, setupSeconds);
             long rows = 0;
-            for (Database db : tenants) {
-                rows += db.query("SELECT count(*) AS n FROM events").get(0).getLong("n");
+            for (int i = 0; i < databases; i++) {
+                if ((written.get(i >>> 6) & (1L << i)) != 0) {
+                    rows += tenants.get(i).query("SELECT count(*) AS n FROM events").get(0)
+                            .getLong("n");
+                }
             }
-            return measured.with(new Consistency("rows in events, all tenants",
+            return measured.with(new Consistency("rows in events, every tenant written to",
                     writesAcknowledged.sum(), rows), footprint);
         }
     }

@@ -60,7 +60,8 @@ final class ReportFixtures {
         RunResult tenants = new RunResult(Scenario.TENANTS, "1,000 databases", Synchronous.NORMAL,
                 "lanes", 16, 1, 5, 300_000, 60_000, latency(6, 8_000), Map.of(
                         "read", latency(4, 8_500), "write", latency(15, 50)),
-                Map.of(), null, cpuPerOperation(60_000), 0.9, new Consistency("rows in events, all tenants", 10, 10),
+                Map.of(), null, cpuPerOperation(60_000), 0.9,
+                new Consistency("rows in events, all tenants", 10, 10),
                 new TenantFootprint(1000, 100, 0.8, 0.8, 64, 64, 2100, 3000, 20_000, 9_500, 10_000_000, 60_000_000,
                         64_000_000, 96_000_000, 300_000_000, 500_000_000, 3.5));
         runs.add(tenants);
