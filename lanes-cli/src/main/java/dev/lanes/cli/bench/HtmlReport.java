@@ -76,7 +76,9 @@ final class HtmlReport {
             h.append("<p class=\"note\">Each run uses fresh database files, its own unmeasured"
                     + " warm-up, then a measured window. Throughput counts requests that succeeded"
                     + " in the window; latencies are theirs. Ratios above 1 mean Lanes is better"
-                    + " (throughput lanes/baseline, latency baseline/lanes).");
+                    + " (throughput lanes/baseline, latency and CPU per request baseline/lanes)."
+                    + " CPU us/op is the process CPU time of the window over its successful"
+                    + " requests; CPU, that time's share of all processors over the window.");
             int repeat = report.settings().repeat();
             if (repeat > 1) {
                 h.append(" Every configuration ran ").append(repeat).append(" times, Lanes and"
