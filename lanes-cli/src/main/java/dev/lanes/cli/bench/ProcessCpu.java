@@ -8,7 +8,8 @@ import java.lang.management.OperatingSystemMXBean;
  * share of the machine: the cost a throughput figure hides (a system can match another's rate
  * while burning twice its CPU, which on a shared server is throughput lost elsewhere). Every
  * thread of the process counts: the measured threads, the runtime's pool, the JIT and the GC,
- * since all of them are what serving the requests cost.
+ * since all of them are what serving the requests cost. Only this process counts: the dqlite
+ * scenario's nodes, processes of their own, are not in it.
  *
  * <p>The figures are {@code null} when the JVM cannot tell the process CPU time (its {@code
  * com.sun.management.OperatingSystemMXBean} is missing or returns -1), or when nothing was
