@@ -162,7 +162,7 @@ final class WorkloadRunner {
             return instant - start > 0;
         }
 
-        /** Samples the CPU time at {@code at}'s end unless a thread did already. */
+        /** Takes the CPU sample {@code at} holds, unless a thread took it already. */
         static void sampleOnce(AtomicReference<CpuSample> at) {
             if (at.get() == null) {
                 at.compareAndSet(null, new CpuSample());
