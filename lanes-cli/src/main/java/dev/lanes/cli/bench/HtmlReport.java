@@ -76,7 +76,9 @@ final class HtmlReport {
             h.append("<p class=\"note\">Each run uses fresh database files, its own unmeasured"
                     + " warm-up, then a measured window. Throughput counts requests that succeeded"
                     + " in the window; latencies are theirs. Ratios above 1 mean Lanes is better"
-                    + " (throughput lanes/baseline, latency baseline/lanes).");
+                    + " (throughput lanes/baseline, latency and CPU per request baseline/lanes)."
+                    + " CPU us/op is the process CPU time of the window over its successful"
+                    + " requests; CPU, that time's share of all processors over the window.");
             int repeat = report.settings().repeat();
             if (repeat > 1) {
                 h.append(" Every configuration ran ").append(repeat).append(" times, Lanes and"
@@ -227,13 +229,14 @@ final class HtmlReport {
                 .append(")</h3>\n<table class=\"ratios\">\n")
                 .append("<tr><th>sync</th><th>threads</th><th>with</th><th>baseline</th><th>")
                 .append(Svg.escape(unit)).append(" lanes/baseline</th>")
-                .append("<th>p50 baseline/lanes</th><th>p99 baseline/lanes</th></tr>\n");
+                .append("<th>p50 baseline/lanes</th><th>p99 baseline/lanes</th>")
+                .append("<th>CPU/op baseline/lanes</th></tr>\n");
         for (Comparison c : comparisons) {
             h.append("<tr><td>").append(c.synchronous()).append("</td><td class=\"n\">")
                     .append(c.threads()).append("</td><td>").append(Svg.escape(c.variant()))
                     .append("</td><td>").append(Svg.escape(c.baseline())).append("</td>")
                     .append(ratioCell(c.throughput())).append(ratioCell(c.p50()))
-                    .append(ratioCell(c.p99())).append("</tr>\n");
+                    .append(ratioCell(c.p99())).append(ratioCell(c.cpu())).append("</tr>\n");
         }
         h.append("</table>\n");
     }
@@ -256,7 +259,8 @@ final class HtmlReport {
                 .append("<th>threads</th><th>with</th>").append(repeatHeader(repeat))
                 .append("<th>").append(Svg.escape(unit))
                 .append("</th><th>p50 us</th><th>p90 us</th><th>p99 us</th><th>p99.9 us</th>")
-                .append("<th>max us</th><th>errors</th><th>check</th></tr>\n");
+                .append("<th>max us</th><th>CPU us/op</th><th>CPU</th><th>errors</th>")
+                .append("<th>check</th></tr>\n");
         for (RunResult run : runs) {
             Latency l = run.latency();
             h.append("<tr><td>").append(run.synchronous()).append("</td><td>")
@@ -269,7 +273,9 @@ final class HtmlReport {
                     .append(numberCell("%,.1f", l.p99Micros()))
                     .append(numberCell("%,.1f", l.p999Micros()))
                     .append(numberCell("%,.1f", l.maxMicros()))
-                    .append("<td>").append(Svg.escape(run.errors().isEmpty() ? "-"
+                    .append("<td class=\"n\">").append(ReportTable.cpuPerOperation(run))
+                    .append("</td><td class=\"n\">").append(ReportTable.utilisation(run))
+                    .append("</td><td>").append(Svg.escape(run.errors().isEmpty() ? "-"
                             : run.errors().entrySet().stream()
                                     .map(e -> e.getKey() + "=" + e.getValue())
                                     .collect(Collectors.joining(", "))))

@@ -4,6 +4,8 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.SqlFunction;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -12,6 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 /**
@@ -20,13 +27,19 @@ import java.util.function.IntFunction;
  * {@code t-000000.db}, {@code t-000001.db}… in one directory. Both scenarios use one schema
  * ({@link #SCHEMA}): a key-value table of {@value #KV_ROWS} rows that point reads find, with a
  * counter column {@code n} for read-then-write transactions, and an {@code events} table that
- * inserts append to.
+ * inserts append to. {@link #copies} makes the same files faster, as copies of one template.
+ *
+ * <p>Concurrency: called from one thread. The template's copy threads each write files of their
+ * own chunk and share nothing but the template, which nobody writes while they run; the caller
+ * waits for every chunk before it opens a database, and stops the threads before it returns.
  */
 final class ManyDatabases {
     /** Rows of {@code kv}, ids 1 to this. */
     static final int KV_ROWS = 100;
     /** Creations in flight at once. */
     private static final int CREATE_WINDOW = 256;
+    /** Threads that copy the template. */
+    static final int COPY_THREADS = 8;
 
     /** Creates {@code kv} with its rows (each {@code n} 0) and an empty {@code events}. */
     static final SqlFunction<Integer> SCHEMA = conn -> {
@@ -61,9 +74,20 @@ final class ManyDatabases {
     static List<Database> create(ScenarioBench.Sink sink, String what, Lanes lanes, Path dir,
             int count, IntFunction<DatabaseOptions> options) {
         sink.status(String.format(Locale.ROOT, "%s: creating %,d databases", what, count));
+        return open(sink, what, lanes, dir, count, options, count, SCHEMA);
+    }
+
+    /**
+     * Opens {@code count} databases in {@code dir} with {@code options.apply(index)} and gives the
+     * first {@code written} of them the write {@code body}; returns them in order once every such
+     * write committed.
+     */
+    private static List<Database> open(ScenarioBench.Sink sink, String what, Lanes lanes,
+            Path dir, int count, IntFunction<DatabaseOptions> options, int written,
+            SqlFunction<?> body) {
         List<Database> databases = new ArrayList<>(count);
-        // A window of creations in flight keeps the pool busy without queueing thousands of
-        // writes at once, whose waits would only show up as slow-write warnings.
+        // A window of writes in flight keeps the pool busy without queueing thousands of writes
+        // at once, whose waits would only show up as slow-write warnings.
         ArrayDeque<CompletableFuture<?>> inFlight = new ArrayDeque<>();
         int step = Math.max(1, count / 10);
         for (int i = 0; i < count; i++) {
@@ -76,9 +100,108 @@ final class ManyDatabases {
             }
             Database db = lanes.open(file(dir, i), options.apply(i));
             databases.add(db);
-            inFlight.add(db.writeAsync(SCHEMA));
+            if (i < written) {
+                inFlight.add(db.writeAsync(body));
+            }
         }
         inFlight.forEach(CompletableFuture::join);
         return databases;
+    }
+
+    /**
+     * What {@link #create} makes, made fast: one template database is created in a runtime of its
+     * own with {@code options} and {@link #SCHEMA} (the same open, identity install and schema
+     * write as each of {@link #create}'s databases gets) and closed, which checkpoints it and
+     * removes its {@code -wal} and {@code -shm}; its file is copied {@code count} times into
+     * {@code dir}, and each copy is opened in {@code lanes} with {@code options}; the first {@code
+     * connected} are given an empty write, which opens their writer connections as the schema's
+     * write did (the others connect on first use). The template is deleted afterwards; {@code
+     * work} is where it was made.
+     *
+     * <p>What differs from {@link #create}: the files are byte copies, so every database holds the
+     * template's {@code _lanes_identity} UUID rather than one of its own (each runtime checks a
+     * database only against the UUID and file key it pinned for that database, and each copy has
+     * its own file key). Creating 10,000 databases one by one took 125 s here (each open, identity
+     * install and schema write a transaction of its own); copying a file takes a tenth of a
+     * millisecond, and a database opened without its connections costs a quarter of one.
+     *
+     * @throws IllegalStateException when the closed template still has a {@code -wal} or {@code
+     *     -shm} beside it, whose rows a copy of the file alone would lose
+     */
+    static List<Database> copies(ScenarioBench.Sink sink, String what, Lanes lanes, Path work,
+            Path dir, int count, int connected, DatabaseOptions options) throws IOException {
+        sink.status(String.format(Locale.ROOT, "%s: creating %,d databases, copies of a template",
+                what, count));
+        Path template = template(work, options);
+        copy(sink, what, template, dir, count);
+        Files.delete(template);
+        return open(sink, what, lanes, dir, count, i -> options, connected, conn -> null);
+    }
+
+    /**
+     * Copies {@code template} to {@code count} files in {@code dir} on {@value #COPY_THREADS}
+     * threads of its own, in a hundred chunks: creating a file waits on the file system's journal
+     * more than on a processor, so several in flight go faster than one.
+     */
+    private static void copy(ScenarioBench.Sink sink, String what, Path template, Path dir,
+            int count) throws IOException {
+        int chunk = Math.max(1, (count + 99) / 100);
+        AtomicInteger named = new AtomicInteger();
+        ExecutorService copiers = Executors.newFixedThreadPool(COPY_THREADS, r -> {
+            Thread t = new Thread(r, "bench-copy-" + named.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> chunks = new ArrayList<>();
+            for (int from = 0; from < count; from += chunk) {
+                int first = from;
+                int end = Math.min(count, from + chunk);
+                chunks.add(copiers.submit(() -> {
+                    for (int i = first; i < end; i++) {
+                        Files.copy(template, file(dir, i));
+                    }
+                    return null;
+                }));
+            }
+            for (int c = 0; c < chunks.size(); c++) {
+                chunks.get(c).get();
+                int copied = Math.min(count, (c + 1) * chunk);
+                if ((c + 1) % 10 == 0 && copied < count) {
+                    sink.status(String.format(Locale.ROOT, "%s: copied %,d of %,d databases", what,
+                            copied, count));
+                }
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException) {
+                throw (IOException) e.getCause();
+            }
+            throw new IllegalStateException(what + ": copying the template failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(what + ": interrupted while copying the template", e);
+        } finally {
+            copiers.shutdownNow();
+        }
+    }
+
+    /**
+     * Creates {@code template.db} in {@code work} (made if missing) as {@link #create} creates a
+     * database, in a runtime of its own that is closed before this returns.
+     */
+    static Path template(Path work, DatabaseOptions options) throws IOException {
+        Files.createDirectories(work);
+        Path template = work.resolve("template.db");
+        try (Lanes lanes = Lanes.builder().name("template").build()) {
+            lanes.open(template, options).write(SCHEMA);
+        }
+        for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+            Path beside = work.resolve(template.getFileName() + suffix);
+            if (Files.exists(beside)) {
+                throw new IllegalStateException(beside + " is left beside the closed template:"
+                        + " a copy of " + template + " alone would not hold all its rows");
+            }
+        }
+        return template;
     }
 }

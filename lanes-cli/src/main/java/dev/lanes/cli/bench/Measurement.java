@@ -17,6 +17,10 @@ import java.util.TreeMap;
  * @param acknowledged successful requests of the whole run, warm-up included
  * @param backgroundOperations successful requests of the background thread within the window,
  *     or -1 when the run had none
+ * @param cpuNanos the process CPU time consumed over the window ({@link ProcessCpu}), or {@link
+ *     ProcessCpu#UNAVAILABLE}
+ * @param cpuWallNanos the wall time between the two CPU samples {@code cpuNanos} is the
+ *     difference of, which is the window give or take one request
  */
 record Measurement(
         double seconds,
@@ -24,7 +28,9 @@ record Measurement(
         Map<String, LatencyRecorder> latencyByKind,
         ErrorTally errors,
         long acknowledged,
-        long backgroundOperations) {
+        long backgroundOperations,
+        long cpuNanos,
+        long cpuWallNanos) {
 
     Measurement {
         latencyByKind = Collections.unmodifiableMap(new TreeMap<>(latencyByKind));
@@ -33,6 +39,17 @@ record Measurement(
     /** Successful requests per second within the window. */
     double operationsPerSecond() {
         return latency.count() / seconds;
+    }
+
+    /** Process CPU microseconds per successful request of the window; null when unknown. */
+    Double cpuMicrosPerOperation() {
+        return ProcessCpu.microsPerOperation(cpuNanos, latency.count());
+    }
+
+    /** The share of the processors the process kept busy in the window; null when unknown. */
+    Double cpuUtilisation() {
+        return ProcessCpu.utilisation(cpuNanos, cpuWallNanos,
+                Runtime.getRuntime().availableProcessors());
     }
 
     /** The background thread's successful requests per second, or null when it had none. */

@@ -54,7 +54,8 @@ final class Repetitions {
     /**
      * One system's runs in one configuration as one result whose every figure is the median over
      * the runs: throughput, each latency percentile and the maximum, each kind's latencies, the
-     * concurrent writer's rate. Errors are summed rather than taken as a median, so that a
+     * concurrent writer's rate, the CPU time per request and the CPU utilisation (of the runs
+     * that have them). Errors are summed rather than taken as a median, so that a
      * failure seen in any repetition shows. The consistency checks and footprints stay with each
      * run (they are facts of that run, not figures to average): the median has none, and
      * repetition 0. A single run is its own median, returned as it is.
@@ -79,12 +80,20 @@ final class Repetitions {
         Map<String, List<Latency>> kinds = new LinkedHashMap<>();
         Map<String, Long> errors = new TreeMap<>();
         List<Double> background = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        List<Double> utilisation = new ArrayList<>();
         for (RunResult run : runs) {
             run.latencyByKind().forEach((kind, l) ->
                     kinds.computeIfAbsent(kind, k -> new ArrayList<>()).add(l));
             run.errors().forEach((kind, n) -> errors.merge(kind, n, Long::sum));
             if (run.backgroundPerSecond() != null) {
                 background.add(run.backgroundPerSecond());
+            }
+            if (run.cpuMicrosPerOperation() != null) {
+                cpu.add(run.cpuMicrosPerOperation());
+            }
+            if (run.cpuUtilisation() != null) {
+                utilisation.add(run.cpuUtilisation());
             }
         }
         Map<String, Latency> byKind = new LinkedHashMap<>();
@@ -95,8 +104,7 @@ final class Repetitions {
                 of(runs, RunResult::operationsPerSecond),
                 medianLatency(runs.stream().map(RunResult::latency).toList()),
                 byKind, errors,
-                background.isEmpty() ? null : median(background.stream()
-                        .mapToDouble(Double::doubleValue).toArray()),
+                medianOrNull(background), medianOrNull(cpu), medianOrNull(utilisation),
                 null, null);
     }
 
@@ -110,6 +118,12 @@ final class Repetitions {
             bySystem.computeIfAbsent(run.system(), s -> new ArrayList<>()).add(run);
         }
         return bySystem.values().stream().map(Repetitions::median).toList();
+    }
+
+    /** The median of the figures the runs have, or null when none has one. */
+    private static Double medianOrNull(List<Double> figures) {
+        return figures.isEmpty() ? null
+                : median(figures.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private static Latency medianLatency(List<Latency> latencies) {

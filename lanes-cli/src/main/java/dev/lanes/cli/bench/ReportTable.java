@@ -15,6 +15,12 @@ import java.util.stream.Collectors;
  * comparisons. ASCII only ({@code us}, {@code x}), so the tables survive any terminal encoding
  * and paste cleanly into an issue.
  *
+ * <p>Each run's row also shows the process CPU time of its measured window per successful
+ * request ({@code CPU us/op}: every thread of the process counts, the runtime's, the JIT's and
+ * the GC's too) and the share of the processors the process kept busy then ({@code CPU}, 100%
+ * for all of them), and the ratios add the baseline's CPU per request over Lanes'; {@code n/a}
+ * where the JVM cannot tell the process CPU time.
+ *
  * <p>Under {@code --repeat N} (N &gt; 1) the preamble says so, a row shows the median of each
  * figure over the N runs (its errors are their sum), each repetition's failed consistency check
  * and footprint still get their own lines, and a ratio shows its median with the min and max of
@@ -102,14 +108,15 @@ final class ReportTable implements BenchListener {
         RunResult run = Repetitions.median(repetitions);
         List<Column> columns = runColumns(run.scenario());
         if (run.latencyByKind().isEmpty()) {
-            printRow(columns, runCells(run, run.variant(), run.operationsPerSecond(), run.latency()),
-                    errors(run.errors()));
+            printRow(columns, runCells(run, run.variant(), run.operationsPerSecond(), run.latency(),
+                    true), errors(run.errors()));
         } else {
             // a mixed run: its total, then each kind of request on its own row
-            printRow(columns, runCells(run, "all", run.operationsPerSecond(), run.latency()),
+            printRow(columns, runCells(run, "all", run.operationsPerSecond(), run.latency(), true),
                     errors(run.errors()));
+            // the process's CPU time is not split by kind: only the total row has it
             run.latencyByKind().forEach((kind, latency) -> printRow(columns,
-                    runCells(run, kind, latency.count() / run.seconds(), latency), ""));
+                    runCells(run, kind, latency.count() / run.seconds(), latency, false), ""));
         }
         for (RunResult one : repetitions) {
             // facts of each run, not figures to take a median of
@@ -149,6 +156,7 @@ final class ReportTable implements BenchListener {
             cells.add(ratio(c.throughput()));
             cells.add(ratio(c.p50()));
             cells.add(ratio(c.p99()));
+            cells.add(ratio(c.cpu()));
             printRow(columns, cells, null);
         }
         out.flush();
@@ -353,6 +361,8 @@ final class ReportTable implements BenchListener {
         columns.add(new Column("p50 us", 10, false));
         columns.add(new Column("p99 us", 10, false));
         columns.add(new Column("max us", 11, false));
+        columns.add(new Column("CPU us/op", 10, false));
+        columns.add(new Column("CPU", 5, false));
         if (scenario == Scenario.READ) {
             columns.add(new Column("writes/s", 10, false));
         }
@@ -372,11 +382,12 @@ final class ReportTable implements BenchListener {
         columns.add(new Column(scenario.unit() + " lanes/baseline", 24, false));
         columns.add(new Column("p50 baseline/lanes", Math.max(20, wide), false));
         columns.add(new Column("p99 baseline/lanes", Math.max(20, wide), false));
+        columns.add(new Column("CPU/op baseline/lanes", Math.max(22, wide), false));
         return columns;
     }
 
     private static List<String> runCells(RunResult run, String variant, double rate,
-            Latency latency) {
+            Latency latency, boolean total) {
         List<String> cells = new ArrayList<>();
         cells.add(run.synchronous().name());
         cells.add(run.system());
@@ -388,6 +399,8 @@ final class ReportTable implements BenchListener {
         cells.add(micros(latency.p50Micros()));
         cells.add(micros(latency.p99Micros()));
         cells.add(micros(latency.maxMicros()));
+        cells.add(total ? cpuPerOperation(run) : "");
+        cells.add(total ? utilisation(run) : "");
         if (run.scenario() == Scenario.READ) {
             cells.add(run.backgroundPerSecond() == null
                     ? "-" : String.format(Locale.ROOT, "%,.0f", run.backgroundPerSecond()));
@@ -411,6 +424,21 @@ final class ReportTable implements BenchListener {
             line.append("  ").append(last);
         }
         out.println(line.toString().stripTrailing());
+    }
+
+    /**
+     * {@code 12.3}: process CPU microseconds per request, or {@code n/a} when the JVM cannot tell
+     * the CPU time or nothing succeeded (never 0 for unknown).
+     */
+    static String cpuPerOperation(RunResult run) {
+        Double cpu = run.cpuMicrosPerOperation();
+        return cpu == null ? "n/a" : String.format(Locale.ROOT, "%,.1f", cpu);
+    }
+
+    /** {@code 87%}: the share of the processors the process kept busy, or {@code n/a}. */
+    static String utilisation(RunResult run) {
+        Double share = run.cpuUtilisation();
+        return share == null ? "n/a" : String.format(Locale.ROOT, "%.0f%%", share * 100);
     }
 
     private static String micros(double micros) {

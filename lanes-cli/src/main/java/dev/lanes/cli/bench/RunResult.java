@@ -27,6 +27,11 @@ import java.util.TreeMap;
  * @param errors failed requests within the window, by kind
  * @param backgroundPerSecond the concurrent writer's successful writes per second, in runs that
  *     have one; else null
+ * @param cpuMicrosPerOperation the process CPU time consumed in the measured window over {@code
+ *     operations}, in microseconds ({@link ProcessCpu}); null when the JVM cannot tell the CPU
+ *     time or no request succeeded
+ * @param cpuUtilisation the share of the machine's processors the process kept busy in the
+ *     window, 1 for all of them; null when the CPU time is unknown
  * @param consistency the check of the database against the acknowledged requests; null when the
  *     scenario has none
  * @param footprint what the tenant databases cost; null except in the tenants scenario
@@ -45,6 +50,8 @@ record RunResult(
         Map<String, Latency> latencyByKind,
         Map<String, Long> errors,
         Double backgroundPerSecond,
+        Double cpuMicrosPerOperation,
+        Double cpuUtilisation,
         Consistency consistency,
         TenantFootprint footprint) {
 
@@ -71,7 +78,8 @@ record RunResult(
         }
         return new RunResult(scenario, variant, synchronous, system, threads, 1, m.seconds(),
                 m.latency().count(), m.operationsPerSecond(), Latency.of(m.latency()), byKind,
-                m.errors().counts(), m.backgroundPerSecond(), consistency, footprint);
+                m.errors().counts(), m.backgroundPerSecond(), m.cpuMicrosPerOperation(),
+                m.cpuUtilisation(), consistency, footprint);
     }
 
     /** How many requests failed in the measured window, of every kind. */
@@ -83,13 +91,15 @@ record RunResult(
     RunResult with(Consistency consistency, TenantFootprint footprint) {
         return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
                 operations, operationsPerSecond, latency, latencyByKind, errors,
-                backgroundPerSecond, consistency, footprint);
+                backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
+                footprint);
     }
 
     /** This result as the {@code repetition}-th run of its system in its configuration. */
     RunResult inRepetition(int repetition) {
         return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
                 operations, operationsPerSecond, latency, latencyByKind, errors,
-                backgroundPerSecond, consistency, footprint);
+                backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
+                footprint);
     }
 }

@@ -21,9 +21,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * sleeps to keep time. A request belongs to the window its completion falls into, the usual rule
  * for throughput: {@code requests / duration} is then the rate of answers under full load.
  *
+ * <p>CPU: the process CPU time is sampled when the window starts and when it ends, by the first
+ * measuring thread to begin a request after its start and the first to see it over (no thread
+ * wakes just to sample), so the figure is the window's give or take one request at each end, and
+ * excludes the warm-up. {@link Measurement#cpuWallNanos()} is the time between the samples.
+ *
  * <p>Concurrency: each thread owns its latency recorders, error tally and counters; the calling
  * thread reads them only after {@link Thread#join()}, which makes them visible. The window is set
- * by the barrier's action, which happens before the barrier releases any thread.
+ * by the barrier's action, which happens before the barrier releases any thread. Each CPU sample
+ * is set at most once, by compare-and-set from null; the calling thread reads both after the
+ * joins.
  */
 final class WorkloadRunner {
     private final Duration warmup;
@@ -49,6 +56,9 @@ final class WorkloadRunner {
     Measurement run(String name, Workload workload, int threads, Workload background)
             throws Exception {
         int all = threads + (background == null ? 0 : 1);
+        // loads the management beans now: the first sample would otherwise spend part of the
+        // window doing it, on a measuring thread
+        ProcessCpu.nanos();
         AtomicReference<Window> window = new AtomicReference<>();
         CyclicBarrier start =
                 new CyclicBarrier(all, () -> window.set(Window.startingNow(warmup, duration)));
@@ -57,7 +67,8 @@ final class WorkloadRunner {
         try {
             for (int i = 0; i < all; i++) {
                 boolean measured = i < threads;
-                Worker worker = new Worker(measured ? workload : background, i, start, window);
+                Worker worker = new Worker(measured ? workload : background, i, measured, start,
+                        window);
                 Thread thread = new Thread(worker,
                         "bench-" + name + "-" + (measured ? String.valueOf(i) : "background"));
                 thread.start();
@@ -96,8 +107,15 @@ final class WorkloadRunner {
                 backgroundOperations = worker.inWindow;
             }
         }
+        Window w = window.get();
+        CpuSample first = w == null ? null : w.cpuAtStart.get();
+        CpuSample last = w == null ? null : w.cpuAtEnd.get();
+        boolean known = first != null && last != null && first.cpuNanos >= 0
+                && last.cpuNanos >= 0;
         return new Measurement(duration.toNanos() / 1e9, latency, byKind, errors, acknowledged,
-                backgroundOperations);
+                backgroundOperations,
+                known ? last.cpuNanos - first.cpuNanos : ProcessCpu.UNAVAILABLE,
+                known ? last.wallNanos - first.wallNanos : 0);
     }
 
     private static void joinAll(List<Thread> threads) throws InterruptedException {
@@ -106,10 +124,21 @@ final class WorkloadRunner {
         }
     }
 
-    /** The measured window, in {@link System#nanoTime()} instants: {@code (start, end]}. */
+    /** The process CPU time at one instant of {@link System#nanoTime()}. */
+    private static final class CpuSample {
+        final long wallNanos = System.nanoTime();
+        final long cpuNanos = ProcessCpu.nanos();
+    }
+
+    /**
+     * The measured window, in {@link System#nanoTime()} instants: {@code (start, end]}, and the
+     * process CPU time sampled at its ends, each once.
+     */
     private static final class Window {
         final long start;
         final long end;
+        final AtomicReference<CpuSample> cpuAtStart = new AtomicReference<>();
+        final AtomicReference<CpuSample> cpuAtEnd = new AtomicReference<>();
 
         private Window(long start, long end) {
             this.start = start;
@@ -128,12 +157,24 @@ final class WorkloadRunner {
         boolean isOver(long instant) {
             return instant - end >= 0;
         }
+
+        boolean hasStarted(long instant) {
+            return instant - start > 0;
+        }
+
+        /** Takes the CPU sample {@code at} holds, unless a thread took it already. */
+        static void sampleOnce(AtomicReference<CpuSample> at) {
+            if (at.get() == null) {
+                at.compareAndSet(null, new CpuSample());
+            }
+        }
     }
 
     /** One thread's loop and its private tallies. */
     private static final class Worker implements Runnable {
         private final Workload workload;
         private final int index;
+        private final boolean measured;
         private final CyclicBarrier start;
         private final AtomicReference<Window> window;
         final Map<String, LatencyRecorder> byKind = new HashMap<>();
@@ -142,9 +183,11 @@ final class WorkloadRunner {
         long inWindow;
         Throwable crash;
 
-        Worker(Workload workload, int index, CyclicBarrier start, AtomicReference<Window> window) {
+        Worker(Workload workload, int index, boolean measured, CyclicBarrier start,
+                AtomicReference<Window> window) {
             this.workload = workload;
             this.index = index;
+            this.measured = measured;
             this.start = start;
             this.window = window;
         }
@@ -162,7 +205,7 @@ final class WorkloadRunner {
                 // forever; the run is void anyway (see run())
                 start.await();
                 if (crash == null) {
-                    loop(operation, window.get());
+                    loop(operation, window.get(), measured);
                 }
             } catch (Throwable t) {
                 // only a broken start or an Error gets here, and neither is a result
@@ -172,13 +215,23 @@ final class WorkloadRunner {
             }
         }
 
-        private void loop(Operation operation, Window w) {
+        private void loop(Operation operation, Window w, boolean samplesCpu) {
             String lastKind = null;
             LatencyRecorder lastRecorder = null;
+            // once this thread saw the window start, it stops looking (a local, not a volatile)
+            boolean started = !samplesCpu;
             while (true) {
                 long begin = System.nanoTime();
                 if (w.isOver(begin)) {
+                    if (samplesCpu) {
+                        Window.sampleOnce(w.cpuAtStart); // a window no request began in
+                        Window.sampleOnce(w.cpuAtEnd);
+                    }
                     return;
+                }
+                if (!started && w.hasStarted(begin)) {
+                    started = true;
+                    Window.sampleOnce(w.cpuAtStart);
                 }
                 String kind = null;
                 Exception failure = null;

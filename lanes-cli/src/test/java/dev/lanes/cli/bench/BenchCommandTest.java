@@ -49,6 +49,7 @@ class BenchCommandTest {
             assertThat(run.get("latency").get("p99Micros").asDouble())
                     .isGreaterThanOrEqualTo(run.get("latency").get("p50Micros").asDouble());
             assertWroteAndAllAreThere(run);
+            assertCpuPerWrite(run);
         }
         assertThat(systems).containsExactly("lanes/4", "hikari/4", "lanes/1", "raw/1");
         assertThat(report.get("settings").get("repeat").asInt()).isEqualTo(1);
@@ -64,9 +65,18 @@ class BenchCommandTest {
             // a baseline stalled for the whole window has no ratio, not an infinite one
             assertThat(ratio.isNumber()).as("%s", ratio).isFalse();
         }
+        JsonNode cpuRatio = report.get("comparisons").get(0).path("cpuRatio");
+        if (hikari.has("cpuMicrosPerOperation") && lanes.has("cpuMicrosPerOperation")) {
+            // above 1 when Lanes spent less CPU on each write than HikariCP did
+            assertThat(cpuRatio.asDouble()).isCloseTo(hikari.get("cpuMicrosPerOperation")
+                    .asDouble() / lanes.get("cpuMicrosPerOperation").asDouble(), within(1e-9));
+        } else {
+            assertThat(cpuRatio.isNumber()).as("%s", cpuRatio).isFalse();
+        }
         // the write table comes first, and then its ratios
         String text = out.toString();
-        assertThat(text).contains("write: 4 writers vs HikariCP", "writes/s", "ratios", "raw");
+        assertThat(text).contains("write: 4 writers vs HikariCP", "writes/s", "ratios", "raw",
+                "CPU us/op", "CPU/op baseline/lanes");
         assertThat(text.indexOf("writes/s")).isLessThan(text.indexOf("ratios"));
         assertThat(text).doesNotContain("reads/s", "tx/s");
         // not a terminal: progress goes to the error stream as plain lines
@@ -431,6 +441,33 @@ class BenchCommandTest {
         assertThat(acknowledged).as("writes of %s", run).isPositive();
         assertThat(run.get("operations").asLong()).as("writes of %s", run)
                 .isBetween(0L, acknowledged);
+    }
+
+    /**
+     * A run that acknowledged writes in its window has its process CPU time per write: positive
+     * and finite, and with the utilisation it came from, a share of the machine; a run without
+     * writes in the window has none, rather than 0 or infinity. Where the JVM cannot tell its CPU
+     * time, no run has either figure.
+     */
+    private static void assertCpuPerWrite(JsonNode run) {
+        if (ProcessCpu.nanos() == ProcessCpu.UNAVAILABLE) {
+            assertThat(run.has("cpuMicrosPerOperation") || run.has("cpuUtilisation"))
+                    .as("%s", run).isFalse();
+            return;
+        }
+        double utilisation = run.get("cpuUtilisation").asDouble();
+        // sampled a request's length off the window's ends: a little above 1 is possible
+        assertThat(utilisation).as("%s", run).isPositive().isLessThan(1.5);
+        if (run.get("operations").asLong() > 0) {
+            double cpu = run.get("cpuMicrosPerOperation").asDouble();
+            assertThat(cpu).as("%s", run).isPositive().isFinite();
+            // no more CPU than all processors over the window, shared by its writes
+            double window = run.get("seconds").asDouble();
+            assertThat(cpu).as("%s", run).isLessThan(1.5 * window * 1e6
+                    * Runtime.getRuntime().availableProcessors() / run.get("operations").asLong());
+        } else {
+            assertThat(run.has("cpuMicrosPerOperation")).as("%s", run).isFalse();
+        }
     }
 
     private int run(String... args) {

@@ -88,6 +88,30 @@ class JsonReportTest {
     }
 
     @Test
+    void everyRunCarriesItsCpuPerRequestAndEachComparisonTheirRatio() throws Exception {
+        JsonNode json = write(ReportFixtures.sample());
+
+        for (JsonNode run : json.get("runs")) {
+            if (run.get("operations").asLong() > 0) {
+                double cpu = run.get("cpuMicrosPerOperation").asDouble();
+                assertThat(cpu).as("%s", run).isPositive().isFinite()
+                        .isEqualTo(1e6 / run.get("operationsPerSecond").asDouble());
+            } else {
+                // nothing acknowledged: no figure, never a 0
+                assertThat(run.has("cpuMicrosPerOperation")).as("%s", run).isFalse();
+            }
+            assertThat(run.get("cpuUtilisation").asDouble()).isBetween(0.0, 1.0);
+        }
+        JsonNode runs = json.get("runs");
+        JsonNode write = json.get("comparisons").get(0);
+        assertThat(write.get("cpuRatio").asDouble()).isEqualTo(
+                runs.get(1).get("cpuMicrosPerOperation").asDouble()
+                        / runs.get(0).get("cpuMicrosPerOperation").asDouble());
+        assertThat(write.get("cpu").get("perRepetition")).hasSize(1);
+        assertThat(json.get("comparisons").get(6).has("cpuRatio")).as("rtw").isFalse();
+    }
+
+    @Test
     void aSoakWritesItsSetupEverySampleAndItsVerdict() throws Exception {
         JsonNode soak = write(ReportFixtures.sample()).get("soaks").get(0);
 

@@ -50,7 +50,7 @@ final class RepeatedFixtures {
                         writeRun("hikari", 64, 40_000, 30, 2_000, Map.of(), 9),
                         writeRun("hikari", 64, 60_000, 25, 8_000, Map.of("SQLITE_BUSY", 2L), 10)));
         RunResult nothing = new RunResult(Scenario.WRITE, "", Synchronous.NORMAL, "raw", 1, 1, 5, 0,
-                0, new Latency(0, 0, 0, 0, 0, 0), Map.of(), Map.of(), null,
+                0, new Latency(0, 0, 0, 0, 0, 0), Map.of(), Map.of(), null, null, 0.5,
                 new Consistency("rows in bench", 0, 0), null);
         write.configuration(
                 List.of(writeRun("lanes", 1, 10_000, 10, 15, Map.of(), 10),
@@ -77,8 +77,8 @@ final class RepeatedFixtures {
                     new TreeMap<>(Map.of(
                             "read", new Latency((long) (all[i] * 4), 4 + i, 8, 500, 900, 5_000),
                             "write", new Latency((long) all[i], 15 + i, 30, 1_100, 2_000, 9_000))),
-                    Map.of(), null, new Consistency("rows in events, all tenants", 10, 10),
-                    footprint));
+                    Map.of(), null, ReportFixtures.cpuPerOperation(all[i]), 0.5,
+                    new Consistency("rows in events, all tenants", 10, 10), footprint));
             raw.add(ReportFixtures.run(Scenario.TENANTS, "1,000 databases", "raw", 16, 20_000,
                     300, 20_000, Map.of()));
         }
@@ -110,7 +110,8 @@ final class RepeatedFixtures {
             double p99, Map<String, Long> errors, long found) {
         return new RunResult(Scenario.WRITE, "", Synchronous.NORMAL, system, threads, 1, 5,
                 (long) (perSecond * 5), perSecond, ReportFixtures.latency(p50, p99), Map.of(),
-                errors, null, new Consistency("rows in bench", 10, found), null);
+                errors, null, ReportFixtures.cpuPerOperation(perSecond), 0.5,
+                new Consistency("rows in bench", 10, found), null);
     }
 
     /**

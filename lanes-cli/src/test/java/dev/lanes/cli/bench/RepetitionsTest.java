@@ -101,6 +101,26 @@ class RepetitionsTest {
     }
 
     @Test
+    void theCpuRatioIsTheBaselinesCpuPerRequestOverLanesPerPair() {
+        List<RunResult> lanes = List.of(withCpu("lanes", 10.0), withCpu("lanes", 8.0),
+                withCpu("lanes", null));
+        List<RunResult> hikari = List.of(withCpu("hikari", 25.0), withCpu("hikari", 40.0),
+                withCpu("hikari", 30.0));
+
+        Comparison c = Comparison.of(lanes, hikari);
+
+        // above 1: Lanes spends less CPU on each write; a pair with an unknown side has none
+        assertThat(c.cpu().perRepetition()).containsExactly(2.5, 5.0, null);
+        assertThat(c.cpuRatio()).isEqualTo(3.75);
+        assertThat(c.cpu().min()).isEqualTo(2.5);
+        assertThat(c.cpu().max()).isEqualTo(5.0);
+        assertThat(Repetitions.median(lanes).cpuMicrosPerOperation()).isEqualTo(9.0);
+        assertThat(Repetitions.median(hikari).cpuMicrosPerOperation()).isEqualTo(30.0);
+        assertThat(Comparison.cpuRatio(null, 3.0)).isNull();
+        assertThat(Comparison.cpuRatio(3.0, 0.0)).isNull();
+    }
+
+    @Test
     void sidesOfUnequalRepetitionsAreRefused() {
         assertThatThrownBy(() -> Comparison.of(List.of(write("lanes", 1, 1, 1)), List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -188,6 +208,15 @@ class RepetitionsTest {
     @Test
     void aRepetitionIsNamedItsNumberOfAll() {
         assertThat(Repetitions.label(2, 3)).isEqualTo("repeat 2/3");
+    }
+
+    /** A write run of made-up CPU microseconds per request, null for unknown. */
+    private static RunResult withCpu(String system, Double cpuMicros) {
+        RunResult r = write(system, 50_000, 20, 400);
+        return new RunResult(r.scenario(), r.variant(), r.synchronous(), r.system(), r.threads(),
+                r.repetition(), r.seconds(), r.operations(), r.operationsPerSecond(), r.latency(),
+                r.latencyByKind(), r.errors(), r.backgroundPerSecond(), cpuMicros,
+                cpuMicros == null ? null : 0.9, r.consistency(), r.footprint());
     }
 
     private static RunResult write(String system, double perSecond, double p50, double p99) {

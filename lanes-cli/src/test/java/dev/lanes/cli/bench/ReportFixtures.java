@@ -51,7 +51,7 @@ final class ReportFixtures {
         RunResult rtwLanes = run(Scenario.RTW, "", "lanes", 16, 15_000, 800, 5_000, Map.of());
         RunResult rtwHikari = new RunResult(Scenario.RTW, "", Synchronous.NORMAL, "hikari", 16, 1,
                 5, 0, 0, new Latency(0, 0, 0, 0, 0, 0), Map.of(),
-                Map.of("SQLITE_BUSY", 9_000L, "SQLITE_BUSY_SNAPSHOT", 50L), null,
+                Map.of("SQLITE_BUSY", 9_000L, "SQLITE_BUSY_SNAPSHOT", 50L), null, null, 0.4,
                 new Consistency("counter value", 0, 0), null);
         runs.add(rtwLanes);
         runs.add(rtwHikari);
@@ -60,7 +60,8 @@ final class ReportFixtures {
         RunResult tenants = new RunResult(Scenario.TENANTS, "1,000 databases", Synchronous.NORMAL,
                 "lanes", 16, 1, 5, 300_000, 60_000, latency(6, 8_000), Map.of(
                         "read", latency(4, 8_500), "write", latency(15, 50)),
-                Map.of(), null, new Consistency("rows in events, all tenants", 10, 10),
+                Map.of(), null, cpuPerOperation(60_000), 0.9,
+                new Consistency("rows in events, all tenants", 10, 10),
                 new TenantFootprint(1000, 100, 0.8, 0.8, 64, 64, 2100, 3000, 20_000, 9_500, 10_000_000, 60_000_000,
                         64_000_000, 96_000_000, 300_000_000, 500_000_000, 3.5));
         runs.add(tenants);
@@ -86,13 +87,20 @@ final class ReportFixtures {
 
     /**
      * A run at NORMAL of 5 s with 1,000 latencies: p90 twice p50, p99.9 three times p99, max ten
-     * times p99; a writer of 20,000/s beside reads "with writer".
+     * times p99; a writer of 20,000/s beside reads "with writer"; one processor's worth of CPU
+     * time of the two, so a request costs {@code 1,000,000 / perSecond} CPU microseconds.
      */
     static RunResult run(Scenario scenario, String variant, String system, int threads,
             double perSecond, double p50, double p99, Map<String, Long> errors) {
         return new RunResult(scenario, variant, Synchronous.NORMAL, system, threads, 1, 5,
                 (long) (perSecond * 5), perSecond, latency(p50, p99), Map.of(), errors,
-                variant.equals("with writer") ? 20_000.0 : null, null, null);
+                variant.equals("with writer") ? 20_000.0 : null, cpuPerOperation(perSecond), 0.5,
+                null, null);
+    }
+
+    /** The CPU microseconds per request of a process that keeps one processor busy. */
+    static Double cpuPerOperation(double perSecond) {
+        return perSecond > 0 ? 1e6 / perSecond : null;
     }
 
     static Latency latency(double p50, double p99) {

@@ -23,11 +23,12 @@ class ReportTableTest {
         // one row per system and configuration, not one per repetition; the errors of all
         assertThat(lines(table, "NORMAL   lanes        64", "NORMAL   hikari       64"))
                 .containsExactly(
-                        "NORMAL   lanes        64     120,000       25.0      900.0     9,000.0  -",
+                        "NORMAL   lanes        64     120,000       25.0      900.0     9,000.0        8.3   50%  -",
                         "NORMAL   hikari       64      50,000       25.0    4,000.0    40,000.0"
-                                + "  SQLITE_BUSY=5");
+                                + "       20.0   50%  SQLITE_BUSY=5");
         assertThat(lines(table, "NORMAL   lanes        16")).containsExactly(
-                "NORMAL   lanes        16   all        60,000        6.0      800.0     8,000.0  -",
+                "NORMAL   lanes        16   all        60,000        6.0      800.0     8,000.0"
+                        + "       16.7   50%  -",
                 "NORMAL   lanes        16   read       48,000        5.0      500.0     5,000.0",
                 "NORMAL   lanes        16   write      12,000       16.0    1,100.0     9,000.0");
     }
@@ -59,7 +60,8 @@ class ReportTableTest {
         assertThat(lines(table, "ratios")).containsOnly(
                 "ratios (above 1 means lanes is better): median (min-max) of 3 repetition pairs");
         assertThat(lines(table, "NORMAL        64")).containsExactly("NORMAL        64 hikari     "
-                + "       2.00x (2.00-3.25)        1.00x (0.50-1.50)       4.44x (2.00-10.00)");
+                + "       2.00x (2.00-3.25)        1.00x (0.50-1.50)       4.44x (2.00-10.00)"
+                + "        2.00x (2.00-3.25)");
         // the baseline completed nothing in repetition 2: no ratio there, the others' median
         assertThat(lines(table, "NORMAL         1")).singleElement().asString()
                 .contains("0.88x (0.75-1.00, 1 n/a)");
@@ -71,9 +73,9 @@ class ReportTableTest {
 
         assertThat(lines(table, "NORMAL   lanes        64", "NORMAL   hikari       64"))
                 .containsExactly(
-                        "NORMAL   lanes        64     115,000       25.0      950.0     9,500.0  -",
+                        "NORMAL   lanes        64     115,000       25.0      950.0     9,500.0        8.8   50%  -",
                         "NORMAL   hikari       64      45,000       22.5    3,000.0    30,000.0"
-                                + "  SQLITE_BUSY=3");
+                                + "       22.5   50%  SQLITE_BUSY=3");
         // (2.00 + 3.25) / 2
         assertThat(lines(table, "NORMAL        64")).singleElement().asString()
                 .contains("2.63x (2.00-3.25)");
@@ -89,10 +91,10 @@ class ReportTableTest {
                 "lanes bench: write, tenants; 1s warm-up + 5s measured per run; --repeat 1");
         assertThat(table).doesNotContain("each row", "median", "repeat 1/1", "  !");
         assertThat(lines(table, "NORMAL   lanes        64")).containsExactly(
-                "NORMAL   lanes        64     100,000       30.0      900.0     9,000.0  -");
+                "NORMAL   lanes        64     100,000       30.0      900.0     9,000.0       10.0   50%  -");
         assertThat(lines(table, "ratios")).containsOnly("ratios (above 1 means lanes is better)");
         assertThat(lines(table, "NORMAL        64")).containsExactly("NORMAL        64 hikari   "
-                + "                     2.00x                0.50x                4.44x");
+                + "                     2.00x                0.50x                4.44x                  2.00x");
         assertThat(lines(table, "  1,000 databases: 60 of 64 pool threads live")).hasSize(1);
     }
 

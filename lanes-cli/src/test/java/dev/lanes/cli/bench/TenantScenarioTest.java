@@ -23,4 +23,13 @@ class TenantScenarioTest {
         assertThat(TenantScenario.connectionBudget(10_000, 20_000))
                 .as("independent of the number of tenants once they do not fit").isEqualTo(budget);
     }
+
+    @Test
+    void setUpConnectsEveryTenantUnlessTheBudgetWouldCloseThemAgain() {
+        assertThat(TenantScenario.connectedAtStart(1_000, 0)).as("no budget").isEqualTo(1_000);
+        // a writer and a reader each: as many tenants as the budget keeps both of
+        assertThat(TenantScenario.connectedAtStart(100_000, 5_623)).isEqualTo(2_811);
+        assertThat(TenantScenario.connectedAtStart(2_000, 5_623)).isEqualTo(2_000);
+        assertThat(TenantScenario.connectedAtStart(10, 1)).isEqualTo(1);
+    }
 }

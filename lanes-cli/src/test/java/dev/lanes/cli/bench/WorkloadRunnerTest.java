@@ -41,6 +41,17 @@ class WorkloadRunnerTest {
         assertThat(m.operationsPerSecond()).isEqualTo(m.latency().count() / 0.1);
         assertThat(m.backgroundOperations()).isEqualTo(-1);
         assertThat(m.backgroundPerSecond()).isNull();
+        // the window's CPU time, sampled at its ends: positive where the JVM tells it
+        if (ProcessCpu.nanos() == ProcessCpu.UNAVAILABLE) {
+            assertThat(m.cpuNanos()).isEqualTo(ProcessCpu.UNAVAILABLE);
+            assertThat(m.cpuMicrosPerOperation()).isNull();
+        } else {
+            assertThat(m.cpuNanos()).isPositive();
+            assertThat(m.cpuWallNanos()).isPositive();
+            assertThat(m.cpuMicrosPerOperation())
+                    .isEqualTo(m.cpuNanos() / 1e3 / m.latency().count());
+            assertThat(m.cpuUtilisation()).isPositive();
+        }
     }
 
     @Test
