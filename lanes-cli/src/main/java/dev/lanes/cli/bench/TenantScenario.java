@@ -157,23 +157,8 @@ final class TenantScenario implements ScenarioBench {
             sink.runStarting(String.format(Locale.ROOT, "tenants: lanes, %,d databases, %d clients,"
                     + " %s", databases, clients, sync));
             LongAdder writesAcknowledged = new LongAdder();
-            Measurement m = runner.run("tenants", mix(databases, hot, new TenantClient() {
-                @Override
-                public void read(int tenant, long id) {
-                    Database db = tenants.get(tenant);
-                    if (db.query(SELECT, id).size() != 1) {
-                        throw new IllegalStateException(db.path() + ": row " + id + " missing");
-                    }
-                }
-
-                @Override
-                public void write(int tenant, String payload) {
-                    // marked before the attempt: a write that failed may still have committed
-                    written.getAndAccumulate(tenant >>> 6, 1L << tenant, (a, b) -> a | b);
-                    tenants.get(tenant).execute(INSERT, payload);
-                    writesAcknowledged.increment();
-                }
-            }), clients);
+            Measurement m = runner.run("tenants", mix(databases, hot,
+                    lanesClient(tenants, written, writesAcknowledged)), clients);
             RunResult measured = RunResult.of(Scenario.TENANTS, variant(databases), sync, "lanes",
                     clients, m, null);
             m = null; // its recorders are not the tenants' footprint: let the GC take them
@@ -186,16 +171,46 @@ final class TenantScenario implements ScenarioBench {
                     runtime.openConnections(), budget, openFilesLimit,
                     openFiles.most(), heapBefore, heapAfter, committedBefore,
                     ProcessMemory.heapCommitted(), rssBefore, rssAfter, setupSeconds);
-            long rows = 0;
-            for (int i = 0; i < databases; i++) {
-                if ((written.get(i >>> 6) & (1L << i)) != 0) {
-                    rows += tenants.get(i).query("SELECT count(*) AS n FROM events").get(0)
-                            .getLong("n");
+            return measured.with(new Consistency("rows in events, every tenant written to",
+                    writesAcknowledged.sum(), eventsIn(tenants, written)), footprint);
+        }
+    }
+
+    /**
+     * A client of the tenants in Lanes: a read must find its row; a write marks its tenant in
+     * {@code written} before the attempt (a write that failed may still have committed) and
+     * counts itself acknowledged after.
+     */
+    private static TenantClient lanesClient(List<Database> tenants, AtomicLongArray written,
+            LongAdder acknowledged) {
+        return new TenantClient() {
+            @Override
+            public void read(int tenant, long id) {
+                Database db = tenants.get(tenant);
+                if (db.query(SELECT, id).size() != 1) {
+                    throw new IllegalStateException(db.path() + ": row " + id + " missing");
                 }
             }
-            return measured.with(new Consistency("rows in events, every tenant written to",
-                    writesAcknowledged.sum(), rows), footprint);
+
+            @Override
+            public void write(int tenant, String payload) {
+                written.getAndAccumulate(tenant >>> 6, 1L << tenant, (a, b) -> a | b);
+                tenants.get(tenant).execute(INSERT, payload);
+                acknowledged.increment();
+            }
+        };
+    }
+
+    /** The events in the tenants marked in {@code written}: the only ones that can hold any. */
+    private static long eventsIn(List<Database> tenants, AtomicLongArray written) {
+        long rows = 0;
+        for (int i = 0; i < tenants.size(); i++) {
+            if ((written.get(i >>> 6) & (1L << i)) != 0) {
+                rows += tenants.get(i).query("SELECT count(*) AS n FROM events").get(0)
+                        .getLong("n");
+            }
         }
+        return rows;
     }
 
     /**

@@ -110,12 +110,18 @@ final class WorkloadRunner {
         Window w = window.get();
         CpuSample first = w == null ? null : w.cpuAtStart.get();
         CpuSample last = w == null ? null : w.cpuAtEnd.get();
-        boolean known = first != null && last != null && first.cpuNanos >= 0
-                && last.cpuNanos >= 0;
         return new Measurement(duration.toNanos() / 1e9, latency, byKind, errors, acknowledged,
-                backgroundOperations,
-                known ? last.cpuNanos - first.cpuNanos : ProcessCpu.UNAVAILABLE,
-                known ? last.wallNanos - first.wallNanos : 0);
+                backgroundOperations, cpuNanos(first, last),
+                known(first, last) ? last.wallNanos - first.wallNanos : 0);
+    }
+
+    private static boolean known(CpuSample first, CpuSample last) {
+        return first != null && last != null && first.cpuNanos >= 0 && last.cpuNanos >= 0;
+    }
+
+    /** The process CPU time between the window's two samples, or unavailable. */
+    private static long cpuNanos(CpuSample first, CpuSample last) {
+        return known(first, last) ? last.cpuNanos - first.cpuNanos : ProcessCpu.UNAVAILABLE;
     }
 
     private static void joinAll(List<Thread> threads) throws InterruptedException {
