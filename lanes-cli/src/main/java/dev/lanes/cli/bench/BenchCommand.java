@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import dev.lanes.CheckpointMode;
 import dev.lanes.Synchronous;
 import dev.lanes.cli.DurationConverter;
 import java.io.PrintWriter;
@@ -101,6 +102,13 @@ public final class BenchCommand implements Callable<Integer> {
                     + BenchOptions.DEFAULT_DATABASES + ").")
     private Integer databases;
 
+    @Option(names = "--checkpoint", paramLabel = "MODE", defaultValue = "AUTO",
+            description = "Checkpoint mode of the databases Lanes opens in write, read, rtw,"
+                    + " jdbc and tenants: AUTO (SQLite's, inside the commit that crosses 1000"
+                    + " pages) or DEDICATED (a background checkpointer on a connection of its"
+                    + " own) (default: ${DEFAULT-VALUE}). The soak runs its own modes.")
+    private CheckpointMode checkpoint;
+
     // hidden: only tests need a soak's samples closer together than the default
     @Option(names = "--sample-interval", paramLabel = "TIME", hidden = true, defaultValue = "10s",
             converter = DurationConverter.class)
@@ -159,8 +167,8 @@ public final class BenchCommand implements Callable<Integer> {
                 : databases != null ? List.of(Scenario.TENANTS) : List.of(Scenario.WRITE);
         try {
             return new BenchOptions(chosen, threads, duration, warmup, repeat, synchronous,
-                    databases != null ? databases : BenchOptions.DEFAULT_DATABASES, dir, json,
-                    report, sampleInterval);
+                    databases != null ? databases : BenchOptions.DEFAULT_DATABASES, checkpoint,
+                    dir, json, report, sampleInterval);
         } catch (IllegalArgumentException e) {
             // reported like any other bad flag: the message and the usage, exit code 2
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -1,5 +1,7 @@
 package dev.lanes.cli.bench;
 
+import dev.lanes.CheckpointMode;
+import dev.lanes.DatabaseOptions;
 import dev.lanes.Synchronous;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +25,8 @@ import java.util.Objects;
  * @param synchronous the synchronous levels every scenario runs at, in order, without repeats; or
  *     null for each scenario's own default ({@link Scenario#defaultSynchronous()})
  * @param databases the databases of the tenants and soak scenarios
+ * @param checkpoint the checkpoint mode of every database Lanes opens in the comparing
+ *     scenarios ({@link #lanesDatabase()}); the soak runs its own modes
  * @param dir where the scratch directory of database files goes; {@code null} for java.io.tmpdir
  * @param json where to write the results as JSON; {@code null} for nowhere
  * @param report where to write the HTML report; {@code null} for nowhere
@@ -37,6 +41,7 @@ record BenchOptions(
         int repeat,
         List<Synchronous> synchronous,
         int databases,
+        CheckpointMode checkpoint,
         Path dir,
         Path json,
         Path report,
@@ -82,6 +87,7 @@ record BenchOptions(
         if (databases < 1) {
             throw new IllegalArgumentException("--databases must be at least 1, was " + databases);
         }
+        Objects.requireNonNull(checkpoint, "checkpoint");
         Objects.requireNonNull(sampleInterval, "sampleInterval");
         if (sampleInterval.isNegative() || sampleInterval.isZero()) {
             throw new IllegalArgumentException(
@@ -102,6 +108,14 @@ record BenchOptions(
                         + "), was " + ReportTable.human(soak));
             }
         }
+    }
+
+    /**
+     * The options every database Lanes opens in a comparing scenario starts from: the defaults
+     * but for {@code --checkpoint}; each scenario adds its own settings.
+     */
+    DatabaseOptions.Builder lanesDatabase() {
+        return DatabaseOptions.builder().checkpointMode(checkpoint);
     }
 
     /** How long {@code scenario}'s runs are measured. */

@@ -1,6 +1,7 @@
 package dev.lanes.cli.bench;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.lanes.CheckpointMode;
 import dev.lanes.Synchronous;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -147,7 +148,8 @@ record BenchReport(
             double warmupSeconds,
             int repeat,
             List<Synchronous> synchronous,
-            int databases) {
+            int databases,
+            CheckpointMode checkpoint) {
 
         static Settings of(BenchOptions options) {
             return new Settings(
@@ -157,7 +159,8 @@ record BenchReport(
                     options.warmup().toNanos() / 1e9,
                     options.repeat(),
                     options.synchronous(),
-                    options.databases());
+                    options.databases(),
+                    options.checkpoint());
         }
     }
 }

@@ -113,7 +113,7 @@ final class JdbcScenario implements ScenarioBench {
         for (Synchronous sync : levels) {
             sink.compare(
                     rep -> inserts(sink, rep, "lanes", sync, inserters,
-                            file -> lanes(file, sync, inserters, 0)),
+                            file -> lanes(options.lanesDatabase(), file, sync, inserters, 0)),
                     rep -> inserts(sink, rep, "hikari", sync, inserters,
                             file -> hikari(file, sync)));
         }
@@ -121,11 +121,12 @@ final class JdbcScenario implements ScenarioBench {
         int transactors = threads(TX_THREADS);
         sink.compare(
                 rep -> transactions(sink, rep, "lanes", sync, transactors,
-                        file -> lanes(file, sync, transactors, 0)),
+                        file -> lanes(options.lanesDatabase(), file, sync, transactors, 0)),
                 rep -> transactions(sink, rep, "hikari", sync, transactors,
                         file -> hikari(file, sync)));
         sink.compare(
-                rep -> transactions(sink, rep, "lanes", sync, 1, file -> lanes(file, sync, 1, 0)),
+                rep -> transactions(sink, rep, "lanes", sync, 1, file -> lanes(options.lanesDatabase(), file, sync,
+                        1, 0)),
                 rep -> transactions(sink, rep, "raw", sync, 1, file -> oneConnection(file, sync)));
 
         int readers = threads(READ_THREADS);
@@ -135,15 +136,19 @@ final class JdbcScenario implements ScenarioBench {
         ReadScenario.fill(filled, sync);
         sink.compare(
                 rep -> reads(sink, "lanes", sync, readers, filled,
-                        file -> lanes(file, sync, readers, readers)),
+                        file -> lanes(options.lanesDatabase(), file, sync, readers, readers)),
                 rep -> reads(sink, "raw", sync, readers, filled, JdbcScenario::readOnlyConnections));
     }
 
     // ------------------------------------------------------------------ the sides
 
-    /** Lanes: a runtime with one database, {@code readers} reader connections (0: the default). */
-    private static Side lanes(Path file, Synchronous sync, int threads, int readers) {
-        DatabaseOptions.Builder b = DatabaseOptions.builder()
+    /**
+     * Lanes: a runtime with one database on {@code base}, {@code readers} reader connections (0:
+     * the default).
+     */
+    private static Side lanes(DatabaseOptions.Builder base, Path file, Synchronous sync,
+            int threads, int readers) {
+        DatabaseOptions.Builder b = base
                 .synchronous(sync)
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
                 // each thread has at most one statement in flight: none is refused admission

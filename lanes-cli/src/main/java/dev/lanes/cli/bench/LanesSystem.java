@@ -23,19 +23,21 @@ final class LanesSystem implements BenchSystem {
         this.db = db;
     }
 
-    static LanesSystem open(Path file, Synchronous synchronous, int writers) {
-        DatabaseOptions options = options(writers).synchronous(synchronous).build();
+    /** Lanes on a fresh local {@code file}, its options {@code base} and the bench's own. */
+    static LanesSystem open(DatabaseOptions.Builder base, Path file, Synchronous synchronous,
+            int writers) {
+        DatabaseOptions options = options(base, writers).synchronous(synchronous).build();
         return open(lanes -> lanes.open(file, options));
     }
 
     /** Lanes on {@code database} (fresh) of a cluster. */
     static LanesSystem openCluster(ClusterEngine engine, String database, int writers) {
-        DatabaseOptions options = options(writers).build();
+        DatabaseOptions options = options(DatabaseOptions.builder(), writers).build();
         return open(lanes -> lanes.openCluster(engine, database, options));
     }
 
-    private static DatabaseOptions.Builder options(int writers) {
-        return DatabaseOptions.builder()
+    private static DatabaseOptions.Builder options(DatabaseOptions.Builder base, int writers) {
+        return base
                 .busyTimeout(Duration.ofMillis(BUSY_TIMEOUT_MS))
                 // each writer thread has at most one write in flight, so a queue this deep never
                 // refuses one: the bench measures commits, not admission control

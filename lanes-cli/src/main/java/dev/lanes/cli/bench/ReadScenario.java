@@ -116,7 +116,7 @@ final class ReadScenario implements ScenarioBench {
     private RunResult measureLanes(Sink sink, Path file, Synchronous sync, int threads,
             boolean writer) throws Exception {
         sink.runStarting(label("lanes", sync, threads, writer));
-        DatabaseOptions dbOptions = DatabaseOptions.builder()
+        DatabaseOptions dbOptions = options.lanesDatabase()
                 .synchronous(sync)
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
                 // the same number of connections as the raw side: one per thread

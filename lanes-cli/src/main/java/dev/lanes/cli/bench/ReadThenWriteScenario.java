@@ -81,7 +81,7 @@ final class ReadThenWriteScenario implements ScenarioBench {
     private RunResult measureLanes(Sink sink, Path file, Synchronous sync, int threads)
             throws Exception {
         sink.runStarting(label("lanes", sync, threads));
-        DatabaseOptions dbOptions = DatabaseOptions.builder()
+        DatabaseOptions dbOptions = options.lanesDatabase()
                 .synchronous(sync)
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
                 // each thread has at most one transaction waiting: none is refused admission

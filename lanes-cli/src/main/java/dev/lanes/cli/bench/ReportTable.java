@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import dev.lanes.CheckpointMode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,9 +66,12 @@ final class ReportTable implements BenchListener {
     void printHeader(BenchOptions options, BenchReport.Environment environment) {
         List<String> parts = new ArrayList<>();
         if (options.scenarios().stream().anyMatch(Scenario::compares)) {
-            parts.add(String.format(Locale.ROOT, "%s warm-up + %s measured per run; --repeat %d%s",
+            // the default is not named, so that a default run's header reads as it always did
+            parts.add(String.format(Locale.ROOT, "%s warm-up + %s measured per run; --repeat %d%s%s",
                     human(options.warmup()), human(options.durationFor(Scenario.WRITE)), repeat,
-                    repeat == 1 ? "" : ", lanes and baseline interleaved"));
+                    repeat == 1 ? "" : ", lanes and baseline interleaved",
+                    options.checkpoint() == CheckpointMode.AUTO ? ""
+                            : "; Lanes checkpoints " + options.checkpoint()));
         }
         if (options.scenarios().contains(Scenario.SOAK)) {
             parts.add(String.format(Locale.ROOT, "soak %s, a sample every %s",

@@ -150,8 +150,8 @@ final class TenantScenario implements ScenarioBench {
         try (PeakSampler openFiles = new PeakSampler("tenants-open-files", ProcessMemory::openFiles,
                         OPEN_FILES_PERIOD_MILLIS);
                 Lanes lanes = Lanes.builder().name("tenants").maxOpenConnections(budget).build()) {
-            List<Database> tenants = create(sink, lanes, tenantsDir, sync, databases,
-                    connectedAtStart(databases, budget));
+            List<Database> tenants = create(sink, lanes, options.lanesDatabase(), tenantsDir, sync,
+                    databases, connectedAtStart(databases, budget));
             double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
 
             sink.runStarting(String.format(Locale.ROOT, "tenants: lanes, %,d databases, %d clients,"
@@ -308,9 +308,9 @@ final class TenantScenario implements ScenarioBench {
      * them in the runtime, and connects the first {@code connected}: an empty write opens each
      * one's writer, one read its first reader.
      */
-    private static List<Database> create(Sink sink, Lanes lanes, Path dir, Synchronous sync,
-            int databases, int connected) throws IOException {
-        DatabaseOptions dbOptions = DatabaseOptions.builder()
+    private static List<Database> create(Sink sink, Lanes lanes, DatabaseOptions.Builder base,
+            Path dir, Synchronous sync, int databases, int connected) throws IOException {
+        DatabaseOptions dbOptions = base
                 .synchronous(sync)
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
                 .build();

@@ -55,12 +55,12 @@ final class WriteScenario implements ScenarioBench {
         for (Synchronous sync : options.synchronousFor(Scenario.WRITE)) {
             sink.compare(
                     rep -> measure(sink, rep, "lanes", sync, writers,
-                            file -> LanesSystem.open(file, sync, writers)),
+                            file -> LanesSystem.open(options.lanesDatabase(), file, sync, writers)),
                     rep -> measure(sink, rep, "hikari", sync, writers,
                             file -> HikariSystem.open(file, sync)));
             sink.compare(
                     rep -> measure(sink, rep, "lanes", sync, 1,
-                            file -> LanesSystem.open(file, sync, 1)),
+                            file -> LanesSystem.open(options.lanesDatabase(), file, sync, 1)),
                     rep -> measure(sink, rep, "raw", sync, 1,
                             file -> RawJdbcSystem.open(file, sync)));
         }

@@ -214,6 +214,36 @@ class BenchCommandTest {
     }
 
     @Test
+    void lanesDatabasesCheckpointAsCheckpointSaysAndTheReportSaysHow() throws Exception {
+        assertThat(parse("bench").checkpoint()).isEqualTo(dev.lanes.CheckpointMode.AUTO);
+        BenchOptions dedicated = parse("bench", "--checkpoint", "dedicated");
+        assertThat(dedicated.lanesDatabase().build().checkpointMode())
+                .isEqualTo(dev.lanes.CheckpointMode.DEDICATED);
+
+        Path json = output.resolve("dedicated.json");
+        int exit = run("bench", "--threads", "2", "--duration", "200ms", "--warmup", "100ms",
+                "--synchronous", "normal", "--checkpoint", "DEDICATED", "--dir",
+                scratchParent.toString(), "--json", json.toString());
+
+        assertThat(exit).as(out.toString() + err).isZero();
+        assertThat(out.toString()).contains("Lanes checkpoints DEDICATED");
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertThat(report.get("settings").get("checkpoint").asText()).isEqualTo("DEDICATED");
+        for (JsonNode run : report.get("runs")) {
+            assertWroteAndAllAreThere(run);
+        }
+        assertScratchIsGone();
+    }
+
+    @Test
+    void aCheckpointModeThatIsNoneIsRefused() {
+        assertThat(run("bench", "--checkpoint", "sometimes", "--dir", scratchParent.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--checkpoint", "sometimes");
+        assertThat(scratchParent).isEmptyDirectory();
+    }
+
+    @Test
     void repeatIsOneUnlessGiven() {
         assertThat(parse("bench").repeat()).isEqualTo(1);
         assertThat(parse("bench", "--repeat", "3").repeat()).isEqualTo(3);

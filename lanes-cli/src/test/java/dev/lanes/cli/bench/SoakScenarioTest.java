@@ -22,7 +22,8 @@ class SoakScenarioTest {
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void aRealLeakOfOneKibibytePerRequestFailsTheHeapSeries() throws Exception {
         BenchOptions options = new BenchOptions(List.of(Scenario.SOAK), 4, Duration.ofSeconds(3),
-                Duration.ZERO, 1, List.of(Synchronous.NORMAL), 50, null, null, null,
+                Duration.ZERO, 1, List.of(Synchronous.NORMAL), 50, dev.lanes.CheckpointMode.AUTO, null,
+                null, null,
                 Duration.ofSeconds(1));
         SoakScenario leaking = new SoakScenario(options, dir, LEAK_BYTES);
 
