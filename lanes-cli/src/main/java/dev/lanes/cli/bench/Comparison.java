@@ -108,8 +108,7 @@ record Comparison(
 
     /** The baseline's CPU per request over Lanes'; null when either is unknown or zero. */
     static Double cpuRatio(Double baseline, Double lanes) {
-        return baseline != null && lanes != null && baseline > 0 && lanes > 0
-                ? baseline / lanes : null;
+        return baseline == null || lanes == null ? null : latencyRatio(baseline, lanes);
     }
 
     private static Double latencyRatio(double baseline, double lanes) {

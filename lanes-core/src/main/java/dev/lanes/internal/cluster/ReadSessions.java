@@ -4,6 +4,7 @@ import dev.lanes.AdmissionTimeoutException;
 import dev.lanes.CancelledException;
 import dev.lanes.ClosedException;
 import dev.lanes.ReadFailedException;
+import dev.lanes.ReadOptions;
 import dev.lanes.ReaderDiagnostics;
 import dev.lanes.Row;
 import dev.lanes.WriteOutcome;
@@ -85,7 +86,7 @@ final class ReadSessions {
      * A read-only transaction on one read session, which it holds, with its permit, until it
      * closes; admitted within {@code options}' timeout, else {@code readerCheckoutTimeout}.
      */
-    ReadSessionTransaction transaction(dev.lanes.ReadOptions options) {
+    ReadSessionTransaction transaction(ReadOptions options) {
         enter(options.timeout().orElse(checkoutTimeout));
         return new ReadSessionTransaction(this, name, maxResultBytes);
     }

@@ -135,17 +135,27 @@ final class SchemaCopy {
         }
     }
 
-    /** Closes the copy; later metadata calls are refused. */
+    /**
+     * Refuses later metadata calls and closes the copy, if one was made: only that close is
+     * SQLite, so only it goes to a platform thread.
+     */
     void close() {
+        Connection c;
+        lock.lock();
+        try {
+            closed = true;
+            c = copy;
+            copy = null;
+            schema = null;
+        } finally {
+            lock.unlock();
+        }
+        if (c == null) {
+            return;
+        }
         try {
             pool.onPlatform(() -> {
-                lock.lock();
-                try {
-                    closed = true;
-                    closeCopy();
-                } finally {
-                    lock.unlock();
-                }
+                c.close();
                 return null;
             }, true);
         } catch (Exception e) {

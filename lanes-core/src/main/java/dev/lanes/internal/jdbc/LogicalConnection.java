@@ -470,7 +470,6 @@ final class LogicalConnection implements Connection {
         }
     }
 
-
     @Override
     public void setCatalog(String catalog) throws SQLException {
         checkOpen(); // SQLite has no catalogs: ignored, as JDBC lets a driver

@@ -118,9 +118,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
         boolean more = onRow || r.next();
         while (more) {
             Object[] values = Rows.values(r, n);
-            for (Object v : values) {
-                bytes += Rows.sizeOf(v);
-            }
+            bytes += Rows.sizeOf(values);
             rows.add(Row.of(columns, values));
             more = r.next();
             if (rows.size() >= maxRows || bytes >= pageBytes) {

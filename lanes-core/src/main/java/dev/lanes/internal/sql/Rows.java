@@ -60,9 +60,7 @@ public final class Rows {
         while (rs.next()) {
             Object[] values = values(rs, n);
             if (bounded) {
-                for (Object v : values) {
-                    bytes += sizeOf(v);
-                }
+                bytes += sizeOf(values);
             }
             if (bounded && bytes > maxBytes) {
                 throw new ResultTooLargeException(name + ": the result of '" + SqlText.shorten(sql)
@@ -122,6 +120,15 @@ public final class Rows {
             labels[i] = meta.getColumnLabel(i + 1);
         }
         return labels;
+    }
+
+    /** The logical size of one row's values, as the limit counts it. */
+    public static long sizeOf(Object[] values) {
+        long bytes = 0;
+        for (Object v : values) {
+            bytes += sizeOf(v);
+        }
+        return bytes;
     }
 
     /** The logical size of one value, as the limit counts it. */
