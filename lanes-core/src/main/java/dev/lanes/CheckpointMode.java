@@ -9,17 +9,26 @@ public enum CheckpointMode {
     /**
      * SQLite checkpoints by itself: the commit that takes the WAL past 1000 pages runs a passive
      * checkpoint on the writer connection ({@code PRAGMA wal_autocheckpoint=1000}). The WAL
-     * stays bounded; the commits that cross the mark pay for the checkpoint.
+     * stays bounded, and no connection beyond the writer's and the readers' is ever opened; but
+     * the commits that cross the mark pay for the checkpoint, and so does every write in their
+     * commit group (the write latency's tail at {@link Synchronous#NORMAL}).
      */
     AUTO,
     /**
-     * A background checkpointer owns checkpoints: the writer connection runs with {@code
-     * wal_autocheckpoint=0}, so no commit runs one, and a background task on the runtime's pool,
-     * on its own connection, checkpoints once the WAL passes 4 MiB and truncates the WAL once the
-     * database has been quiet for two seconds. The bulk of the copying is passive and never
-     * blocks a write; under sustained writes it is followed by a {@code RESTART} that holds the
-     * write lock briefly (for the last frames, and at most 100 ms for readers to leave the WAL)
-     * so that the WAL starts over. The WAL stays bounded.
+     * The default. A background checkpointer owns checkpoints: the writer connection runs with
+     * {@code wal_autocheckpoint=0}, so no commit runs one. While the database is being written,
+     * a background task on the runtime's pool looks at the WAL file every 250 ms and, once the
+     * WAL passes 4 MiB (about SQLite's own 1000 pages), checkpoints it on a connection of its own.
+     * The bulk of the copying is passive and never blocks a write; under sustained writes it is
+     * followed by a {@code RESTART} that holds the write lock briefly (for the last frames, and
+     * at most 100 ms for readers to leave the WAL) so that the WAL starts over. The WAL stays
+     * bounded.
+     *
+     * <p>Two seconds after the last write the checkpointer stops looking. A WAL it checkpointed
+     * is first truncated to zero bytes and its connection closed; a WAL that never reached 4 MiB
+     * is left as {@link #AUTO} would leave it. So an idle database costs no timer task and no
+     * extra connection, and one that is never written past 4 MiB never opens one. The
+     * checkpointer's connection counts in the runtime's connection budget.
      */
     DEDICATED,
     /**

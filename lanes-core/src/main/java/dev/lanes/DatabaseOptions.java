@@ -240,7 +240,7 @@ public final class DatabaseOptions {
         return maxResultBytes;
     }
 
-    /** Who checkpoints the WAL (default {@link CheckpointMode#AUTO}). */
+    /** Who checkpoints the WAL (default {@link CheckpointMode#DEDICATED}). */
     public CheckpointMode checkpointMode() {
         return checkpointMode;
     }
@@ -361,7 +361,7 @@ public final class DatabaseOptions {
         private SqlFunction<?> initializer;
         private Duration readerCheckoutTimeout = Duration.ofSeconds(5);
         private long maxResultBytes = Long.MAX_VALUE;
-        private CheckpointMode checkpointMode = CheckpointMode.AUTO;
+        private CheckpointMode checkpointMode = CheckpointMode.DEDICATED;
         private boolean identityCheck = true;
         private boolean background;
         private int maxAttachedDatabases;
@@ -521,10 +521,11 @@ public final class DatabaseOptions {
         }
 
         /**
-         * Who checkpoints the WAL: SQLite's bounded autocheckpoint ({@link CheckpointMode#AUTO},
-         * the default), a background checkpointer on the runtime's pool ({@link
-         * CheckpointMode#DEDICATED}), or another tool such as a replicator ({@link
-         * CheckpointMode#EXTERNAL}; Lanes then never checkpoints).
+         * Who checkpoints the WAL: a background checkpointer on the runtime's pool, active only
+         * while the database is written ({@link CheckpointMode#DEDICATED}, the default), SQLite's
+         * bounded autocheckpoint inside the commits ({@link CheckpointMode#AUTO}), or another
+         * tool such as a replicator ({@link CheckpointMode#EXTERNAL}; Lanes then never
+         * checkpoints).
          */
         public Builder checkpointMode(CheckpointMode mode) {
             this.checkpointMode = Objects.requireNonNull(mode, "checkpointMode");

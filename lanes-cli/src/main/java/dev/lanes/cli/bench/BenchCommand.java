@@ -102,11 +102,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + BenchOptions.DEFAULT_DATABASES + ").")
     private Integer databases;
 
-    @Option(names = "--checkpoint", paramLabel = "MODE", defaultValue = "AUTO",
+    @Option(names = "--checkpoint", paramLabel = "MODE", defaultValue = "DEDICATED",
             description = "Checkpoint mode of the databases Lanes opens in write, read, rtw,"
-                    + " jdbc and tenants: AUTO (SQLite's, inside the commit that crosses 1000"
-                    + " pages) or DEDICATED (a background checkpointer on a connection of its"
-                    + " own) (default: ${DEFAULT-VALUE}). The soak runs its own modes.")
+                    + " jdbc and tenants: DEDICATED (Lanes' default: a background checkpointer,"
+                    + " active while the database is written) or AUTO (SQLite's, inside the"
+                    + " commit that crosses 1000 pages) (default: ${DEFAULT-VALUE}). The soak"
+                    + " runs its own modes.")
     private CheckpointMode checkpoint;
 
     // hidden: only tests need a soak's samples closer together than the default

@@ -1,6 +1,7 @@
 package dev.lanes.cli.bench;
 
 import dev.lanes.CheckpointMode;
+import dev.lanes.DatabaseOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ final class ReportTable implements BenchListener {
             parts.add(String.format(Locale.ROOT, "%s warm-up + %s measured per run; --repeat %d%s%s",
                     human(options.warmup()), human(options.durationFor(Scenario.WRITE)), repeat,
                     repeat == 1 ? "" : ", lanes and baseline interleaved",
-                    options.checkpoint() == CheckpointMode.AUTO ? ""
+                    options.checkpoint() == DatabaseOptions.DEFAULTS.checkpointMode() ? ""
                             : "; Lanes checkpoints " + options.checkpoint()));
         }
         if (options.scenarios().contains(Scenario.SOAK)) {

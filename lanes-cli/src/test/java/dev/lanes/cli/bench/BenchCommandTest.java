@@ -215,20 +215,22 @@ class BenchCommandTest {
 
     @Test
     void lanesDatabasesCheckpointAsCheckpointSaysAndTheReportSaysHow() throws Exception {
-        assertThat(parse("bench").checkpoint()).isEqualTo(dev.lanes.CheckpointMode.AUTO);
-        BenchOptions dedicated = parse("bench", "--checkpoint", "dedicated");
-        assertThat(dedicated.lanesDatabase().build().checkpointMode())
+        assertThat(parse("bench").checkpoint()).as("Lanes' own default")
+                .isEqualTo(dev.lanes.DatabaseOptions.DEFAULTS.checkpointMode())
                 .isEqualTo(dev.lanes.CheckpointMode.DEDICATED);
+        BenchOptions auto = parse("bench", "--checkpoint", "auto");
+        assertThat(auto.lanesDatabase().build().checkpointMode())
+                .isEqualTo(dev.lanes.CheckpointMode.AUTO);
 
-        Path json = output.resolve("dedicated.json");
+        Path json = output.resolve("auto.json");
         int exit = run("bench", "--threads", "2", "--duration", "200ms", "--warmup", "100ms",
-                "--synchronous", "normal", "--checkpoint", "DEDICATED", "--dir",
+                "--synchronous", "normal", "--checkpoint", "AUTO", "--dir",
                 scratchParent.toString(), "--json", json.toString());
 
         assertThat(exit).as(out.toString() + err).isZero();
-        assertThat(out.toString()).contains("Lanes checkpoints DEDICATED");
+        assertThat(out.toString()).contains("Lanes checkpoints AUTO");
         JsonNode report = new ObjectMapper().readTree(json.toFile());
-        assertThat(report.get("settings").get("checkpoint").asText()).isEqualTo("DEDICATED");
+        assertThat(report.get("settings").get("checkpoint").asText()).isEqualTo("AUTO");
         for (JsonNode run : report.get("runs")) {
             assertWroteAndAllAreThere(run);
         }

@@ -45,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * #backups} is made by the first backup or by the close, whichever comes first (most databases
  * never back up, and hold no tracker until they close), and set once by compare-and-set ({@link
  * #BACKUPS}), so that a backup and the close always meet in the same tracker; the tracker is
- * thread-safe and its fields are final, so whoever reads the volatile field sees it whole.
+ * thread-safe and its fields are final, so whoever reads the volatile field sees it whole. {@link
+ * #checkpointer} is made the same way by the first write; the close swaps in {@link
+ * #CLOSED_CHECKPOINTER} (getAndSet), so a write that races the close meets either the real
+ * checkpointer, which the close then closes, or the closed one, and never makes one after it.
  */
 final class DatabaseGuards {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -56,8 +59,12 @@ final class DatabaseGuards {
     private final Lease lease;
     private final Identity identity;
     private final Checkpointer.Stats checkpoints;
-    /** Null unless the mode is {@link CheckpointMode#DEDICATED}. */
-    private final Checkpointer checkpointer;
+    /**
+     * Null until the first write in {@link CheckpointMode#DEDICATED} mode (most databases of a
+     * large fleet are never written while open, and hold none); {@link #CLOSED_CHECKPOINTER}
+     * once the close took it over. Set by compare-and-set ({@link #CHECKPOINTER}).
+     */
+    private volatile Checkpointer checkpointer;
     /** Null until the first backup or the close; see {@link #backups()}. */
     private volatile Backup.Tracker backups;
     private final WorkerPool pool;
@@ -67,6 +74,9 @@ final class DatabaseGuards {
 
     private static final VarHandle CLOSING =
             VarHandles.field(MethodHandles.lookup(), "closing", CompletableFuture.class);
+    private static final VarHandle CHECKPOINTER =
+            VarHandles.field(MethodHandles.lookup(), "checkpointer", Checkpointer.class);
+    private static final Checkpointer CLOSED_CHECKPOINTER = Checkpointer.closedOne();
     private static final VarHandle BACKUPS =
             VarHandles.field(MethodHandles.lookup(), "backups", Backup.Tracker.class);
 
@@ -87,11 +97,6 @@ final class DatabaseGuards {
         this.identity = new Identity(path, name, options.identityCheck(),
                 options.diskReserveBytes(), lease, onMismatch);
         this.checkpoints = new Checkpointer.Stats(options.checkpointMode());
-        this.checkpointer = options.checkpointMode() == CheckpointMode.DEDICATED
-                ? new Checkpointer(path, name, options.synchronous(), pool, runtime.budget(),
-                        runtime.clock(), identity,
-                        checkpoints, metrics, ConnectionSettings.of(options))
-                : null;
     }
 
     /** The backups in flight; the tracker is made on first use, once. */
@@ -99,11 +104,23 @@ final class DatabaseGuards {
         return VarHandles.getOrSet(BACKUPS, this, () -> new Backup.Tracker(name));
     }
 
-    /** Starts the background checkpointer, if any; call once the database is fully built. */
-    void start() {
-        if (checkpointer != null) {
-            checkpointer.start(runtime.timer());
+    /**
+     * The database was just written (a writer turn served requests). In {@link
+     * CheckpointMode#DEDICATED} mode this makes the checkpointer on the first call and tells it
+     * on every call; see {@link Checkpointer} for what it does then.
+     */
+    void wrote() {
+        if (options.checkpointMode() != CheckpointMode.DEDICATED) {
+            return;
         }
+        Checkpointer c = checkpointer;
+        if (c == null) {
+            c = VarHandles.getOrSet(CHECKPOINTER, this, () -> new Checkpointer(path, name,
+                    options.synchronous(), pool, runtime.budget(), runtime.clock(),
+                    runtime.timer(), identity, checkpoints, metrics,
+                    ConnectionSettings.of(options)));
+        }
+        c.wrote();
     }
 
     Identity identity() {
@@ -211,8 +228,9 @@ final class DatabaseGuards {
             return closing;
         }
         connectionsClosed.whenComplete((v, laneFailure) -> {
-            CompletableFuture<Void> checkpointerClosed = checkpointer == null
-                    ? CompletableFuture.completedFuture(null) : checkpointer.close();
+            Checkpointer c = (Checkpointer) CHECKPOINTER.getAndSet(this, CLOSED_CHECKPOINTER);
+            CompletableFuture<Void> checkpointerClosed = c == null
+                    ? CompletableFuture.completedFuture(null) : c.close();
             checkpointerClosed
                     .thenCompose(x -> backups().close())
                     .whenComplete((x, e) -> {

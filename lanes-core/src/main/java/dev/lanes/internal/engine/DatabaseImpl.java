@@ -138,7 +138,6 @@ public final class DatabaseImpl implements Database {
             LoggerFactory.getLogger(LogNames.METRICS)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);
         }
-        guards.start();
     }
 
     /** The writer connection opened and was checked. */
@@ -152,6 +151,7 @@ public final class DatabaseImpl implements Database {
         @Override
         public void used() {
             idle.used();
+            guards.wrote();
         }
 
         @Override

@@ -29,9 +29,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -45,43 +46,62 @@ import org.sqlite.SQLiteOpenMode;
  * WAL reclamation, so the writer runs with {@code wal_autocheckpoint=0} and no commit pays for a
  * checkpoint.
  *
- * <p>Policy: every {@link #TICK} the runtime's timer looks at the {@code -wal} file (one {@code
- * stat}, no SQLite). A WAL at or past {@link #WAL_THRESHOLD_BYTES} that changed since the last
- * checkpoint gets a {@code PASSIVE} checkpoint, which copies frames without waiting for any lock
- * and never blocks the writer or a reader. Under sustained writes a passive checkpoint never
- * quite catches up (frames keep arriving while it copies), and SQLite restarts the WAL from its
- * beginning only after a checkpoint that did; so when the passive one left frames behind, a
- * {@code RESTART} follows at once: it takes the write lock (waiting at most {@link #LOCK_WAIT}
- * for the running transaction), copies the few frames left, and waits for readers to leave the
- * WAL, after which the next write starts the WAL over and the file stops growing. The writer is
- * held up only for that tail. A WAL that has not changed for {@link #QUIET} gets a {@code
- * TRUNCATE} checkpoint, which also shrinks the file to zero bytes. A checkpoint that cannot get
- * its locks within {@link #LOCK_WAIT} reports busy and is tried again later. The checkpoints run
- * as background turns on the runtime's pool, on the checkpointer's own read-write connection,
- * never on the writer's.
+ * <h2>Policy</h2>
+ * The checkpointer is <em>active</em> only while its database is being written: the writer lane
+ * tells it after every turn ({@link #wrote}), and the first such call starts a look at the
+ * {@code -wal} file every {@link #TICK} on the runtime's timer (one {@code stat}, no SQLite).
+ * A WAL at or past {@link #WAL_THRESHOLD_BYTES} that changed since the last checkpoint gets a
+ * {@code PASSIVE} checkpoint, which copies frames without waiting for any lock and never blocks
+ * the writer or a reader. Under sustained writes a passive checkpoint never quite catches up
+ * (frames keep arriving while it copies), and SQLite restarts the WAL from its beginning only
+ * after a checkpoint that did; so when the passive one left frames behind, a {@code RESTART}
+ * follows at once: it takes the write lock (waiting at most {@link #LOCK_WAIT} for the running
+ * transaction), copies the few frames left, and waits for readers to leave the WAL, after which
+ * the next write starts the WAL over and the file stops growing. The writer is held up only for
+ * that tail.
+ *
+ * <p>Once no write came for {@link #QUIET}: a database that was checkpointed while active gets a
+ * {@code TRUNCATE} checkpoint, which shrinks the WAL to zero bytes, and its connection closes;
+ * then (or at once, for a WAL that never reached the threshold, which is left as SQLite's own
+ * autocheckpoint would leave it) the looks stop until the next write. So an idle database costs
+ * no timer task and no connection, and a database that is never written past the threshold never
+ * opens one. A {@code TRUNCATE} that cannot get its locks within {@link #LOCK_WAIT} keeps the
+ * connection and is tried again after another quiet period. The checkpoints run as background
+ * turns on the runtime's pool, on the checkpointer's own read-write connection (opened when the
+ * first checkpoint of an active period runs, counted in the connection budget), never on the
+ * writer's.
  *
  * <h2>Concurrency</h2>
  * {@link #state}, {@link #pending}, {@link #closing} and {@link #ticking} are guarded by {@link
  * #lock}. Like the writer lane, the task is in one of three run states ({@code IDLE},
  * {@code SCHEDULED}, {@code RUNNING}); only the party moving it out of {@code IDLE} submits it to
  * the pool, so it never runs on two threads at once. The connection is used only by the turn
- * holder (a pool thread, always a platform thread), and closed only by a turn. The {@code tick}
- * fields are touched only by the timer's single thread. {@link Stats} is shared with {@link
+ * holder (a pool thread, always a platform thread), and opened and closed only by a turn, which
+ * publishes whether it holds one in {@link #connected}. The {@code tick} fields are touched only
+ * by the timer's single thread. {@link Stats} is shared with {@link
  * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field. Each run, and
  * each failure (opening the connection included), is reported to the metrics listener by the
  * turn that ran it.
+ *
+ * <p>Activation never misses a write. {@link #wrote} sets {@link #written} and then reads {@link
+ * #active}; a tick that stops the looks clears {@link #active} and then reads {@link #written}
+ * (both volatile). Whichever order the two threads run in, one of them sees the other's write:
+ * the writer starts the looks again, or the tick does.
  */
 public final class Checkpointer implements WorkerPool.Task {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
 
     /** A WAL this large that grew since the last checkpoint gets a {@code PASSIVE} one. */
     static final long WAL_THRESHOLD_BYTES = 4L * 1024 * 1024;
-    /** How often the timer looks at the WAL file. */
+    /** How often the timer looks at the WAL file while the database is active. */
     static final Duration TICK = Duration.ofMillis(250);
-    /** A WAL unchanged this long gets a {@code TRUNCATE} checkpoint. */
+    /** How long without a write ends an active period (and truncates a checkpointed WAL). */
     static final Duration QUIET = Duration.ofSeconds(2);
     /** How long a {@code RESTART} or {@code TRUNCATE} waits for the write lock and for readers. */
     static final Duration LOCK_WAIT = Duration.ofMillis(100);
+
+    private static final VarHandle WRITTEN =
+            VarHandles.field(MethodHandles.lookup(), "written", boolean.class);
 
     private enum Run { IDLE, SCHEDULED, RUNNING }
 
@@ -89,17 +109,24 @@ public final class Checkpointer implements WorkerPool.Task {
     enum Kind { PASSIVE, TRUNCATE }
 
     private final Path path;
-    private final Path wal;
     private final String name;
     private final Synchronous synchronous;
     private final WorkerPool pool;
     private final ConnectionBudget budget;
     private final Clock clock;
+    private final Timer timer;
     private final Identity identity;
     private final ConnectionSettings settings;
     private final Stats stats;
     private final MetricsReporter metrics;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
+
+    /** A write came since the last tick looked; set by {@link #wrote}, cleared by a tick. */
+    private volatile boolean written;
+    /** The looks are scheduled; written under {@link #lock}, read by {@link #wrote} without. */
+    private volatile boolean active;
+    /** Whether the turn holds a connection; written by turns only, read by ticks. */
+    private volatile boolean connected;
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
@@ -112,6 +139,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private SQLiteConnection connection;
 
     // tick only (the timer's single thread)
+    private Path wal;
     private long lastSize = -1;
     private FileTime lastModified;
     private long lastChangeNanos;
@@ -120,19 +148,31 @@ public final class Checkpointer implements WorkerPool.Task {
     private boolean truncateTried;
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
-            ConnectionBudget budget, Clock clock, Identity identity, Stats stats,
+            ConnectionBudget budget, Clock clock, Timer timer, Identity identity, Stats stats,
             MetricsReporter metrics, ConnectionSettings settings) {
         this.metrics = metrics;
         this.path = path;
-        this.wal = walOf(path);
         this.name = name;
         this.synchronous = synchronous;
         this.pool = pool;
         this.budget = budget;
         this.clock = clock;
+        this.timer = timer;
         this.identity = identity;
         this.stats = stats;
         this.settings = settings;
+    }
+
+    /**
+     * A checkpointer that is closed from the start: {@link #wrote} does nothing and {@link
+     * #close} is complete. It stands in for one that a closed database will never make.
+     */
+    public static Checkpointer closedOne() {
+        Checkpointer c = new Checkpointer(null, null, null, null, null, null, null, null, null,
+                null, null);
+        c.closing = true;
+        c.closed.complete(null);
+        return c;
     }
 
     /** The {@code -wal} file of a database. */
@@ -149,22 +189,70 @@ public final class Checkpointer implements WorkerPool.Task {
         }
     }
 
-    /** Starts looking at the WAL on the runtime's timer. */
-    public void start(Timer timer) {
+    /**
+     * The database was just written (a writer turn served requests): starts the looks at the WAL
+     * if they are not running. Called on the writer's turn holder after every turn, so it costs
+     * a volatile write and a volatile read when the checkpointer is already active.
+     */
+    public void wrote() {
+        written = true;
+        if (!active) {
+            activate();
+        }
+    }
+
+    /** Whether the looks at the WAL are scheduled now; for tests. */
+    boolean active() {
+        return active;
+    }
+
+    private void activate() {
         lock.lock();
         try {
-            if (!closing && ticking == null) {
-                lastChangeNanos = clock.nanoTime();
-                ticking = timer.scheduleWithFixedDelay(this::tick, TICK.toNanos());
+            if (closing || ticking != null) {
+                return;
             }
+            try {
+                ticking = timer.scheduleWithFixedDelay(this::tick, TICK.toNanos());
+            } catch (RejectedExecutionException e) {
+                return; // the runtime is shutting down; its close closes this checkpointer
+            }
+            active = true;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Stops the looks, unless a checkpoint is still asked for or running (its turn may open the
+     * connection, which only a later quiet {@code TRUNCATE} closes); timer thread only. Starts
+     * them again when a write came meanwhile.
+     */
+    private void deactivate() {
+        lock.lock();
+        try {
+            if (state != Run.IDLE || pending != null) {
+                return;
+            }
+            if (ticking != null) {
+                ticking.cancel();
+                ticking = null;
+            }
+            active = false;
+        } finally {
+            lock.unlock();
+        }
+        if (written) {
+            activate();
         }
     }
 
     /** One look at the WAL file; asks for a turn when a checkpoint is due. Timer thread only. */
     void tick() {
         try {
+            if (wal == null) {
+                wal = walOf(path);
+            }
             long size;
             FileTime modified;
             try {
@@ -176,26 +264,35 @@ public final class Checkpointer implements WorkerPool.Task {
                 modified = null;
             }
             long now = clock.nanoTime();
-            if (size != lastSize || !java.util.Objects.equals(modified, lastModified)) {
-                lastSize = size;
-                lastModified = modified;
+            // A WAL emptied (by a TRUNCATE) was not written; a write is seen through wrote(), or,
+            // for a writer other than the lane, through the file's size or time.
+            boolean wroteSince = (boolean) WRITTEN.getAndSet(this, false);
+            if (wroteSince || (size != 0
+                    && (size != lastSize || !Objects.equals(modified, lastModified)))) {
                 lastChangeNanos = now;
                 truncateTried = false;
             }
-            if (size == 0) {
-                return;
-            }
+            lastSize = size;
+            lastModified = modified;
             if (size >= WAL_THRESHOLD_BYTES && !modified.equals(checkpointedAt)) {
                 checkpointedAt = modified;
                 request(Kind.PASSIVE);
-            } else if (now - lastChangeNanos >= QUIET.toNanos()
-                    && (!truncateTried || now - truncateTriedNanos >= QUIET.toNanos())) {
-                truncateTried = true;
-                truncateTriedNanos = now;
-                request(Kind.TRUNCATE);
+            } else if (now - lastChangeNanos >= QUIET.toNanos()) {
+                quiet(now);
             }
         } catch (IOException | RuntimeException e) {
             log.warn("{}: the checkpointer could not look at {}", name, wal, e);
+        }
+    }
+
+    /** No write for {@link #QUIET}: truncate a checkpointed WAL, or stop looking. */
+    private void quiet(long now) {
+        if (!connected) {
+            deactivate();
+        } else if (!truncateTried || now - truncateTriedNanos >= QUIET.toNanos()) {
+            truncateTried = true;
+            truncateTriedNanos = now;
+            request(Kind.TRUNCATE);
         }
     }
 
@@ -285,11 +382,15 @@ public final class Checkpointer implements WorkerPool.Task {
                 throw e;
             }
             connection = c;
+            connected = true;
         }
         String mode = kind.name();
         CheckpointResult result;
         if (kind == Kind.TRUNCATE) {
             result = runWaiting(c, mode);
+            if (!result.busy()) {
+                closeConnection(); // the database is quiet: see the class comment
+            }
         } else {
             result = run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
             if (!result.complete()) {
@@ -373,6 +474,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private void closeConnection() {
         SQLiteConnection c = connection;
         connection = null;
+        connected = false;
         if (c != null) {
             try {
                 c.close();
@@ -398,7 +500,9 @@ public final class Checkpointer implements WorkerPool.Task {
                 pending = null;
                 if (ticking != null) {
                     ticking.cancel();
+                    ticking = null;
                 }
+                active = false;
                 if (state == Run.IDLE) {
                     state = Run.SCHEDULED;
                     submit = true;

@@ -68,7 +68,7 @@ class CheckpointerTest {
         lease = Lease.acquire(db, "cp.db", this, "checkpointer-test");
         Identity unchecked = new Identity(db, "cp.db", false, 0, lease, null);
         checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
-                unchecked, stats, MetricsReporter.NONE, ConnectionSettings.NONE);
+                clock, unchecked, stats, MetricsReporter.NONE, ConnectionSettings.NONE);
     }
 
     @AfterEach
@@ -166,7 +166,7 @@ class CheckpointerTest {
 
     @Test
     void aSmallWalThatKeepsChangingGetsNoCheckpoint() throws Exception {
-        checkpointer.start(clock);
+        checkpointer.wrote();
         assertThat(clock.pending()).as("the tick").isEqualTo(1);
         for (int i = 0; i < 12; i++) { // three seconds, past the quiet period, never quiet
             insert(1);
@@ -175,12 +175,33 @@ class CheckpointerTest {
         awaitPoolQuiet();
         assertThat(Files.size(wal())).isLessThan(Checkpointer.WAL_THRESHOLD_BYTES);
         assertThat(view().completed()).isZero();
+        assertThat(checkpointer.active()).as("still written to").isTrue();
+    }
+
+    @Test
+    void aSmallWalQuietForTheQuietPeriodEndsTheLooksWithoutOpeningAConnection() throws Exception {
+        checkpointer.wrote();
+        for (int i = 0; i < quietTicks(); i++) { // the first tick sees the write; quiet from then
+            tick();
+        }
+        assertThat(checkpointer.active()).as("quiet for one tick short of the period").isTrue();
+        tick();
+        awaitPoolQuiet();
+        assertThat(checkpointer.active()).isFalse();
+        assertThat(clock.pending()).as("no timer task left for an idle database").isZero();
+        assertThat(budget.open()).as("no connection opened").isZero();
+        assertThat(view().completed()).as("a small WAL is left as AUTO leaves it").isZero();
+        assertThat(Files.size(wal())).isPositive();
+
+        checkpointer.wrote();
+        assertThat(checkpointer.active()).as("the next write starts the looks again").isTrue();
+        assertThat(clock.pending()).isEqualTo(1);
     }
 
     @Test
     void aWalPastTheThresholdGetsOnePassiveCheckpointAndNotAnotherUntilItChanges()
             throws Exception {
-        checkpointer.start(clock);
+        checkpointer.wrote();
         lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
         tick();
         awaitTrue("a checkpoint", () -> view().completed() == 1);
@@ -201,7 +222,7 @@ class CheckpointerTest {
 
     @Test
     void aPassiveCheckpointLeftIncompleteByAReaderIsFollowedByARestartAtOnce() throws Exception {
-        checkpointer.start(clock);
+        checkpointer.wrote();
         holdSnapshot();
         insert(10); // frames past the reader's snapshot: a passive checkpoint cannot copy them
         lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
@@ -214,48 +235,68 @@ class CheckpointerTest {
     }
 
     @Test
-    void aWalQuietForTheQuietPeriodIsTruncatedOnce() throws Exception {
-        checkpointer.start(clock);
-        int ticks = (int) (Checkpointer.QUIET.toMillis() / Checkpointer.TICK.toMillis());
-        for (int i = 0; i < ticks; i++) { // the first tick sees the WAL; it is quiet from then
+    void aCheckpointedWalQuietForTheQuietPeriodIsTruncatedItsConnectionClosedAndTheLooksEnd()
+            throws Exception {
+        checkpointer.wrote();
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
+        tick();
+        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        assertThat(budget.open()).as("the checkpointer's connection").isEqualTo(1);
+        for (int i = 0; i < quietTicks() - 1; i++) { // quiet since the first tick
             tick();
         }
         awaitPoolQuiet();
-        assertThat(view().completed()).as("quiet for one tick short of the period").isZero();
+        assertThat(view().completed()).as("quiet for one tick short of the period").isEqualTo(1);
 
         tick();
-        awaitTrue("the truncate", () -> view().completed() == 1);
+        awaitTrue("the truncate", () -> view().completed() == 2);
         assertThat(view().lastMode()).contains("TRUNCATE");
         assertThat(Files.size(wal())).isZero();
-        for (int i = 0; i < 2 * ticks; i++) {
-            tick();
-        }
+        awaitTrue("its connection closed", () -> budget.open() == 0);
+        tick();
         awaitPoolQuiet();
-        assertThat(view().completed()).as("an empty WAL needs nothing more").isEqualTo(1);
+        assertThat(checkpointer.active()).as("the looks end once the connection closed")
+                .isFalse();
+        assertThat(clock.pending()).isZero();
+        assertThat(view().completed()).as("an empty WAL needs nothing more").isEqualTo(2);
     }
 
     @Test
-    void aTruncateThatWasBusyIsTriedAgainOnlyAfterAnotherQuietPeriod() throws Exception {
-        checkpointer.start(clock);
+    void aTruncateThatWasBusyKeepsItsConnectionAndIsTriedAgainOnlyAfterAnotherQuietPeriod()
+            throws Exception {
+        checkpointer.wrote();
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
+        tick();
+        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        insert(5); // frames the checkpoint has not copied, which the reader's snapshot then uses
         holdSnapshot();
-        int ticks = (int) (Checkpointer.QUIET.toMillis() / Checkpointer.TICK.toMillis());
-        for (int i = 0; i <= ticks; i++) {
+        for (int i = 0; i <= quietTicks(); i++) {
             tick();
         }
-        awaitTrue("the first truncate", () -> view().completed() == 1);
-        assertThat(view().lastMode()).contains("TRUNCATE");
+        // the new frames are checkpointed passively first (the file is still past the threshold)
+        awaitTrue("the first truncate",
+                () -> view().lastMode().equals(java.util.Optional.of("TRUNCATE")));
         assertThat(view().last()).hasValueSatisfying(r -> assertThat(r.busy()).isTrue());
+        assertThat(budget.open()).as("kept for the next try").isEqualTo(1);
+        long runs = view().completed();
 
-        for (int i = 0; i < ticks - 1; i++) {
+        for (int i = 0; i < quietTicks() - 1; i++) {
             tick();
         }
         awaitPoolQuiet();
-        assertThat(view().completed()).as("not again within the quiet period").isEqualTo(1);
+        assertThat(view().completed()).as("not again within the quiet period").isEqualTo(runs);
+        assertThat(checkpointer.active()).isTrue();
         endSnapshot();
         tick();
-        awaitTrue("the second truncate", () -> view().completed() == 2);
+        awaitTrue("the second truncate", () -> view().completed() == runs + 1);
         assertThat(view().last()).hasValueSatisfying(r -> assertThat(r.busy()).isFalse());
         assertThat(Files.size(wal())).isZero();
+        awaitTrue("its connection closed", () -> budget.open() == 0);
+    }
+
+    /** Ticks in one quiet period. */
+    private static int quietTicks() {
+        return (int) (Checkpointer.QUIET.toMillis() / Checkpointer.TICK.toMillis());
     }
 
     // ------------------------------------------------------------------ the run state
@@ -273,13 +314,14 @@ class CheckpointerTest {
         awaitPoolQuiet();
         assertThat(view().completed()).isEqualTo(1);
         assertThat(view().lastMode()).contains("TRUNCATE");
-        assertThat(budget.open()).as("its own connection, kept for the next one").isEqualTo(1);
+        assertThat(budget.open()).as("a truncate that was not busy closes its connection")
+                .isZero();
     }
 
     @Test
     void closeEndsTheTicksRefusesLaterRequestsAndClosesTheConnectionOnAPoolThread()
             throws Exception {
-        checkpointer.start(clock);
+        checkpointer.wrote();
         checkpointer.request(Checkpointer.Kind.PASSIVE);
         awaitTrue("a checkpoint", () -> view().completed() == 1);
         assertThat(budget.open()).isEqualTo(1);
@@ -295,7 +337,7 @@ class CheckpointerTest {
         checkpointer.tick();
         awaitPoolQuiet();
         assertThat(view().completed()).isEqualTo(1);
-        checkpointer.start(clock);
+        checkpointer.wrote();
         assertThat(clock.pending()).as("a closed checkpointer does not start ticking").isZero();
     }
 
@@ -317,7 +359,7 @@ class CheckpointerTest {
         Path later = dir.toRealPath().resolve("later.db");
         Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
         Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
-                clock, new Identity(later, "later.db", false, 0, lease, null), laterStats,
+                clock, clock, new Identity(later, "later.db", false, 0, lease, null), laterStats,
                 MetricsReporter.NONE, ConnectionSettings.NONE);
         early.request(Checkpointer.Kind.TRUNCATE);
         awaitPoolQuiet();
