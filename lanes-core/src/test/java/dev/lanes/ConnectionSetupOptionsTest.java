@@ -66,7 +66,7 @@ class ConnectionSetupOptionsTest {
     @Test
     void walAutocheckpointTunesSqlitesOwnCheckpointUnderAuto() {
         Database db = runtime.lanes().open(runtime.path("auto.db"), DatabaseOptions.builder()
-                .pragma("wal_autocheckpoint", 500).build());
+                .checkpointMode(CheckpointMode.AUTO).pragma("wal_autocheckpoint", 500).build());
         long value = db.write(c -> pragma(c, "wal_autocheckpoint"));
         assertThat(value).isEqualTo(500);
     }

@@ -193,9 +193,10 @@ class ConnectionSetupTest {
         Recorder recorder = new Recorder();
         Database db = lanes.open(runtime.path("checkpointed.db"), settings(recorder)
                 .checkpointMode(CheckpointMode.DEDICATED).build());
-        db.execute("CREATE TABLE t(x INTEGER)");
-        db.execute("INSERT INTO t VALUES (1)");
-        // The checkpointer opens its own read-write connection once the database is quiet.
+        db.execute("CREATE TABLE t(x)");
+        db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)"
+                + " INSERT INTO t SELECT randomblob(1024) FROM n");
+        // The checkpointer opens its own read-write connection once the WAL passes 4 MiB.
         TestLanes.awaitTrue("the checkpointer to open its connection",
                 () -> recorder.readWrite().size() == 2);
         assertThat(recorder.readWrite()).as("the writer's and the checkpointer's")

@@ -80,8 +80,13 @@ class DiskReserveTest {
         }
     }
 
+    /**
+     * SQLite's own checkpoints, inside the commits: these tests compare the files' sizes before
+     * and after a refusal, which a background checkpoint would change at any moment.
+     */
     static DatabaseOptions withReserve(long reserve) {
-        return DatabaseOptions.builder().diskReserveBytes(reserve).build();
+        return DatabaseOptions.builder().diskReserveBytes(reserve)
+                .checkpointMode(CheckpointMode.AUTO).build();
     }
 
     Database open(String name, DatabaseOptions options) {

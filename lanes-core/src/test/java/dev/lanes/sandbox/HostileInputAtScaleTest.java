@@ -13,6 +13,7 @@ import dev.lanes.Transaction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.HostileSql;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -167,6 +168,10 @@ class HostileInputAtScaleTest {
         String workers = "hostile-worker-";
         TestLanes.awaitTrue("threads started during the run ended", () ->
                 newThreads(threadsBefore, workers).isEmpty());
+        // a checkpointer's connection closes two seconds after its database's last write
+        TestLanes.awaitTrue("connections and descriptors after the run back to before",
+                () -> lanes.diagnostics().openConnections() <= connectionsBefore
+                        && descriptorCount() <= descriptorsBefore.size());
         assertThat(lanes.diagnostics().openConnections()).as("connections after the run")
                 .isLessThanOrEqualTo(connectionsBefore);
         List<String> descriptorsAfter = descriptorsUnder(runtime.dir());
@@ -780,6 +785,15 @@ class HostileInputAtScaleTest {
     }
 
     /** The process's open descriptors that lead to a file under {@code dir}. */
+    /** {@link #descriptorsUnder} of the runtime's folder, counted; for a bounded wait. */
+    private int descriptorCount() {
+        try {
+            return descriptorsUnder(runtime.dir()).size();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static List<String> descriptorsUnder(Path dir) throws IOException {
         Path fds = Path.of("/proc/self/fd");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(fds),

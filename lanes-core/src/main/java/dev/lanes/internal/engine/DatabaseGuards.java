@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * never back up, and hold no tracker until they close), and set once by compare-and-set ({@link
  * #BACKUPS}), so that a backup and the close always meet in the same tracker; the tracker is
  * thread-safe and its fields are final, so whoever reads the volatile field sees it whole. {@link
- * #checkpointer} is made the same way by the first write; the close swaps in {@link
- * #CLOSED_CHECKPOINTER} (getAndSet), so a write that races the close meets either the real
+ * #checkpointer} is made by a write when there is none, and set back to null by the one it holds
+ * when that one retires (both by compare-and-set, so neither undoes a newer one); the close swaps
+ * in {@link #CLOSED_CHECKPOINTER} (getAndSet), so a write that races the close meets either a real
  * checkpointer, which the close then closes, or the closed one, and never makes one after it.
  */
 final class DatabaseGuards {
@@ -60,9 +61,11 @@ final class DatabaseGuards {
     private final Identity identity;
     private final Checkpointer.Stats checkpoints;
     /**
-     * Null until the first write in {@link CheckpointMode#DEDICATED} mode (most databases of a
-     * large fleet are never written while open, and hold none); {@link #CLOSED_CHECKPOINTER}
-     * once the close took it over. Set by compare-and-set ({@link #CHECKPOINTER}).
+     * The checkpointer of the active period in {@link CheckpointMode#DEDICATED} mode: null while
+     * the database is not being written (most databases of a large fleet, which so hold none),
+     * made by a write, dropped by the checkpointer itself when it retires; {@link
+     * #CLOSED_CHECKPOINTER} once the close took it over. Changed only by compare-and-set ({@link
+     * #CHECKPOINTER}).
      */
     private volatile Checkpointer checkpointer;
     /** Null until the first backup or the close; see {@link #backups()}. */
@@ -113,14 +116,23 @@ final class DatabaseGuards {
         if (options.checkpointMode() != CheckpointMode.DEDICATED) {
             return;
         }
-        Checkpointer c = checkpointer;
-        if (c == null) {
-            c = VarHandles.getOrSet(CHECKPOINTER, this, () -> new Checkpointer(path, name,
-                    options.synchronous(), pool, runtime.budget(), runtime.clock(),
-                    runtime.timer(), identity, checkpoints, metrics,
-                    ConnectionSettings.of(options)));
+        for (;;) {
+            Checkpointer c = checkpointer;
+            if (c == null) {
+                Checkpointer made = new Checkpointer(path, name, options.synchronous(), pool,
+                        runtime.budget(), runtime.clock(), runtime.timer(), identity, checkpoints,
+                        metrics, ConnectionSettings.of(options),
+                        retired -> CHECKPOINTER.compareAndSet(this, retired, null));
+                if (!CHECKPOINTER.compareAndSet(this, null, made)) {
+                    continue;
+                }
+                c = made;
+            }
+            if (c.wrote()) {
+                return;
+            }
+            CHECKPOINTER.compareAndSet(this, c, null); // retired, and not yet dropped by its tick
         }
-        c.wrote();
     }
 
     Identity identity() {

@@ -31,9 +31,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,10 +84,14 @@ import org.sqlite.SQLiteOpenMode;
  * each failure (opening the connection included), is reported to the metrics listener by the
  * turn that ran it.
  *
- * <p>Activation never misses a write. {@link #wrote} sets {@link #written} and then reads {@link
- * #active}; a tick that stops the looks clears {@link #active} and then reads {@link #written}
- * (both volatile). Whichever order the two threads run in, one of them sees the other's write:
- * the writer starts the looks again, or the tick does.
+ * <p>A checkpointer lives for one active period. The tick that ends the period, with no
+ * connection held and no turn asked for, <em>retires</em> it ({@link #retired}, under the lock)
+ * and tells its owner, which drops it; the next write makes a new one. So an idle database holds
+ * no checkpointer at all. No write is missed at the hand-over: {@link #wrote} sets {@link
+ * #written} and then reads {@link #active}; the ending tick clears {@link #active} and then reads
+ * {@link #written} (both volatile). Whichever order the two threads run in, one of them sees the
+ * other's write: the writer finds the looks stopped and starts them (or, finding the checkpointer
+ * retired, has its owner make a new one), or the tick sees the write and starts them again.
  */
 public final class Checkpointer implements WorkerPool.Task {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -119,6 +124,7 @@ public final class Checkpointer implements WorkerPool.Task {
     private final ConnectionSettings settings;
     private final Stats stats;
     private final MetricsReporter metrics;
+    private final Consumer<Checkpointer> onRetired;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     /** A write came since the last tick looked; set by {@link #wrote}, cleared by a tick. */
@@ -133,13 +139,13 @@ public final class Checkpointer implements WorkerPool.Task {
     private Run state = Run.IDLE;
     private Kind pending;
     private boolean closing;
+    private boolean retired;
     private Timer.Scheduled ticking;
 
     // turn only
     private SQLiteConnection connection;
 
     // tick only (the timer's single thread)
-    private Path wal;
     private long lastSize = -1;
     private FileTime lastModified;
     private long lastChangeNanos;
@@ -149,8 +155,10 @@ public final class Checkpointer implements WorkerPool.Task {
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
             ConnectionBudget budget, Clock clock, Timer timer, Identity identity, Stats stats,
-            MetricsReporter metrics, ConnectionSettings settings) {
+            MetricsReporter metrics, ConnectionSettings settings,
+            Consumer<Checkpointer> onRetired) {
         this.metrics = metrics;
+        this.onRetired = onRetired;
         this.path = path;
         this.name = name;
         this.synchronous = synchronous;
@@ -169,7 +177,7 @@ public final class Checkpointer implements WorkerPool.Task {
      */
     public static Checkpointer closedOne() {
         Checkpointer c = new Checkpointer(null, null, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null);
         c.closing = true;
         c.closed.complete(null);
         return c;
@@ -193,12 +201,12 @@ public final class Checkpointer implements WorkerPool.Task {
      * The database was just written (a writer turn served requests): starts the looks at the WAL
      * if they are not running. Called on the writer's turn holder after every turn, so it costs
      * a volatile write and a volatile read when the checkpointer is already active.
+     *
+     * @return false when this checkpointer is retired: the owner must make a new one and tell it
      */
-    public void wrote() {
+    public boolean wrote() {
         written = true;
-        if (!active) {
-            activate();
-        }
+        return active || activate();
     }
 
     /** Whether the looks at the WAL are scheduled now; for tests. */
@@ -206,53 +214,60 @@ public final class Checkpointer implements WorkerPool.Task {
         return active;
     }
 
-    private void activate() {
+    /** @return false when retired */
+    private boolean activate() {
         lock.lock();
         try {
+            if (retired) {
+                return false;
+            }
             if (closing || ticking != null) {
-                return;
+                return true;
             }
             try {
                 ticking = timer.scheduleWithFixedDelay(this::tick, TICK.toNanos());
             } catch (RejectedExecutionException e) {
-                return; // the runtime is shutting down; its close closes this checkpointer
+                return true; // the runtime is shutting down; its close closes this checkpointer
             }
             active = true;
+            return true;
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Stops the looks, unless a checkpoint is still asked for or running (its turn may open the
-     * connection, which only a later quiet {@code TRUNCATE} closes); timer thread only. Starts
-     * them again when a write came meanwhile.
+     * Ends the active period and retires the checkpointer, unless a checkpoint is still asked for
+     * or running (its turn may open the connection, which only a later quiet {@code TRUNCATE}
+     * closes) or the close has begun; timer thread only. When a write came meanwhile, the period
+     * goes on instead.
      */
     private void deactivate() {
+        boolean retire;
         lock.lock();
         try {
-            if (state != Run.IDLE || pending != null) {
+            if (state != Run.IDLE || pending != null || closing) {
                 return;
             }
-            if (ticking != null) {
-                ticking.cancel();
-                ticking = null;
-            }
+            ticking.cancel();
+            ticking = null;
             active = false;
+            retire = !written; // after clearing active: see the class comment
+            retired = retire;
         } finally {
             lock.unlock();
         }
-        if (written) {
+        if (retire) {
+            onRetired.accept(this);
+        } else {
             activate();
         }
     }
 
     /** One look at the WAL file; asks for a turn when a checkpoint is due. Timer thread only. */
     void tick() {
+        Path wal = walOf(path);
         try {
-            if (wal == null) {
-                wal = walOf(path);
-            }
             long size;
             FileTime modified;
             try {

@@ -55,8 +55,10 @@ class IdleReleaseQueueTest {
         held.forEach(CountDownLatch::countDown);
     }
 
+    /** SQLite's own checkpoints: a DEDICATED checkpointer's looks would be timer tasks too. */
     private static DatabaseOptions idle(Duration idleRelease) {
         return DatabaseOptions.builder().idleRelease(idleRelease)
+                .checkpointMode(dev.lanes.CheckpointMode.AUTO)
                 .transactionIdleTimeout(Duration.ofSeconds(60)).build();
     }
 

@@ -20,6 +20,8 @@ import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -55,6 +57,8 @@ class CheckpointerTest {
     private Lease lease;
     private Checkpointer checkpointer;
     private final CountDownLatch released = new CountDownLatch(1);
+    /** The checkpointers that told their owner they retired. */
+    private final List<Checkpointer> retired = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void open() throws Exception {
@@ -68,7 +72,8 @@ class CheckpointerTest {
         lease = Lease.acquire(db, "cp.db", this, "checkpointer-test");
         Identity unchecked = new Identity(db, "cp.db", false, 0, lease, null);
         checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
-                clock, unchecked, stats, MetricsReporter.NONE, ConnectionSettings.NONE);
+                clock, unchecked, stats, MetricsReporter.NONE, ConnectionSettings.NONE,
+                retired::add);
     }
 
     @AfterEach
@@ -188,14 +193,33 @@ class CheckpointerTest {
         tick();
         awaitPoolQuiet();
         assertThat(checkpointer.active()).isFalse();
+        assertThat(retired).as("told its owner, who drops it").containsExactly(checkpointer);
         assertThat(clock.pending()).as("no timer task left for an idle database").isZero();
         assertThat(budget.open()).as("no connection opened").isZero();
         assertThat(view().completed()).as("a small WAL is left as AUTO leaves it").isZero();
         assertThat(Files.size(wal())).isPositive();
 
+        assertThat(checkpointer.wrote()).as("a retired one sends the next write to a new one")
+                .isFalse();
+        assertThat(clock.pending()).isZero();
+    }
+
+    @Test
+    void aWriteSeenByTheLastQuietTickKeepsTheActivePeriodGoing() throws Exception {
         checkpointer.wrote();
-        assertThat(checkpointer.active()).as("the next write starts the looks again").isTrue();
-        assertThat(clock.pending()).isEqualTo(1);
+        for (int i = 0; i < quietTicks(); i++) {
+            tick();
+        }
+        insert(1); // a write the WAL file shows, and the lane's report of it
+        assertThat(checkpointer.wrote()).isTrue();
+        tick();
+        assertThat(checkpointer.active()).as("not quiet: written since the last tick").isTrue();
+        assertThat(retired).isEmpty();
+        for (int i = 0; i <= quietTicks(); i++) {
+            tick();
+        }
+        assertThat(checkpointer.active()).as("quiet since that write").isFalse();
+        assertThat(retired).containsExactly(checkpointer);
     }
 
     @Test
@@ -257,6 +281,7 @@ class CheckpointerTest {
         awaitPoolQuiet();
         assertThat(checkpointer.active()).as("the looks end once the connection closed")
                 .isFalse();
+        assertThat(retired).containsExactly(checkpointer);
         assertThat(clock.pending()).isZero();
         assertThat(view().completed()).as("an empty WAL needs nothing more").isEqualTo(2);
     }
@@ -331,13 +356,15 @@ class CheckpointerTest {
         assertThat(budget.open()).as("its connection closed").isZero();
         assertThat(clock.pending()).as("no more ticks").isZero();
         assertThat(checkpointer.close()).as("idempotent").isSameAs(closed);
+        assertThat(retired).as("closed, not retired").isEmpty();
 
         checkpointer.request(Checkpointer.Kind.TRUNCATE);
         lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
         checkpointer.tick();
         awaitPoolQuiet();
         assertThat(view().completed()).isEqualTo(1);
-        checkpointer.wrote();
+        assertThat(checkpointer.wrote()).as("a closed one ignores writes; it is not retired")
+                .isTrue();
         assertThat(clock.pending()).as("a closed checkpointer does not start ticking").isZero();
     }
 
@@ -360,7 +387,7 @@ class CheckpointerTest {
         Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
         Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
                 clock, clock, new Identity(later, "later.db", false, 0, lease, null), laterStats,
-                MetricsReporter.NONE, ConnectionSettings.NONE);
+                MetricsReporter.NONE, ConnectionSettings.NONE, retired::add);
         early.request(Checkpointer.Kind.TRUNCATE);
         awaitPoolQuiet();
         assertThat(budget.open()).as("no connection opened").isZero();

@@ -91,19 +91,21 @@ class OperationsEventsTest {
             catchThrowableOfType(InvalidRequestException.class, external::checkpoint);
             assertThat(checkpointsOf("external.db")).isEmpty();
 
-            // the dedicated checkpointer truncates a WAL that stopped changing
+            // the dedicated checkpointer checkpoints a WAL past 4 MiB, then truncates it once
+            // it stopped changing
             Database dedicated = withTable(lanes, dir.resolve("dedicated.db"),
                     DatabaseOptions.builder().checkpointMode(CheckpointMode.DEDICATED).build());
-            dedicated.execute("INSERT INTO t(v) VALUES ('y')");
-            Recording.await("the dedicated checkpointer's checkpoint",
-                    () -> !checkpointsOf("dedicated.db").isEmpty());
-            Checkpoint background = checkpointsOf("dedicated.db").get(0);
-            assertThat(background.trigger()).isEqualTo(CheckpointTrigger.DEDICATED);
-            assertThat(background.type()).isEqualTo(CheckpointType.TRUNCATE);
-            assertThat(background.failed()).isFalse();
-            assertThat(background.walFrames()).isGreaterThanOrEqualTo(0);
-            assertThat(dedicated.diagnostics().checkpoints().completed())
-                    .isGreaterThanOrEqualTo(1);
+            dedicated.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                    + "WHERE i < 5000) INSERT INTO t(v) SELECT randomblob(1024) FROM n");
+            Recording.await("the dedicated checkpointer's truncate", () -> checkpointsOf(
+                    "dedicated.db").stream().anyMatch(c -> c.type() == CheckpointType.TRUNCATE));
+            List<Checkpoint> background = checkpointsOf("dedicated.db");
+            assertThat(background).extracting(Checkpoint::trigger)
+                    .containsOnly(CheckpointTrigger.DEDICATED);
+            assertThat(background.get(0).type()).as("the first").isEqualTo(CheckpointType.PASSIVE);
+            assertThat(background.get(0).walFrames()).isPositive();
+            assertThat(background).extracting(Checkpoint::failed).containsOnly(false);
+            assertThat(dedicated.diagnostics().checkpoints().completed()).isPositive();
         }
     }
 
