@@ -117,6 +117,38 @@ class ConnectionFunctionsTest {
         }
     }
 
+    /**
+     * The writer reads an insert's generated key by stepping its cached {@code SELECT
+     * last_insert_rowid()} directly, and a query of that same text inside the transaction runs
+     * on the same cached statement through a result set: each must leave it usable by the other.
+     */
+    @Test
+    void generatedKeysAndALastInsertRowidQueryShareTheWritersStatement() throws Exception {
+        Database db = fixture.open("keys-then-query.db");
+        try (Connection c = db.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            for (long id = 1; id <= 3; id++) {
+                try (PreparedStatement p = c.prepareStatement("INSERT INTO t(v) VALUES (?)",
+                        Statement.RETURN_GENERATED_KEYS)) {
+                    p.setString(1, "v" + id);
+                    assertThat(p.executeUpdate()).isEqualTo(1);
+                    try (ResultSet keys = p.getGeneratedKeys()) {
+                        assertThat(keys.next()).isTrue();
+                        assertThat(keys.getLong(1)).as("generated key of insert %d", id)
+                                .isEqualTo(id);
+                    }
+                }
+                assertThat(scalar(c, "SELECT last_insert_rowid()")).as("after insert %d", id)
+                        .isEqualTo(id);
+            }
+            c.commit();
+        }
+        try (Connection c = db.dataSource().getConnection()) {
+            insert(c, "auto-commit"); // its key read on the statement the queries above used
+            assertThat(scalar(c, "SELECT last_insert_rowid()")).isEqualTo(4);
+        }
+    }
+
     private static void insert(Connection c, String v) throws Exception {
         try (PreparedStatement p = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
             p.setString(1, v);

@@ -60,35 +60,55 @@ import java.util.concurrent.Executor;
  * <h2>Invariants</h2>
  * Not thread-safe, as JDBC connections are not: one user at a time (a connection pool or a
  * transaction manager binds it to one thread), who alone reads and writes every field; the
- * database underneath is thread-safe. While {@code autoCommit} is true, {@code tx} is not begun;
- * {@code readOnly} changes only while it is not. Once {@code closed}, nothing runs again and
- * {@code tx} has ended (rolled back when it was not committed).
+ * database underneath is thread-safe. While {@code autoCommit} is true, {@code tx} is not begun
+ * (it is made at the first use of manual-commit mode, null before: most connections of a pool
+ * or a template run one auto-commit statement and close); {@code readOnly} changes only while
+ * it is not. Once {@code closed}, nothing runs again, {@code tx} has ended (rolled back when it
+ * was not committed) and {@code statements} is null. {@code statements}, {@code clientInfo} and
+ * {@code paging} are made at their first use, so that a borrow that runs one statement costs no
+ * more objects than it needs.
  */
 final class LogicalConnection implements Connection {
     private final JdbcBackend db;
     /** The data source's constant metadata answers, shared by its connections. */
     private final JdbcMetaData.Constants metaData;
-    private final List<JdbcStatement> statements = new ArrayList<>();
+    /** The open statements, in creation order; null before the first one and once closed. */
+    private List<JdbcStatement> statements;
     private boolean closed;
     private boolean autoCommit = true;
     private boolean readOnly;
     private int holdability = ResultSet.CLOSE_CURSORS_AT_COMMIT;
     private int isolation = Connection.TRANSACTION_SERIALIZABLE;
-    private final Properties clientInfo = new Properties();
-    /** The transaction of manual-commit mode; not begun while in auto-commit mode. */
-    private final LogicalTransaction tx;
+    /** {@code setClientInfo}'s properties; null while none was set. */
+    private Properties clientInfo;
+    /** The transaction of manual-commit mode; null until that mode first runs something. */
+    private LogicalTransaction tx;
     /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
     private final ConnectionFunctions functions = new ConnectionFunctions();
     /**
-     * Reused by each auto-commit read; its rest is null but between a streamed read and {@link
-     * #takeRest}, which its statement calls right after.
+     * Reused by each auto-commit read, made at the first; its rest is null but between a
+     * streamed read and {@link #takeRest}, which its statement calls right after.
      */
-    private final Paging paging = new Paging();
+    private Paging paging;
 
     LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData) {
         this.db = db;
         this.metaData = metaData;
-        this.tx = new LogicalTransaction(db);
+    }
+
+    /** The transaction of manual-commit mode, made at its first use. */
+    private LogicalTransaction tx() {
+        LogicalTransaction t = tx;
+        if (t == null) {
+            t = new LogicalTransaction(db);
+            tx = t;
+        }
+        return t;
+    }
+
+    /** Whether a manual-commit transaction began and has not ended. */
+    private boolean inTransaction() {
+        return tx != null && tx.isOpen();
     }
 
     // ------------------------------------------------------------------ execution
@@ -113,8 +133,9 @@ final class LogicalConnection implements Connection {
                 return read ? Execution.ofRows(autoCommitRead(shape, args, timeout, pageRows))
                         : autoCommitWrite(shape, args, returns, timeout);
             }
-            tx.begin(readOnly, timeout);
-            return tx.run(shape, args, read, returns, functions);
+            LogicalTransaction t = tx();
+            t.begin(readOnly, timeout);
+            return t.run(shape, args, read, returns, functions);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
@@ -130,8 +151,13 @@ final class LogicalConnection implements Connection {
         if (own != null) {
             return own;
         }
-        paging.pageRows(pageRows);
-        return db.queryData(timeout.read(), functions.substituted(shape), args, paging);
+        Paging p = paging;
+        if (p == null) {
+            p = new Paging();
+            paging = p;
+        }
+        p.pageRows(pageRows);
+        return db.queryData(timeout.read(), functions.substituted(shape), args, p);
     }
 
     /**
@@ -139,6 +165,9 @@ final class LogicalConnection implements Connection {
      * once; null when there are none (a whole result, a write, a transaction's statement).
      */
     ResultPages takeRest() {
+        if (paging == null) {
+            return null; // no auto-commit read ran yet
+        }
         ResultPages rest = paging.rest();
         paging.rest(null);
         return rest;
@@ -169,18 +198,24 @@ final class LogicalConnection implements Connection {
             if (autoCommit) {
                 return db.executeBatch(batch, timeout.start()); // one atomic request
             }
-            tx.begin(readOnly, timeout);
-            return tx.runBatch(batch);
+            LogicalTransaction t = tx();
+            t.begin(readOnly, timeout);
+            return t.runBatch(batch);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
     }
 
     void statementClosed(JdbcStatement s) {
-        statements.remove(s);
+        if (statements != null) { // null while the connection closes them all
+            statements.remove(s);
+        }
     }
 
     private <S extends JdbcStatement> S track(S s) {
+        if (statements == null) {
+            statements = new ArrayList<>(4);
+        }
         statements.add(s);
         return s;
     }
@@ -221,6 +256,9 @@ final class LogicalConnection implements Connection {
     }
 
     private void end(boolean commit) throws SQLException {
+        if (tx == null) {
+            return; // manual-commit mode never ran anything: nothing to end
+        }
         try {
             tx.end(commit);
         } catch (LanesException e) {
@@ -248,7 +286,7 @@ final class LogicalConnection implements Connection {
                     + "setAutoCommit(false) first");
         }
         try {
-            return tx.savepoint(name, readOnly, QueryTimeout.NONE);
+            return tx().savepoint(name, readOnly, QueryTimeout.NONE);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
@@ -266,7 +304,7 @@ final class LogicalConnection implements Connection {
 
     private void savepointStep(Op op, Savepoint savepoint) throws SQLException {
         checkOpen();
-        if (!(savepoint instanceof JdbcSavepoint) || !tx.isOpen()) {
+        if (!(savepoint instanceof JdbcSavepoint) || !inTransaction()) {
             throw new SQLException(db.name() + ": not a savepoint of this connection's open "
                     + "transaction");
         }
@@ -280,7 +318,7 @@ final class LogicalConnection implements Connection {
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
-        if (readOnly != this.readOnly && tx.isOpen()) {
+        if (readOnly != this.readOnly && inTransaction()) {
             throw new SQLException(db.name() + ": setReadOnly cannot change a transaction in "
                     + "progress; commit or roll back first");
         }
@@ -320,8 +358,12 @@ final class LogicalConnection implements Connection {
             return;
         }
         try {
-            for (JdbcStatement s : new ArrayList<>(statements)) {
-                s.close();
+            List<JdbcStatement> open = statements;
+            statements = null; // each close below calls statementClosed, which then skips
+            if (open != null) {
+                for (JdbcStatement s : open) {
+                    s.close();
+                }
             }
             end(false); // closing without a commit rolls back
         } finally {
@@ -459,7 +501,7 @@ final class LogicalConnection implements Connection {
     /** Runs a metadata body where the connection's statements run (its transaction, if any). */
     <T> T onItsConnection(dev.lanes.SqlFunction<T> body) throws SQLException {
         try {
-            return tx.isOpen() && db.metaDataInTransaction() ? tx.runOnConnection(body)
+            return inTransaction() && db.metaDataInTransaction() ? tx.runOnConnection(body)
                     : db.metaData(body);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
@@ -533,16 +575,22 @@ final class LogicalConnection implements Connection {
     @Override
     public void setClientInfo(String name, String value) throws SQLClientInfoException {
         if (value == null) {
-            clientInfo.remove(name);
+            if (clientInfo != null) {
+                clientInfo.remove(name);
+            }
         } else {
+            if (clientInfo == null) {
+                clientInfo = new Properties();
+            }
             clientInfo.setProperty(name, value);
         }
     }
 
     @Override
     public void setClientInfo(Properties properties) throws SQLClientInfoException {
-        clientInfo.clear();
-        if (properties != null) {
+        clientInfo = null;
+        if (properties != null && !properties.isEmpty()) {
+            clientInfo = new Properties();
             clientInfo.putAll(properties);
         }
     }
@@ -550,14 +598,16 @@ final class LogicalConnection implements Connection {
     @Override
     public String getClientInfo(String name) throws SQLException {
         checkOpen();
-        return clientInfo.getProperty(name);
+        return clientInfo == null ? null : clientInfo.getProperty(name);
     }
 
     @Override
     public Properties getClientInfo() throws SQLException {
         checkOpen();
         Properties copy = new Properties();
-        copy.putAll(clientInfo);
+        if (clientInfo != null) {
+            copy.putAll(clientInfo);
+        }
         return copy;
     }
 
@@ -621,6 +671,6 @@ final class LogicalConnection implements Connection {
     @Override
     public String toString() {
         return "LanesConnection[" + db.name() + (closed ? ", closed" : "")
-                + (autoCommit ? "" : tx.describe()) + "]";
+                + (autoCommit ? "" : tx == null ? ", manual commit" : tx.describe()) + "]";
     }
 }
