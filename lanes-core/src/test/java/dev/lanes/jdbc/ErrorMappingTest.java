@@ -59,6 +59,32 @@ class ErrorMappingTest {
     }
 
     /**
+     * An {@code INSERT … RETURNING} whose rows are too large fails after SQLite inserted them:
+     * the rows are in the group's transaction, so reporting the write rolled back was honest only
+     * once the transaction is rolled back too. Writes beside it in the group are run again.
+     */
+    @Test
+    void aReturningWriteWhoseRowsAreTooLargeIsRolledBackWholeNotLeftInTheGroup() throws Exception {
+        Database db = fixture.open("returning.db", dev.lanes.DatabaseOptions.builder()
+                .maxResultBytes(1_000).build());
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            SQLException tooLarge = catchThrowableOfType(SQLException.class, () -> s.executeQuery(
+                    "INSERT INTO t(v) SELECT hex(randomblob(600)) FROM (SELECT 1 UNION ALL "
+                            + "SELECT 2) RETURNING v"));
+            assertThat((Throwable) tooLarge).as("too large a result").isNotNull();
+            LanesException cause = (LanesException) tooLarge.getCause();
+            assertThat(cause.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+            assertThat(cause).hasRootCauseInstanceOf(dev.lanes.ResultTooLargeException.class);
+        }
+        assertThat(db.execute("INSERT INTO t(v) VALUES ('after')")).isEqualTo(1);
+        assertThat(db.query("SELECT count(*) AS n, max(v) AS v FROM t").get(0))
+                .as("nothing of the rolled-back write").satisfies(r -> {
+                    assertThat(r.getLong("n")).isEqualTo(1);
+                    assertThat(r.getString("v")).isEqualTo("after");
+                });
+    }
+
+    /**
      * Spring translated {@code REQUIRES_NEW} on the database whose lane the thread's outer
      * transaction pins into a {@code BadSqlGrammarException} ("bad SQL grammar [UPDATE …]"),
      * hiding the reason: the refusal was a {@code SQLSyntaxErrorException}. Nothing is wrong with

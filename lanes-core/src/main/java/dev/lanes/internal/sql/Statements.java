@@ -190,7 +190,20 @@ public final class Statements {
             return new Update(count, rowid);
         } catch (SQLException | RuntimeException e) {
             cache.evict(LAST_INSERT_ROWID, s);
-            throw e;
+            throw new ChangedThenFailed("the statement changed " + count + " rows, then reading "
+                    + "last_insert_rowid() failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A statement that changed rows and then failed (reading its generated key): unlike a
+     * failure of SQLite's own, its changes are still in the transaction.
+     */
+    public static final class ChangedThenFailed extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        ChangedThenFailed(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.writer.WriteRequest.BodyWrite;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
@@ -176,6 +177,9 @@ final class GroupCommit {
             r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
             return null;
         }
+        if (r instanceof StatementWrite && changedBeforeFailing((StatementWrite) r, failure)) {
+            return failedAfterChanging(group, ran, index, c, failure);
+        }
         if (r instanceof StatementWrite) {
             // SQLite already undid the failed statement; the transaction stays usable.
             r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
@@ -315,6 +319,39 @@ final class GroupCommit {
             return List.of();
         }
         return new ArrayList<>(group.subList(index + 1, group.size()));
+    }
+
+    /**
+     * Whether {@code r} failed after SQLite ran it to the end, so that its changes are still in
+     * the group's transaction: its rows outgrew {@code maxResultBytes} (an {@code INSERT …
+     * RETURNING} makes every change in its first step), or reading its generated key failed.
+     * Any other failure is SQLite's own, and SQLite undid the statement.
+     */
+    private static boolean changedBeforeFailing(StatementWrite r, Throwable failure) {
+        return r.returns() == WriteRequest.Returns.ROWS
+                        && failure instanceof dev.lanes.ResultTooLargeException
+                || failure instanceof Statements.ChangedThenFailed;
+    }
+
+    /**
+     * The statement at {@code index} changed rows and then failed: only rolling the group's
+     * transaction back undoes it. It fails {@code ROLLED_BACK} (or {@code UNKNOWN} when the
+     * rollback cannot be verified, which poisons the writer); the others run again.
+     */
+    private List<GroupWrite> failedAfterChanging(List<GroupWrite> group, List<GroupWrite> ran,
+            int index, LaneConnection c, Throwable failure) {
+        GroupWrite r = group.get(index);
+        boolean clean = c.rollbackVerified();
+        cork.lost("a statement failed after it changed rows: " + failure);
+        r.fail(transaction.failure(r, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
+                failure));
+        if (!clean) {
+            failAfterPoison(group, ran, index);
+            transaction.poison("a statement failed after it changed rows, and the rollback "
+                    + "could not be verified: " + failure);
+            return List.of();
+        }
+        return replay(group, ran, index, r);
     }
 
     /**
