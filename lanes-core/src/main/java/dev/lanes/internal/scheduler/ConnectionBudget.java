@@ -39,7 +39,7 @@ public final class ConnectionBudget {
     /** Victims one open may evict. */
     private static final int MAX_EVICTIONS_PER_OPEN = 8;
     /** Background turns evicting at once: closes that sync can overlap, a few at a time. */
-    static final int MAX_BACKGROUND_EVICTORS = 4;
+    static final int MAX_BACKGROUND_EVICTORS = 8;
     /** Victims one background turn evicts before it gives its thread back to the pool. */
     private static final int EVICTIONS_PER_TURN = 4;
     /** The reserve below the cap that background eviction keeps free: cap / this. */
