@@ -23,33 +23,19 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionBudgetEvictionTest {
     /** A database with one connection; its eviction can be held on a latch. */
-    private final class Tenant implements ConnectionBudget.Evictable {
-        final String name;
-        final long lastUsed;
-        volatile boolean evictable = true;
+    private final class Tenant extends EvictionOrderTest.Candidate {
         volatile CountDownLatch hold;
         volatile Thread evictedOn;
         private final AtomicInteger connections = new AtomicInteger();
 
         Tenant(String name, long lastUsed) {
-            this.name = name;
-            this.lastUsed = lastUsed;
+            super(name, lastUsed);
         }
 
         void open() {
             connections.incrementAndGet();
             budget.candidate(this);
             budget.opened();
-        }
-
-        @Override
-        public long lastUsedNanos() {
-            return lastUsed;
-        }
-
-        @Override
-        public boolean evictable() {
-            return evictable;
         }
 
         @Override
@@ -73,11 +59,6 @@ class ConnectionBudgetEvictionTest {
             }
             budget.released(this);
             return true;
-        }
-
-        @Override
-        public String toString() {
-            return name;
         }
     }
 
