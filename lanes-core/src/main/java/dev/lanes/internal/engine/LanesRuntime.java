@@ -97,9 +97,9 @@ public final class LanesRuntime {
         this.clock = clock;
         this.timer = timer;
         this.metrics = metrics;
-        this.budget = new ConnectionBudget(maxOpenConnections);
         this.sqliteSoftHeapLimit = sqliteSoftHeapLimit;
         this.pool = new WorkerPool(name, maxThreads, threadStackSize, clock);
+        this.budget = new ConnectionBudget(maxOpenConnections, pool);
         this.changeDispatcher = new ChangeDispatcher(name);
         try {
             metrics.runtimeStarted(new MetricsListener.PoolGauges() {

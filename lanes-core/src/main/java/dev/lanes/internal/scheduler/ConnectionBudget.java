@@ -1,22 +1,49 @@
 package dev.lanes.internal.scheduler;
 
+import dev.lanes.internal.util.LogNames;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runtime's budget of open SQLite connections ({@code maxOpenConnections}; 0 for none).
- * Every connection the runtime opens or closes is counted here; past the cap, idle databases give
- * up their connections at once, least recently used first ({@link EvictionOrder}), on the
- * platform thread that just opened one. A victim is taken out of the order, so no other eviction
- * chooses it too; one found busy by the time it is evicted is given back. After a few victims the
- * open goes on, and the next open evicts again, so a burst of opens cannot stall one caller for
- * long; the cap can therefore be passed briefly by the connections being opened at that moment.
+ * Every connection the runtime opens or closes is counted here, and idle databases give up their
+ * connections, least recently used first ({@link EvictionOrder}), in two ways:
+ * <ul>
+ *   <li><b>Ahead, in the background.</b> Past the {@linkplain #target() target}, the cap less a
+ *       reserve of a sixteenth, an open hands the eviction to background turns of the pool (at
+ *       most {@link #MAX_BACKGROUND_EVICTORS} at once), which close victims until the count is
+ *       back at the target. The opener does not wait: closing a victim is the costly part (the
+ *       last connection of a written database checkpoints it, syncing its WAL and its file, and
+ *       deletes the WAL), and at the cap it sat on the path of whichever request opened next,
+ *       most often a read that needed no sync itself. The reserve lets opens go on while the
+ *       background catches up.
+ *   <li><b>At the cap, at once.</b> An open that passes the cap itself evicts on the platform
+ *       thread that just opened, as before: the background fell behind, and the descriptor bound
+ *       comes before the caller's latency. After a few victims the open goes on, and the next
+ *       open evicts again, so a burst of opens cannot stall one caller for long; the cap can
+ *       therefore be passed briefly by the connections being opened at that moment, never by
+ *       the background's work, which only closes.
+ * </ul>
+ * A victim is taken out of the order, so no other eviction chooses it too; one found busy by the
+ * time it is evicted is given back. Budgets under 16 connections have no reserve: every eviction
+ * is at the cap.
  *
- * <p>Thread-safe: the count is atomic and the order has its own lock; an eviction runs with no
- * lock of this class held.
+ * <p>Thread-safe: the counts are atomic and the order has its own lock; an eviction runs with no
+ * lock of this class held. {@link #evictors} counts the background turns submitted and not yet
+ * finished; a turn increments it only by compare-and-set below the maximum and decrements it
+ * when it stops, so at most {@link #MAX_BACKGROUND_EVICTORS} run, and an open that finds them
+ * all busy leaves the work to them (each checks the count again before it stops, and the next
+ * open past the target starts one again).
  */
 public final class ConnectionBudget {
     /** Victims one open may evict. */
     private static final int MAX_EVICTIONS_PER_OPEN = 8;
+    /** Background turns evicting at once: closes that sync can overlap, a few at a time. */
+    static final int MAX_BACKGROUND_EVICTORS = 8;
+    /** Victims one background turn evicts before it gives its thread back to the pool. */
+    private static final int EVICTIONS_PER_TURN = 4;
+    /** The reserve below the cap that background eviction keeps free: cap / this. */
+    static final int RESERVE_DIVISOR = 16;
 
     /** A database that holds connections an eviction could close. */
     public interface Evictable {
@@ -35,18 +62,42 @@ public final class ConnectionBudget {
     }
 
     private final int max;
+    private final int target;
+    private final WorkerPool pool;
     private final AtomicInteger open = new AtomicInteger();
+    private final AtomicInteger evictors = new AtomicInteger();
     private final EvictionOrder order = new EvictionOrder();
 
+    /** A budget that evicts only at the cap, on the opening thread (for tests and no pool). */
     public ConnectionBudget(int maxOpenConnections) {
-        this.max = maxOpenConnections;
+        this(maxOpenConnections, null);
     }
 
-    /** A connection opened; over the cap, idle databases lose theirs. */
+    /**
+     * A budget whose evictions ahead of the cap run as background turns of {@code pool} (none
+     * when null).
+     */
+    public ConnectionBudget(int maxOpenConnections, WorkerPool pool) {
+        this.max = maxOpenConnections;
+        this.pool = pool;
+        this.target = pool == null ? maxOpenConnections
+                : maxOpenConnections - maxOpenConnections / RESERVE_DIVISOR;
+    }
+
+    /**
+     * A connection opened: past the cap, idle databases lose theirs now, on this thread; past
+     * the target, in the background.
+     */
     public void opened() {
         int now = open.incrementAndGet();
-        if (max > 0 && now > max) {
-            evictWhileOverCap();
+        if (max <= 0) {
+            return;
+        }
+        if (now > max) {
+            evict(max, MAX_EVICTIONS_PER_OPEN);
+        }
+        if (target < max && open.get() > target) {
+            startBackgroundEviction();
         }
     }
 
@@ -65,6 +116,11 @@ public final class ConnectionBudget {
         return max;
     }
 
+    /** The count background eviction brings the open connections back to; the cap without one. */
+    public int target() {
+        return target;
+    }
+
     /** {@code db} has connections open: it is a candidate until {@link #released}. */
     public void candidate(Evictable db) {
         order.opened(db);
@@ -75,16 +131,64 @@ public final class ConnectionBudget {
         order.released(db);
     }
 
-    private void evictWhileOverCap() {
-        for (int attempts = 0; attempts < MAX_EVICTIONS_PER_OPEN && open.get() > max;
-                attempts++) {
+    /**
+     * Evicts victims while more than {@code limit} connections are open, at most {@code most}.
+     *
+     * @return whether it stopped for want of an evictable victim
+     */
+    private boolean evict(int limit, int most) {
+        for (int attempts = 0; attempts < most && open.get() > limit; attempts++) {
             Evictable victim = order.takeVictim();
             if (victim == null) {
-                return; // nothing idle to evict now; the next open tries again
+                return true; // nothing idle to evict now; the next open tries again
             }
             if (!victim.evictNow()) {
                 order.requeue(victim);
             }
+        }
+        return false;
+    }
+
+    private void startBackgroundEviction() {
+        for (int n = evictors.get(); n < MAX_BACKGROUND_EVICTORS; n = evictors.get()) {
+            if (evictors.compareAndSet(n, n + 1)) {
+                pool.submit(new BackgroundEviction());
+                return;
+            }
+        }
+    }
+
+    /**
+     * One background evictor: a few victims per turn, submitted again while the count is past
+     * the target and victims are found.
+     */
+    private final class BackgroundEviction implements WorkerPool.Task {
+        @Override
+        public void runTurn() {
+            boolean starved = true;
+            try {
+                starved = evict(target, EVICTIONS_PER_TURN);
+            } catch (RuntimeException | Error e) {
+                // An eviction reports its own failures; this one escaped. Stop; an open retries.
+                LoggerFactory.getLogger(LogNames.LIFECYCLE)
+                        .warn("a background eviction failed; the next open evicts again", e);
+            }
+            if (!starved && open.get() > target) {
+                pool.submit(this);
+                return;
+            }
+            evictors.decrementAndGet();
+            // An open that found every evictor busy just before this one stopped left the work
+            // to it: look once more, unless this one stopped because nothing could be evicted
+            // (then the next open past the target tries again; looping here would spin).
+            if (!starved && open.get() > target) {
+                startBackgroundEviction();
+            }
+        }
+
+        @Override
+        public boolean background() {
+            return true;
         }
     }
 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * gone.
  */
 class EvictionOrderTest {
-    /** A candidate whose last use and evictability the test sets. */
-    static final class Candidate implements Evictable {
+    /** A candidate whose last use and evictability the test sets; it never evicts itself. */
+    static class Candidate implements Evictable {
         final String name;
         long lastUsed;
         boolean evictable = true;

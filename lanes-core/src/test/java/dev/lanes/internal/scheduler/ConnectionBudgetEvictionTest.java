@@ -1,0 +1,206 @@
+package dev.lanes.internal.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lanes.internal.util.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The connection budget's two ways of evicting ({@link ConnectionBudget}): past the target (the
+ * cap less a sixteenth) background turns of the pool close idle databases, least recently used
+ * first, while the opener goes on without waiting; at the cap itself the opener evicts at once,
+ * even when no pool thread is free. The databases are stand-ins that count their connections
+ * against the budget as the runtime's do, so the count the budget keeps is the one asserted.
+ */
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ConnectionBudgetEvictionTest {
+    /** A database with one connection; its eviction can be held on a latch. */
+    private final class Tenant extends EvictionOrderTest.Candidate {
+        volatile CountDownLatch hold;
+        volatile Thread evictedOn;
+        private final AtomicInteger connections = new AtomicInteger();
+
+        Tenant(String name, long lastUsed) {
+            super(name, lastUsed);
+        }
+
+        void open() {
+            connections.incrementAndGet();
+            budget.candidate(this);
+            budget.opened();
+        }
+
+        @Override
+        public boolean evictNow() {
+            if (!evictable) {
+                return false;
+            }
+            CountDownLatch h = hold;
+            if (h != null) {
+                try {
+                    h.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            evictedOn = Thread.currentThread();
+            evictedInOrder.add(this);
+            for (int n = connections.getAndSet(0); n > 0; n--) {
+                budget.closed();
+            }
+            budget.released(this);
+            return true;
+        }
+    }
+
+    private WorkerPool pool;
+    private ConnectionBudget budget;
+    private final List<Tenant> evictedInOrder = java.util.Collections.synchronizedList(
+            new ArrayList<>());
+
+    @AfterEach
+    void stopPool() {
+        if (pool != null) {
+            pool.shutdown();
+        }
+    }
+
+    private List<Tenant> tenants(int n) {
+        List<Tenant> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(new Tenant("t" + i, i)); // t0 least recently used
+        }
+        return out;
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void pastTheTargetBackgroundTurnsEvictTheLeastRecentlyUsedWhileTheOpenerGoesOn()
+            throws Exception {
+        pool = new WorkerPool("budget-bg", 4, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(32, pool);
+        assertThat(budget.target()).as("the cap less a sixteenth").isEqualTo(30);
+        List<Tenant> t = tenants(32);
+        for (int i = 0; i < 30; i++) {
+            t.get(i).open();
+        }
+        assertThat(evictedInOrder).as("nothing evicted up to the target").isEmpty();
+
+        // The evictions are held: the opens past the target must return all the same.
+        CountDownLatch hold = new CountDownLatch(1);
+        for (Tenant x : t) {
+            x.hold = hold;
+        }
+        t.get(30).open();
+        t.get(31).open();
+        assertThat(budget.open()).as("the opener did not wait for the eviction").isEqualTo(32);
+        hold.countDown();
+
+        // Evictors running side by side may each take one victim more than the last needed:
+        // the count comes back to the target or just below it, never above the cap.
+        await("the count back at the target", () -> budget.open() <= 30);
+        assertThat(budget.open()).isGreaterThanOrEqualTo(30 - ConnectionBudget.MAX_BACKGROUND_EVICTORS);
+        assertThat(evictedInOrder).as("the least recently used first").contains(t.get(0), t.get(1))
+                .allSatisfy(v -> assertThat(v.lastUsed).isLessThan(2 + ConnectionBudget.MAX_BACKGROUND_EVICTORS));
+        for (Tenant victim : evictedInOrder) {
+            assertThat(victim.evictedOn.getName()).as("%s evicted on a pool thread", victim)
+                    .startsWith("budget-bg-worker-");
+        }
+    }
+
+    @Test
+    void atTheCapTheOpenerEvictsAtOnceEvenWithEveryPoolThreadBusy() throws Exception {
+        pool = new WorkerPool("budget-cap", 1, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(32, pool);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        pool.submit(new WorkerPool.Task() {
+            @Override
+            public void runTurn() {
+                running.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public boolean background() {
+                return false;
+            }
+        });
+        running.await();
+        try {
+            List<Tenant> t = tenants(33);
+            for (int i = 0; i < 32; i++) {
+                t.get(i).open();
+            }
+            assertThat(evictedInOrder).as("the background cannot run: its only thread is held")
+                    .isEmpty();
+
+            t.get(32).open(); // passes the cap
+            assertThat(budget.open()).as("back within the cap when the open returns")
+                    .isLessThanOrEqualTo(32);
+            assertThat(evictedInOrder).containsExactly(t.get(0));
+            assertThat(t.get(0).evictedOn).as("evicted by the opener itself")
+                    .isSameAs(Thread.currentThread());
+        } finally {
+            release.countDown();
+        }
+        await("the background to bring the count to the target", () -> budget.open() == 30);
+        assertThat(evictedInOrder).extracting(x -> x.name).containsExactly("t0", "t1", "t2");
+    }
+
+    @Test
+    void backgroundEvictionStopsWhenNothingIsEvictableAndResumesOnTheNextOpen()
+            throws Exception {
+        pool = new WorkerPool("budget-none", 4, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(32, pool);
+        List<Tenant> t = tenants(32);
+        for (Tenant x : t) {
+            x.evictable = false; // every database busy
+        }
+        for (int i = 0; i < 31; i++) {
+            t.get(i).open();
+        }
+        // The background turns find no victim and end: the pool goes idle, nothing evicted.
+        await("the pool to go idle", () -> {
+            WorkerPool.Snapshot s = pool.snapshot();
+            return s.busyThreads() == 0 && s.runnableBackground() == 0;
+        });
+        assertThat(evictedInOrder).isEmpty();
+        assertThat(budget.open()).isEqualTo(31);
+
+        t.get(5).evictable = true;
+        t.get(31).open();
+        await("the next open's background eviction", () -> !evictedInOrder.isEmpty());
+        assertThat(evictedInOrder).containsExactly(t.get(5));
+    }
+
+    @Test
+    void aBudgetUnderSixteenConnectionsOrWithoutAPoolHasNoReserve() {
+        pool = new WorkerPool("budget-small", 1, 0, Clock.SYSTEM);
+        assertThat(new ConnectionBudget(15, pool).target()).isEqualTo(15);
+        assertThat(new ConnectionBudget(5_623, pool).target()).isEqualTo(5_623 - 351);
+        assertThat(new ConnectionBudget(5_623).target()).isEqualTo(5_623);
+    }
+}
