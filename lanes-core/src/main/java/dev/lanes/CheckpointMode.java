@@ -11,11 +11,15 @@ public enum CheckpointMode {
      * checkpoint on the writer connection ({@code PRAGMA wal_autocheckpoint=1000}). The WAL
      * stays bounded, and no connection beyond the writer's and the readers' is ever opened; but
      * the commits that cross the mark pay for the checkpoint, and so does every write in their
-     * commit group (the write latency's tail at {@link Synchronous#NORMAL}).
+     * commit group (the write latency's tail at {@link Synchronous#NORMAL}). The default at
+     * {@link Synchronous#FULL}, where every commit syncs anyway and a checkpoint running beside
+     * the commits slows each of them.
      */
     AUTO,
     /**
-     * The default. A background checkpointer owns checkpoints: the writer connection runs with
+     * The default, except at {@link Synchronous#FULL} (see {@link
+     * DatabaseOptions#checkpointMode()} for the measurements). A background checkpointer owns
+     * checkpoints: the writer connection runs with
      * {@code wal_autocheckpoint=0}, so no commit runs one. While the database is being written,
      * a background task on the runtime's pool looks at the WAL file every 250 ms and, once the
      * WAL passes 4 MiB (about SQLite's own 1000 pages), checkpoints it on a connection of its own.

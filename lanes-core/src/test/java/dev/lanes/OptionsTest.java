@@ -61,6 +61,30 @@ class OptionsTest {
     }
 
     @Test
+    void theDefaultCheckpointModeIsDedicatedButAutoAtFullWhicheverIsSetFirst() {
+        assertThat(DatabaseOptions.DEFAULTS.checkpointMode()).isEqualTo(CheckpointMode.DEDICATED);
+        assertThat(DatabaseOptions.builder().synchronous(Synchronous.OFF).build()
+                .checkpointMode()).isEqualTo(CheckpointMode.DEDICATED);
+        DatabaseOptions full = DatabaseOptions.builder().synchronous(Synchronous.FULL).build();
+        assertThat(full.checkpointMode()).isEqualTo(CheckpointMode.AUTO);
+        assertThat(full.toBuilder().synchronous(Synchronous.NORMAL).build().checkpointMode())
+                .as("a default stays a default through toBuilder")
+                .isEqualTo(CheckpointMode.DEDICATED);
+
+        DatabaseOptions chosen = DatabaseOptions.builder().checkpointMode(CheckpointMode.DEDICATED)
+                .synchronous(Synchronous.FULL).build();
+        assertThat(chosen.checkpointMode()).as("a mode chosen is kept at FULL")
+                .isEqualTo(CheckpointMode.DEDICATED);
+        assertThat(chosen.toBuilder().synchronous(Synchronous.NORMAL).build().checkpointMode())
+                .isEqualTo(CheckpointMode.DEDICATED);
+        assertThat(DatabaseOptions.builder().checkpointMode(CheckpointMode.AUTO).build()
+                .checkpointMode()).isEqualTo(CheckpointMode.AUTO);
+        assertThat(DatabaseOptions.builder().checkpointMode(CheckpointMode.DEDICATED).build())
+                .as("a chosen mode and the same default differ in what toBuilder keeps")
+                .isNotEqualTo(DatabaseOptions.builder().build());
+    }
+
+    @Test
     void buildersKeepWhatTheyWereGivenAndTheDefaultsOtherwise() {
         DatabaseOptions o = DatabaseOptions.builder().writeQueueCapacity(7).maxGroupSize(3)
                 .synchronous(Synchronous.FULL).busyTimeout(Duration.ofMillis(250)).build();

@@ -83,7 +83,7 @@ public record LanesProperties(
      * @param maxReadDuration a read holding its snapshot longer is logged (default 30s)
      * @param readerCheckoutTimeout how long a read waits for a reader connection (default 5s)
      * @param maxResultSize how large one query's rows may grow (default: no limit)
-     * @param checkpointMode who checkpoints the WAL: DEDICATED, AUTO or EXTERNAL (default DEDICATED)
+     * @param checkpointMode who checkpoints the WAL: DEDICATED, AUTO or EXTERNAL (default DEDICATED, AUTO at synchronous FULL)
      * @param identityCheck detect a database file swapped underneath (default true)
      * @param background run the database's work in the background class (default false)
      */
@@ -134,7 +134,7 @@ public record LanesProperties(
      * @param maxReadDuration a read holding its snapshot longer is logged (default 30s)
      * @param readerCheckoutTimeout how long a read waits for a reader connection (default 5s)
      * @param maxResultSize how large one query's rows may grow (default: no limit)
-     * @param checkpointMode who checkpoints the WAL: DEDICATED, AUTO or EXTERNAL (default DEDICATED)
+     * @param checkpointMode who checkpoints the WAL: DEDICATED, AUTO or EXTERNAL (default DEDICATED, AUTO at synchronous FULL)
      * @param identityCheck detect a database file swapped underneath (default true)
      * @param background run the database's work in the background class (default false)
      */

@@ -102,11 +102,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + BenchOptions.DEFAULT_DATABASES + ").")
     private Integer databases;
 
-    @Option(names = "--checkpoint", paramLabel = "MODE", defaultValue = "DEDICATED",
+    @Option(names = "--checkpoint", paramLabel = "MODE",
             description = "Checkpoint mode of the databases Lanes opens in write, read, rtw,"
-                    + " jdbc and tenants: DEDICATED (Lanes' default: a background checkpointer,"
-                    + " active while the database is written) or AUTO (SQLite's, inside the"
-                    + " commit that crosses 1000 pages) (default: ${DEFAULT-VALUE}). The soak"
+                    + " jdbc and tenants: DEDICATED (a background checkpointer, active while the"
+                    + " database is written) or AUTO (SQLite's, inside the commit that crosses"
+                    + " 1000 pages). Default: Lanes' own, DEDICATED but AUTO at FULL. The soak"
                     + " runs its own modes.")
     private CheckpointMode checkpoint;
 

@@ -26,7 +26,8 @@ import java.util.Objects;
  *     null for each scenario's own default ({@link Scenario#defaultSynchronous()})
  * @param databases the databases of the tenants and soak scenarios
  * @param checkpoint the checkpoint mode of every database Lanes opens in the comparing
- *     scenarios ({@link #lanesDatabase()}); the soak runs its own modes
+ *     scenarios ({@link #lanesDatabase()}), or null for Lanes' default (which follows the
+ *     synchronous level); the soak runs its own modes
  * @param dir where the scratch directory of database files goes; {@code null} for java.io.tmpdir
  * @param json where to write the results as JSON; {@code null} for nowhere
  * @param report where to write the HTML report; {@code null} for nowhere
@@ -87,7 +88,6 @@ record BenchOptions(
         if (databases < 1) {
             throw new IllegalArgumentException("--databases must be at least 1, was " + databases);
         }
-        Objects.requireNonNull(checkpoint, "checkpoint");
         Objects.requireNonNull(sampleInterval, "sampleInterval");
         if (sampleInterval.isNegative() || sampleInterval.isZero()) {
             throw new IllegalArgumentException(
@@ -115,7 +115,8 @@ record BenchOptions(
      * but for {@code --checkpoint}; each scenario adds its own settings.
      */
     DatabaseOptions.Builder lanesDatabase() {
-        return DatabaseOptions.builder().checkpointMode(checkpoint);
+        DatabaseOptions.Builder b = DatabaseOptions.builder();
+        return checkpoint == null ? b : b.checkpointMode(checkpoint);
     }
 
     /** How long {@code scenario}'s runs are measured. */

@@ -1,7 +1,5 @@
 package dev.lanes.cli.bench;
 
-import dev.lanes.CheckpointMode;
-import dev.lanes.DatabaseOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +69,7 @@ final class ReportTable implements BenchListener {
             parts.add(String.format(Locale.ROOT, "%s warm-up + %s measured per run; --repeat %d%s%s",
                     human(options.warmup()), human(options.durationFor(Scenario.WRITE)), repeat,
                     repeat == 1 ? "" : ", lanes and baseline interleaved",
-                    options.checkpoint() == DatabaseOptions.DEFAULTS.checkpointMode() ? ""
+                    options.checkpoint() == null ? ""
                             : "; Lanes checkpoints " + options.checkpoint()));
         }
         if (options.scenarios().contains(Scenario.SOAK)) {

@@ -215,8 +215,12 @@ class BenchCommandTest {
 
     @Test
     void lanesDatabasesCheckpointAsCheckpointSaysAndTheReportSaysHow() throws Exception {
-        assertThat(parse("bench").checkpoint()).as("Lanes' own default")
-                .isEqualTo(dev.lanes.DatabaseOptions.DEFAULTS.checkpointMode())
+        BenchOptions unset = parse("bench");
+        assertThat(unset.checkpoint()).as("Lanes' own default, not a mode of the bench's")
+                .isNull();
+        assertThat(unset.lanesDatabase().synchronous(dev.lanes.Synchronous.FULL).build()
+                .checkpointMode()).isEqualTo(dev.lanes.CheckpointMode.AUTO);
+        assertThat(unset.lanesDatabase().build().checkpointMode())
                 .isEqualTo(dev.lanes.CheckpointMode.DEDICATED);
         BenchOptions auto = parse("bench", "--checkpoint", "auto");
         assertThat(auto.lanesDatabase().build().checkpointMode())

@@ -72,7 +72,7 @@ final class ReportFixtures {
                     "what " + s.id() + " compares <with> \"quotes\" & ampersands"));
         }
         BenchReport.Settings settings = new BenchReport.Settings(List.of(Scenario.values()), null,
-                5, 1, 1, null, 1000, dev.lanes.CheckpointMode.DEDICATED);
+                5, 1, 1, null, 1000, null);
         return new BenchReport(environment(), settings, scenarios, runs, comparisons,
                 List.of(SoakFixtures.healthy()));
     }
