@@ -23,18 +23,39 @@ final class LanesFlyway {
 
     private LanesFlyway() {}
 
-    /** Baselines {@code configuration} at 0 when its data source is a fresh Lanes database. */
+    /**
+     * Baselines {@code configuration} at 0 when its data source is a fresh Lanes database. The
+     * database is opened first (its identity table is made by that open), then its tables are
+     * read.
+     *
+     * @throws IllegalStateException when the tables of a Lanes database cannot be read: left to
+     *     Flyway, a failure here (a reader's admission timing out on a loaded machine, say) came
+     *     back as Flyway's "non-empty schema without a history table", which hid its cause
+     */
     static FluentConfiguration baselineFresh(FluentConfiguration configuration) {
         DataSource dataSource = configuration.getDataSource();
         if (dataSource == null || configuration.isBaselineOnMigrate()) {
             return configuration;
         }
+        Database db;
         try {
-            if (!dataSource.isWrapperFor(Database.class) || !onlyLanesTables(dataSource)) {
+            if (!dataSource.isWrapperFor(Database.class)) {
                 return configuration;
             }
+            db = dataSource.unwrap(Database.class);
         } catch (SQLException e) {
-            return configuration; // Flyway will meet the same failure and report it
+            return configuration; // not Lanes' data source: Flyway's own rules apply
+        }
+        boolean fresh;
+        try {
+            db.whenReady().join();
+            fresh = onlyLanesTables(dataSource);
+        } catch (SQLException | RuntimeException e) {
+            throw new IllegalStateException(db.path() + ": could not read the database's tables "
+                    + "to tell whether it is new, so Flyway did not run: " + e.getMessage(), e);
+        }
+        if (!fresh) {
+            return configuration;
         }
         return configuration.baselineOnMigrate(true).baselineVersion("0")
                 .baselineDescription("empty Lanes database (" + IDENTITY_TABLE + " only)");
