@@ -342,16 +342,11 @@ final class GroupCommit {
             int index, LaneConnection c, Throwable failure) {
         GroupWrite r = group.get(index);
         boolean clean = c.rollbackVerified();
-        cork.lost("a statement failed after it changed rows: " + failure);
-        r.fail(transaction.failure(r, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
-                failure));
-        if (!clean) {
-            failAfterPoison(group, ran, index);
-            transaction.poison("a statement failed after it changed rows, and the rollback "
-                    + "could not be verified: " + failure);
-            return List.of();
-        }
-        return replay(group, ran, index, r);
+        String step = "a statement failed after it changed rows";
+        cork.lost(step + ": " + failure);
+        return afterGroupRollback(group, ran, index, clean, transaction.failure(r,
+                clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN, failure),
+                step + " and the rollback could not be verified: " + failure);
     }
 
     /**
@@ -372,11 +367,22 @@ final class GroupCommit {
         if (bodyFailure != null) {
             failure.addSuppressed(e);
         }
+        return afterGroupRollback(group, ran, index, clean, failure,
+                step + " and the rollback could not be verified: " + e.getMessage());
+    }
+
+    /**
+     * The group's transaction was rolled back because of the request at {@code index}, which
+     * fails with {@code failure}; {@code clean} says whether the rollback was verified. The
+     * others run again; after an unverified rollback they fail and the writer is poisoned.
+     */
+    private List<GroupWrite> afterGroupRollback(List<GroupWrite> group, List<GroupWrite> ran,
+            int index, boolean clean, LanesException failure, String poisonCause) {
+        GroupWrite culprit = group.get(index);
         culprit.fail(failure);
         if (!clean) {
             failAfterPoison(group, ran, index);
-            transaction.poison(step + " and the rollback could not be verified: "
-                    + e.getMessage());
+            transaction.poison(poisonCause);
             return List.of();
         }
         return replay(group, ran, index, culprit);
