@@ -38,6 +38,42 @@ class ReadinessTest {
     }
 
     @Test
+    void aReadOfAnExistingWalDatabaseOpensOnlyAReaderAndTheFirstWriteOpensTheWriter()
+            throws Exception {
+        Path file = runtime.path("tenant.db");
+        try (Lanes first = runtime.another()) {
+            Database db = first.open(file);
+            db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
+            db.execute("INSERT INTO t(v) VALUES ('kept')");
+        }
+        Lanes later = runtime.lanes();
+        Database db = later.open(file);
+
+        assertThat(db.query("SELECT v FROM t").get(0).getString("v")).isEqualTo("kept");
+        assertThat(later.diagnostics().openConnections())
+                .as("one reader connection, no writer: a cold tenant's read costs one open")
+                .isEqualTo(1);
+        assertThat(db.diagnostics().readers().openConnections()).isEqualTo(1);
+
+        assertThat(db.execute("INSERT INTO t(v) VALUES ('new')")).isEqualTo(1);
+        assertThat(later.diagnostics().openConnections()).as("the write opened the writer")
+                .isEqualTo(2);
+        assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
+        assertThat(db.awaitReady()).isCompletedWithValue(db);
+    }
+
+    @Test
+    void aReadOfAFileThatIsNotYetAWalDatabaseWaitsForTheWriterToMakeItOne() {
+        Path file = runtime.path("fresh.db");
+        Database db = runtime.lanes().open(file);
+
+        assertThat(db.query("SELECT 1 AS one").get(0).getLong("one")).isEqualTo(1);
+        assertThat(db.awaitReady()).as("the read opened the writer, which created the file")
+                .isCompletedWithValue(db);
+        assertThat(file).exists();
+    }
+
+    @Test
     void awaitReadyCompletesAtOnceForADatabaseAlreadyInUse() {
         Database db = runtime.openWithTable("used.db");
 

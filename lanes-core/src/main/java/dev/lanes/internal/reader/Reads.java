@@ -84,7 +84,7 @@ public final class Reads {
     private final Clock clock;
     private final long maxResultBytes;
     private final Duration busyTimeout;
-    /** Set once the writer has opened (and initialized) the database. */
+    /** Set once the file is a WAL database: seen so by a read, or made so by the writer's open. */
     private volatile boolean ready;
 
     Reads(String name, Path path, java.util.function.Supplier<CompletableFuture<Void>> writerReady,
@@ -250,27 +250,32 @@ public final class Reads {
     }
 
     /**
-     * Readers open read-only, so the writer must have created the file in WAL mode first. Returns
-     * null when reads may go ahead, else the writer's readiness to wait for.
+     * Readers open read-only, so the file must be a WAL database first: when it is one already,
+     * reads go ahead without the writer, which opens with the first write (a tenant read after a
+     * restart costs one connection, not two); else the writer creates or converts it, and the
+     * read waits for that. Returns null when reads may go ahead, else the writer's readiness to
+     * wait for.
+     *
+     * <p>Nothing else the writer's open does is needed before a read: the reader checks the
+     * file's identity itself, and a database with an initializer was opened (the initializer
+     * run) before {@code open} returned it.
      */
     private CompletableFuture<Void> writerReady() {
         if (ready) {
             return null;
         }
-        CompletableFuture<Void> opened = writerReadiness.get(); // opens the writer if needed
-        if (opened.isDone()) {
-            if (opened.isCompletedExceptionally()) {
-                return opened; // dead or closed: the caller reports why
-            }
+        if (SqliteConnections.isWalDatabase(path)) {
+            // Also when the writer is finishing its first turn: that turn may be a write body
+            // reading through this very call, so it must not be waited for.
             ready = true;
             return null;
         }
-        if (SqliteConnections.isWalDatabase(path)) {
-            // The writer created the file already and is finishing its first turn; do not wait,
-            // since that turn may be a write body reading through this very call.
+        CompletableFuture<Void> opened = writerReadiness.get(); // opens the writer if needed
+        if (opened.isDone() && !opened.isCompletedExceptionally()) {
+            ready = true;
             return null;
         }
-        return opened;
+        return opened; // not yet made a WAL database, or dead or closed: the caller reports why
     }
 
     // ------------------------------------------------------------------ running
