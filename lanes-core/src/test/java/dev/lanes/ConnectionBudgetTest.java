@@ -381,6 +381,48 @@ class ConnectionBudgetTest {
                 .isLessThanOrEqualTo(cap);
     }
 
+    /**
+     * An evicted database that had readers keeps its {@code -wal} and {@code -shm} files, the
+     * WAL emptied into the database file first: the writer checkpoints and closes before its
+     * readers, which open read-only and never delete them. Its next open creates no file (on
+     * ext4, creating files where many were just deleted is what made a cold open slow). A
+     * database with no reader open is closed as before, and its last close deletes the WAL.
+     */
+    @Test
+    void anEvictedDatabaseWithReadersKeepsItsWalFileEmptiedIntoTheDatabase() throws Exception {
+        Lanes lanes = runtime.start(Lanes.builder().name("keep-files").maxThreads(THREADS)
+                .maxOpenConnections(2));
+        Database read = runtime.openWithTable("read.db");
+        for (int i = 0; i < 50; i++) {
+            read.execute("INSERT INTO t(v) VALUES ('x')");
+        }
+        assertThat(TestLanes.countOf(read, "x")).isEqualTo(50); // its reader: 2 connections now
+        Path wal = read.path().resolveSibling("read.db-wal");
+        Path shm = read.path().resolveSibling("read.db-shm");
+        assertThat(Files.size(wal)).as("the writes are in the WAL").isPositive();
+
+        Database other = runtime.openWithTable("other.db"); // past the cap: read.db is evicted
+        TestLanes.awaitTrue("read.db to lose its connections",
+                () -> lanes.diagnostics().openConnections() == 1);
+        assertThat(wal).as("kept").exists();
+        assertThat(Files.size(wal)).as("emptied into the database file").isZero();
+        assertThat(shm).as("kept").exists();
+        Path copy = runtime.path("copy.db"); // the database file alone holds every row
+        Files.copy(read.path(), copy);
+        assertThat(rowsIn(copy)).isEqualTo(50);
+
+        // a database that only its writer had open: the last close deletes the WAL, as before
+        TestLanes.awaitPoolQuiet(lanes);
+        Database third = runtime.openWithTable("third.db");
+        assertThat(TestLanes.countOf(third, "x")).isZero(); // its reader: past the cap
+        TestLanes.awaitTrue("other.db to lose its writer", () -> !connected(other));
+        assertThat(other.path().resolveSibling("other.db-shm")).doesNotExist();
+
+        assertThat(TestLanes.countOf(read, "x")).as("reopened").isEqualTo(50);
+        read.execute("INSERT INTO t(v) VALUES ('x')");
+        assertThat(TestLanes.countOf(read, "x")).isEqualTo(51);
+    }
+
     private static long rowsIn(Path file) throws Exception {
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file);
                 Statement s = raw.createStatement();

@@ -470,6 +470,11 @@ final class ClusterWriterConnection implements WriterConnection {
     }
 
     @Override
+    public boolean emptyWal() {
+        return false; // the WAL is the server's
+    }
+
+    @Override
     public void close() {
         ClusterSession s = session;
         session = null;

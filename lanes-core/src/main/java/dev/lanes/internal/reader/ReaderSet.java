@@ -488,6 +488,16 @@ public final class ReaderSet {
         return toClose == null ? 0 : toClose.size();
     }
 
+    /** How many reader connections are open now, idle or leased. */
+    public int openConnections() {
+        lock.lock();
+        try {
+            return idle.open();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ------------------------------------------------------------------ statistics
 
     void busyTimedOut() {

@@ -56,7 +56,7 @@ final class IdleReleaseTurn {
         }
         try {
             WriterConnection c = connection.current();
-            if (Boolean.TRUE.equals(release.apply(c == null ? null : c::releaseMemory))) {
+            if (Boolean.TRUE.equals(release.apply(c))) {
                 connection.closeQuietly();
             }
         } catch (RuntimeException e) {

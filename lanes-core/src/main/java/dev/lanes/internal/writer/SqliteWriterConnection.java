@@ -362,6 +362,16 @@ final class SqliteWriterConnection implements WriterConnection {
     }
 
     @Override
+    public boolean emptyWal() {
+        try (java.sql.Statement st = raw.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+            return rs.next() && rs.getInt(1) == 0; // busy = 0: every frame copied, the WAL reset
+        } catch (SQLException e) {
+            return false; // the WAL stays as it was; the close checkpoints it instead
+        }
+    }
+
+    @Override
     public void releaseSavepoint() throws SQLException {
         request.release();
     }

@@ -13,7 +13,7 @@ import java.util.List;
  *
  * <p>Confinement: used only by the thread that holds the lane's turn.
  */
-public interface WriterConnection extends LaneConnection, AutoCloseable {
+public interface WriterConnection extends LaneConnection, WriterLane.Releasable, AutoCloseable {
     /** {@code SAVEPOINT} standing in for an interactive transaction's {@code BEGIN} in a cork. */
     void beginNested() throws SQLException;
 
@@ -50,9 +50,6 @@ public interface WriterConnection extends LaneConnection, AutoCloseable {
 
     /** Whether a transaction is open now. */
     boolean inTransaction() throws SQLException;
-
-    /** Gives memory back to the system (an idle release); never throws. */
-    void releaseMemory();
 
     @Override
     void close() throws SQLException;

@@ -552,6 +552,13 @@ public final class WriterLane implements WorkerPool.Task {
     public interface Releasable {
         /** Gives the connection's memory back; never throws. */
         void releaseMemory();
+
+        /**
+         * Checkpoints the whole WAL into the database file and truncates it to zero bytes,
+         * keeping the file ({@code PRAGMA wal_checkpoint(TRUNCATE)}); whether it did. Never
+         * throws: a checkpoint that is busy or fails leaves the WAL as it was.
+         */
+        boolean emptyWal();
     }
 
     /** Whether the lane could give up its connection now: a racy hint that never blocks. */
