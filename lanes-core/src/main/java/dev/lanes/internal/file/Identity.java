@@ -227,18 +227,20 @@ public final class Identity {
         }
     }
 
-    /** The identity stored in the database, or null when it has none. */
+    /**
+     * The identity stored in the database, or null when it has none. One query, run on every
+     * connection opened: a database without the table (rare once a writer opened it) answers
+     * with SQLite's "no such table" error instead of a second query against the schema first.
+     */
     static String readUuid(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master "
-                    + "WHERE type = 'table' AND name = '" + TABLE + "'")) {
-                if (!rs.next() || rs.getInt(1) == 0) {
-                    return null;
-                }
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT uuid FROM " + TABLE + " WHERE id = 1")) {
+            return rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            if (String.valueOf(e.getMessage()).contains("no such table: " + TABLE)) {
+                return null;
             }
-            try (ResultSet rs = s.executeQuery("SELECT uuid FROM " + TABLE + " WHERE id = 1")) {
-                return rs.next() ? rs.getString(1) : null;
-            }
+            throw e;
         }
     }
 

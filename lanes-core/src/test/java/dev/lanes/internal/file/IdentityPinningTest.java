@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.IdentityMismatchException;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,7 +101,8 @@ class IdentityPinningTest {
 
     /**
      * {@code real}, except that its statements' first query runs {@code between} after SQLite
-     * stepped it (the read's snapshot is taken) and before the caller sees the result.
+     * stepped it (the read's snapshot is taken) or failed on the schema it read, and before the
+     * caller sees the result.
      */
     private static Connection installingAfterFirstQuery(Connection real, Between between) {
         boolean[] ran = {false};
@@ -113,10 +115,18 @@ class IdentityPinningTest {
                     Statement statement = (Statement) result;
                     return Proxy.newProxyInstance(Statement.class.getClassLoader(),
                             new Class<?>[] {Statement.class}, (p, m, a) -> {
-                                Object r = m.invoke(statement, a);
+                                Object r;
+                                try {
+                                    r = m.invoke(statement, a);
+                                } catch (InvocationTargetException e) {
+                                    r = e.getCause(); // "no such table": the schema was read
+                                }
                                 if (m.getName().equals("executeQuery") && !ran[0]) {
                                     ran[0] = true;
                                     between.run();
+                                }
+                                if (r instanceof Throwable) {
+                                    throw (Throwable) r;
                                 }
                                 return r;
                             });
