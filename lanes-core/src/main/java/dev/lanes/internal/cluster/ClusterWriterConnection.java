@@ -81,6 +81,8 @@ final class ClusterWriterConnection implements WriterConnection {
     private final GroupLedger ledger;
     private final WriterCounters counters;
     private final Resolutions resolutions;
+    /** Tells the declared types of a JDBC query's columns. */
+    private final SchemaCopy schema;
 
     /** The session with the leader; null when there is none yet or it was lost. */
     private ClusterSession session;
@@ -93,7 +95,8 @@ final class ClusterWriterConnection implements WriterConnection {
 
     ClusterWriterConnection(String name, ClusterEngine engine, String database,
             Duration busyTimeout, long maxResultBytes, GroupLedger ledger,
-            WriterCounters counters, Resolutions resolutions, ClusterSession first) {
+            WriterCounters counters, Resolutions resolutions, SchemaCopy schema,
+            ClusterSession first) {
         this.name = name;
         this.engine = engine;
         this.database = database;
@@ -102,6 +105,7 @@ final class ClusterWriterConnection implements WriterConnection {
         this.ledger = ledger;
         this.counters = counters;
         this.resolutions = resolutions;
+        this.schema = schema;
         this.session = first;
     }
 
@@ -323,7 +327,7 @@ final class ClusterWriterConnection implements WriterConnection {
             throws SQLException {
         Refusals.severalStatements(name, "a JDBC statement", sql);
         if (returns == WriteRequest.Returns.ROWS && ReadOnlyClassifier.refusal(sql) == null) {
-            return ClusterSql.resultData(query(sql, args));
+            return ClusterSql.resultData(queryWithColumns(sql, args), schema, sql);
         }
         ClusterSql.refuseRows(name, "a JDBC statement", sql);
         if (returns == WriteRequest.Returns.ROWS) {
@@ -358,9 +362,15 @@ final class ClusterWriterConnection implements WriterConnection {
 
     @Override
     public List<Row> query(String sql, Object[] args) throws SQLException {
-        List<Row> rows = request(s -> s.query(sql, ClusterSql.params(args)));
-        checkSize(name, sql, rows, maxResultBytes);
-        return rows;
+        return queryWithColumns(sql, args).rows();
+    }
+
+    /** {@link #query}, with the result's column names (also when it has no row). */
+    ClusterSession.Result queryWithColumns(String sql, Object[] args) throws SQLException {
+        ClusterSession.Result result = request(s -> s.queryWithColumns(sql,
+                ClusterSql.params(args)));
+        checkSize(name, sql, result.rows(), maxResultBytes);
+        return result;
     }
 
     /** Fails a result larger in all than {@code maxBytes}, as a local reader does. */

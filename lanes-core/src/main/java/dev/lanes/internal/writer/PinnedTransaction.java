@@ -101,6 +101,12 @@ final class PinnedTransaction {
         return pinned;
     }
 
+    /** The pinned transaction if {@code thread} began it, else null; without the lock. */
+    InteractiveTransaction heldBy(Thread thread) {
+        InteractiveTransaction tx = pinned;
+        return tx != null && tx.owner == thread ? tx : null;
+    }
+
     /** Whether a transaction pins the lane now; without the lock, for gauges. */
     boolean pinnedNow() {
         return pinned != null;

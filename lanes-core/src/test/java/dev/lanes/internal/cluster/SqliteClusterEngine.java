@@ -156,6 +156,12 @@ final class SqliteClusterEngine implements ClusterEngine {
 
         @Override
         public List<Row> query(String sql, List<Object> params) {
+            return queryWithColumns(sql, params).rows();
+        }
+
+        /** The names as dqlite gives them: from the statement, also for an empty result. */
+        @Override
+        public Result queryWithColumns(String sql, List<Object> params) {
             before(sql);
             try (PreparedStatement s = c.prepareStatement(sql)) {
                 bind(s, params);
@@ -174,7 +180,7 @@ final class SqliteClusterEngine implements ClusterEngine {
                         }
                         rows.add(Row.of(columns, values));
                     }
-                    return rows;
+                    return new Result(columns, rows);
                 }
             } catch (SQLException e) {
                 throw classified(e);
