@@ -317,7 +317,8 @@ final class ClusterWriterConnection implements WriterConnection {
     /**
      * A JDBC statement. Generated keys are read as SQLite gives them, {@code last_insert_rowid()}
      * on the same session right after the write (the session is the lane's alone, so nothing ran
-     * between). Rows come only from a read-only statement, read as a query; a write that returns
+     * between); when that read fails, the write's rows are still in the transaction, and it
+     * fails {@link Statements.ChangedThenFailed}, which the lane undoes. Rows come only from a read-only statement, read as a query; a write that returns
      * rows ({@code RETURNING}) can abort a libdqlite 1.11 leader (see the lanes-dqlite README),
      * so it is refused before anything is sent, as are several statements in one, which the
      * server would run all.
@@ -341,7 +342,14 @@ final class ClusterWriterConnection implements WriterConnection {
         if (count == 0) {
             return new Statements.Update(0, 0);
         }
-        List<Row> rowid = request(s -> s.query("SELECT last_insert_rowid()", List.of()));
+        List<Row> rowid;
+        try {
+            rowid = request(s -> s.query("SELECT last_insert_rowid()", List.of()));
+        } catch (SQLException e) {
+            // the insert's rows are in the transaction still: only a rollback undoes them
+            throw new Statements.ChangedThenFailed(name + ": the statement changed " + count
+                    + " rows, then reading last_insert_rowid() failed: " + e.getMessage(), e);
+        }
         return new Statements.Update(count, ((Number) rowid.get(0).get(0)).longValue());
     }
 

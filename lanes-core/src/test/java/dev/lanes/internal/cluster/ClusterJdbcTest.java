@@ -82,6 +82,39 @@ class ClusterJdbcTest {
         }
     }
 
+    /**
+     * An insert whose generated key could not be read after it ran was reported rolled back,
+     * while its row stayed in the group's transaction, which committed it; inside a transaction
+     * the row stayed there too, and the commit committed it.
+     */
+    @Test
+    void anInsertWhoseKeyReadFailsLeavesNoRowInAutoCommitModeOrInATransaction()
+            throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO t(v) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+            engine.refuseNextStatement("last_insert_rowid");
+            insert.setString(1, "auto");
+            SQLException auto = catchThrowableOfType(insert::executeUpdate, SQLException.class);
+            assertThat(((dev.lanes.LanesException) auto.getCause()).outcome())
+                    .isEqualTo(dev.lanes.WriteOutcome.ROLLED_BACK);
+            assertThat(count()).as("nothing of the failed insert").isZero();
+
+            c.setAutoCommit(false);
+            insert.setString(1, "before");
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+            engine.refuseNextStatement("last_insert_rowid");
+            insert.setString(1, "failed");
+            SQLException inTx = catchThrowableOfType(insert::executeUpdate, SQLException.class);
+            assertThat(((dev.lanes.LanesException) inTx.getCause()).outcome())
+                    .isEqualTo(dev.lanes.WriteOutcome.ROLLED_BACK);
+            insert.setString(1, "after");
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+            c.commit();
+        }
+        assertThat(db.query("SELECT v FROM t ORDER BY id").stream().map(r -> r.getString("v")))
+                .as("only the inserts that succeeded").containsExactly("before", "after");
+    }
+
     @Test
     void aCommitThatAppliedBeforeTheConnectionDroppedReturnsItsCountOnce() throws SQLException {
         engine.failNextCommit(CommitFault.APPLIED_THEN_DROPPED);
