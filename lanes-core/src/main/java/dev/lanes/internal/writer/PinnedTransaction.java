@@ -50,10 +50,11 @@ import org.slf4j.LoggerFactory;
  * <h2>Concurrency</h2>
  * {@link #pinned}, and each transaction's state and idle check, are guarded by the lane's lock,
  * so that admitting a step and ending the transaction cannot interleave; {@code pinned} is
- * volatile too, so that a gauge asks whether a transaction is open without the lock. Steps run on
- * the lane's holder, which notes the step running in {@link #running} (turn only), so that the
- * transaction's end names the step it ended in. The idle check runs on the timer: it only queues
- * an {@link Expire} step (and schedules the lane), which the holder then runs.
+ * volatile too, so that a gauge asks whether a transaction is open, and a caller whether its
+ * thread holds it ({@link #heldBy}), without the lock. Steps run on the lane's holder, which
+ * notes the step running in {@link #running} (turn only), so that the transaction's end names
+ * the step it ended in. The idle check runs on the timer: it only queues an {@link Expire} step
+ * (and schedules the lane), which the holder then runs.
  */
 final class PinnedTransaction {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);

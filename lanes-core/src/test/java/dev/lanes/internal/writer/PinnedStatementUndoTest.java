@@ -12,15 +12,11 @@ import dev.lanes.Transaction;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.WriterPoisonedException;
-import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.sql.Statement;
-import java.util.EnumSet;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,18 +38,12 @@ class PinnedStatementUndoTest {
 
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
-    /** The fault points that fail now; empty injects nothing. */
-    final AtomicReference<Set<FaultInjector.Point>> failing =
-            new AtomicReference<>(EnumSet.noneOf(FaultInjector.Point.class));
+    PlantedFaults faults;
 
     @BeforeEach
     void start() {
         db = runtime.open("undo.db", DatabaseOptions.builder().maxResultBytes(1_000).build());
-        ((DatabaseImpl) db).lane().faults(point -> {
-            if (failing.get().contains(point)) {
-                throw new SQLException("injected " + point);
-            }
-        });
+        faults = PlantedFaults.on(db);
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
     }
 
@@ -105,11 +95,11 @@ class PinnedStatementUndoTest {
     void aFailedUndoRollsTheWholeTransactionBackAndSaysSo() {
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('before')");
-        failing.set(EnumSet.of(FaultInjector.Point.ROLLBACK_TO));
+        faults.fail(FaultInjector.Point.ROLLBACK_TO);
 
         LanesException e = catchThrowableOfType(LanesException.class, () -> tx.query(TOO_LARGE));
 
-        failing.set(EnumSet.noneOf(FaultInjector.Point.class));
+        faults.clear();
         assertThat((Throwable) e).isNotNull()
                 .hasRootCauseInstanceOf(ResultTooLargeException.class);
         assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
@@ -128,10 +118,10 @@ class PinnedStatementUndoTest {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.executeUpdate("INSERT INTO t(v) VALUES ('before')");
-            failing.set(EnumSet.of(FaultInjector.Point.ROLLBACK_TO));
+            faults.fail(FaultInjector.Point.ROLLBACK_TO);
             SQLException e = catchThrowableOfType(SQLException.class,
                     () -> s.executeQuery(TOO_LARGE));
-            failing.set(EnumSet.noneOf(FaultInjector.Point.class));
+            faults.clear();
             assertThat((Throwable) e).isNotNull();
             SQLException commit = catchThrowableOfType(SQLException.class, c::commit);
             assertThat((Throwable) commit).as("the transaction was rolled back under the caller")
@@ -145,7 +135,7 @@ class PinnedStatementUndoTest {
     void anUndoAndARollbackThatBothFailEndTheTransactionUnknownAndPoisonTheWriter() {
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('before')");
-        failing.set(EnumSet.of(FaultInjector.Point.ROLLBACK_TO, FaultInjector.Point.ROLLBACK));
+        faults.fail(FaultInjector.Point.ROLLBACK_TO, FaultInjector.Point.ROLLBACK);
 
         LanesException e = catchThrowableOfType(LanesException.class, () -> tx.query(TOO_LARGE));
 
@@ -163,10 +153,10 @@ class PinnedStatementUndoTest {
         // A read cannot change rows, so it runs bare: a SAVEPOINT that failed would fail it.
         try (Transaction tx = db.begin()) {
             tx.execute("INSERT INTO t(v) VALUES ('kept')");
-            failing.set(EnumSet.of(FaultInjector.Point.SAVEPOINT));
+            faults.fail(FaultInjector.Point.SAVEPOINT);
             assertThat(tx.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(1);
             assertThat(tx.execute("INSERT INTO t(v) VALUES ('plain')")).isEqualTo(1);
-            failing.set(EnumSet.noneOf(FaultInjector.Point.class));
+            faults.clear();
             tx.commit();
         }
         assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
@@ -177,7 +167,7 @@ class PinnedStatementUndoTest {
         try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.executeUpdate("INSERT INTO t(v) VALUES ('kept')");
-            failing.set(EnumSet.of(FaultInjector.Point.SAVEPOINT));
+            faults.fail(FaultInjector.Point.SAVEPOINT);
             try (java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getLong(1)).isEqualTo(1);
@@ -187,7 +177,7 @@ class PinnedStatementUndoTest {
                 p.setString(1, "updated");
                 assertThat(p.executeUpdate()).isEqualTo(1);
             }
-            failing.set(EnumSet.noneOf(FaultInjector.Point.class));
+            faults.clear();
             c.commit();
         }
         assertThat(committed()).isEqualTo("updated");
