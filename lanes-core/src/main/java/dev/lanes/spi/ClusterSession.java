@@ -32,6 +32,30 @@ public interface ClusterSession extends AutoCloseable {
      */
     List<Row> query(String sql, List<Object> params);
 
+    /**
+     * {@link #query}, with the result's column names, which a query has even when it returns no
+     * row. The default names the columns of the first row, so an empty result has none; an
+     * engine whose protocol describes a result before its rows (dqlite's does) overrides it.
+     *
+     * @throws ClusterException when it failed
+     */
+    default Result queryWithColumns(String sql, List<Object> params) {
+        List<Row> rows = query(sql, params);
+        return new Result(rows.isEmpty() ? List.of() : rows.get(0).columns(), rows);
+    }
+
+    /**
+     * The rows of a query and its column names.
+     *
+     * @param columns the column names, as SQLite names them, one per value of each row
+     * @param rows the rows, detached, as {@link #query} returns them
+     */
+    record Result(List<String> columns, List<Row> rows) {
+        public Result {
+            columns = List.copyOf(columns);
+        }
+    }
+
     /** Whether the session can still take requests. */
     boolean isOpen();
 

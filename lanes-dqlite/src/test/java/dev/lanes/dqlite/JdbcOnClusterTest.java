@@ -211,6 +211,41 @@ class JdbcOnClusterTest {
         }
     }
 
+    /**
+     * dqlite names a result's columns before its rows, so an empty result has its columns; the
+     * declared types, which the protocol does not carry, come from the schema; inside a
+     * transaction the metadata sees the transaction's own DDL.
+     */
+    @Test
+    void anEmptyResultHasItsColumnsWithDeclaredTypesAndATransactionSeesItsOwnSchema()
+            throws SQLException {
+        Database db = open("jdbc-result-metadata");
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT id, v AS label, n FROM t WHERE id < 0")) {
+                assertThat(rs.next()).isFalse();
+                java.sql.ResultSetMetaData meta = rs.getMetaData();
+                assertThat(meta.getColumnCount()).isEqualTo(3);
+                assertThat(meta.getColumnLabel(2)).isEqualTo("label");
+                assertThat(List.of(meta.getColumnTypeName(1), meta.getColumnTypeName(2),
+                        meta.getColumnTypeName(3))).containsExactly("INTEGER", "TEXT", "INTEGER");
+            }
+            c.setAutoCommit(false);
+            s.executeUpdate("CREATE TABLE in_tx(x VARCHAR(20))");
+            List<String> tables = new java.util.ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getTables(null, null, "in_tx", null)) {
+                while (rs.next()) {
+                    tables.add(rs.getString("TABLE_NAME"));
+                }
+            }
+            assertThat(tables).as("its own uncommitted table").containsExactly("in_tx");
+            try (ResultSet rs = s.executeQuery("SELECT x FROM in_tx")) {
+                assertThat(rs.getMetaData().getColumnCount()).isEqualTo(1);
+                assertThat(rs.getMetaData().getColumnTypeName(1)).isEqualTo("VARCHAR");
+            }
+            c.rollback();
+        }
+    }
+
     private static long count(Statement s) throws SQLException {
         try (ResultSet rs = s.executeQuery("SELECT count(*) AS n FROM t")) {
             assertThat(rs.next()).isTrue();

@@ -32,11 +32,13 @@ import dev.lanes.internal.util.CloseWait;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
+import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.LaneGauges;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import dev.lanes.spi.ClusterEngine;
+import dev.lanes.spi.ClusterSession;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -101,10 +103,11 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
                 runtime.changeDispatcher());
         ConnectionBudget budget = new ConnectionBudget(0); // a session is no file descriptor
         GroupLedger ledger = new GroupLedger(name, engine, database);
+        this.schema = new SchemaCopy(this, runtime.pool(), this::transactionOfCurrentThread);
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), budget, metrics, transactionListeners,
                 new ClusterWriterConnector(name, engine, database, options.busyTimeout(),
-                        options.maxResultBytes(), ledger, resolutions, budget),
+                        options.maxResultBytes(), ledger, resolutions, budget, schema),
                 new DiskReserve(name, path, 0, runtime.clock(), metrics), new LaneSetup.Events() {
                     @Override
                     public void used() {
@@ -117,7 +120,6 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
                     }
                 }));
         lane.background(options.background());
-        this.schema = new SchemaCopy(this, runtime.pool());
         this.reads = new ReadSessions(name, engine, database, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(), options.maxResultBytes());
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
@@ -305,6 +307,11 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         return lane.runAndWait(r, !Threads.currentIsVirtual(), startTimeout);
     }
 
+    /** The read-write transaction the calling thread holds on the lane, or null. */
+    private InteractiveTransaction transactionOfCurrentThread() {
+        return lane.transactionOfCurrentThread();
+    }
+
     // ------------------------------------------------------------------ reads
 
     @Override
@@ -318,6 +325,11 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
      */
     @Override
     public List<Row> query(ReadOptions options, String sql, Object... args) {
+        return queryWithColumns(options, sql, args).rows();
+    }
+
+    /** {@link #query(ReadOptions, String, Object...)}, with the result's column names. */
+    ClusterSession.Result queryWithColumns(ReadOptions options, String sql, Object... args) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
         Object[] bound = args == null ? new Object[0] : args;
@@ -328,7 +340,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
                 return runAndWait(lane.body(WriteOptions.DEFAULTS,
                         new LaneWorks.Query(sql, bound)));
             }
-            return reads.query(sql, bound);
+            return reads.queryWithColumns(sql, bound);
         });
     }
 

@@ -19,8 +19,10 @@ import java.util.List;
  *
  * <ul>
  *   <li>auto-commit reads run as {@code db.query} runs them (a read session; while corked, the
- *       lane). The result's labels are its rows' columns, so an empty result has no columns;
- *       every declared type is unknown (null): a cluster session gives neither;
+ *       lane). The result's labels are the columns the session names ({@link
+ *       dev.lanes.spi.ClusterSession#queryWithColumns}: dqlite names them for an empty result
+ *       too); the declared types, which a session does not give, are asked of the {@link
+ *       SchemaCopy} when first read ({@link ClusterSql.DeclaredTypes});
  *   <li>auto-commit writes and batches run on the writer lane as {@code db.execute} and {@code
  *       db.executeBatch} do, with the same outcomes; generated keys are {@code
  *       last_insert_rowid()} read on the lane's session right after the insert. A write that
@@ -28,9 +30,11 @@ import java.util.List;
  *   <li>a read-write transaction is {@code db.begin()}'s, savepoints included;
  *   <li>a read-only transaction is one snapshot on a read session ({@link
  *       ReadSessionTransaction}), beside the lane, so it holds no write back;
- *   <li>{@code DatabaseMetaData} is the driver's, on a {@link SchemaCopy} of the committed
- *       schema, also inside a transaction (a cluster has no JDBC connection to ask): a table a
- *       transaction created shows once it committed.
+ *   <li>{@code DatabaseMetaData} is the driver's, on a {@link SchemaCopy} of the schema the
+ *       caller sees (a cluster has no JDBC connection to ask): the committed one, or, on the
+ *       thread that holds the database's read-write transaction, that transaction's own, its
+ *       uncommitted DDL included. A read-only transaction's metadata is the committed schema
+ *       of the call, not its snapshot's.
  * </ul>
  *
  * <p>Stateless but for final references to thread-safe objects.
@@ -61,7 +65,7 @@ final class ClusterJdbc implements JdbcBackend {
     @Override
     public ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging) {
         // the whole result, never streamed: a cluster read holds no reader to keep
-        return ClusterSql.resultData(db.query(options, sql, args));
+        return ClusterSql.resultData(db.queryWithColumns(options, sql, args), schema, sql);
     }
 
     @Override
@@ -84,7 +88,7 @@ final class ClusterJdbc implements JdbcBackend {
 
     @Override
     public ReadTransaction snapshot(ReadOptions options) {
-        return reads.transaction(options);
+        return reads.transaction(options, schema);
     }
 
     @Override

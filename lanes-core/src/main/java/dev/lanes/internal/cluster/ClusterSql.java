@@ -1,14 +1,14 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.InvalidRequestException;
-import dev.lanes.Row;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlLexer;
 import dev.lanes.internal.sql.SqlText;
+import dev.lanes.spi.ClusterSession;
+import java.util.AbstractList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -59,13 +59,49 @@ final class ClusterSql {
     }
 
     /**
-     * Rows a cluster session returned, as a JDBC result: the labels are the rows' columns (none
-     * when there is no row: a session gives rows, not columns), the names are the labels, and
-     * every declared type is unknown (null), since a session does not give them.
+     * A query's result from a cluster session, as a JDBC result: the labels are the columns the
+     * session named (for an empty result too, when its engine describes results, as dqlite's
+     * does), the names are the labels, as sqlite-jdbc's are, and the declared types are asked of
+     * {@code schema} when first wanted (see {@link DeclaredTypes}).
      */
-    static ResultData resultData(List<Row> rows) {
-        List<String> labels = rows.isEmpty() ? List.of() : rows.get(0).columns();
-        return new ResultData(labels, labels, Collections.nCopies(labels.size(), null), rows);
+    static ResultData resultData(ClusterSession.Result result, SchemaCopy schema, String sql) {
+        List<String> labels = result.columns();
+        return new ResultData(labels, labels, new DeclaredTypes(schema, sql, labels),
+                result.rows());
+    }
+
+    /**
+     * The declared types of a cluster query's columns, which a session does not give: found on
+     * the {@link SchemaCopy} when one is first read (a JDBC caller seldom asks for a type name,
+     * and finding them costs a round trip), then kept. Thread-safe: a racing first read finds an
+     * equal list.
+     */
+    static final class DeclaredTypes extends AbstractList<String> {
+        private final SchemaCopy schema;
+        private final String sql;
+        private final List<String> labels;
+        private volatile List<String> found;
+
+        DeclaredTypes(SchemaCopy schema, String sql, List<String> labels) {
+            this.schema = schema;
+            this.sql = sql;
+            this.labels = labels;
+        }
+
+        @Override
+        public String get(int index) {
+            List<String> types = found;
+            if (types == null) {
+                types = labels.isEmpty() ? List.of() : schema.declaredTypes(sql, labels);
+                found = types;
+            }
+            return types.get(index);
+        }
+
+        @Override
+        public int size() {
+            return labels.size();
+        }
     }
 
     /** A statement's parameters as the SPI takes them. */

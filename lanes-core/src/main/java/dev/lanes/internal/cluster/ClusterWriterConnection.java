@@ -81,6 +81,8 @@ final class ClusterWriterConnection implements WriterConnection {
     private final GroupLedger ledger;
     private final WriterCounters counters;
     private final Resolutions resolutions;
+    /** Tells the declared types of a JDBC query's columns. */
+    private final SchemaCopy schema;
 
     /** The session with the leader; null when there is none yet or it was lost. */
     private ClusterSession session;
@@ -93,7 +95,8 @@ final class ClusterWriterConnection implements WriterConnection {
 
     ClusterWriterConnection(String name, ClusterEngine engine, String database,
             Duration busyTimeout, long maxResultBytes, GroupLedger ledger,
-            WriterCounters counters, Resolutions resolutions, ClusterSession first) {
+            WriterCounters counters, Resolutions resolutions, SchemaCopy schema,
+            ClusterSession first) {
         this.name = name;
         this.engine = engine;
         this.database = database;
@@ -102,6 +105,7 @@ final class ClusterWriterConnection implements WriterConnection {
         this.ledger = ledger;
         this.counters = counters;
         this.resolutions = resolutions;
+        this.schema = schema;
         this.session = first;
     }
 
@@ -313,7 +317,8 @@ final class ClusterWriterConnection implements WriterConnection {
     /**
      * A JDBC statement. Generated keys are read as SQLite gives them, {@code last_insert_rowid()}
      * on the same session right after the write (the session is the lane's alone, so nothing ran
-     * between). Rows come only from a read-only statement, read as a query; a write that returns
+     * between); when that read fails, the write's rows are still in the transaction, and it
+     * fails {@link Statements.ChangedThenFailed}, which the lane undoes. Rows come only from a read-only statement, read as a query; a write that returns
      * rows ({@code RETURNING}) can abort a libdqlite 1.11 leader (see the lanes-dqlite README),
      * so it is refused before anything is sent, as are several statements in one, which the
      * server would run all.
@@ -323,7 +328,7 @@ final class ClusterWriterConnection implements WriterConnection {
             throws SQLException {
         Refusals.severalStatements(name, "a JDBC statement", sql);
         if (returns == WriteRequest.Returns.ROWS && ReadOnlyClassifier.refusal(sql) == null) {
-            return ClusterSql.resultData(query(sql, args));
+            return ClusterSql.resultData(queryWithColumns(sql, args), schema, sql);
         }
         ClusterSql.refuseRows(name, "a JDBC statement", sql);
         if (returns == WriteRequest.Returns.ROWS) {
@@ -337,7 +342,14 @@ final class ClusterWriterConnection implements WriterConnection {
         if (count == 0) {
             return new Statements.Update(0, 0);
         }
-        List<Row> rowid = request(s -> s.query("SELECT last_insert_rowid()", List.of()));
+        List<Row> rowid;
+        try {
+            rowid = request(s -> s.query("SELECT last_insert_rowid()", List.of()));
+        } catch (SQLException e) {
+            // the insert's rows are in the transaction still: only a rollback undoes them
+            throw new Statements.ChangedThenFailed(name + ": the statement changed " + count
+                    + " rows, then reading last_insert_rowid() failed: " + e.getMessage(), e);
+        }
         return new Statements.Update(count, ((Number) rowid.get(0).get(0)).longValue());
     }
 
@@ -358,9 +370,15 @@ final class ClusterWriterConnection implements WriterConnection {
 
     @Override
     public List<Row> query(String sql, Object[] args) throws SQLException {
-        List<Row> rows = request(s -> s.query(sql, ClusterSql.params(args)));
-        checkSize(name, sql, rows, maxResultBytes);
-        return rows;
+        return queryWithColumns(sql, args).rows();
+    }
+
+    /** {@link #query}, with the result's column names (also when it has no row). */
+    ClusterSession.Result queryWithColumns(String sql, Object[] args) throws SQLException {
+        ClusterSession.Result result = request(s -> s.queryWithColumns(sql,
+                ClusterSql.params(args)));
+        checkSize(name, sql, result.rows(), maxResultBytes);
+        return result;
     }
 
     /** Fails a result larger in all than {@code maxBytes}, as a local reader does. */

@@ -24,10 +24,11 @@ final class ClusterWriterConnector implements WriterConnector {
     private final GroupLedger ledger;
     private final Resolutions resolutions;
     private final ConnectionBudget budget;
+    private final SchemaCopy schema;
 
     ClusterWriterConnector(String name, ClusterEngine engine, String database,
             Duration busyTimeout, long maxResultBytes, GroupLedger ledger,
-            Resolutions resolutions, ConnectionBudget budget) {
+            Resolutions resolutions, ConnectionBudget budget, SchemaCopy schema) {
         this.name = name;
         this.engine = engine;
         this.database = database;
@@ -36,6 +37,7 @@ final class ClusterWriterConnector implements WriterConnector {
         this.ledger = ledger;
         this.resolutions = resolutions;
         this.budget = budget;
+        this.schema = schema;
     }
 
     /** The fault injector is SQLite's and does not apply here. */
@@ -50,6 +52,6 @@ final class ClusterWriterConnector implements WriterConnector {
         }
         budget.opened(); // the lane tells the budget when it closes the connection
         return new ClusterWriterConnection(name, engine, database, busyTimeout, maxResultBytes,
-                ledger, counters, resolutions, session);
+                ledger, counters, resolutions, schema, session);
     }
 }

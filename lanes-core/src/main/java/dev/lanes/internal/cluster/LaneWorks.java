@@ -1,7 +1,7 @@
 package dev.lanes.internal.cluster;
 
-import dev.lanes.Row;
 import dev.lanes.internal.sql.BatchFailure;
+import dev.lanes.spi.ClusterSession;
 import java.util.List;
 
 /** The {@link LaneWork}s of a cluster database. Each is immutable. */
@@ -45,7 +45,7 @@ final class LaneWorks {
     }
 
     /** A query on the lane, inside its transaction: a read while corked sees the corked writes. */
-    static final class Query extends LaneWork<List<Row>> {
+    static final class Query extends LaneWork<ClusterSession.Result> {
         private final String sql;
         private final Object[] args;
 
@@ -55,8 +55,8 @@ final class LaneWorks {
         }
 
         @Override
-        List<Row> run(ClusterWriterConnection c) throws Exception {
-            return c.query(sql, args);
+        ClusterSession.Result run(ClusterWriterConnection c) throws Exception {
+            return c.queryWithColumns(sql, args);
         }
     }
 

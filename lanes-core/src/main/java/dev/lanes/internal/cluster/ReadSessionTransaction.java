@@ -1,7 +1,6 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.ReadFailedException;
-import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.Refusals;
@@ -38,14 +37,18 @@ final class ReadSessionTransaction implements ReadTransaction {
     private final ReadSessions sessions;
     private final String name;
     private final long maxResultBytes;
+    /** Tells the declared types of its queries' columns. */
+    private final SchemaCopy schema;
     /** The session holding the snapshot; null before the first statement and after a loss. */
     private ClusterSession session;
     /** Why the snapshot is gone: its session failed after it began. */
     private ClusterException lost;
     private boolean closed;
 
-    ReadSessionTransaction(ReadSessions sessions, String name, long maxResultBytes) {
+    ReadSessionTransaction(ReadSessions sessions, String name, long maxResultBytes,
+            SchemaCopy schema) {
         this.sessions = sessions;
+        this.schema = schema;
         this.name = name;
         this.maxResultBytes = maxResultBytes;
     }
@@ -55,9 +58,9 @@ final class ReadSessionTransaction implements ReadTransaction {
         Refusals.writeOnReader(name, sql);
         Refusals.severalStatements(name, "a read-only transaction", sql);
         List<Object> params = ClusterSql.params(args);
-        List<Row> rows = inSnapshot(sql, s -> s.query(sql, params));
-        ClusterWriterConnection.checkSize(name, sql, rows, maxResultBytes);
-        return ClusterSql.resultData(rows);
+        ClusterSession.Result result = inSnapshot(sql, s -> s.queryWithColumns(sql, params));
+        ClusterWriterConnection.checkSize(name, sql, result.rows(), maxResultBytes);
+        return ClusterSql.resultData(result, schema, sql);
     }
 
     @Override

@@ -74,6 +74,11 @@ final class ReadSessions {
 
     /** Runs a read-only query on a read session. */
     List<Row> query(String sql, Object[] args) {
+        return queryWithColumns(sql, args).rows();
+    }
+
+    /** {@link #query}, with the result's column names (also when it has no row). */
+    ClusterSession.Result queryWithColumns(String sql, Object[] args) {
         enter(checkoutTimeout);
         try {
             return run(sql, args);
@@ -86,9 +91,9 @@ final class ReadSessions {
      * A read-only transaction on one read session, which it holds, with its permit, until it
      * closes; admitted within {@code options}' timeout, else {@code readerCheckoutTimeout}.
      */
-    ReadSessionTransaction transaction(ReadOptions options) {
+    ReadSessionTransaction transaction(ReadOptions options, SchemaCopy schema) {
         enter(options.timeout().orElse(checkoutTimeout));
-        return new ReadSessionTransaction(this, name, maxResultBytes);
+        return new ReadSessionTransaction(this, name, maxResultBytes, schema);
     }
 
     /** Takes a permit within {@code timeout} and counts the read in flight. */
@@ -124,7 +129,7 @@ final class ReadSessions {
         }
     }
 
-    private List<Row> run(String sql, Object[] args) {
+    private ClusterSession.Result run(String sql, Object[] args) {
         List<Object> params = ClusterSql.params(args);
         ClusterException first = null;
         for (int attempt = 0; attempt < 2; attempt++) {
@@ -134,9 +139,9 @@ final class ReadSessions {
             } catch (ClusterException e) {
                 throw failed(sql, e, first);
             }
-            List<Row> rows;
+            ClusterSession.Result result;
             try {
-                rows = s.query(sql, params);
+                result = s.queryWithColumns(sql, params);
             } catch (ClusterException e) {
                 if (survives(s, e)) {
                     giveBack(s); // SQLite refused the query itself: it would fail again
@@ -150,8 +155,8 @@ final class ReadSessions {
                 continue;
             }
             giveBack(s);
-            ClusterWriterConnection.checkSize(name, sql, rows, maxResultBytes);
-            return rows;
+            ClusterWriterConnection.checkSize(name, sql, result.rows(), maxResultBytes);
+            return result;
         }
         throw new IllegalStateException("unreachable");
     }

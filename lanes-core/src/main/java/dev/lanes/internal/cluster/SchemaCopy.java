@@ -1,29 +1,40 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.ClosedException;
+import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.writer.InteractiveTransaction;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.core.CoreStatement;
 
 /**
  * What answers {@code DatabaseMetaData} for a cluster database, which has no JDBC connection of
  * its own: the driver's metadata on a private in-memory SQLite database that holds a copy of the
  * cluster database's schema, its {@code CREATE} statements replayed from {@code sqlite_master}.
- * Each metadata call reads {@code sqlite_master} on a read session (one round trip) and rebuilds
- * the copy when the schema differs, so an answer is the schema committed when the call began.
+ * Each metadata call reads {@code sqlite_master} (one round trip) and rebuilds the copy when the
+ * schema differs, so an answer is the schema the caller saw when the call began: the committed
+ * one, read on a read session, or, for the thread that holds the database's read-write
+ * transaction, that transaction's own, read inside it (see {@link #visible}). The same copy tells
+ * a query's declared column types ({@link #declaredTypes}), which a cluster session does not.
  *
  * <ul>
  *   <li>Replayed in the order tables, indexes, views, triggers, each in creation order; SQLite's
@@ -50,20 +61,67 @@ final class SchemaCopy {
 
     private final ClusterDatabase db;
     private final WorkerPool pool;
+    /** The transaction the calling thread holds on the lane, or null (see {@link #visible}). */
+    private final Supplier<InteractiveTransaction> ownTransaction;
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
     private Connection copy;
     private List<Entry> schema;
     private boolean closed;
 
-    SchemaCopy(ClusterDatabase db, WorkerPool pool) {
+    SchemaCopy(ClusterDatabase db, WorkerPool pool,
+            Supplier<InteractiveTransaction> ownTransaction) {
         this.db = db;
         this.pool = pool;
+        this.ownTransaction = ownTransaction;
     }
 
-    /** Runs a metadata body on the copy of the schema committed now. */
+    /** Runs a metadata body on a copy of the schema the caller sees now ({@link #visible}). */
     <T> T run(SqlFunction<T> body) throws Exception {
-        List<Entry> current = entries(db.query(SCHEMA));
+        return onCopy(copy -> Reads.runGuarded(ConnectionGuard.read(db.name(), copy,
+                ConnectionGuard.StopCheck.NONE), body));
+    }
+
+    /**
+     * Each column's declared type in the result of the query {@code sql}, whose columns are
+     * {@code labels}: the statement is prepared, never run, on a copy of the schema the caller
+     * sees, and SQLite's {@code sqlite3_column_decltype} is asked of it (null for an
+     * expression). All null when the copy cannot tell: the statement does not prepare there (a
+     * function or module only the cluster has), or its columns are not {@code labels} (the schema
+     * changed since the query ran).
+     */
+    List<String> declaredTypes(String sql, List<String> labels) {
+        List<String> unknown = Collections.nCopies(labels.size(), null);
+        try {
+            return onCopy(copy -> {
+                try (PreparedStatement s = copy.prepareStatement(sql)) {
+                    List<String> declared = ((CoreStatement) s).pointer.safeRun((sqlite, p) -> {
+                        int n = sqlite.column_count(p);
+                        if (n != labels.size()) {
+                            return null;
+                        }
+                        String[] types = new String[n];
+                        for (int i = 0; i < n; i++) {
+                            if (!labels.get(i).equals(sqlite.column_name(p, i))) {
+                                return null;
+                            }
+                            types[i] = sqlite.column_decltype(p, i);
+                        }
+                        return Arrays.asList(types);
+                    });
+                    return declared == null ? unknown : Collections.unmodifiableList(declared);
+                }
+            });
+        } catch (Exception e) {
+            LOG.debug("{}: the declared types of '{}' are unknown: the schema's copy could not "
+                    + "describe it ({})", db.name(), SqlText.shorten(sql), e.toString());
+            return unknown;
+        }
+    }
+
+    /** Runs {@code use} on the copy of the schema the caller sees, rebuilt when it changed. */
+    private <T> T onCopy(SqlFunction<T> use) throws Exception {
+        List<Entry> current = entries(visible());
         return pool.onPlatform(() -> {
             lock.lock();
             try {
@@ -73,12 +131,33 @@ final class SchemaCopy {
                 if (copy == null || !current.equals(schema)) {
                     rebuild(current);
                 }
-                return Reads.runGuarded(ConnectionGuard.read(db.name(), copy,
-                        ConnectionGuard.StopCheck.NONE), body);
+                return use.apply(copy);
             } finally {
                 lock.unlock();
             }
         }, false);
+    }
+
+    /**
+     * The schema the caller sees, as a local connection would show it: a thread that holds the
+     * database's read-write transaction sees that transaction's schema, its own uncommitted DDL
+     * included ({@code sqlite_master} read inside it, on the lane); any other caller sees the
+     * committed schema (read on a read session). A cluster has no connection per JDBC
+     * connection, so the thread tells whose transaction it is.
+     */
+    private List<Row> visible() {
+        InteractiveTransaction own = ownTransaction.get();
+        if (own != null) {
+            try {
+                return own.query(SCHEMA);
+            } catch (LanesException e) {
+                if (own.isOpen()) {
+                    throw e;
+                }
+                // it ended meanwhile (committed, rolled back): its schema is the committed one
+            }
+        }
+        return db.query(SCHEMA);
     }
 
     static List<Entry> entries(List<Row> rows) {

@@ -197,12 +197,13 @@ public final class Statements {
 
     /**
      * A statement that changed rows and then failed (reading its generated key): unlike a
-     * failure of SQLite's own, its changes are still in the transaction.
+     * failure of SQLite's own, its changes are still in the transaction. A cluster's writer
+     * connection throws it too, for the same reason.
      */
     public static final class ChangedThenFailed extends SQLException {
         private static final long serialVersionUID = 1L;
 
-        ChangedThenFailed(String message, Throwable cause) {
+        public ChangedThenFailed(String message, Throwable cause) {
             super(message, cause);
         }
     }

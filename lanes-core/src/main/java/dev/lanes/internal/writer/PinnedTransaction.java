@@ -1,9 +1,14 @@
 package dev.lanes.internal.writer;
 
+import dev.lanes.LanesException;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.notify.TransactionStateListeners;
+import dev.lanes.internal.sql.ReadOnlyClassifier;
+import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sql.TextMemo;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
@@ -12,6 +17,7 @@ import dev.lanes.internal.writer.WriteRequest.Commit;
 import dev.lanes.internal.writer.WriteRequest.Execute;
 import dev.lanes.internal.writer.WriteRequest.Expire;
 import dev.lanes.internal.writer.WriteRequest.Query;
+import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Rollback;
 import dev.lanes.internal.writer.WriteRequest.Run;
 import dev.lanes.internal.writer.WriteRequest.TransactionBegin;
@@ -31,19 +37,28 @@ import org.slf4j.LoggerFactory;
  * queue, other writes wait behind it, and no thread is held between its steps. An idle timeout
  * rolls it back, so a forgotten transaction cannot stall the database forever.
  *
+ * <p>A failed step leaves the transaction as it was before the step, as SQLite's statement
+ * journal does for a statement's own failure: a step that can fail after SQLite changed rows (a
+ * body, a write with {@code RETURNING}, an insert whose key is read after it) runs inside a
+ * savepoint and is rolled back to it; other statements run bare. When that undo fails, only the
+ * rollback of the whole transaction undoes the step, and the transaction ends as a failed
+ * rollback says: rolled back when verified, else unknown, the writer poisoned.
+ *
  * <p>While corked, the transaction is a savepoint inside the cork's outer transaction, and its
  * commit releases the savepoint into the cork.
  *
  * <h2>Concurrency</h2>
  * {@link #pinned}, and each transaction's state and idle check, are guarded by the lane's lock,
  * so that admitting a step and ending the transaction cannot interleave; {@code pinned} is
- * volatile too, so that a gauge asks whether a transaction is open without the lock. Steps run on
- * the lane's holder, which notes the step running in {@link #running} (turn only), so that the
- * transaction's end names the step it ended in. The idle check runs on the timer: it only queues
- * an {@link Expire} step (and schedules the lane), which the holder then runs.
+ * volatile too, so that a gauge asks whether a transaction is open, and a caller whether its
+ * thread holds it ({@link #heldBy}), without the lock. Steps run on the lane's holder, which
+ * notes the step running in {@link #running} (turn only), so that the transaction's end names
+ * the step it ended in. The idle check runs on the timer: it only queues an {@link Expire} step
+ * (and schedules the lane), which the holder then runs.
  */
 final class PinnedTransaction {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
+    private static final TextMemo<Boolean> RETURNING_WRITES = new TextMemo<>();
 
     private final String name;
     private final ReentrantLock laneLock;
@@ -85,6 +100,12 @@ final class PinnedTransaction {
     /** Guarded by the lane's lock: the pinned transaction, or null. */
     InteractiveTransaction pinned() {
         return pinned;
+    }
+
+    /** The pinned transaction if {@code thread} began it, else null; without the lock. */
+    InteractiveTransaction heldBy(Thread thread) {
+        InteractiveTransaction tx = pinned;
+        return tx != null && tx.owner == thread ? tx : null;
     }
 
     /** Whether a transaction pins the lane now; without the lock, for gauges. */
@@ -170,9 +191,13 @@ final class PinnedTransaction {
         }
     }
 
-    /** A statement or body of the transaction; a body runs inside its own savepoint. */
+    /**
+     * A statement or body of the transaction. A step that can fail after SQLite changed rows
+     * runs inside its own savepoint (see {@link #mayFailAfterChanging}), so that its failure
+     * leaves the transaction as it was before the step, as a failure of SQLite's own does.
+     */
     private void runStatement(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
-        boolean savepoint = r instanceof Run;
+        boolean savepoint = mayFailAfterChanging(r);
         if (savepoint) {
             try {
                 c.savepoint();
@@ -201,6 +226,30 @@ final class PinnedTransaction {
             // The statement (or body) undid itself; the transaction stays open.
             r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
         }
+    }
+
+    /**
+     * Whether {@code r} can fail after SQLite already changed rows, when only a savepoint undoes
+     * it: a body; a write that returns rows ({@code RETURNING} makes every change in its first
+     * step, and its rows may then outgrow {@code maxResultBytes}); an insert whose generated key
+     * is read after it ({@link Statements.ChangedThenFailed}). Any other statement that fails was
+     * undone by SQLite's statement journal, so reads and plain writes run bare and pay nothing.
+     */
+    private static boolean mayFailAfterChanging(TransactionStep r) {
+        if (r instanceof Execute) {
+            Execute e = (Execute) r;
+            return e.returns == Returns.KEYS || e.returns == Returns.ROWS && returningWrite(e.sql);
+        }
+        if (r instanceof Query) {
+            return returningWrite(((Query) r).sql);
+        }
+        return r instanceof Run;
+    }
+
+    /** Whether {@code sql} writes and returns rows; remembered by text, as it repeats. */
+    private static boolean returningWrite(String sql) {
+        return RETURNING_WRITES.get(sql, text -> ReadOnlyClassifier.refusal(text) != null
+                && SqlText.hasWord(text, "RETURNING"));
     }
 
     private static Object run(TransactionStep r, WriterConnection c) throws Exception {
@@ -255,8 +304,12 @@ final class PinnedTransaction {
             c.rollBackToSavepoint();
             return true;
         } catch (SQLException e) {
-            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+            // Only the rollback of the whole undoes the step now; its outcome is the step's.
             rollBack(tx, c, "ROLLBACK TO failed: " + e.getMessage());
+            LanesException f = transaction.failure(r, tx.state == State.UNKNOWN
+                    ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, failure);
+            f.addSuppressed(e);
+            r.fail(f);
             return false;
         }
     }

@@ -599,6 +599,14 @@ public final class WriterLane implements WorkerPool.Task {
         return pinned.pinnedNow();
     }
 
+    /**
+     * The interactive transaction that pins the lane, if the calling thread began it; else null.
+     * Never blocks: the transaction may end as soon as this returns, when its steps fail.
+     */
+    public InteractiveTransaction transactionOfCurrentThread() {
+        return pinned.heldBy(Thread.currentThread());
+    }
+
     public boolean poisoned() {
         return lifecycle.poisonCause() != null;
     }

@@ -82,6 +82,39 @@ class ClusterJdbcTest {
         }
     }
 
+    /**
+     * An insert whose generated key could not be read after it ran was reported rolled back,
+     * while its row stayed in the group's transaction, which committed it; inside a transaction
+     * the row stayed there too, and the commit committed it.
+     */
+    @Test
+    void anInsertWhoseKeyReadFailsLeavesNoRowInAutoCommitModeOrInATransaction()
+            throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO t(v) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+            engine.refuseNextStatement("last_insert_rowid");
+            insert.setString(1, "auto");
+            SQLException auto = catchThrowableOfType(insert::executeUpdate, SQLException.class);
+            assertThat(((dev.lanes.LanesException) auto.getCause()).outcome())
+                    .isEqualTo(dev.lanes.WriteOutcome.ROLLED_BACK);
+            assertThat(count()).as("nothing of the failed insert").isZero();
+
+            c.setAutoCommit(false);
+            insert.setString(1, "before");
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+            engine.refuseNextStatement("last_insert_rowid");
+            insert.setString(1, "failed");
+            SQLException inTx = catchThrowableOfType(insert::executeUpdate, SQLException.class);
+            assertThat(((dev.lanes.LanesException) inTx.getCause()).outcome())
+                    .isEqualTo(dev.lanes.WriteOutcome.ROLLED_BACK);
+            insert.setString(1, "after");
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+            c.commit();
+        }
+        assertThat(db.query("SELECT v FROM t ORDER BY id").stream().map(r -> r.getString("v")))
+                .as("only the inserts that succeeded").containsExactly("before", "after");
+    }
+
     @Test
     void aCommitThatAppliedBeforeTheConnectionDroppedReturnsItsCountOnce() throws SQLException {
         engine.failNextCommit(CommitFault.APPLIED_THEN_DROPPED);
@@ -332,20 +365,107 @@ class ClusterJdbcTest {
             }
             assertThat(indexes).contains("child_t");
 
-            // a later schema change shows in the next call; one made in an open transaction
-            // shows once it committed (the answers come from the committed schema)
+            // a later schema change shows in the next call
             db.execute("CREATE TABLE later(x)");
             assertThat(tables(meta)).contains("later:TABLE");
-            c.setAutoCommit(false);
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("CREATE TABLE in_tx(x)");
-            }
-            assertThat(tables(meta)).doesNotContain("in_tx:TABLE");
-            assertThat(meta.getDatabaseProductName()).isEqualTo("SQLite");
-            c.commit();
-            assertThat(tables(meta)).contains("in_tx:TABLE");
         }
         assertThat(count()).isEqualTo(1);
+    }
+
+    /**
+     * Flyway and Hibernate introspect the schema their migration just created, before it
+     * commits: inside a cluster transaction the metadata described the committed schema, so a
+     * table created in it did not show until the commit.
+     */
+    @Test
+    void metaDataInsideATransactionDescribesItsOwnUncommittedSchema() throws Exception {
+        try (Connection c = ds.getConnection()) {
+            DatabaseMetaData meta = c.getMetaData();
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE in_tx(x VARCHAR(20) NOT NULL)");
+            }
+            assertThat(tables(meta)).as("its own DDL").contains("in_tx:TABLE");
+            try (ResultSet rs = meta.getColumns(null, null, "in_tx", "%")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("COLUMN_NAME")).isEqualTo("x");
+                assertThat(rs.getString("TYPE_NAME")).isEqualTo("VARCHAR");
+            }
+            java.util.concurrent.ExecutorService other =
+                    java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                List<String> elsewhere = other.submit(() -> {
+                    try (Connection c2 = ds.getConnection()) {
+                        return tables(c2.getMetaData());
+                    }
+                }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(elsewhere).as("another thread sees the committed schema")
+                        .doesNotContain("in_tx:TABLE").contains("t:TABLE");
+            } finally {
+                other.shutdown();
+            }
+            c.rollback();
+            assertThat(tables(meta)).as("rolled back").doesNotContain("in_tx:TABLE");
+
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE kept(x)");
+            }
+            c.commit();
+            c.setAutoCommit(true);
+            assertThat(tables(meta)).contains("kept:TABLE");
+        }
+    }
+
+    /**
+     * A query's metadata on a cluster came from its rows: an empty result had no columns, so
+     * Spring's and Hibernate's row mappers found none, and every declared type was unknown.
+     */
+    @Test
+    void aQuerysMetaDataNamesItsColumnsWhenEmptyAndGivesDeclaredTypes() throws SQLException {
+        db.execute("CREATE TABLE typed(id INTEGER PRIMARY KEY, name VARCHAR(10), at DATETIME, "
+                + "flag BOOLEAN)");
+        db.execute("INSERT INTO typed(name, at, flag) VALUES ('a', 0, 1)");
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT id, name AS label, at, flag, 1 + 1 AS two "
+                    + "FROM typed WHERE id < 0")) {
+                assertThat(rs.next()).isFalse();
+                java.sql.ResultSetMetaData meta = rs.getMetaData();
+                assertThat(meta.getColumnCount()).as("an empty result's columns").isEqualTo(5);
+                assertThat(meta.getColumnLabel(2)).isEqualTo("label");
+                assertThat(typeNames(meta)).containsExactly("INTEGER", "VARCHAR", "DATETIME",
+                        "BOOLEAN", "NUMERIC");
+            }
+            try (ResultSet rs = s.executeQuery("SELECT name, at FROM typed")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(typeNames(rs.getMetaData())).as("declared, not the values' classes")
+                        .containsExactly("VARCHAR", "DATETIME");
+            }
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            try (ResultSet rs = s.executeQuery("SELECT name FROM typed WHERE id < 0")) {
+                assertThat(typeNames(rs.getMetaData())).as("in a read-only transaction")
+                        .containsExactly("VARCHAR");
+            }
+            c.commit();
+            c.setReadOnly(false);
+            try (Statement ddl = c.createStatement()) {
+                ddl.executeUpdate("CREATE TABLE fresh(d DECIMAL(5, 2))");
+            }
+            try (ResultSet rs = s.executeQuery("SELECT d FROM fresh")) {
+                assertThat(rs.getMetaData().getColumnCount()).isEqualTo(1);
+                assertThat(typeNames(rs.getMetaData())).as("a table of the transaction's own")
+                        .containsExactly("DECIMAL");
+            }
+            c.rollback();
+        }
+    }
+
+    private static List<String> typeNames(java.sql.ResultSetMetaData meta) throws SQLException {
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            names.add(meta.getColumnTypeName(i));
+        }
+        return names;
     }
 
     @Test

@@ -46,6 +46,7 @@ final class SqliteClusterEngine implements ClusterEngine {
     private final Path file;
     private final AtomicReference<CommitFault> nextCommit = new AtomicReference<>();
     private final AtomicReference<String> dropNextMatching = new AtomicReference<>();
+    private final AtomicReference<String> refuseNextMatching = new AtomicReference<>();
     /** While positive, opens fail as if no leader were elected; counted down per open. */
     private final AtomicInteger unreachableOpens = new AtomicInteger();
     private volatile boolean unreachable;
@@ -66,6 +67,14 @@ final class SqliteClusterEngine implements ClusterEngine {
     /** The session of the next statement whose SQL contains {@code fragment} drops before it runs. */
     void dropNextStatement(String fragment) {
         dropNextMatching.set(fragment);
+    }
+
+    /**
+     * The next statement whose SQL contains {@code fragment} is refused before it runs, the
+     * session staying open, as a server refuses a statement it cannot run.
+     */
+    void refuseNextStatement(String fragment) {
+        refuseNextMatching.set(fragment);
     }
 
     /** No leader is found until {@link #reachable()}. */
@@ -156,6 +165,12 @@ final class SqliteClusterEngine implements ClusterEngine {
 
         @Override
         public List<Row> query(String sql, List<Object> params) {
+            return queryWithColumns(sql, params).rows();
+        }
+
+        /** The names as dqlite gives them: from the statement, also for an empty result. */
+        @Override
+        public Result queryWithColumns(String sql, List<Object> params) {
             before(sql);
             try (PreparedStatement s = c.prepareStatement(sql)) {
                 bind(s, params);
@@ -174,7 +189,7 @@ final class SqliteClusterEngine implements ClusterEngine {
                         }
                         rows.add(Row.of(columns, values));
                     }
-                    return rows;
+                    return new Result(columns, rows);
                 }
             } catch (SQLException e) {
                 throw classified(e);
@@ -193,6 +208,12 @@ final class SqliteClusterEngine implements ClusterEngine {
                 drop();
                 throw new ClusterException(ClusterException.Kind.MAY_HAVE_RUN, 0, "the "
                         + "connection dropped", null);
+            }
+            String refused = refuseNextMatching.get();
+            if (refused != null && sql.contains(refused)
+                    && refuseNextMatching.compareAndSet(refused, null)) {
+                throw new ClusterException(ClusterException.Kind.NOT_RUN, 1, "refused as "
+                        + "planted", null);
             }
         }
 

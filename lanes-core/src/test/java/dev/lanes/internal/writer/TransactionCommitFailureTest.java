@@ -11,12 +11,7 @@ import dev.lanes.Transaction;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.WriterPoisonedException;
-import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
-import java.sql.SQLException;
-import java.util.EnumSet;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,35 +27,29 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TransactionCommitFailureTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
     Database db;
-    /** The fault points that fail now; empty injects nothing. */
-    final AtomicReference<Set<FaultInjector.Point>> failing =
-            new AtomicReference<>(EnumSet.noneOf(FaultInjector.Point.class));
+    PlantedFaults faults;
 
     @BeforeEach
     void start() {
         db = runtime.open("commit-failure.db");
-        ((DatabaseImpl) db).lane().faults(point -> {
-            if (failing.get().contains(point)) {
-                throw new SQLException("injected " + point);
-            }
-        });
+        faults = PlantedFaults.on(db);
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
     }
 
     @AfterEach
     void stop() {
-        failing.set(EnumSet.noneOf(FaultInjector.Point.class));
+        faults.clear();
     }
 
     @Test
     void aFailedCommitWithAVerifiedRollbackReportsRolledBackAndFreesTheLane() {
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('in-tx')");
-        failing.set(EnumSet.of(FaultInjector.Point.COMMIT));
+        faults.fail(FaultInjector.Point.COMMIT);
 
         WriteFailedException e = catchThrowableOfType(WriteFailedException.class, tx::commit);
 
-        failing.set(EnumSet.noneOf(FaultInjector.Point.class));
+        faults.clear();
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(tx.isOpen()).isFalse();
@@ -73,7 +62,7 @@ class TransactionCommitFailureTest {
     void aFailedCommitWhoseRollbackCannotBeVerifiedReportsUnknownAndPoisonsTheWriter() {
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('in-tx')");
-        failing.set(EnumSet.of(FaultInjector.Point.COMMIT, FaultInjector.Point.ROLLBACK));
+        faults.fail(FaultInjector.Point.COMMIT, FaultInjector.Point.ROLLBACK);
 
         WriteFailedException e = catchThrowableOfType(WriteFailedException.class, tx::commit);
 
@@ -88,11 +77,11 @@ class TransactionCommitFailureTest {
 
     @Test
     void aBeginThatFailsForAnotherReasonThanBusyFailsNotStarted() {
-        failing.set(EnumSet.of(FaultInjector.Point.BEGIN));
+        faults.fail(FaultInjector.Point.BEGIN);
 
         WriteFailedException e = catchThrowableOfType(WriteFailedException.class, db::begin);
 
-        failing.set(EnumSet.noneOf(FaultInjector.Point.class));
+        faults.clear();
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
         try (Transaction tx = db.begin()) {

@@ -66,6 +66,12 @@ public final class EngineSession implements ClusterSession {
 
     @Override
     public List<Row> query(String sql, List<Object> params) {
+        return queryWithColumns(sql, params).rows();
+    }
+
+    /** The names come from the server's ROWS response, which sends them before any row. */
+    @Override
+    public Result queryWithColumns(String sql, List<Object> params) {
         DqliteRows rows;
         try {
             rows = session.query(prepared(sql), params.toArray());
@@ -81,7 +87,7 @@ public final class EngineSession implements ClusterSession {
             }
             out.add(Row.of(columns, values));
         }
-        return out;
+        return new Result(columns, out);
     }
 
     private DqliteStatement prepared(String sql) {
