@@ -112,7 +112,7 @@ class ClusterJdbcTest {
             SQLException inTx = catchThrowableOfType(insert::executeUpdate, SQLException.class);
             assertThat(((dev.lanes.LanesException) inTx.getCause()).outcome())
                     .isEqualTo(dev.lanes.WriteOutcome.ROLLED_BACK);
-            assertThat(catchThrowableOfType(c::commit, SQLException.class))
+            assertThat((Throwable) catchThrowableOfType(c::commit, SQLException.class))
                     .as("the transaction was rolled back whole")
                     .isInstanceOf(java.sql.SQLTransactionRollbackException.class);
             c.rollback();
