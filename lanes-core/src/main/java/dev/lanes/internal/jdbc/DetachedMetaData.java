@@ -2,9 +2,12 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.TextMemo;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,16 +20,76 @@ import java.util.regex.Pattern;
  * empty or 0, as sqlite-jdbc reports for an expression. Every column call checks its index
  * first. Equality is identity; {@code unwrap} gives the metadata itself.
  *
- * <p>Immutable over immutable data: safe from any thread.
+ * <p>The declared types come with the result, except for an auto-commit read of a text whose
+ * results' types were never asked for (see {@link #typesAsked}): reading them costs a native
+ * call per column on every read, about a fifteenth of a point read, for what few callers ask.
+ * Then the first type asked finds them ({@link DeclaredTypes}: the text prepared again on a
+ * reader, without running it), and marks the text, whose later reads carry their types again.
+ * So such a result reports the types of the schema when they are first asked, not when it was
+ * read; the two differ only for a schema changed in between, and one whose columns changed
+ * reports none (each column's type then follows its first value, as for an expression).
+ *
+ * <p>Concurrency: immutable over immutable data but for {@link #found}, which is written once
+ * (a racing second find writes an equal list): safe from any thread.
  */
 final class DetachedMetaData implements ResultSetMetaData, OwnWrapper {
     /** sqlite-jdbc's pattern for the type of {@code cast(x as type)} in a column's name. */
     private static final Pattern CAST = Pattern.compile("cast\\(.*?\\s+as\\s+(.*?)\\s*\\)");
 
+    /**
+     * The texts whose results' declared types were asked for when they had not been read: their
+     * reads read them again. Bounded as {@link TextMemo} is: a text it forgot, or one too long to
+     * keep, is asked again, its results finding their types when they are asked for.
+     */
+    private static final TextMemo<Boolean> TYPES_ASKED = new TextMemo<>();
+
+    /** Finds the declared types of a result read without them. */
+    @FunctionalInterface
+    interface DeclaredTypes {
+        List<String> find() throws SQLException;
+    }
+
     private final ResultData data;
+    /** Finds the declared types when {@code data} has none; null when it has them. */
+    private final DeclaredTypes source;
+    /** The declared types {@link #source} found; null until then. */
+    private volatile List<String> found;
 
     DetachedMetaData(ResultData data) {
+        this(data, null);
+    }
+
+    DetachedMetaData(ResultData data, DeclaredTypes source) {
         this.data = data;
+        this.source = source;
+    }
+
+    /**
+     * Whether an auto-commit read of {@code sql} reads its declared types: once one of its
+     * results was asked for them without having them.
+     */
+    static boolean typesAsked(String sql) {
+        return TYPES_ASKED.contains(sql);
+    }
+
+    /** Marks {@code sql}: its reads read their declared types from now on. */
+    static void askedTypes(String sql) {
+        TYPES_ASKED.remember(sql, Boolean.TRUE);
+    }
+
+    /** The declared types: the result's, else found once. */
+    private List<String> declaredTypes() throws SQLException {
+        List<String> types = data.declaredTypes();
+        if (types != null) {
+            return types;
+        }
+        types = found;
+        if (types == null) {
+            types = source == null ? Collections.nCopies(data.labels().size(), null)
+                    : source.find();
+            found = types;
+        }
+        return types;
     }
 
     /** The 0-based index of the column with this 1-based index, checked. */
@@ -43,7 +106,7 @@ final class DetachedMetaData implements ResultSetMetaData, OwnWrapper {
      */
     private String typeName(int column) throws SQLException {
         int i = checked(column);
-        String declared = data.declaredTypes().get(i);
+        String declared = declaredTypes().get(i);
         if (declared == null) {
             Matcher cast = CAST.matcher(data.names().get(i));
             declared = cast.find() ? cast.group(1) : null;

@@ -64,6 +64,8 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     /** Rows of the pages before the current one (saturating, as {@code getRow} is an int). */
     private int before;
     private ResultSetMetaData metaData;
+    /** The text that finds the declared types {@code data} lacks; null when it has them. */
+    private final String sql;
     private int index = -1;
     private boolean closed;
     private boolean lastWasNull;
@@ -82,25 +84,29 @@ final class DetachedResultSet extends ReadOnlyResultSet {
         }
     }
 
-    private DetachedResultSet(ResultData data, JdbcStatement statement, int fetchSize) {
+    private DetachedResultSet(ResultData data, JdbcStatement statement, int fetchSize,
+            String sql) {
         this.data = data;
         this.rows = data.rows();
         this.statement = statement;
         this.fetchSize = fetchSize;
+        this.sql = sql;
     }
 
     /** A result set over {@code data}; {@code statement} is what {@code getStatement()} gives. */
     static DetachedResultSet of(ResultData data, JdbcStatement statement) {
-        return new DetachedResultSet(data, statement, 0);
+        return new DetachedResultSet(data, statement, 0, null);
     }
 
     /**
      * A result set over the first page {@code data} and the pages of {@code rest} (null when
      * {@code data} is the whole result), at most {@code maxRows} rows in all (0 for no limit).
+     * When {@code data} was read without its declared types, {@code sql} is the text its
+     * statement's connection finds them with, if they are asked for ({@link DetachedMetaData}).
      */
     static DetachedResultSet of(ResultData data, JdbcStatement statement, ResultPages rest,
-            int fetchSize, int maxRows) {
-        DetachedResultSet rs = new DetachedResultSet(data, statement, fetchSize);
+            int fetchSize, int maxRows, String sql) {
+        DetachedResultSet rs = new DetachedResultSet(data, statement, fetchSize, sql);
         if (rest == null) {
             return rs;
         }
@@ -273,7 +279,8 @@ final class DetachedResultSet extends ReadOnlyResultSet {
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
         if (metaData == null) {
-            metaData = new DetachedMetaData(data);
+            metaData = data.declaredTypes() != null || sql == null ? new DetachedMetaData(data)
+                    : new DetachedMetaData(data, statement.connection.declaredTypes(sql, data));
         }
         return metaData;
     }

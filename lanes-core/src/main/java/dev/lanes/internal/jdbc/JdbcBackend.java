@@ -30,7 +30,9 @@ public interface JdbcBackend {
      * not classified again. Returns the first page as {@code paging} bounds it; a backend that
      * streams sets {@link Paging#rest} when rows remain (holding the reader for them), one that
      * does not returns the whole result and leaves it null ({@code paging}'s rest is null when
-     * this is called).
+     * this is called). A backend may leave out the declared types when {@link
+     * Paging#declaredTypes()} is false (the data source finds them on a reader if they are
+     * asked for); one that gives them anyway is right too.
      */
     ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging);
 

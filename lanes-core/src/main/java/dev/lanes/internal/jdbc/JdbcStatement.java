@@ -83,7 +83,7 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
                         rows.rows().subList(0, maxRows));
             }
             current = DetachedResultSet.of(rows, this, connection.takeRest(), fetchSize,
-                    maxRows);
+                    maxRows, shape.sql());
             updateCount = -1;
         } else {
             updateCount = o.count();

@@ -157,7 +157,22 @@ final class LogicalConnection implements Connection {
             paging = p;
         }
         p.pageRows(pageRows);
+        p.declaredTypes(DetachedMetaData.typesAsked(shape.sql()));
         return db.queryData(timeout.read(), functions.substituted(shape), args, p);
+    }
+
+    /**
+     * What finds the declared types of {@code data}, a result of {@code sql} read without them,
+     * when they are first asked: it marks the text, so that its later reads carry them, and
+     * prepares it on a reader (as {@link #getMetaData()}'s calls run outside a transaction),
+     * whatever this connection does by then.
+     */
+    DetachedMetaData.DeclaredTypes declaredTypes(String sql, ResultData data) {
+        return () -> {
+            DetachedMetaData.askedTypes(sql);
+            return metaDataCall(() -> db.metaData(
+                    c -> ResultData.declaredTypesOf(c, sql, data.labels())));
+        };
     }
 
     /**
@@ -500,9 +515,14 @@ final class LogicalConnection implements Connection {
 
     /** Runs a metadata body where the connection's statements run (its transaction, if any). */
     <T> T onItsConnection(dev.lanes.SqlFunction<T> body) throws SQLException {
+        return metaDataCall(() -> inTransaction() && db.metaDataInTransaction()
+                ? tx.runOnConnection(body) : db.metaData(body));
+    }
+
+    /** A metadata call, its failures as SQL exceptions. */
+    private <T> T metaDataCall(java.util.concurrent.Callable<T> call) throws SQLException {
         try {
-            return inTransaction() && db.metaDataInTransaction() ? tx.runOnConnection(body)
-                    : db.metaData(body);
+            return call.call();
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         } catch (SQLException e) {

@@ -100,6 +100,12 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
         return page(r, paging.pageRows());
     }
 
+    /** Whether the first page reads the declared types: as {@link Paging} says. */
+    @Override
+    public boolean declaredTypes() {
+        return paging.declaredTypes();
+    }
+
     @Override
     public boolean keep(Lease lease, long token, ReadLimits limits) {
         if (rs == null) {

@@ -7,6 +7,10 @@ package dev.lanes.internal.sql;
  * when the first page held the whole result. A backend that cannot stream (a cluster, a read on
  * the lane while corked) reads the whole result and leaves {@code rest} null.
  *
+ * <p>It also says whether the first page reads its columns' declared types ({@link
+ * #declaredTypes()}): a data source that can find them later, when they are asked for, skips
+ * them for a text whose results were never asked (see {@link ResultData#declaredTypes()}).
+ *
  * <p>Owned by one statement, whose user is one thread at a time; reused across its executions,
  * so that a read costs no object of its own here.
  */
@@ -21,6 +25,7 @@ public final class Paging {
 
     private int pageRows = Integer.MAX_VALUE;
     private ResultPages rest;
+    private boolean declaredTypes = true;
 
     /** At most this many rows in the first page; {@link Integer#MAX_VALUE} for the byte budget only. */
     public int pageRows() {
@@ -38,6 +43,15 @@ public final class Paging {
 
     public void rest(ResultPages pages) {
         this.rest = pages;
+    }
+
+    /** Whether the read reads its columns' declared types; true unless set otherwise. */
+    public boolean declaredTypes() {
+        return declaredTypes;
+    }
+
+    public void declaredTypes(boolean read) {
+        this.declaredTypes = read;
     }
 
     /** A page's byte budget under {@code maxResultBytes}. */
