@@ -423,6 +423,48 @@ class ConnectionBudgetTest {
         assertThat(TestLanes.countOf(read, "x")).isEqualTo(51);
     }
 
+    /**
+     * The eviction's checkpoint never waits for a reader still reading the WAL: with a busy
+     * timeout longer than the test may run, an eviction that waited would time the test out.
+     * The database is then closed as before, and nothing is lost.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void anEvictionDoesNotWaitForAReaderInTheMiddleOfARead() throws Exception {
+        runtime.start(Lanes.builder().name("busy-reader").maxThreads(THREADS)
+                .maxOpenConnections(2));
+        Database busy = runtime.openWithTable("busy.db", DatabaseOptions.builder()
+                .busyTimeout(java.time.Duration.ofMinutes(10)).build());
+        busy.execute("INSERT INTO t(v) VALUES ('x')");
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> read = reader.submit(() -> busy.read(c -> {
+                long n;
+                try (Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+                    rs.next();
+                    n = rs.getLong(1); // the read's snapshot holds the WAL from here
+                }
+                reading.countDown();
+                release.await();
+                return n;
+            }));
+            reading.await();
+            Database other = runtime.openWithTable("other.db"); // past the cap: busy.db evicted
+            other.execute("INSERT INTO t(v) VALUES ('y')");
+            TestLanes.awaitTrue("busy.db's writer to be evicted, its reader still reading",
+                    () -> runtime.lanes().diagnostics().openConnections() == 2);
+            release.countDown();
+            assertThat(read.get()).isEqualTo(1);
+        } finally {
+            release.countDown();
+            reader.shutdown();
+        }
+        assertThat(TestLanes.countOf(busy, "x")).isEqualTo(1);
+    }
+
     private static long rowsIn(Path file) throws Exception {
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file);
                 Statement s = raw.createStatement();

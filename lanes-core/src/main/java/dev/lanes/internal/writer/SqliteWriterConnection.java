@@ -363,9 +363,16 @@ final class SqliteWriterConnection implements WriterConnection {
 
     @Override
     public boolean emptyWal() {
-        try (java.sql.Statement st = raw.createStatement();
-                java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
-            return rs.next() && rs.getInt(1) == 0; // busy = 0: every frame copied, the WAL reset
+        // Without waiting: a reader still reading the WAL would hold a TRUNCATE checkpoint for
+        // the whole busy timeout, on the thread that evicts.
+        try {
+            raw.setBusyTimeout(0);
+            try (java.sql.Statement st = raw.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                return rs.next() && rs.getInt(1) == 0; // busy = 0: every frame copied, WAL reset
+            } finally {
+                raw.setBusyTimeout(busyTimeoutMillis);
+            }
         } catch (SQLException e) {
             return false; // the WAL stays as it was; the close checkpoints it instead
         }

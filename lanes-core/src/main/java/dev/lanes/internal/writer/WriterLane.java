@@ -556,7 +556,8 @@ public final class WriterLane implements WorkerPool.Task {
         /**
          * Checkpoints the whole WAL into the database file and truncates it to zero bytes,
          * keeping the file ({@code PRAGMA wal_checkpoint(TRUNCATE)}); whether it did. Never
-         * throws: a checkpoint that is busy or fails leaves the WAL as it was.
+         * waits and never throws: a checkpoint that would wait for a reader still reading the
+         * WAL, or that fails, leaves the WAL as it was.
          */
         boolean emptyWal();
     }
