@@ -4,7 +4,6 @@ import dev.lanes.InvalidRequestException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.SqlLexer;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.spi.ClusterSession;
 import java.util.AbstractList;
@@ -25,7 +24,7 @@ final class ClusterSql {
      */
     static void refuseRows(String database, String where, String sql) {
         String why = ReadOnlyClassifier.refusal(sql) == null ? "a query"
-                : hasReturning(sql) ? "a write with RETURNING" : null;
+                : SqlText.hasWord(sql, "RETURNING") ? "a write with RETURNING" : null;
         if (why != null) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": " + where
                     + " is " + why + " ('" + SqlText.shorten(sql) + "'), which returns rows; on a "
@@ -46,16 +45,6 @@ final class ClusterSql {
             default:
                 return false;
         }
-    }
-
-    private static boolean hasReturning(String sql) {
-        SqlLexer lexer = new SqlLexer(sql);
-        while (lexer.next()) {
-            if (lexer.is("RETURNING")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

@@ -7,16 +7,15 @@ import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -24,7 +23,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.core.CoreStatement;
 
 /**
  * What answers {@code DatabaseMetaData} for a cluster database, which has no JDBC connection of
@@ -85,37 +83,18 @@ final class SchemaCopy {
     /**
      * Each column's declared type in the result of the query {@code sql}, whose columns are
      * {@code labels}: the statement is prepared, never run, on a copy of the schema the caller
-     * sees, and SQLite's {@code sqlite3_column_decltype} is asked of it (null for an
+     * sees ({@link ResultData#declaredTypesOf}, as a local data source finds them; null for an
      * expression). All null when the copy cannot tell: the statement does not prepare there (a
      * function or module only the cluster has), or its columns are not {@code labels} (the schema
      * changed since the query ran).
      */
     List<String> declaredTypes(String sql, List<String> labels) {
-        List<String> unknown = Collections.nCopies(labels.size(), null);
         try {
-            return onCopy(copy -> {
-                try (PreparedStatement s = copy.prepareStatement(sql)) {
-                    List<String> declared = ((CoreStatement) s).pointer.safeRun((sqlite, p) -> {
-                        int n = sqlite.column_count(p);
-                        if (n != labels.size()) {
-                            return null;
-                        }
-                        String[] types = new String[n];
-                        for (int i = 0; i < n; i++) {
-                            if (!labels.get(i).equals(sqlite.column_name(p, i))) {
-                                return null;
-                            }
-                            types[i] = sqlite.column_decltype(p, i);
-                        }
-                        return Arrays.asList(types);
-                    });
-                    return declared == null ? unknown : Collections.unmodifiableList(declared);
-                }
-            });
+            return onCopy(copy -> ResultData.declaredTypesOf(copy, sql, labels));
         } catch (Exception e) {
             LOG.debug("{}: the declared types of '{}' are unknown: the schema's copy could not "
                     + "describe it ({})", db.name(), SqlText.shorten(sql), e.toString());
-            return unknown;
+            return Collections.nCopies(labels.size(), null);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.lanes.internal.writer;
 import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
+import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.ControlStatement;
@@ -367,9 +368,8 @@ final class SqliteWriterConnection implements WriterConnection {
         // the whole busy timeout, on the thread that evicts.
         try {
             raw.setBusyTimeout(0);
-            try (java.sql.Statement st = raw.createStatement();
-                    java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
-                return rs.next() && rs.getInt(1) == 0; // busy = 0: every frame copied, WAL reset
+            try {
+                return !Checkpointer.run(raw, "TRUNCATE").busy(); // every frame copied, WAL reset
             } finally {
                 raw.setBusyTimeout(busyTimeoutMillis);
             }
