@@ -318,7 +318,8 @@ final class ClusterWriterConnection implements WriterConnection {
      * A JDBC statement. Generated keys are read as SQLite gives them, {@code last_insert_rowid()}
      * on the same session right after the write (the session is the lane's alone, so nothing ran
      * between); when that read fails, the write's rows are still in the transaction, and it
-     * fails {@link Statements.ChangedThenFailed}, which the lane undoes. Rows come only from a read-only statement, read as a query; a write that returns
+     * fails {@link Statements.ChangedThenFailed}, which the lane undoes. Rows come only from a
+     * read-only statement, read as a query; a write that returns
      * rows ({@code RETURNING}) can abort a libdqlite 1.11 leader (see the lanes-dqlite README),
      * so it is refused before anything is sent, as are several statements in one, which the
      * server would run all.

@@ -39,10 +39,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A failed step leaves the transaction as it was before the step, as SQLite's statement
  * journal does for a statement's own failure: a step that can fail after SQLite changed rows (a
- * body, a write with {@code RETURNING}, an insert whose key is read after it) runs inside a
- * savepoint and is rolled back to it; other statements run bare. When that undo fails, only the
- * rollback of the whole transaction undoes the step, and the transaction ends as a failed
- * rollback says: rolled back when verified, else unknown, the writer poisoned.
+ * body, a write with {@code RETURNING}) runs inside a savepoint and is rolled back to it; other
+ * statements run bare. When that undo fails, or an insert whose key is read after it fails on
+ * that read (it runs bare: see {@link #mayFailAfterChanging}), only the rollback of the whole
+ * transaction undoes the step, and the transaction ends as a failed rollback says: rolled back
+ * when verified, else unknown, the writer poisoned.
  *
  * <p>While corked, the transaction is a savepoint inside the cork's outer transaction, and its
  * commit releases the savepoint into the cork.
@@ -224,10 +225,8 @@ final class PinnedTransaction {
             return;
         } else if (failure instanceof Statements.ChangedThenFailed) {
             // A key-reading insert ran bare and its row stays: only the whole rollback undoes it.
-            rollBack(tx, c, "an insert's generated key could not be read: "
-                    + failure.getMessage());
-            r.fail(transaction.failure(r, tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
-                    : WriteOutcome.ROLLED_BACK, failure));
+            r.fail(rolledBackWhole(tx, r, c, "an insert's generated key could not be read: "
+                    + failure.getMessage(), failure));
         } else {
             // The statement (or body) undid itself; the transaction stays open.
             r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
@@ -317,14 +316,24 @@ final class PinnedTransaction {
             c.rollBackToSavepoint();
             return true;
         } catch (SQLException e) {
-            // Only the rollback of the whole undoes the step now; its outcome is the step's.
-            rollBack(tx, c, "ROLLBACK TO failed: " + e.getMessage());
-            LanesException f = transaction.failure(r, tx.state == State.UNKNOWN
-                    ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, failure);
+            LanesException f = rolledBackWhole(tx, r, c, "ROLLBACK TO failed: "
+                    + e.getMessage(), failure);
             f.addSuppressed(e);
             r.fail(f);
             return false;
         }
+    }
+
+    /**
+     * Only the rollback of the whole transaction undoes the failed step {@code r}: rolls it back,
+     * and returns the step's failure, whose outcome is the transaction's (unknown when the
+     * rollback could not be verified).
+     */
+    private LanesException rolledBackWhole(InteractiveTransaction tx, TransactionStep r,
+            WriterConnection c, String reason, Throwable failure) {
+        rollBack(tx, c, reason);
+        return transaction.failure(r, tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
+                : WriteOutcome.ROLLED_BACK, failure);
     }
 
     private void commit(InteractiveTransaction tx, TransactionStep r, WriterConnection c,
