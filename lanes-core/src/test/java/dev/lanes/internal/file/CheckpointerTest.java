@@ -114,6 +114,17 @@ class CheckpointerTest {
         Files.setLastModifiedTime(wal(), FileTime.fromMillis(before.toMillis() + 1_000));
     }
 
+    /**
+     * A write, a WAL past the threshold, a look at it: the first checkpoint of the active
+     * period, a passive one, has run.
+     */
+    private void writtenPastTheThresholdAndCheckpointed() throws Exception {
+        checkpointer.wrote();
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
+        tick();
+        awaitTrue("a checkpoint", () -> view().completed() == 1);
+    }
+
     /** Opens a reader and takes a snapshot that it keeps until {@link #endSnapshot}. */
     private void holdSnapshot() throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
@@ -225,10 +236,7 @@ class CheckpointerTest {
     @Test
     void aWalPastTheThresholdGetsOnePassiveCheckpointAndNotAnotherUntilItChanges()
             throws Exception {
-        checkpointer.wrote();
-        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
-        tick();
-        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        writtenPastTheThresholdAndCheckpointed();
         assertThat(view().lastMode()).contains("PASSIVE");
         assertThat(view().last()).hasValueSatisfying(r -> assertThat(r.complete()).isTrue());
 
@@ -261,10 +269,7 @@ class CheckpointerTest {
     @Test
     void aCheckpointedWalQuietForTheQuietPeriodIsTruncatedItsConnectionClosedAndTheLooksEnd()
             throws Exception {
-        checkpointer.wrote();
-        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
-        tick();
-        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        writtenPastTheThresholdAndCheckpointed();
         assertThat(budget.open()).as("the checkpointer's connection").isEqualTo(1);
         for (int i = 0; i < quietTicks() - 1; i++) { // quiet since the first tick
             tick();
@@ -289,10 +294,7 @@ class CheckpointerTest {
     @Test
     void aTruncateThatWasBusyKeepsItsConnectionAndIsTriedAgainOnlyAfterAnotherQuietPeriod()
             throws Exception {
-        checkpointer.wrote();
-        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
-        tick();
-        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        writtenPastTheThresholdAndCheckpointed();
         insert(5); // frames the checkpoint has not copied, which the reader's snapshot then uses
         holdSnapshot();
         for (int i = 0; i <= quietTicks(); i++) {
