@@ -79,6 +79,13 @@ public final class Identity {
     private volatile String pinnedUuid;
     private volatile Object pinnedKey = UNPINNED;
     private volatile IdentityMismatchException failure;
+    /**
+     * A hint: the last check found no identity, so the next one asks the schema first (a missing
+     * table costs an {@code SQLException} built through JNI, on every reader of a database Lanes
+     * has not written). Written by any check without ordering; either way of reading gives the
+     * same answer, so a stale hint costs only a query or an exception.
+     */
+    private volatile boolean noneFound;
 
     /**
      * @param path the canonical database path
@@ -147,7 +154,8 @@ public final class Identity {
         IdentityMismatchException mismatch = pinFileKey(fileKey());
         if (mismatch == null) {
             boolean pinnedBeforeRead = uuid() != null;
-            String stored = readUuid(c);
+            String stored = noneFound && !pinnedBeforeRead ? readUuidIfInstalled(c) : readUuid(c);
+            noneFound = stored == null;
             if (stored == null && writable) {
                 stored = install(c);
             }
@@ -228,9 +236,10 @@ public final class Identity {
     }
 
     /**
-     * The identity stored in the database, or null when it has none. One query, run on every
-     * connection opened: a database without the table (rare once a writer opened it) answers
-     * with SQLite's "no such table" error instead of a second query against the schema first.
+     * The identity stored in the database, or null when it has none. One query: a database
+     * without the table answers with SQLite's "no such table" error instead of a second query
+     * against the schema first; once a check found none, the next asks the schema first ({@link
+     * #readUuidIfInstalled}), for a database Lanes only reads may never get the table.
      */
     static String readUuid(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
@@ -242,6 +251,18 @@ public final class Identity {
             }
             throw e;
         }
+    }
+
+    /** {@link #readUuid}, asking the schema first whether the table is there: no exception. */
+    private static String readUuidIfInstalled(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                        + " AND name = '" + TABLE + "'")) {
+            if (!rs.next()) {
+                return null;
+            }
+        }
+        return readUuid(c);
     }
 
     /**

@@ -67,6 +67,44 @@ class IdentityPinningTest {
     }
 
     /**
+     * Readers of a database Lanes never wrote find no identity again and again (after the first,
+     * each asks the schema before reading the table); an identity installed meanwhile by another
+     * process is still found by the next reader and pinned, and a file whose identity differs
+     * from it is then refused.
+     */
+    @Test
+    void readersThatFoundNoIdentityStillFindOneInstalledLaterAndPinIt() throws Exception {
+        Path db = dir.resolve("r.db");
+        try (Connection c = open(db)) {
+            c.createStatement().execute("CREATE TABLE x(v)");
+        }
+        Identity id = identity(db, true, 0);
+        for (int i = 0; i < 3; i++) {
+            try (Connection reader = open(db)) {
+                id.onReaderOpened(reader);
+            }
+        }
+        assertThat(id.uuid()).as("nothing to pin yet").isNull();
+        try (Connection other = open(db); Statement s = other.createStatement()) {
+            s.execute("CREATE TABLE " + Identity.TABLE + "(id INTEGER PRIMARY KEY, uuid TEXT)");
+            s.execute("INSERT INTO " + Identity.TABLE + " VALUES (1, 'installed-elsewhere')");
+        }
+        try (Connection reader = open(db)) {
+            id.onReaderOpened(reader);
+        }
+        assertThat(id.uuid()).isEqualTo("installed-elsewhere");
+        try (Connection other = open(db); Statement s = other.createStatement()) {
+            s.execute("UPDATE " + Identity.TABLE + " SET uuid = 'another-file' WHERE id = 1");
+        }
+        try (Connection reader = open(db)) {
+            catchThrowableOfType(() -> id.onReaderOpened(reader),
+                    IdentityMismatchException.class);
+        }
+        assertThat(id.failure()).isNotNull();
+        assertThat(told).hasSize(1);
+    }
+
+    /**
      * A reader that read the file just before the writer's install committed found no identity;
      * that is the same file seen a moment earlier, not a swap. Opening an existing WAL database
      * that has no identity yet and reading it at once used to kill the database this way.
