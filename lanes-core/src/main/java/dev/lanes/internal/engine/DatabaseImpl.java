@@ -6,6 +6,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
+import dev.lanes.IdentityMismatchException;
 import dev.lanes.LanesException;
 import dev.lanes.Profiling;
 import dev.lanes.ReadOptions;
@@ -52,6 +53,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
@@ -105,9 +107,10 @@ public final class DatabaseImpl implements Database {
         this.options = options;
         this.runtime = runtime;
         MetricsReporter metrics = new MetricsReporter(name, runtime.metrics());
-        // A swapped file: stop using the connections at once; queued work fails NOT_STARTED.
+        // one object answers the parts' callbacks, rather than one lambda each
+        LaneEvents events = new LaneEvents();
         this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
-                metrics, mismatch -> closeAll(false));
+                metrics, events);
         this.diskReserve = new DiskReserve(name, path, options.diskReserveBytes(),
                 runtime.clock(), metrics);
         this.transactionListeners = new TransactionStateListeners(name,
@@ -116,15 +119,15 @@ public final class DatabaseImpl implements Database {
                 runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
                 new SqliteWriterConnector(name, path, options, guards.identity(),
                         runtime.budget(), this::writerOpened),
-                diskReserve, new LaneEvents()));
+                diskReserve, events));
         lane.background(options.background());
-        this.reads = Reads.create(name, path, options, lane::awaitReady, runtime.budget(),
+        this.reads = Reads.create(name, path, options, events, runtime.budget(),
                 runtime.pool(), runtime.timer(), runtime.clock());
         reads.readers().identity(guards.identity());
         reads.readers().metrics(metrics);
         this.idle = new IdleRelease(name, options.idleRelease(), lane, reads.readers(),
                 runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock(), metrics);
-        reads.readers().onConnectionOpened(idle::connectionOpened);
+        reads.readers().onConnectionOpened(events);
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
                 metrics);
         lane.commitObserver(changes);
@@ -146,8 +149,30 @@ public final class DatabaseImpl implements Database {
         idle.connectionOpened();
     }
 
-    /** What the lane tells the database. */
-    private final class LaneEvents implements LaneSetup.Events {
+    /**
+     * What the lane tells the database, and the callbacks of its other parts: a swapped file
+     * ({@link DatabaseGuards}: stop using the connections at once; queued work fails {@code
+     * NOT_STARTED}), a reader connection opened ({@link Runnable}), and the readers' wait for the
+     * writer's first open ({@link Supplier}). It reads the database's final fields only when
+     * called, after the constructor assigned them.
+     */
+    private final class LaneEvents implements LaneSetup.Events,
+            Consumer<IdentityMismatchException>, Runnable, Supplier<CompletableFuture<Void>> {
+        @Override
+        public void accept(IdentityMismatchException mismatch) {
+            closeAll(false);
+        }
+
+        @Override
+        public void run() {
+            idle.connectionOpened();
+        }
+
+        @Override
+        public CompletableFuture<Void> get() {
+            return lane.awaitReady();
+        }
+
         @Override
         public void used() {
             idle.used();

@@ -314,7 +314,7 @@ public final class ReaderSet {
     }
 
     private Lease granted(ReaderConnection c) {
-        stats.acquisitions.increment();
+        stats.acquired();
         return new Lease(c, clock.nanoTime());
     }
 

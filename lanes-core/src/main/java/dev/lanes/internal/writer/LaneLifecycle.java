@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +45,7 @@ final class LaneLifecycle {
     private final WriteQueue queue;
     private final PinnedTransaction pinned;
     /** Collects requests failed here, for the turn to deliver once it released the lane. */
-    private final Consumer<WriteRequest> deliverAfterTurn;
+    private final WriterLane lane;
     /** Completes once the connection is open and initialized; fails when it never will be. */
     final CompletableFuture<Void> ready = new CompletableFuture<>();
     /** Completes with the final state, CLOSED or DEAD; see {@link #terminated()}. */
@@ -65,12 +64,12 @@ final class LaneLifecycle {
     private Throwable deadCause;
 
     LaneLifecycle(String name, ReentrantLock laneLock, WriteQueue queue, PinnedTransaction pinned,
-            Consumer<WriteRequest> deliverAfterTurn) {
+            WriterLane lane) {
         this.name = name;
         this.laneLock = laneLock;
         this.queue = queue;
         this.pinned = pinned;
-        this.deliverAfterTurn = deliverAfterTurn;
+        this.lane = lane;
     }
 
     // guarded by the lane's lock: refuses new work unless the lane runs and is not poisoned
@@ -143,7 +142,7 @@ final class LaneLifecycle {
             failed = queue.failQueued(r -> new WriterPoisonedException(
                     WriteOutcome.NOT_STARTED, name + ": the writer was poisoned (" + cause
                     + ") before this write ran; it never ran", null));
-            failed.forEach(deliverAfterTurn);
+            failed.forEach(lane::deliverAfterTurn);
         } finally {
             laneLock.unlock();
         }
@@ -159,7 +158,7 @@ final class LaneLifecycle {
             dead(cause);
             queue.failQueued(r -> new DatabaseDeadException(name + ": the database cannot be "
                     + "opened (" + cause + "); the request never ran", cause))
-                    .forEach(deliverAfterTurn);
+                    .forEach(lane::deliverAfterTurn);
         } finally {
             laneLock.unlock();
         }

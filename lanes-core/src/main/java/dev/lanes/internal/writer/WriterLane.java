@@ -94,8 +94,11 @@ public final class WriterLane implements WorkerPool.Task {
     private final IdleReleaseTurn idleRelease;
 
     // turn only
-    /** Requests whose outcome was recorded outside their own turn, to deliver after it. */
-    private final List<WriteRequest> drained = new ArrayList<>();
+    /**
+     * Requests whose outcome was recorded outside their own turn, to deliver after it; null while
+     * there are none (most turns, and every idle lane).
+     */
+    private List<WriteRequest> drained;
 
     public WriterLane(LaneSetup setup) {
         this.setup = setup;
@@ -108,25 +111,43 @@ public final class WriterLane implements WorkerPool.Task {
                 clock);
         // one instance of each callback the parts share, not one per part
         Consumer<String> poison = this::poison;
-        Consumer<WriteRequest> deliverAfterTurn = drained::add;
         this.transaction = new LaneTransaction(name, options.busyTimeout(), setup.diskReserve(),
                 poison);
         this.cork = new Cork(transaction, telemetry, lock);
-        SerialTask run = new SerialTask();
+        // the parts call back into the lane by its package-private methods, not by a lambda each
         this.pinned = new PinnedTransaction(transaction, lock, queue, cork, telemetry,
-                setup.transactionListeners(), setup.timer(), clock, run::schedule,
-                () -> setup.pool().submit(this), deliverAfterTurn);
-        this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, deliverAfterTurn);
-        this.scheduler = new TurnScheduler(run, lock, queue, pinned, setup.pool(), this,
-                setup.events(), this::turn);
+                setup.transactionListeners(), setup.timer(), clock, this);
+        this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, this);
+        this.scheduler = new TurnScheduler(new SerialTask(), lock, queue, pinned, setup.pool(),
+                this, setup.events());
         this.admission = new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler,
-                telemetry, this::armStartTimeout);
+                telemetry, this);
         this.groupCommit = new GroupCommit(transaction, cork, telemetry, clock);
         this.maintenanceRun = new MaintenanceRun(transaction, cork, telemetry, clock,
                 setup.diskReserve(), poison);
         this.connection = new WriterConnectionSlot(setup, telemetry, lifecycle);
         this.idleRelease = new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork,
                 lifecycle, connection);
+    }
+
+    // turn only
+    /** Collects a request whose outcome was recorded outside its own turn, to deliver after it. */
+    void deliverAfterTurn(WriteRequest r) {
+        if (drained == null) {
+            drained = new ArrayList<>();
+        }
+        drained.add(r);
+    }
+
+    // guarded by lock
+    /** Schedules an idle lane; whether the caller must {@link #submitSelf} it, unlocked. */
+    boolean scheduleIfIdle() {
+        return scheduler.schedule();
+    }
+
+    /** Submits the lane to the pool, after {@link #scheduleIfIdle} said so. */
+    void submitSelf() {
+        setup.pool().submit(this);
     }
 
     /** Installs a fault injector; for tests of the failure paths. */
@@ -244,7 +265,7 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     // guarded by lock: when admission queued a request with a start timeout
-    private void armStartTimeout(WriteRequest r) {
+    void armStartTimeout(WriteRequest r) {
         try {
             r.startExpiry = setup.timer().schedule(() -> withdrawIfUnstarted(r),
                     r.startTimeoutNanos);
@@ -383,7 +404,7 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
-    private void turn(WriteRequest first) {
+    void turn(WriteRequest first) {
         List<WriteRequest> group;
         List<WriteRequest> dropped;
         lock.lock();
@@ -411,9 +432,8 @@ public final class WriterLane implements WorkerPool.Task {
             telemetry.observe(group);
             // Turn state, taken while this thread still holds the lane: the next holder may fill
             // it again (a poison drains the queue into it) as soon as the lane is released.
-            List<WriteRequest> drainedHere = drained.isEmpty() ? List.of()
-                    : new ArrayList<>(drained);
-            drained.clear();
+            List<WriteRequest> drainedHere = drained == null ? List.of() : drained;
+            drained = null;
             boolean opened = connection.takeJustOpened();
             scheduler.finishTurn(true);
             deliverAll(group);
