@@ -496,7 +496,7 @@ public final class DatabaseImpl implements Database {
         // The lane may finish closing before the last read returned its reader, and the lease
         // is released only after every connection closed.
         return state == DatabaseState.CLOSED && (!reads.readers().isClosed()
-                || !guards.lease().released().isDone()) ? DatabaseState.CLOSING : state;
+                || !guards.lease().isReleased()) ? DatabaseState.CLOSING : state;
     }
 
     @Override

@@ -2,7 +2,10 @@ package dev.lanes.internal.file;
 
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -37,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #REGISTRY} guards {@link #HELD}, {@link #FILES} and every {@link LockFile#users}
  * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it;
  * a lease's {@link #lock} guards {@link #fileLock}, {@link #released} and {@link #deferred}. The
- * order is lease, then {@link #REGISTRY}, then lock file. A {@link LockFile} leaves {@link #FILES}
+ * order is lease, then {@link #REGISTRY}, then lock file. {@link #releasedFuture} takes no lock:
+ * it goes once from null to a future by compare-and-set, made by whoever asks first or by the
+ * release (see {@link #released}). A {@link LockFile} leaves {@link #FILES}
  * only with its channel closed, under {@link #REGISTRY}: a later lease of the same file makes a new
  * one and opens the file anew only after the old descriptor is gone, so that closing it cannot
  * drop the new lease's lock.
@@ -57,6 +62,10 @@ public final class Lease {
     // guarded by REGISTRY: the lock files some lease of this JVM uses
     private static final Map<Path, LockFile> FILES = new HashMap<>();
 
+    // before NONE, which completes its future as it is made
+    private static final VarHandle RELEASED_FUTURE =
+            VarHandles.field(MethodHandles.lookup(), "releasedFuture", CompletableFuture.class);
+
     /** The lease of a database that needs none (in-memory). */
     static final Lease NONE = new Lease(null, null, null, null, null);
 
@@ -65,7 +74,8 @@ public final class Lease {
     private final String name;
     private final Object owner;
     private final String ownerName;
-    private final CompletableFuture<Void> releasedFuture = new CompletableFuture<>();
+    /** Made when first asked for or at the release, whichever is first; see {@link #released}. */
+    private volatile CompletableFuture<Void> releasedFuture;
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
@@ -80,7 +90,7 @@ public final class Lease {
         this.owner = owner;
         this.ownerName = ownerName;
         if (slot == null) {
-            releasedFuture.complete(null);
+            VarHandles.complete(RELEASED_FUTURE, this);
         }
     }
 
@@ -158,7 +168,7 @@ public final class Lease {
         REGISTRY.lock();
         try {
             Lease holder = HELD.get(slot);
-            return holder != null && holder.owner == owner ? holder.releasedFuture : null;
+            return holder != null && holder.owner == owner ? holder.released() : null;
         } finally {
             REGISTRY.unlock();
         }
@@ -223,9 +233,19 @@ public final class Lease {
         }
     }
 
-    /** Completes once the lease is released. */
+    /**
+     * Completes once the lease is released. Made on first use (most leases are released without
+     * anyone waiting) and set once by compare-and-set, so that asking and releasing meet in the
+     * same future; never handed to users as is (see {@link VarHandles#complete}).
+     */
     public CompletableFuture<Void> released() {
-        return releasedFuture;
+        return VarHandles.getOrSet(RELEASED_FUTURE, this, CompletableFuture::new);
+    }
+
+    /** Whether the lease is released; {@link #released()} without making its future. */
+    public boolean isReleased() {
+        CompletableFuture<Void> f = releasedFuture;
+        return f != null && f.isDone();
     }
 
     /**
@@ -259,7 +279,7 @@ public final class Lease {
         } finally {
             lock.unlock();
         }
-        releasedFuture.complete(null);
+        VarHandles.complete(RELEASED_FUTURE, this);
     }
 
     @Override

@@ -4,13 +4,12 @@ import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.util.Threads;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Closes reader connections the {@link ReaderSet} let go of, always on a platform thread: inline
  * when the caller is one, else as a pool task, since a native close may not run on a virtual
  * thread. Each close is counted off the connection budget; the last one completes the set's
- * {@code closed} future. Stateless but for its final references; the connections handed over
+ * close ({@link ReaderSet#closedNow}). Stateless but for its final references; the connections handed over
  * belong to it alone (the set took them out of its slots under its lock), and it is called
  * after that lock is released.
  */
@@ -18,14 +17,13 @@ final class ReaderCloser {
     private final String name;
     private final ConnectionBudget budget;
     private final WorkerPool pool;
-    private final CompletableFuture<Void> closed;
+    private final ReaderSet set;
 
-    ReaderCloser(String name, ConnectionBudget budget, WorkerPool pool,
-            CompletableFuture<Void> closed) {
+    ReaderCloser(String name, ConnectionBudget budget, WorkerPool pool, ReaderSet set) {
         this.name = name;
         this.budget = budget;
         this.pool = pool;
-        this.closed = closed;
+        this.set = set;
     }
 
     /** Closes {@code connections} (may be null), then completes the close when {@code last}. */
@@ -41,7 +39,7 @@ final class ReaderCloser {
                 }
             }
             if (last) {
-                closed.complete(null);
+                set.closedNow();
             }
         };
         if (connections == null || connections.isEmpty() || !Threads.currentIsVirtual()) {

@@ -15,6 +15,9 @@ import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
+import dev.lanes.internal.util.VarHandles;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +84,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #beginClose} stops admission ({@link ClosingException}, then {@link ClosedException}),
  * closes the idle connections at once, lets reads in flight (and, when draining, the reads
  * already waiting) finish, closes each connection as it comes back, and completes the returned
- * future once none is checked out and none waits.
+ * future once none is checked out and none waits. That future ({@link #closed}) is made when
+ * first asked for or at the close, whichever comes first, set once by compare-and-set, so that
+ * an open set holds none; it is never handed to users as is.
  */
 public final class ReaderSet {
 
@@ -108,7 +113,11 @@ public final class ReaderSet {
     private final ReentrantLock lock = new ReentrantLock();
     /** The reads waiting for a slot; its size is written under {@link #lock}. */
     private final WaitQueue queue;
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    /** Made when first asked for or at the close, whichever is first; see {@link #closedNow}. */
+    private volatile CompletableFuture<Void> closed;
+
+    private static final VarHandle CLOSED =
+            VarHandles.field(MethodHandles.lookup(), "closed", CompletableFuture.class);
 
     /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
     private final ReaderStats stats = new ReaderStats();
@@ -127,7 +136,7 @@ public final class ReaderSet {
         this.budget = budget;
         this.free = new AtomicInteger(capacity);
         this.idle = new IdleSlots(capacity);
-        this.closer = new ReaderCloser(name, budget, pool, closed);
+        this.closer = new ReaderCloser(name, budget, pool, this);
         this.queue = new WaitQueue(name, capacity, checkoutTimeout, lock, clock, timer, pool,
                 stats, this);
     }
@@ -556,11 +565,17 @@ public final class ReaderSet {
         }
         queue.deliver(refusedNow);
         closer.close(toClose, finished);
-        return closed;
+        return VarHandles.getOrSet(CLOSED, this, CompletableFuture::new);
+    }
+
+    /** Every reader connection is closed after {@link #beginClose}; the closer's last act. */
+    void closedNow() {
+        VarHandles.complete(CLOSED, this);
     }
 
     /** Whether every reader connection is closed after {@link #beginClose}. */
     public boolean isClosed() {
-        return closed.isDone();
+        CompletableFuture<Void> c = closed;
+        return c != null && c.isDone();
     }
 }

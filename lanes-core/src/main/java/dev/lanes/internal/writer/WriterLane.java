@@ -370,7 +370,7 @@ public final class WriterLane implements WorkerPool.Task {
 
     /** Completes when the connection is open and initialized; opens it if nobody has yet. */
     public CompletableFuture<Void> awaitReady() {
-        if (!lifecycle.ready.isDone()) {
+        if (!lifecycle.readyDone()) {
             boolean request;
             lock.lock();
             try {
@@ -383,7 +383,7 @@ public final class WriterLane implements WorkerPool.Task {
                 submit(new WriteRequest.Open(clock.nanoTime()), false, false);
             }
         }
-        return lifecycle.ready;
+        return lifecycle.ready();
     }
 
     // ------------------------------------------------------------------ turns
@@ -439,7 +439,7 @@ public final class WriterLane implements WorkerPool.Task {
             deliverAll(group);
             deliverAll(drainedHere);
             if (opened) {
-                lifecycle.ready.complete(null);
+                lifecycle.markReady();
             }
         }
     }
