@@ -72,9 +72,10 @@ import org.sqlite.SQLiteConnection;
  * DatabaseGauges}.
  *
  * <p>Concurrency: every field is final and thread-safe but {@link #closeCalled}, a one-way
- * latch, and {@link #dataSource}, made on first use (few of many databases are used through
- * JDBC) and set once by compare-and-set, so that every caller gets the same one; it is
- * thread-safe and its fields are final, so whoever reads the volatile field sees it whole.
+ * latch, and {@link #dataSource} and {@link #profiling}, made on first use (few of many
+ * databases are used through JDBC or profiled) and set once by compare-and-set, so that every
+ * caller gets the same one; they are thread-safe and their fields are final, so whoever reads
+ * the volatile field sees them whole.
  */
 public final class DatabaseImpl implements Database {
     private final Path path;
@@ -91,12 +92,15 @@ public final class DatabaseImpl implements Database {
     private final ReadRouting routing;
     private final DiskReserve diskReserve;
     private final TransactionStateListeners transactionListeners;
-    private final DatabaseProfiling profiling;
+    /** Null until the first {@link #profiled()}; see the class comment. */
+    private volatile DatabaseProfiling profiling;
     /** Null until the first {@link #dataSource()}; see the class comment. */
     private volatile DataSource dataSource;
     /** Whether close or shutdownNow was called (a database dead by identity then reads CLOSED). */
     private volatile boolean closeCalled;
 
+    private static final VarHandle PROFILING =
+            VarHandles.field(MethodHandles.lookup(), "profiling", DatabaseProfiling.class);
     private static final VarHandle DATA_SOURCE =
             VarHandles.field(MethodHandles.lookup(), "dataSource", DataSource.class);
 
@@ -106,7 +110,7 @@ public final class DatabaseImpl implements Database {
         this.name = name;
         this.options = options;
         this.runtime = runtime;
-        MetricsReporter metrics = new MetricsReporter(name, runtime.metrics());
+        MetricsReporter metrics = MetricsReporter.of(name, runtime.metrics());
         // one object answers the parts' callbacks, rather than one lambda each
         LaneEvents events = new LaneEvents();
         this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
@@ -133,7 +137,6 @@ public final class DatabaseImpl implements Database {
         lane.commitObserver(changes);
         this.routing = new ReadRouting(this, lane, reads, idle,
                 new ReadTelemetry(name, options.maxReadDuration(), metrics), runtime.clock());
-        this.profiling = new DatabaseProfiling(this, runtime.clock());
         try {
             runtime.metrics().databaseOpened(name, new DatabaseGauges(lane, guards,
                     reads.readers(), diskReserve, options.diskReserveBytes(), this::state));
@@ -404,7 +407,9 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public Profiling profiled() {
-        return profiling;
+        DatabaseProfiling p = profiling;
+        return p != null ? p : VarHandles.getOrSet(PROFILING, this,
+                () -> new DatabaseProfiling(this, runtime.clock()));
     }
 
     @Override

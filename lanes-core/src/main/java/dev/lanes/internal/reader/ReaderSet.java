@@ -14,6 +14,7 @@ import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.util.VarHandles;
 import java.lang.invoke.MethodHandles;
@@ -100,8 +101,8 @@ public final class ReaderSet {
     private final Clock clock;
     /** Opens and sets up each new connection. */
     private final ReaderOpener opener;
-    /** Closes connections on a platform thread. */
-    private final ReaderCloser closer;
+    /** Runs the closes a virtual thread may not run; see {@link #closeOutsideLock}. */
+    private final WorkerPool pool;
     private volatile MetricsReporter metrics = MetricsReporter.NONE;
 
     /** Free slots: {@code capacity} minus the leases out. */
@@ -113,7 +114,7 @@ public final class ReaderSet {
     private final ReentrantLock lock = new ReentrantLock();
     /** The reads waiting for a slot; its size is written under {@link #lock}. */
     private final WaitQueue queue;
-    /** Made when first asked for or at the close, whichever is first; see {@link #closedNow}. */
+    /** Made when first asked for or at the close, whichever is first; see {@link #beginClose}. */
     private volatile CompletableFuture<Void> closed;
 
     private static final VarHandle CLOSED =
@@ -136,7 +137,7 @@ public final class ReaderSet {
         this.budget = budget;
         this.free = new AtomicInteger(capacity);
         this.idle = new IdleSlots(capacity);
-        this.closer = new ReaderCloser(name, budget, pool, this);
+        this.pool = pool;
         this.queue = new WaitQueue(name, capacity, checkoutTimeout, lock, clock, timer, pool,
                 stats, this);
     }
@@ -460,7 +461,7 @@ public final class ReaderSet {
             lock.unlock();
         }
         runGrants(asyncGrants);
-        closer.close(toClose, finished);
+        closeOutsideLock(toClose, finished);
     }
 
     /** Gives back a slot taken on the fast path that may not be used (the set is closing). */
@@ -493,7 +494,7 @@ public final class ReaderSet {
         } finally {
             lock.unlock();
         }
-        closer.close(toClose, false);
+        closeOutsideLock(toClose, false);
         return toClose == null ? 0 : toClose.size();
     }
 
@@ -564,13 +565,37 @@ public final class ReaderSet {
             lock.unlock();
         }
         queue.deliver(refusedNow);
-        closer.close(toClose, finished);
+        closeOutsideLock(toClose, finished);
         return VarHandles.getOrSet(CLOSED, this, CompletableFuture::new);
     }
 
-    /** Every reader connection is closed after {@link #beginClose}; the closer's last act. */
-    void closedNow() {
-        VarHandles.complete(CLOSED, this);
+    /**
+     * Closes connections this set let go of (may be null; they were taken out of their slots
+     * under the lock, and belong to the caller alone), each counted off the connection budget,
+     * then completes the close when {@code last}. Called with the lock released. Always on a
+     * platform thread: inline when the caller is one, else as a pool task, since a native close
+     * may not run on a virtual thread.
+     */
+    private void closeOutsideLock(List<ReaderConnection> connections, boolean last) {
+        if ((connections == null || connections.isEmpty()) && !last) {
+            return;
+        }
+        Runnable closing = () -> {
+            if (connections != null) {
+                for (ReaderConnection c : connections) {
+                    c.close();
+                    budget.closed();
+                }
+            }
+            if (last) {
+                VarHandles.complete(CLOSED, this);
+            }
+        };
+        if (connections == null || connections.isEmpty() || !Threads.currentIsVirtual()) {
+            closing.run();
+        } else {
+            pool.submit(new OneShot(name, closing));
+        }
     }
 
     /** Whether every reader connection is closed after {@link #beginClose}. */
