@@ -88,10 +88,9 @@ public final class WriterLane implements WorkerPool.Task {
 
     private final WriteTelemetry telemetry;
     private final LaneTransaction transaction;
-    private final GroupCommit groupCommit;
-    private final MaintenanceRun maintenanceRun;
+    /** {@link #poison(String)}, one instance for every part that may poison the lane. */
+    private final Consumer<String> poison;
     private final WriterConnectionSlot connection;
-    private final IdleReleaseTurn idleRelease;
 
     // turn only
     /**
@@ -110,7 +109,7 @@ public final class WriterLane implements WorkerPool.Task {
         this.telemetry = new WriteTelemetry(name, options.slowWriteThreshold(), setup.metrics(),
                 clock);
         // one instance of each callback the parts share, not one per part
-        Consumer<String> poison = this::poison;
+        this.poison = this::poison;
         this.transaction = new LaneTransaction(name, options.busyTimeout(), setup.diskReserve(),
                 poison);
         this.cork = new Cork(transaction, telemetry, lock);
@@ -122,12 +121,7 @@ public final class WriterLane implements WorkerPool.Task {
                 this, setup.events());
         this.admission = new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler,
                 telemetry, this);
-        this.groupCommit = new GroupCommit(transaction, cork, telemetry, clock);
-        this.maintenanceRun = new MaintenanceRun(transaction, cork, telemetry, clock,
-                setup.diskReserve(), poison);
         this.connection = new WriterConnectionSlot(setup, telemetry, lifecycle);
-        this.idleRelease = new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork,
-                lifecycle, connection);
     }
 
     // turn only
@@ -482,9 +476,11 @@ public final class WriterLane implements WorkerPool.Task {
         if (head instanceof GroupWrite) {
             @SuppressWarnings("unchecked") // a group that starts with a group write holds only those
             List<GroupWrite> writes = (List<GroupWrite>) (List<?>) group;
-            groupCommit.runToEnd(writes, c, observer);
+            // stateless but for the lane's parts, so made per group rather than kept per lane
+            new GroupCommit(transaction, cork, telemetry, clock).runToEnd(writes, c, observer);
         } else if (head instanceof Maintenance) {
-            maintenanceRun.run((Maintenance) head, c);
+            new MaintenanceRun(transaction, cork, telemetry, clock, setup.diskReserve(), poison)
+                    .run((Maintenance) head, c);
         } else if (head instanceof TransactionBegin) {
             pinned.begin((TransactionBegin) head, c, observer);
         } else if (head instanceof TransactionStep) {
@@ -565,7 +561,17 @@ public final class WriterLane implements WorkerPool.Task {
      * @return whether it ran (false: the lane was in use)
      */
     public boolean releaseIfIdle(Function<Releasable, Boolean> release) {
-        return idleRelease.releaseIfIdle(release);
+        return idleReleaseTurn().releaseIfIdle(release);
+    }
+
+    /**
+     * The idle release's view of the lane. Like {@link GroupCommit} and {@link MaintenanceRun},
+     * it is stateless but for the lane's parts, so it is made when used rather than kept by every
+     * lane (most lanes of a large runtime are idle).
+     */
+    private IdleReleaseTurn idleReleaseTurn() {
+        return new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork, lifecycle,
+                connection);
     }
 
     /** What an idle release may do to the writer connection without owning it. */
@@ -584,7 +590,7 @@ public final class WriterLane implements WorkerPool.Task {
 
     /** Whether the lane could give up its connection now: a racy hint that never blocks. */
     public boolean idleNow() {
-        return idleRelease.idleNow();
+        return idleReleaseTurn().idleNow();
     }
 
     // ------------------------------------------------------------------ views
