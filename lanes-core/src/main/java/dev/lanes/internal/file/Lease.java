@@ -38,9 +38,13 @@ import org.slf4j.LoggerFactory;
  * through {@link #pendingRelease} so the runtime can wait for it instead.
  *
  * <p>{@link #REGISTRY} guards {@link #HELD}, {@link #FILES} and every {@link LockFile#users}
- * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it;
- * a lease's {@link #lock} guards {@link #fileLock}, {@link #released} and {@link #deferred}. The
- * order is lease, then {@link #REGISTRY}, then lock file. {@link #releasedFuture} takes no lock:
+ * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it,
+ * and also the state of every lease in that file: {@link #fileLock}, {@link #released} and {@link
+ * #deferred} (one lock per lock file, not one per lease: a lease's changes are OS lock calls on
+ * that file, which its lock serializes anyway). It is reentrant, and the order is lock file, then
+ * {@link #REGISTRY}, then the same lock file again (a release closes its file under {@link
+ * #REGISTRY} when it was the last user); no thread takes a lock file's lock while it holds {@link
+ * #REGISTRY} without already holding that lock, so the two never wait for each other. {@link #releasedFuture} takes no lock:
  * it goes once from null to a future by compare-and-set, made by whoever asks first or by the
  * release (see {@link #released}). A {@link LockFile} leaves {@link #FILES}
  * only with its channel closed, under {@link #REGISTRY}: a later lease of the same file makes a new
@@ -77,8 +81,7 @@ public final class Lease {
     /** Made when first asked for or at the release, whichever is first; see {@link #released}. */
     private volatile CompletableFuture<Void> releasedFuture;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    // guarded by lock
+    // guarded by file.lock, the lock of this lease's lock file (see the class comment)
     private FileLock fileLock;
     private boolean released;
     private IOException deferred;
@@ -141,11 +144,11 @@ public final class Lease {
         }
         boolean ok = false;
         try {
-            lease.lock.lock();
+            lease.file.lock.lock();
             try {
                 lease.lockLocked();
             } finally {
-                lease.lock.unlock();
+                lease.file.lock.unlock();
             }
             ok = true;
             return lease;
@@ -214,7 +217,7 @@ public final class Lease {
         if (slot == null) {
             return;
         }
-        lock.lock();
+        file.lock.lock();
         try {
             if (released) {
                 throw new IllegalStateException(name + ": the lease was released");
@@ -229,7 +232,7 @@ public final class Lease {
                         deferred);
             }
         } finally {
-            lock.unlock();
+            file.lock.unlock();
         }
     }
 
@@ -256,7 +259,7 @@ public final class Lease {
         if (slot == null) {
             return;
         }
-        lock.lock();
+        file.lock.lock();
         try {
             if (released) {
                 return;
@@ -277,7 +280,7 @@ public final class Lease {
                 REGISTRY.unlock();
             }
         } finally {
-            lock.unlock();
+            file.lock.unlock();
         }
         VarHandles.complete(RELEASED_FUTURE, this);
     }

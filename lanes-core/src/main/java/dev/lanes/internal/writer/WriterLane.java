@@ -84,7 +84,6 @@ public final class WriterLane implements WorkerPool.Task {
     private final Cork cork;
     private final PinnedTransaction pinned;
     private final TurnScheduler scheduler;
-    private final LaneAdmission admission;
 
     private final WriteTelemetry telemetry;
     private final LaneTransaction transaction;
@@ -119,8 +118,6 @@ public final class WriterLane implements WorkerPool.Task {
         this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, this);
         this.scheduler = new TurnScheduler(new SerialTask(), lock, queue, pinned, setup.pool(),
                 this, setup.events());
-        this.admission = new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler,
-                telemetry, this);
         this.connection = new WriterConnectionSlot(setup, telemetry, lifecycle);
     }
 
@@ -210,14 +207,23 @@ public final class WriterLane implements WorkerPool.Task {
 
     // ------------------------------------------------------------------ admission
 
+    /**
+     * The lane's door, made per request: it is stateless but for the lane's parts (its state is
+     * theirs, under the lane's lock), and an idle lane keeps none.
+     */
+    private LaneAdmission admission() {
+        return new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler, telemetry,
+                this);
+    }
+
     /** Admits a request, then leads its turn or queues it; see {@link LaneAdmission#submit}. */
     public void submit(WriteRequest r, boolean mayLead, boolean waits) {
-        admission.submit(r, mayLead, waits);
+        admission().submit(r, mayLead, waits);
     }
 
     /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */
     void submitStep(TransactionStep r, boolean mayLead) {
-        admission.submitStep(r, mayLead);
+        admission().submitStep(r, mayLead);
     }
 
     /**
