@@ -88,8 +88,7 @@ public final class DatabaseImpl implements Database {
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
     private final DatabaseGuards guards;
     private final IdleRelease idle;
-    /** Where reads run (a reader, or the lane while corked) and their telemetry. */
-    private final ReadRouting routing;
+    private final MetricsReporter metrics;
     private final DiskReserve diskReserve;
     private final TransactionStateListeners transactionListeners;
     /** Null until the first {@link #profiled()}; see the class comment. */
@@ -111,6 +110,7 @@ public final class DatabaseImpl implements Database {
         this.options = options;
         this.runtime = runtime;
         MetricsReporter metrics = MetricsReporter.of(name, runtime.metrics());
+        this.metrics = metrics;
         // one object answers the parts' callbacks, rather than one lambda each
         LaneEvents events = new LaneEvents();
         this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
@@ -135,8 +135,6 @@ public final class DatabaseImpl implements Database {
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
                 metrics);
         lane.commitObserver(changes);
-        this.routing = new ReadRouting(this, lane, reads, idle,
-                new ReadTelemetry(name, options.maxReadDuration(), metrics), runtime.clock());
         try {
             runtime.metrics().databaseOpened(name, new DatabaseGauges(lane, guards,
                     reads.readers(), diskReserve, options.diskReserveBytes(), this::state));
@@ -187,6 +185,16 @@ public final class DatabaseImpl implements Database {
             idle.close();
             runtime.closed(path, DatabaseImpl.this);
         }
+    }
+
+    /**
+     * Where a read runs (a reader, or the lane while corked), with its telemetry. Both are
+     * stateless but for this database's parts and settings, so they are made per read rather
+     * than kept by every database (most of a large runtime's are idle).
+     */
+    private ReadRouting routing() {
+        return new ReadRouting(this, lane, reads, idle,
+                new ReadTelemetry(name, options.maxReadDuration(), metrics), runtime.clock());
     }
 
     /** The writer lane, for white-box tests of the engine. Not API. */
@@ -364,7 +372,7 @@ public final class DatabaseImpl implements Database {
     List<Row> query(ReadOptions options, String sql, Object[] args, long[] span) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
-        return routing.query(options, sql, args == null ? new Object[0] : args, span);
+        return routing().query(options, sql, args == null ? new Object[0] : args, span);
     }
 
     @Override
@@ -378,7 +386,7 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(sql, "sql");
         RowStream rows = new RowStream(Objects.requireNonNull(each, "each"));
         Object[] bound = args == null ? new Object[0] : args;
-        return routing.stream(options, sql, bound, rows);
+        return routing().stream(options, sql, bound, rows);
     }
 
     @Override
@@ -390,7 +398,7 @@ public final class DatabaseImpl implements Database {
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         requireBody(body);
-        return routing.read(options, body);
+        return routing().read(options, body);
     }
 
     @Override
@@ -402,7 +410,7 @@ public final class DatabaseImpl implements Database {
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         requireBody(body);
-        return routing.readAsync(options, body);
+        return routing().readAsync(options, body);
     }
 
     @Override
@@ -434,7 +442,7 @@ public final class DatabaseImpl implements Database {
         @Override
         public ResultData queryData(ReadOptions options, String sql, Object[] args,
                 Paging paging) {
-            return routing.queryData(options, sql, args, paging);
+            return routing().queryData(options, sql, args, paging);
         }
 
         @Override
@@ -456,7 +464,7 @@ public final class DatabaseImpl implements Database {
 
         @Override
         public ReadSnapshot snapshot(ReadOptions options) {
-            return routing.snapshot(options);
+            return routing().snapshot(options);
         }
     }
 
