@@ -25,6 +25,7 @@ import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
@@ -43,6 +44,9 @@ import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
+import dev.lanes.internal.writer.WriterConnection;
+import dev.lanes.internal.writer.WriterConnector;
+import dev.lanes.internal.writer.WriterCounters;
 import dev.lanes.internal.writer.WriterLane;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -53,7 +57,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
@@ -83,7 +86,8 @@ public final class DatabaseImpl implements Database {
     private final DatabaseOptions options;
     private final LanesRuntime runtime;
     private final WriterLane lane;
-    private final Reads reads;
+    /** The reader set; the read path over it ({@link #reads()}) is made per use. */
+    private final ReaderSet readers;
     private final ChangeNotifier changes;
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
     private final DatabaseGuards guards;
@@ -121,23 +125,21 @@ public final class DatabaseImpl implements Database {
                 runtime.changeDispatcher());
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
-                new SqliteWriterConnector(name, path, options, guards.identity(),
-                        runtime.budget(), this::writerOpened),
-                diskReserve, events));
+                events, diskReserve, events));
         lane.background(options.background());
-        this.reads = Reads.create(name, path, options, events, runtime.budget(),
-                runtime.pool(), runtime.timer(), runtime.clock());
-        reads.readers().identity(guards.identity());
-        reads.readers().metrics(metrics);
-        this.idle = new IdleRelease(name, options.idleRelease(), lane, reads.readers(),
+        this.readers = Reads.readerSet(name, path, options, runtime.budget(), runtime.pool(),
+                runtime.timer(), runtime.clock());
+        readers.identity(guards.identity());
+        readers.metrics(metrics);
+        this.idle = new IdleRelease(name, options.idleRelease(), lane, readers,
                 runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock(), metrics);
-        reads.readers().onConnectionOpened(events);
+        readers.onConnectionOpened(events);
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
                 metrics);
         lane.commitObserver(changes);
         try {
             runtime.metrics().databaseOpened(name, new DatabaseGauges(lane, guards,
-                    reads.readers(), diskReserve, options.diskReserveBytes(), this::state));
+                    readers, diskReserve, options.diskReserveBytes(), this::state));
         } catch (RuntimeException e) {
             LoggerFactory.getLogger(LogNames.METRICS)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);
@@ -153,12 +155,20 @@ public final class DatabaseImpl implements Database {
     /**
      * What the lane tells the database, and the callbacks of its other parts: a swapped file
      * ({@link DatabaseGuards}: stop using the connections at once; queued work fails {@code
-     * NOT_STARTED}), a reader connection opened ({@link Runnable}), and the readers' wait for the
-     * writer's first open ({@link Supplier}). It reads the database's final fields only when
-     * called, after the constructor assigned them.
+     * NOT_STARTED}), a reader connection opened ({@link Runnable}), and the lane's connector
+     * ({@link WriterConnector}: a {@link SqliteWriterConnector} made per open, as it is
+     * stateless but for its settings). It reads the database's final fields only when called, after the
+     * constructor assigned them.
      */
     private final class LaneEvents implements LaneSetup.Events,
-            Consumer<IdentityMismatchException>, Runnable, Supplier<CompletableFuture<Void>> {
+            Consumer<IdentityMismatchException>, Runnable, WriterConnector {
+        @Override
+        public WriterConnection open(FaultInjector faults, WriterCounters counters)
+                throws Exception {
+            return new SqliteWriterConnector(name, path, options, guards.identity(),
+                    runtime.budget(), DatabaseImpl.this::writerOpened).open(faults, counters);
+        }
+
         @Override
         public void accept(IdentityMismatchException mismatch) {
             closeAll(false);
@@ -167,11 +177,6 @@ public final class DatabaseImpl implements Database {
         @Override
         public void run() {
             idle.connectionOpened();
-        }
-
-        @Override
-        public CompletableFuture<Void> get() {
-            return lane.awaitReady();
         }
 
         @Override
@@ -193,8 +198,14 @@ public final class DatabaseImpl implements Database {
      * than kept by every database (most of a large runtime's are idle).
      */
     private ReadRouting routing() {
-        return new ReadRouting(this, lane, reads, idle,
+        return new ReadRouting(this, lane, reads(), idle,
                 new ReadTelemetry(name, options.maxReadDuration(), metrics), runtime.clock());
+    }
+
+    /** The read path of this database on its reader set; stateless, so made per use. */
+    private Reads reads() {
+        return Reads.on(readers, name, path, options, lane::awaitReady, runtime.pool(),
+                runtime.timer(), runtime.clock());
     }
 
     /** The writer lane, for white-box tests of the engine. Not API. */
@@ -214,7 +225,7 @@ public final class DatabaseImpl implements Database {
 
     /** Installs a fault injector on reader connections opened from now on; for tests. Not API. */
     public void readerFaults(FaultInjector injector) {
-        reads.readers().faults(injector);
+        readers.faults(injector);
     }
 
     @Override
@@ -508,7 +519,7 @@ public final class DatabaseImpl implements Database {
         DatabaseState state = lane.state();
         // The lane may finish closing before the last read returned its reader, and the lease
         // is released only after every connection closed.
-        return state == DatabaseState.CLOSED && (!reads.readers().isClosed()
+        return state == DatabaseState.CLOSED && (!readers.isClosed()
                 || !guards.lease().isReleased()) ? DatabaseState.CLOSING : state;
     }
 
@@ -537,7 +548,7 @@ public final class DatabaseImpl implements Database {
                         : Optional.ofNullable(v.deadCause()),
                 v.queued(), v.capacity(), v.committed(), v.failed(), v.groups(), v.overloads(),
                 v.replays(), v.background(), v.writer(), Optional.ofNullable(v.transaction()),
-                v.corked(), Optional.ofNullable(v.lastWrite()), reads.readers().diagnostics(),
+                v.corked(), Optional.ofNullable(v.lastWrite()), readers.diagnostics(),
                 guards.checkpointDiagnostics());
     }
 
@@ -572,7 +583,7 @@ public final class DatabaseImpl implements Database {
      * flight returned their readers and every reader connection closed.
      */
     private CompletableFuture<Void> closeAll(boolean drain) {
-        CompletableFuture<Void> readersClosed = reads.beginClose(drain);
+        CompletableFuture<Void> readersClosed = reads().beginClose(drain);
         // The lease goes last, once the checkpointer and backups let go too.
         return guards.afterClose(CompletableFuture.allOf(lane.beginClose(drain), readersClosed));
     }

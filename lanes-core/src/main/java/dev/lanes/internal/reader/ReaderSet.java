@@ -110,6 +110,8 @@ public final class ReaderSet {
     /** Idle connections in their home slots; homes assigned under {@link #lock}. */
     private final IdleSlots idle;
     private volatile State state = State.OPEN; // written under lock
+    /** A one-way latch, set without the lock: see {@link #walReady()}. */
+    private volatile boolean walReady;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** The reads waiting for a slot; its size is written under {@link #lock}. */
@@ -596,6 +598,19 @@ public final class ReaderSet {
         } else {
             pool.submit(new OneShot(name, closing));
         }
+    }
+
+    /**
+     * Whether the file is known to be a WAL database (seen so by a read, or made so by the
+     * writer's open), so that reads need not wait for the writer; kept here, by the set, as
+     * {@link Reads} is made per use.
+     */
+    boolean walReady() {
+        return walReady;
+    }
+
+    void markWalReady() {
+        walReady = true;
     }
 
     /** Whether every reader connection is closed after {@link #beginClose}. */
