@@ -117,6 +117,11 @@ final class DatabaseGuards {
                 () -> new Checkpointer.Stats(options.checkpointMode()));
     }
 
+    /** The database's metrics reporter, which its reads report through too. */
+    MetricsReporter metrics() {
+        return metrics;
+    }
+
     /** The backups in flight; the tracker is made on first use, once. */
     private Backup.Tracker backups() {
         return VarHandles.getOrSet(BACKUPS, this, () -> new Backup.Tracker(name));

@@ -92,8 +92,6 @@ public final class DatabaseImpl implements Database {
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
     private final DatabaseGuards guards;
     private final IdleRelease idle;
-    private final MetricsReporter metrics;
-    private final DiskReserve diskReserve;
     private final TransactionStateListeners transactionListeners;
     /** Null until the first {@link #profiled()}; see the class comment. */
     private volatile DatabaseProfiling profiling;
@@ -114,12 +112,11 @@ public final class DatabaseImpl implements Database {
         this.options = options;
         this.runtime = runtime;
         MetricsReporter metrics = MetricsReporter.of(name, runtime.metrics());
-        this.metrics = metrics;
         // one object answers the parts' callbacks, rather than one lambda each
         LaneEvents events = new LaneEvents();
         this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
                 metrics, events);
-        this.diskReserve = new DiskReserve(name, path, options.diskReserveBytes(),
+        DiskReserve diskReserve = new DiskReserve(name, path, options.diskReserveBytes(),
                 runtime.clock(), metrics);
         this.transactionListeners = new TransactionStateListeners(name,
                 runtime.changeDispatcher());
@@ -199,7 +196,8 @@ public final class DatabaseImpl implements Database {
      */
     private ReadRouting routing() {
         return new ReadRouting(this, lane, reads(), idle,
-                new ReadTelemetry(name, options.maxReadDuration(), metrics), runtime.clock());
+                new ReadTelemetry(name, options.maxReadDuration(), guards.metrics()),
+                runtime.clock());
     }
 
     /** The read path of this database on its reader set; stateless, so made per use. */

@@ -6,27 +6,35 @@ import java.time.Duration;
 
 /**
  * The counters of one {@link ReaderSet} for {@link ReaderDiagnostics}. Lock-free, bumped by
- * whichever thread saw the event, as the slots of one array made at the first count ({@link
- * CounterSlots}: a database that never read holds none). Every read bumps two of them
+ * whichever thread saw the event, as the slots of two arrays each made at its first count
+ * ({@link CounterSlots}: a database that never read holds none, one whose reads never timed out
+ * or failed holds only the four that every read bumps). Every read bumps two of them
  * (acquisitions, completed checkouts) with one atomic add each, no more contention than the
  * compare-and-set on the free-slot count that the same checkout makes; the peaks only grow, by
  * compare-and-set. A snapshot reads each counter on its own, so counters may be a few events
  * apart from one another.
  */
 final class ReaderStats extends CounterSlots {
-    static final int CHECKOUT_TIMEOUTS = 0;
-    static final int BUSY_TIMEOUTS = 1;
-    static final int REPLACED = 2;
-    static final int DEADLINES = 3;
-    static final int CANCELLATIONS = 4;
-    private static final int PEAK_CHECKED_OUT = 5;
-    private static final int LONGEST_HOLD_NANOS = 6;
-    private static final int ACQUISITIONS = 7;
-    private static final int COMPLETED_CHECKOUTS = 8;
+    // bumped (or raised) by every read
+    private static final int ACQUISITIONS = 0;
+    private static final int COMPLETED_CHECKOUTS = 1;
+    private static final int PEAK_CHECKED_OUT = 2;
+    private static final int LONGEST_HOLD_NANOS = 3;
+    // the rare ones
+    static final int CHECKOUT_TIMEOUTS = 4;
+    static final int BUSY_TIMEOUTS = 5;
+    static final int REPLACED = 6;
+    static final int DEADLINES = 7;
+    static final int CANCELLATIONS = 8;
 
     @Override
     protected int count() {
         return 9;
+    }
+
+    @Override
+    protected int common() {
+        return 4;
     }
 
     /** One more event of the rare kind {@code counter}. */
