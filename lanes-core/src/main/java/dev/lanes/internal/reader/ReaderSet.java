@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -54,7 +53,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The common path takes no lock: on a machine with fewer cores than readers, a lock taken twice
  * per read convoys (threads preempted while holding it park the others for milliseconds).
  * <ul>
- *   <li>{@link #free} counts free slots. A read may take one with a CAS only while {@code
+ *   <li>{@link #free} counts free slots (volatile, changed only atomically through {@link
+ *       #FREE}). A read may take one with a CAS only while {@code
  *       queued} ({@link WaitQueue#queued}) is 0 and the set is {@code OPEN}; otherwise it goes
  *       through {@link #lock}.
  *   <li>A returning read puts its connection in its home slot <em>before</em> it increments
@@ -93,12 +93,13 @@ public final class ReaderSet {
 
     private enum State { OPEN, CLOSING, CLOSED }
 
-    private final String name;
-    private final int capacity;
-    private final Duration checkoutTimeout;
+    // name, capacity, checkoutTimeout, clock, lock and stats are read by its WaitQueue too
+    final String name;
+    final int capacity;
+    final Duration checkoutTimeout;
     private final Duration busyTimeout;
     private final ConnectionBudget budget;
-    private final Clock clock;
+    final Clock clock;
     /** Opens and sets up each new connection. */
     private final ReaderOpener opener;
     /** Runs the closes a virtual thread may not run; see {@link #closeOutsideLock}. */
@@ -106,24 +107,26 @@ public final class ReaderSet {
     private volatile MetricsReporter metrics = MetricsReporter.NONE;
 
     /** Free slots: {@code capacity} minus the leases out. */
-    private final AtomicInteger free;
+    private volatile int free;
     /** Idle connections in their home slots; homes assigned under {@link #lock}. */
     private final IdleSlots idle;
     private volatile State state = State.OPEN; // written under lock
     /** A one-way latch, set without the lock: see {@link #walReady()}. */
     private volatile boolean walReady;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    final ReentrantLock lock = new ReentrantLock();
     /** The reads waiting for a slot; its size is written under {@link #lock}. */
     private final WaitQueue queue;
     /** Made when first asked for or at the close, whichever is first; see {@link #beginClose}. */
     private volatile CompletableFuture<Void> closed;
 
+    private static final VarHandle FREE =
+            VarHandles.field(MethodHandles.lookup(), "free", int.class);
     private static final VarHandle CLOSED =
             VarHandles.field(MethodHandles.lookup(), "closed", CompletableFuture.class);
 
     /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
-    private final ReaderStats stats = new ReaderStats();
+    final ReaderStats stats = new ReaderStats();
 
     ReaderSet(String name, Path path, int capacity, Duration checkoutTimeout,
             Duration busyTimeout, int statementCacheSize, SqliteConnections.Limits limits,
@@ -137,11 +140,10 @@ public final class ReaderSet {
         this.checkoutTimeout = checkoutTimeout;
         this.busyTimeout = busyTimeout;
         this.budget = budget;
-        this.free = new AtomicInteger(capacity);
+        this.free = capacity;
         this.idle = new IdleSlots(capacity);
         this.pool = pool;
-        this.queue = new WaitQueue(name, capacity, checkoutTimeout, lock, clock, timer, pool,
-                stats, this);
+        this.queue = new WaitQueue(timer, pool, this);
     }
 
     /** Installs the identity check run on every reader connection opened from now on. */
@@ -168,7 +170,7 @@ public final class ReaderSet {
 
     /** Readers checked out by reads now; a gauge, read without the lock. */
     public int inUse() {
-        return capacity - free.get();
+        return capacity - free;
     }
 
     /** Reads waiting for a reader now; a gauge, read without the lock. */
@@ -313,11 +315,11 @@ public final class ReaderSet {
     /** Takes a free slot with a CAS; false when none is free. */
     private boolean takeSlot() {
         while (true) {
-            int f = free.get();
+            int f = free;
             if (f <= 0) {
                 return false;
             }
-            if (free.compareAndSet(f, f - 1)) {
+            if (FREE.compareAndSet(this, f, f - 1)) {
                 int out = capacity - f + 1;
                 stats.checkedOut(out);
                 return true;
@@ -418,12 +420,12 @@ public final class ReaderSet {
             c = null;
         }
         if (c == null && state == State.OPEN) {
-            free.incrementAndGet();
+            FREE.getAndAdd(this, 1);
             if (queue.queued() == 0 && state == State.OPEN) {
                 return; // the common case: nobody waits, nothing closes
             }
         } else if (c == null) {
-            free.incrementAndGet();
+            FREE.getAndAdd(this, 1);
         }
         slowRelease(c, reusable);
     }
@@ -452,7 +454,7 @@ public final class ReaderSet {
                         stats.increment(ReaderStats.REPLACED);
                     }
                 }
-                free.incrementAndGet();
+                FREE.getAndAdd(this, 1);
             }
             asyncGrants = handOff();
             if (state != State.OPEN && queue.isEmpty()) {
@@ -468,14 +470,14 @@ public final class ReaderSet {
 
     /** Gives back a slot taken on the fast path that may not be used (the set is closing). */
     private void releaseSlot() {
-        free.incrementAndGet();
+        FREE.getAndAdd(this, 1);
         slowRelease(null, true);
     }
 
     /** Completes the close once nothing is out and nothing waits; true when it did now. */
     // guarded by lock
     private boolean finishIfDone() {
-        if (state == State.CLOSING && queue.isEmpty() && free.get() == capacity) {
+        if (state == State.CLOSING && queue.isEmpty() && free == capacity) {
             state = State.CLOSED;
             return true;
         }
@@ -528,7 +530,7 @@ public final class ReaderSet {
     public ReaderDiagnostics diagnostics() {
         lock.lock();
         try {
-            int out = capacity - free.get();
+            int out = capacity - free;
             return stats.diagnostics(capacity, checkoutTimeout, busyTimeout, out,
                     idle.open(), queue.size());
         } finally {
