@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * when that one retires (both by compare-and-set, so neither undoes a newer one); the close swaps
  * in {@link #CLOSED_CHECKPOINTER} (getAndSet), so a write that races the close meets either a real
  * checkpointer, which the close then closes, or the closed one, and never makes one after it.
+ * {@link #checkpoints}, the record, is made by the first checkpointer or manual checkpoint and set
+ * once by compare-and-set, so that every recorder shares it; it is lock-free and thread-safe.
  */
 final class DatabaseGuards {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -59,7 +61,8 @@ final class DatabaseGuards {
     private final DatabaseOptions options;
     private final Lease lease;
     private final Identity identity;
-    private final Checkpointer.Stats checkpoints;
+    /** Null until the first checkpoint is made or recorded; see {@link #checkpoints()}. */
+    private volatile Checkpointer.Stats checkpoints;
     /**
      * The checkpointer of the active period in {@link CheckpointMode#DEDICATED} mode: null while
      * the database is not being written (most databases of a large fleet, which so hold none),
@@ -80,6 +83,8 @@ final class DatabaseGuards {
     private static final VarHandle CHECKPOINTER =
             VarHandles.field(MethodHandles.lookup(), "checkpointer", Checkpointer.class);
     private static final Checkpointer CLOSED_CHECKPOINTER = Checkpointer.closedOne();
+    private static final VarHandle CHECKPOINTS =
+            VarHandles.field(MethodHandles.lookup(), "checkpoints", Checkpointer.Stats.class);
     private static final VarHandle BACKUPS =
             VarHandles.field(MethodHandles.lookup(), "backups", Backup.Tracker.class);
 
@@ -99,7 +104,22 @@ final class DatabaseGuards {
         this.metrics = metrics;
         this.identity = new Identity(path, name, options.identityCheck(),
                 options.diskReserveBytes(), lease, onMismatch);
-        this.checkpoints = new Checkpointer.Stats(options.checkpointMode());
+    }
+
+    /**
+     * The checkpoint record, made once by the first checkpointer or manual checkpoint (a
+     * database never written holds none) and set by compare-and-set, so that every recorder
+     * shares it.
+     */
+    private Checkpointer.Stats checkpoints() {
+        Checkpointer.Stats s = checkpoints;
+        return s != null ? s : VarHandles.getOrSet(CHECKPOINTS, this,
+                () -> new Checkpointer.Stats(options.checkpointMode()));
+    }
+
+    /** The database's metrics reporter, which its reads report through too. */
+    MetricsReporter metrics() {
+        return metrics;
     }
 
     /** The backups in flight; the tracker is made on first use, once. */
@@ -120,7 +140,7 @@ final class DatabaseGuards {
             Checkpointer c = checkpointer;
             if (c == null) {
                 Checkpointer made = new Checkpointer(path, name, options.synchronous(), pool,
-                        runtime.budget(), runtime.clock(), runtime.timer(), identity, checkpoints,
+                        runtime.budget(), runtime.clock(), runtime.timer(), identity, checkpoints(),
                         metrics, ConnectionSettings.of(options),
                         retired -> CHECKPOINTER.compareAndSet(this, retired, null));
                 if (!CHECKPOINTER.compareAndSet(this, null, made)) {
@@ -175,10 +195,10 @@ final class DatabaseGuards {
         try {
             CheckpointResult result = maintenance.apply(c -> Checkpointer.run(c, "PASSIVE",
                     dev.lanes.MetricsListener.CheckpointTrigger.MANUAL, metrics, runtime.clock()));
-            checkpoints.record("PASSIVE", result);
+            checkpoints().record("PASSIVE", result);
             return result;
         } catch (RuntimeException e) {
-            checkpoints.failed("PASSIVE", e);
+            checkpoints().failed("PASSIVE", e);
             throw e;
         }
     }
@@ -190,7 +210,9 @@ final class DatabaseGuards {
 
     /** Checkpoint ownership and the WAL's size, for diagnostics (one {@code stat}, no SQLite). */
     DatabaseDiagnostics.Checkpoints checkpointDiagnostics() {
-        return checkpoints.view(path);
+        Checkpointer.Stats s = checkpoints;
+        // none recorded yet: an empty record's view, not kept
+        return (s != null ? s : new Checkpointer.Stats(options.checkpointMode())).view(path);
     }
 
     /**

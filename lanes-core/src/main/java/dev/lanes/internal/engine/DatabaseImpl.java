@@ -6,6 +6,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
+import dev.lanes.IdentityMismatchException;
 import dev.lanes.LanesException;
 import dev.lanes.Profiling;
 import dev.lanes.ReadOptions;
@@ -24,6 +25,7 @@ import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.reader.ReadSnapshot;
+import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
@@ -42,6 +44,9 @@ import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
+import dev.lanes.internal.writer.WriterConnection;
+import dev.lanes.internal.writer.WriterConnector;
+import dev.lanes.internal.writer.WriterCounters;
 import dev.lanes.internal.writer.WriterLane;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -70,9 +75,10 @@ import org.sqlite.SQLiteConnection;
  * DatabaseGauges}.
  *
  * <p>Concurrency: every field is final and thread-safe but {@link #closeCalled}, a one-way
- * latch, and {@link #dataSource}, made on first use (few of many databases are used through
- * JDBC) and set once by compare-and-set, so that every caller gets the same one; it is
- * thread-safe and its fields are final, so whoever reads the volatile field sees it whole.
+ * latch, and {@link #dataSource} and {@link #profiling}, made on first use (few of many
+ * databases are used through JDBC or profiled) and set once by compare-and-set, so that every
+ * caller gets the same one; they are thread-safe and their fields are final, so whoever reads
+ * the volatile field sees them whole.
  */
 public final class DatabaseImpl implements Database {
     private final Path path;
@@ -80,21 +86,22 @@ public final class DatabaseImpl implements Database {
     private final DatabaseOptions options;
     private final LanesRuntime runtime;
     private final WriterLane lane;
-    private final Reads reads;
+    /** The reader set; the read path over it ({@link #reads()}) is made per use. */
+    private final ReaderSet readers;
     private final ChangeNotifier changes;
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
     private final DatabaseGuards guards;
     private final IdleRelease idle;
-    /** Where reads run (a reader, or the lane while corked) and their telemetry. */
-    private final ReadRouting routing;
-    private final DiskReserve diskReserve;
     private final TransactionStateListeners transactionListeners;
-    private final DatabaseProfiling profiling;
+    /** Null until the first {@link #profiled()}; see the class comment. */
+    private volatile DatabaseProfiling profiling;
     /** Null until the first {@link #dataSource()}; see the class comment. */
     private volatile DataSource dataSource;
     /** Whether close or shutdownNow was called (a database dead by identity then reads CLOSED). */
     private volatile boolean closeCalled;
 
+    private static final VarHandle PROFILING =
+            VarHandles.field(MethodHandles.lookup(), "profiling", DatabaseProfiling.class);
     private static final VarHandle DATA_SOURCE =
             VarHandles.field(MethodHandles.lookup(), "dataSource", DataSource.class);
 
@@ -104,36 +111,32 @@ public final class DatabaseImpl implements Database {
         this.name = name;
         this.options = options;
         this.runtime = runtime;
-        MetricsReporter metrics = new MetricsReporter(name, runtime.metrics());
-        // A swapped file: stop using the connections at once; queued work fails NOT_STARTED.
+        MetricsReporter metrics = MetricsReporter.of(name, runtime.metrics());
+        // one object answers the parts' callbacks, rather than one lambda each
+        LaneEvents events = new LaneEvents();
         this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
-                metrics, mismatch -> closeAll(false));
-        this.diskReserve = new DiskReserve(name, path, options.diskReserveBytes(),
+                metrics, events);
+        DiskReserve diskReserve = new DiskReserve(name, path, options.diskReserveBytes(),
                 runtime.clock(), metrics);
         this.transactionListeners = new TransactionStateListeners(name,
                 runtime.changeDispatcher());
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
-                new SqliteWriterConnector(name, path, options, guards.identity(),
-                        runtime.budget(), this::writerOpened),
-                diskReserve, new LaneEvents()));
+                events, diskReserve, events));
         lane.background(options.background());
-        this.reads = Reads.create(name, path, options, lane::awaitReady, runtime.budget(),
-                runtime.pool(), runtime.timer(), runtime.clock());
-        reads.readers().identity(guards.identity());
-        reads.readers().metrics(metrics);
-        this.idle = new IdleRelease(name, options.idleRelease(), lane, reads.readers(),
+        this.readers = Reads.readerSet(name, path, options, runtime.budget(), runtime.pool(),
+                runtime.timer(), runtime.clock());
+        readers.identity(guards.identity());
+        readers.metrics(metrics);
+        this.idle = new IdleRelease(name, options.idleRelease(), lane, readers,
                 runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock(), metrics);
-        reads.readers().onConnectionOpened(idle::connectionOpened);
+        readers.onConnectionOpened(events);
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
                 metrics);
         lane.commitObserver(changes);
-        this.routing = new ReadRouting(this, lane, reads, idle,
-                new ReadTelemetry(name, options.maxReadDuration(), metrics), runtime.clock());
-        this.profiling = new DatabaseProfiling(this, runtime.clock());
         try {
             runtime.metrics().databaseOpened(name, new DatabaseGauges(lane, guards,
-                    reads.readers(), diskReserve, options.diskReserveBytes(), this::state));
+                    readers, diskReserve, options.diskReserveBytes(), this::state));
         } catch (RuntimeException e) {
             LoggerFactory.getLogger(LogNames.METRICS)
                     .warn("{}: the metrics listener failed to bind its gauges", name, e);
@@ -146,8 +149,33 @@ public final class DatabaseImpl implements Database {
         idle.connectionOpened();
     }
 
-    /** What the lane tells the database. */
-    private final class LaneEvents implements LaneSetup.Events {
+    /**
+     * What the lane tells the database, and the callbacks of its other parts: a swapped file
+     * ({@link DatabaseGuards}: stop using the connections at once; queued work fails {@code
+     * NOT_STARTED}), a reader connection opened ({@link Runnable}), and the lane's connector
+     * ({@link WriterConnector}: a {@link SqliteWriterConnector} made per open, as it is
+     * stateless but for its settings). It reads the database's final fields only when called, after the
+     * constructor assigned them.
+     */
+    private final class LaneEvents implements LaneSetup.Events,
+            Consumer<IdentityMismatchException>, Runnable, WriterConnector {
+        @Override
+        public WriterConnection open(FaultInjector faults, WriterCounters counters)
+                throws Exception {
+            return new SqliteWriterConnector(name, path, options, guards.identity(),
+                    runtime.budget(), DatabaseImpl.this::writerOpened).open(faults, counters);
+        }
+
+        @Override
+        public void accept(IdentityMismatchException mismatch) {
+            closeAll(false);
+        }
+
+        @Override
+        public void run() {
+            idle.connectionOpened();
+        }
+
         @Override
         public void used() {
             idle.used();
@@ -159,6 +187,23 @@ public final class DatabaseImpl implements Database {
             idle.close();
             runtime.closed(path, DatabaseImpl.this);
         }
+    }
+
+    /**
+     * Where a read runs (a reader, or the lane while corked), with its telemetry. Both are
+     * stateless but for this database's parts and settings, so they are made per read rather
+     * than kept by every database (most of a large runtime's are idle).
+     */
+    private ReadRouting routing() {
+        return new ReadRouting(this, lane, reads(), idle,
+                new ReadTelemetry(name, options.maxReadDuration(), guards.metrics()),
+                runtime.clock());
+    }
+
+    /** The read path of this database on its reader set; stateless, so made per use. */
+    private Reads reads() {
+        return Reads.on(readers, name, path, options, lane::awaitReady, runtime.pool(),
+                runtime.timer(), runtime.clock());
     }
 
     /** The writer lane, for white-box tests of the engine. Not API. */
@@ -178,7 +223,7 @@ public final class DatabaseImpl implements Database {
 
     /** Installs a fault injector on reader connections opened from now on; for tests. Not API. */
     public void readerFaults(FaultInjector injector) {
-        reads.readers().faults(injector);
+        readers.faults(injector);
     }
 
     @Override
@@ -336,7 +381,7 @@ public final class DatabaseImpl implements Database {
     List<Row> query(ReadOptions options, String sql, Object[] args, long[] span) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
-        return routing.query(options, sql, args == null ? new Object[0] : args, span);
+        return routing().query(options, sql, args == null ? new Object[0] : args, span);
     }
 
     @Override
@@ -350,7 +395,7 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(sql, "sql");
         RowStream rows = new RowStream(Objects.requireNonNull(each, "each"));
         Object[] bound = args == null ? new Object[0] : args;
-        return routing.stream(options, sql, bound, rows);
+        return routing().stream(options, sql, bound, rows);
     }
 
     @Override
@@ -362,7 +407,7 @@ public final class DatabaseImpl implements Database {
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         requireBody(body);
-        return routing.read(options, body);
+        return routing().read(options, body);
     }
 
     @Override
@@ -374,12 +419,14 @@ public final class DatabaseImpl implements Database {
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         requireBody(body);
-        return routing.readAsync(options, body);
+        return routing().readAsync(options, body);
     }
 
     @Override
     public Profiling profiled() {
-        return profiling;
+        DatabaseProfiling p = profiling;
+        return p != null ? p : VarHandles.getOrSet(PROFILING, this,
+                () -> new DatabaseProfiling(this, runtime.clock()));
     }
 
     @Override
@@ -404,7 +451,7 @@ public final class DatabaseImpl implements Database {
         @Override
         public ResultData queryData(ReadOptions options, String sql, Object[] args,
                 Paging paging) {
-            return routing.queryData(options, sql, args, paging);
+            return routing().queryData(options, sql, args, paging);
         }
 
         @Override
@@ -426,7 +473,7 @@ public final class DatabaseImpl implements Database {
 
         @Override
         public ReadSnapshot snapshot(ReadOptions options) {
-            return routing.snapshot(options);
+            return routing().snapshot(options);
         }
     }
 
@@ -470,8 +517,8 @@ public final class DatabaseImpl implements Database {
         DatabaseState state = lane.state();
         // The lane may finish closing before the last read returned its reader, and the lease
         // is released only after every connection closed.
-        return state == DatabaseState.CLOSED && (!reads.readers().isClosed()
-                || !guards.lease().released().isDone()) ? DatabaseState.CLOSING : state;
+        return state == DatabaseState.CLOSED && (!readers.isClosed()
+                || !guards.lease().isReleased()) ? DatabaseState.CLOSING : state;
     }
 
     @Override
@@ -499,7 +546,7 @@ public final class DatabaseImpl implements Database {
                         : Optional.ofNullable(v.deadCause()),
                 v.queued(), v.capacity(), v.committed(), v.failed(), v.groups(), v.overloads(),
                 v.replays(), v.background(), v.writer(), Optional.ofNullable(v.transaction()),
-                v.corked(), Optional.ofNullable(v.lastWrite()), reads.readers().diagnostics(),
+                v.corked(), Optional.ofNullable(v.lastWrite()), readers.diagnostics(),
                 guards.checkpointDiagnostics());
     }
 
@@ -534,7 +581,7 @@ public final class DatabaseImpl implements Database {
      * flight returned their readers and every reader connection closed.
      */
     private CompletableFuture<Void> closeAll(boolean drain) {
-        CompletableFuture<Void> readersClosed = reads.beginClose(drain);
+        CompletableFuture<Void> readersClosed = reads().beginClose(drain);
         // The lease goes last, once the checkpointer and backups let go too.
         return guards.afterClose(CompletableFuture.allOf(lane.beginClose(drain), readersClosed));
     }

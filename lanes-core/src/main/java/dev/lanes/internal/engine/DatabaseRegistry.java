@@ -15,9 +15,11 @@ import java.util.zip.CRC32;
 /**
  * The open databases of one runtime: one entry per canonical path, and one per key for databases
  * on other engines ({@link LanesRuntime.Attached}, a cluster's), and the names databases go by.
- * An entry is a future: an open reserves its path with a pending entry, builds the database
- * outside the lock, then completes the entry (or forgets it when the open failed), so concurrent
- * opens of the same path wait for it and opens of other paths go on. A database leaves the
+ * An entry is a future while its database is being opened: an open reserves its path with a
+ * pending entry, builds the database outside the lock, then puts the database itself in the
+ * entry's place ({@link #opened}; an open database so costs no future) and completes the future
+ * (or forgets the entry when the open failed), so concurrent opens of the same path wait for it
+ * and opens of other paths go on. A database leaves the
  * registry when its close completed; once the runtime is closed nothing more may be reserved.
  *
  * <h2>Concurrency</h2>
@@ -38,7 +40,8 @@ final class DatabaseRegistry {
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private final Map<Path, CompletableFuture<DatabaseImpl>> databases = new HashMap<>();
+    /** A pending open's future, or the database once opened; see the class comment. */
+    private final Map<Path, Object> databases = new HashMap<>();
     /** How many registered databases have each file name, so that naming one is O(1). */
     private final Map<String, Integer> openByFileName = new HashMap<>();
     /** Databases on other engines than a local file (a cluster's), by their engine's key. */
@@ -60,9 +63,9 @@ final class DatabaseRegistry {
         lock.lock();
         try {
             refuseWhenClosed(asked);
-            CompletableFuture<DatabaseImpl> entry = databases.get(canonical);
+            Object entry = databases.get(canonical);
             if (entry != null) {
-                return new Reservation(entry, null, null, null);
+                return new Reservation(asFuture(entry), null, null, null);
             }
             CompletableFuture<Void> releasing = Lease.pendingRelease(canonical, leaseOwner);
             if (releasing != null) {
@@ -108,12 +111,46 @@ final class DatabaseRegistry {
                 : canonical.getFileName().toString();
     }
 
+    @SuppressWarnings("unchecked")
+    private static CompletableFuture<DatabaseImpl> pending(Object entry) {
+        return (CompletableFuture<DatabaseImpl>) entry;
+    }
+
+    /** An entry as a future: its own while pending, a completed one once it is the database. */
+    private static CompletableFuture<DatabaseImpl> asFuture(Object entry) {
+        return entry instanceof DatabaseImpl
+                ? CompletableFuture.completedFuture((DatabaseImpl) entry) : pending(entry);
+    }
+
+    /** The database of an entry when it is open, else null (being opened, or failed). */
+    private static DatabaseImpl openIn(Object entry) {
+        if (entry instanceof DatabaseImpl) {
+            return (DatabaseImpl) entry;
+        }
+        CompletableFuture<DatabaseImpl> f = pending(entry);
+        return f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+    }
+
+    /**
+     * The open reserved by {@code mine} built {@code db}: the database takes its future's place,
+     * unless the entry is gone already. Its caller then completes {@code mine}, for those who
+     * wait on it.
+     */
+    void opened(Path path, CompletableFuture<DatabaseImpl> mine, DatabaseImpl db) {
+        lock.lock();
+        try {
+            databases.replace(path, mine, db);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A database finished closing: forget it, unless a newer database took the path already. */
     void closed(Path path, DatabaseImpl db) {
         lock.lock();
         try {
-            CompletableFuture<DatabaseImpl> entry = databases.get(path);
-            if (entry != null && entry.getNow(null) == db) {
+            Object entry = databases.get(path);
+            if (entry != null && openIn(entry) == db) {
                 forgetLocked(path, entry);
             }
         } finally {
@@ -132,7 +169,7 @@ final class DatabaseRegistry {
     }
 
     // guarded by lock
-    private void forgetLocked(Path path, CompletableFuture<DatabaseImpl> entry) {
+    private void forgetLocked(Path path, Object entry) {
         if (databases.remove(path, entry)) {
             openByFileName.computeIfPresent(fileName(path), (f, n) -> n == 1 ? null : n - 1);
         }
@@ -201,8 +238,8 @@ final class DatabaseRegistry {
         List<DatabaseImpl> open = new ArrayList<>();
         lock.lock();
         try {
-            for (CompletableFuture<DatabaseImpl> e : databases.values()) {
-                DatabaseImpl db = e.isDone() && !e.isCompletedExceptionally() ? e.join() : null;
+            for (Object e : databases.values()) {
+                DatabaseImpl db = openIn(e);
                 if (db != null) {
                     open.add(db);
                 }
@@ -215,10 +252,12 @@ final class DatabaseRegistry {
 
     /** The databases registered now, opened or being opened; those that failed are left out. */
     List<DatabaseImpl> registered() {
-        List<CompletableFuture<DatabaseImpl>> entries;
+        List<CompletableFuture<DatabaseImpl>> entries = new ArrayList<>();
         lock.lock();
         try {
-            entries = new ArrayList<>(databases.values());
+            for (Object e : databases.values()) {
+                entries.add(asFuture(e));
+            }
         } finally {
             lock.unlock();
         }

@@ -251,6 +251,7 @@ public final class LanesRuntime {
         if (beans != null) {
             beans.opened(db); // before anyone holds it, so before anyone can close it
         }
+        registry.opened(canonical, r.mine(), db);
         r.mine().complete(db);
         return db;
     }

@@ -41,8 +41,6 @@ final class ReadRouting {
     private final IdleRelease idle;
     private final ReadTelemetry telemetry;
     private final Clock clock;
-    /** A streamed JDBC result set ended, having held its reader this long. */
-    private final java.util.function.LongConsumer streamEnded;
 
     ReadRouting(DatabaseImpl db, WriterLane lane, Reads reads, IdleRelease idle,
             ReadTelemetry telemetry, Clock clock) {
@@ -53,7 +51,6 @@ final class ReadRouting {
         this.idle = idle;
         this.telemetry = telemetry;
         this.clock = clock;
-        this.streamEnded = telemetry::held;
     }
 
     /**
@@ -93,7 +90,7 @@ final class ReadRouting {
             if (lane.corked()) {
                 return onLane(c -> Statements.queryData(c, sql, args, maxResultBytes(), name));
             }
-            return reads.queryPaged(options, sql, args, paging, streamEnded);
+            return reads.queryPaged(options, sql, args, paging, telemetry::held);
         });
     }
 

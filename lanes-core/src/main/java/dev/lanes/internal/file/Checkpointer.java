@@ -183,7 +183,11 @@ public final class Checkpointer implements WorkerPool.Task {
         return c;
     }
 
-    /** The {@code -wal} file of a database. */
+    /**
+     * The {@code -wal} file of a database, named from a copy of its file name, so that the
+     * database's own path (kept as long as it is open) is not asked for its text, which the
+     * JDK's paths keep once made.
+     */
     static Path walOf(Path database) {
         return database.resolveSibling(database.getFileName() + "-wal");
     }

@@ -84,7 +84,7 @@ public final class DiskReserve {
         long now = clock.nanoTime();
         if (fresh || now - walSampledAt >= WAL_SAMPLE_NANOS || walSampledAt == 0) {
             walSampledAt = now;
-            walSample = size(Path.of(path + "-wal"));
+            walSample = size(Checkpointer.walOf(path));
         }
         return walSample;
     }
@@ -110,7 +110,7 @@ public final class DiskReserve {
         if (usable < 0) {
             return;
         }
-        long needed = size(path) + size(Path.of(path + "-wal")) + reserveBytes;
+        long needed = size(path) + size(Checkpointer.walOf(path)) + reserveBytes;
         if (usable < needed) {
             throw new CapacityFloorException(name + ": VACUUM needs " + needed + " bytes free "
                     + "(database and WAL plus the reserve of " + reserveBytes + "), but only "

@@ -69,14 +69,15 @@ public final class Identity {
     /** {@link #pinnedKey} pinned on a platform that has no file keys. */
     private static final Object NO_KEY = new Object();
     private static final VarHandle PINNED_UUID =
-            VarHandles.field(MethodHandles.lookup(), "pinnedUuid", String.class);
+            VarHandles.field(MethodHandles.lookup(), "pinnedUuid", Object.class);
     private static final VarHandle PINNED_KEY =
             VarHandles.field(MethodHandles.lookup(), "pinnedKey", Object.class);
     private static final VarHandle FAILURE =
             VarHandles.field(MethodHandles.lookup(), "failure", IdentityMismatchException.class);
 
     // each set at most once, by compare-and-set from its first value
-    private volatile String pinnedUuid;
+    /** The pinned UUID as {@link #compact} makes it: a {@link UUID}, or else its text. */
+    private volatile Object pinnedUuid;
     private volatile Object pinnedKey = UNPINNED;
     private volatile IdentityMismatchException failure;
     /**
@@ -141,7 +142,25 @@ public final class Identity {
 
     /** The pinned UUID, or null when none is pinned (yet, or ever when the check is off). */
     String uuid() {
-        return pinnedUuid;
+        Object pinned = pinnedUuid;
+        return pinned == null ? null : pinned.toString();
+    }
+
+    /**
+     * The stored UUID as pinned: a {@link UUID} when the text is one in its canonical form (what
+     * {@link #install} stores; 32 bytes held instead of 80 for the text), else the text itself,
+     * so that two stored values are equal exactly when their compact forms are.
+     */
+    private static Object compact(String stored) {
+        if (stored == null) {
+            return null;
+        }
+        try {
+            UUID uuid = UUID.fromString(stored);
+            return uuid.toString().equals(stored) ? uuid : stored;
+        } catch (IllegalArgumentException e) {
+            return stored;
+        }
     }
 
     private void check(Connection c, boolean writable) throws SQLException {
@@ -187,14 +206,15 @@ public final class Identity {
      */
     private IdentityMismatchException pinUuid(String stored, boolean pinnedBeforeRead) {
         // first sight, or installed meanwhile by another process; none stored pins nothing
-        if (PINNED_UUID.compareAndSet(this, null, stored)) {
+        Object seen = compact(stored);
+        if (PINNED_UUID.compareAndSet(this, null, seen)) {
             return null;
         }
         if (stored == null && !pinnedBeforeRead) {
             return null; // read before the install committed: the same file, seen earlier
         }
-        String pinned = pinnedUuid;
-        if (!pinned.equals(stored)) {
+        Object pinned = pinnedUuid;
+        if (!pinned.equals(seen)) {
             return mismatch("its " + TABLE + " holds " + (stored == null ? "no identity"
                     : "identity " + stored) + ", pinned " + pinned);
         }

@@ -2,7 +2,10 @@ package dev.lanes.internal.file;
 
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -35,9 +38,15 @@ import org.slf4j.LoggerFactory;
  * through {@link #pendingRelease} so the runtime can wait for it instead.
  *
  * <p>{@link #REGISTRY} guards {@link #HELD}, {@link #FILES} and every {@link LockFile#users}
- * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it;
- * a lease's {@link #lock} guards {@link #fileLock}, {@link #released} and {@link #deferred}. The
- * order is lease, then {@link #REGISTRY}, then lock file. A {@link LockFile} leaves {@link #FILES}
+ * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it,
+ * and also the state of every lease in that file: {@link #fileLock}, {@link #released} and {@link
+ * #deferred} (one lock per lock file, not one per lease: a lease's changes are OS lock calls on
+ * that file, which its lock serializes anyway). It is reentrant, and the order is lock file, then
+ * {@link #REGISTRY}, then the same lock file again (a release closes its file under {@link
+ * #REGISTRY} when it was the last user); no thread takes a lock file's lock while it holds {@link
+ * #REGISTRY} without already holding that lock, so the two never wait for each other. {@link #releasedFuture} takes no lock:
+ * it goes once from null to a future by compare-and-set, made by whoever asks first or by the
+ * release (see {@link #released}). A {@link LockFile} leaves {@link #FILES}
  * only with its channel closed, under {@link #REGISTRY}: a later lease of the same file makes a new
  * one and opens the file anew only after the old descriptor is gone, so that closing it cannot
  * drop the new lease's lock.
@@ -57,6 +66,10 @@ public final class Lease {
     // guarded by REGISTRY: the lock files some lease of this JVM uses
     private static final Map<Path, LockFile> FILES = new HashMap<>();
 
+    // before NONE, which completes its future as it is made
+    private static final VarHandle RELEASED_FUTURE =
+            VarHandles.field(MethodHandles.lookup(), "releasedFuture", CompletableFuture.class);
+
     /** The lease of a database that needs none (in-memory). */
     static final Lease NONE = new Lease(null, null, null, null, null);
 
@@ -65,10 +78,10 @@ public final class Lease {
     private final String name;
     private final Object owner;
     private final String ownerName;
-    private final CompletableFuture<Void> releasedFuture = new CompletableFuture<>();
+    /** Made when first asked for or at the release, whichever is first; see {@link #released}. */
+    private volatile CompletableFuture<Void> releasedFuture;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    // guarded by lock
+    // guarded by file.lock, the lock of this lease's lock file (see the class comment)
     private FileLock fileLock;
     private boolean released;
     private IOException deferred;
@@ -80,7 +93,7 @@ public final class Lease {
         this.owner = owner;
         this.ownerName = ownerName;
         if (slot == null) {
-            releasedFuture.complete(null);
+            VarHandles.complete(RELEASED_FUTURE, this);
         }
     }
 
@@ -131,11 +144,11 @@ public final class Lease {
         }
         boolean ok = false;
         try {
-            lease.lock.lock();
+            lease.file.lock.lock();
             try {
                 lease.lockLocked();
             } finally {
-                lease.lock.unlock();
+                lease.file.lock.unlock();
             }
             ok = true;
             return lease;
@@ -158,7 +171,7 @@ public final class Lease {
         REGISTRY.lock();
         try {
             Lease holder = HELD.get(slot);
-            return holder != null && holder.owner == owner ? holder.releasedFuture : null;
+            return holder != null && holder.owner == owner ? holder.released() : null;
         } finally {
             REGISTRY.unlock();
         }
@@ -204,7 +217,7 @@ public final class Lease {
         if (slot == null) {
             return;
         }
-        lock.lock();
+        file.lock.lock();
         try {
             if (released) {
                 throw new IllegalStateException(name + ": the lease was released");
@@ -219,13 +232,23 @@ public final class Lease {
                         deferred);
             }
         } finally {
-            lock.unlock();
+            file.lock.unlock();
         }
     }
 
-    /** Completes once the lease is released. */
+    /**
+     * Completes once the lease is released. Made on first use (most leases are released without
+     * anyone waiting) and set once by compare-and-set, so that asking and releasing meet in the
+     * same future; never handed to users as is (see {@link VarHandles#complete}).
+     */
     public CompletableFuture<Void> released() {
-        return releasedFuture;
+        return VarHandles.getOrSet(RELEASED_FUTURE, this, CompletableFuture::new);
+    }
+
+    /** Whether the lease is released; {@link #released()} without making its future. */
+    public boolean isReleased() {
+        CompletableFuture<Void> f = releasedFuture;
+        return f != null && f.isDone();
     }
 
     /**
@@ -236,7 +259,7 @@ public final class Lease {
         if (slot == null) {
             return;
         }
-        lock.lock();
+        file.lock.lock();
         try {
             if (released) {
                 return;
@@ -257,9 +280,9 @@ public final class Lease {
                 REGISTRY.unlock();
             }
         } finally {
-            lock.unlock();
+            file.lock.unlock();
         }
-        releasedFuture.complete(null);
+        VarHandles.complete(RELEASED_FUTURE, this);
     }
 
     @Override

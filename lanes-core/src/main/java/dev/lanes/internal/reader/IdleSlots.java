@@ -1,8 +1,9 @@
 package dev.lanes.internal.reader;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The idle connections of one {@link ReaderSet}, each in its home slot, and the assignment of
@@ -12,10 +13,17 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Invariants:
  * <ul>
- *   <li>{@link #slots} is lock-free: any thread may {@link #take} (CAS a slot to null) or {@link
+ *   <li>{@link #slots} and {@link #homeTaken} exist only while a connection is open: made by the
+ *       first {@link #assignHome}, dropped by the {@link #forget} of the last one (most databases
+ *       of a large runtime hold no reader, so they hold no arrays either). Both are written only
+ *       under the set's lock; {@link #slots} is volatile for the lock-free {@link #take}.
+ *   <li>The slots are lock-free: any thread may {@link #take} (CAS a slot to null) or {@link
  *       #put} a connection back into its own home, which no other connection shares, so a put
  *       never overwrites a connection. The set puts a connection back <em>before</em> it frees
- *       the slot of the lease, so whoever takes that slot finds a connection idle.
+ *       the slot of the lease, so whoever takes that slot finds a connection idle. A connection
+ *       is counted in {@link #open} from its home's assignment to its {@link #forget}, and is in
+ *       a slot only in between, so once none is open no slot holds one: a {@link #take} still
+ *       reading the dropped array finds nothing, as it would have in the live one.
  *   <li>{@link #homeTaken} and {@link #open} are read and written only under the set's lock;
  *       the methods marked "guarded by lock" must be called holding it. A connection gets a
  *       home when it opens ({@link #assignHome}) and gives it up when it leaves ({@link
@@ -23,26 +31,31 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * </ul>
  */
 final class IdleSlots {
+    private static final VarHandle SLOT =
+            MethodHandles.arrayElementVarHandle(ReaderConnection[].class);
+
     private final int capacity;
-    /** Idle connections, each in its home slot; null where none waits. */
-    private final AtomicReferenceArray<ReaderConnection> slots;
+    /** Idle connections, each in its home slot; null where none waits; see the class comment. */
+    private volatile ReaderConnection[] slots;
     // guarded by lock
-    private final boolean[] homeTaken;
+    private boolean[] homeTaken;
     private int open;
 
     IdleSlots(int capacity) {
         this.capacity = capacity;
-        this.slots = new AtomicReferenceArray<>(capacity);
-        this.homeTaken = new boolean[capacity];
     }
 
     /** An idle connection, preferring the slot this thread maps to; null when none is idle. */
     ReaderConnection take() {
+        ReaderConnection[] s = slots;
+        if (s == null) {
+            return null;
+        }
         int start = (int) (Thread.currentThread().getId() % capacity);
         for (int i = 0; i < capacity; i++) {
             int slot = (start + i) % capacity;
-            ReaderConnection c = slots.get(slot);
-            if (c != null && slots.compareAndSet(slot, c, null)) {
+            ReaderConnection c = (ReaderConnection) SLOT.getVolatile(s, slot);
+            if (c != null && SLOT.compareAndSet(s, slot, c, null)) {
                 return c;
             }
         }
@@ -51,13 +64,16 @@ final class IdleSlots {
 
     /** Puts a connection with a home ({@code c.home >= 0}) back there, idle. */
     void put(ReaderConnection c) {
-        slots.set(c.home, c);
+        SLOT.setVolatile(slots, c.home, c);
     }
 
     /** Counts a connection just opened and gives it the first free home, if any. */
     // guarded by lock
     void assignHome(ReaderConnection c) {
-        open++;
+        if (open++ == 0) {
+            homeTaken = new boolean[capacity];
+            slots = new ReaderConnection[capacity];
+        }
         for (int i = 0; i < capacity; i++) {
             if (!homeTaken[i]) {
                 homeTaken[i] = true;
@@ -72,9 +88,12 @@ final class IdleSlots {
     /** A connection leaving the set: its home is free again. */
     // guarded by lock
     void forget(ReaderConnection c) {
-        open--;
         if (c.home >= 0) {
             homeTaken[c.home] = false;
+        }
+        if (--open == 0) {
+            homeTaken = null;
+            slots = null;
         }
     }
 
@@ -82,8 +101,9 @@ final class IdleSlots {
     // guarded by lock
     List<ReaderConnection> takeAll(List<ReaderConnection> into) {
         List<ReaderConnection> list = into;
-        for (int i = 0; i < capacity; i++) {
-            ReaderConnection c = slots.getAndSet(i, null);
+        ReaderConnection[] s = slots;
+        for (int i = 0; s != null && i < capacity; i++) {
+            ReaderConnection c = (ReaderConnection) SLOT.getAndSet(s, i, null);
             if (c != null) {
                 if (list == null) {
                     list = new ArrayList<>(capacity);

@@ -14,13 +14,16 @@ import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.Timer;
+import dev.lanes.internal.util.VarHandles;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -50,7 +53,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The common path takes no lock: on a machine with fewer cores than readers, a lock taken twice
  * per read convoys (threads preempted while holding it park the others for milliseconds).
  * <ul>
- *   <li>{@link #free} counts free slots. A read may take one with a CAS only while {@code
+ *   <li>{@link #free} counts free slots (volatile, changed only atomically through {@link
+ *       #FREE}). A read may take one with a CAS only while {@code
  *       queued} ({@link WaitQueue#queued}) is 0 and the set is {@code OPEN}; otherwise it goes
  *       through {@link #lock}.
  *   <li>A returning read puts its connection in its home slot <em>before</em> it increments
@@ -81,37 +85,48 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #beginClose} stops admission ({@link ClosingException}, then {@link ClosedException}),
  * closes the idle connections at once, lets reads in flight (and, when draining, the reads
  * already waiting) finish, closes each connection as it comes back, and completes the returned
- * future once none is checked out and none waits.
+ * future once none is checked out and none waits. That future ({@link #closed}) is made when
+ * first asked for or at the close, whichever comes first, set once by compare-and-set, so that
+ * an open set holds none; it is never handed to users as is.
  */
 public final class ReaderSet {
 
     private enum State { OPEN, CLOSING, CLOSED }
 
-    private final String name;
-    private final int capacity;
-    private final Duration checkoutTimeout;
+    // name, capacity, checkoutTimeout, clock, lock and stats are read by its WaitQueue too
+    final String name;
+    final int capacity;
+    final Duration checkoutTimeout;
     private final Duration busyTimeout;
     private final ConnectionBudget budget;
-    private final Clock clock;
+    final Clock clock;
     /** Opens and sets up each new connection. */
     private final ReaderOpener opener;
-    /** Closes connections on a platform thread. */
-    private final ReaderCloser closer;
+    /** Runs the closes a virtual thread may not run; see {@link #closeOutsideLock}. */
+    private final WorkerPool pool;
     private volatile MetricsReporter metrics = MetricsReporter.NONE;
 
     /** Free slots: {@code capacity} minus the leases out. */
-    private final AtomicInteger free;
+    private volatile int free;
     /** Idle connections in their home slots; homes assigned under {@link #lock}. */
     private final IdleSlots idle;
     private volatile State state = State.OPEN; // written under lock
+    /** A one-way latch, set without the lock: see {@link #walReady()}. */
+    private volatile boolean walReady;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    final ReentrantLock lock = new ReentrantLock();
     /** The reads waiting for a slot; its size is written under {@link #lock}. */
     private final WaitQueue queue;
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    /** Made when first asked for or at the close, whichever is first; see {@link #beginClose}. */
+    private volatile CompletableFuture<Void> closed;
+
+    private static final VarHandle FREE =
+            VarHandles.field(MethodHandles.lookup(), "free", int.class);
+    private static final VarHandle CLOSED =
+            VarHandles.field(MethodHandles.lookup(), "closed", CompletableFuture.class);
 
     /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
-    private final ReaderStats stats = new ReaderStats();
+    final ReaderStats stats = new ReaderStats();
 
     ReaderSet(String name, Path path, int capacity, Duration checkoutTimeout,
             Duration busyTimeout, int statementCacheSize, SqliteConnections.Limits limits,
@@ -125,11 +140,10 @@ public final class ReaderSet {
         this.checkoutTimeout = checkoutTimeout;
         this.busyTimeout = busyTimeout;
         this.budget = budget;
-        this.free = new AtomicInteger(capacity);
+        this.free = capacity;
         this.idle = new IdleSlots(capacity);
-        this.closer = new ReaderCloser(name, budget, pool, closed);
-        this.queue = new WaitQueue(name, capacity, checkoutTimeout, lock, clock, timer, pool,
-                stats, this);
+        this.pool = pool;
+        this.queue = new WaitQueue(timer, pool, this);
     }
 
     /** Installs the identity check run on every reader connection opened from now on. */
@@ -156,7 +170,7 @@ public final class ReaderSet {
 
     /** Readers checked out by reads now; a gauge, read without the lock. */
     public int inUse() {
-        return capacity - free.get();
+        return capacity - free;
     }
 
     /** Reads waiting for a reader now; a gauge, read without the lock. */
@@ -301,11 +315,11 @@ public final class ReaderSet {
     /** Takes a free slot with a CAS; false when none is free. */
     private boolean takeSlot() {
         while (true) {
-            int f = free.get();
+            int f = free;
             if (f <= 0) {
                 return false;
             }
-            if (free.compareAndSet(f, f - 1)) {
+            if (FREE.compareAndSet(this, f, f - 1)) {
                 int out = capacity - f + 1;
                 stats.checkedOut(out);
                 return true;
@@ -314,7 +328,7 @@ public final class ReaderSet {
     }
 
     private Lease granted(ReaderConnection c) {
-        stats.acquisitions.increment();
+        stats.acquired();
         return new Lease(c, clock.nanoTime());
     }
 
@@ -406,12 +420,12 @@ public final class ReaderSet {
             c = null;
         }
         if (c == null && state == State.OPEN) {
-            free.incrementAndGet();
+            FREE.getAndAdd(this, 1);
             if (queue.queued() == 0 && state == State.OPEN) {
                 return; // the common case: nobody waits, nothing closes
             }
         } else if (c == null) {
-            free.incrementAndGet();
+            FREE.getAndAdd(this, 1);
         }
         slowRelease(c, reusable);
     }
@@ -440,7 +454,7 @@ public final class ReaderSet {
                         stats.increment(ReaderStats.REPLACED);
                     }
                 }
-                free.incrementAndGet();
+                FREE.getAndAdd(this, 1);
             }
             asyncGrants = handOff();
             if (state != State.OPEN && queue.isEmpty()) {
@@ -451,19 +465,19 @@ public final class ReaderSet {
             lock.unlock();
         }
         runGrants(asyncGrants);
-        closer.close(toClose, finished);
+        closeOutsideLock(toClose, finished);
     }
 
     /** Gives back a slot taken on the fast path that may not be used (the set is closing). */
     private void releaseSlot() {
-        free.incrementAndGet();
+        FREE.getAndAdd(this, 1);
         slowRelease(null, true);
     }
 
     /** Completes the close once nothing is out and nothing waits; true when it did now. */
     // guarded by lock
     private boolean finishIfDone() {
-        if (state == State.CLOSING && queue.isEmpty() && free.get() == capacity) {
+        if (state == State.CLOSING && queue.isEmpty() && free == capacity) {
             state = State.CLOSED;
             return true;
         }
@@ -484,7 +498,7 @@ public final class ReaderSet {
         } finally {
             lock.unlock();
         }
-        closer.close(toClose, false);
+        closeOutsideLock(toClose, false);
         return toClose == null ? 0 : toClose.size();
     }
 
@@ -516,7 +530,7 @@ public final class ReaderSet {
     public ReaderDiagnostics diagnostics() {
         lock.lock();
         try {
-            int out = capacity - free.get();
+            int out = capacity - free;
             return stats.diagnostics(capacity, checkoutTimeout, busyTimeout, out,
                     idle.open(), queue.size());
         } finally {
@@ -555,12 +569,55 @@ public final class ReaderSet {
             lock.unlock();
         }
         queue.deliver(refusedNow);
-        closer.close(toClose, finished);
-        return closed;
+        closeOutsideLock(toClose, finished);
+        return VarHandles.getOrSet(CLOSED, this, CompletableFuture::new);
+    }
+
+    /**
+     * Closes connections this set let go of (may be null; they were taken out of their slots
+     * under the lock, and belong to the caller alone), each counted off the connection budget,
+     * then completes the close when {@code last}. Called with the lock released. Always on a
+     * platform thread: inline when the caller is one, else as a pool task, since a native close
+     * may not run on a virtual thread.
+     */
+    private void closeOutsideLock(List<ReaderConnection> connections, boolean last) {
+        if ((connections == null || connections.isEmpty()) && !last) {
+            return;
+        }
+        Runnable closing = () -> {
+            if (connections != null) {
+                for (ReaderConnection c : connections) {
+                    c.close();
+                    budget.closed();
+                }
+            }
+            if (last) {
+                VarHandles.complete(CLOSED, this);
+            }
+        };
+        if (connections == null || connections.isEmpty() || !Threads.currentIsVirtual()) {
+            closing.run();
+        } else {
+            pool.submit(new OneShot(name, closing));
+        }
+    }
+
+    /**
+     * Whether the file is known to be a WAL database (seen so by a read, or made so by the
+     * writer's open), so that reads need not wait for the writer; kept here, by the set, as
+     * {@link Reads} is made per use.
+     */
+    boolean walReady() {
+        return walReady;
+    }
+
+    void markWalReady() {
+        walReady = true;
     }
 
     /** Whether every reader connection is closed after {@link #beginClose}. */
     public boolean isClosed() {
-        return closed.isDone();
+        CompletableFuture<Void> c = closed;
+        return c != null && c.isDone();
     }
 }

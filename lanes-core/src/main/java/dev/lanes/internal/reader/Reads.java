@@ -67,7 +67,9 @@ import org.slf4j.LoggerFactory;
  * back, verified and reused, or closed and replaced when it cannot be verified.
  *
  * <h2>Concurrency</h2>
- * Holds no mutable state but {@link #ready}, a one-way latch. A read's own objects ({@link
+ * Holds no mutable state (whether the file was seen to be a WAL database is the set's latch,
+ * {@link ReaderSet#walReady}), so a database makes one per use, on its {@link ReaderSet}, rather
+ * than keep one. A read's own objects ({@link
  * ReadTask}, {@link AsyncRead}) hand their state between the caller, the pool thread and a
  * canceller through volatile fields; their comments say how.
  */
@@ -84,8 +86,6 @@ public final class Reads {
     private final Clock clock;
     private final long maxResultBytes;
     private final Duration busyTimeout;
-    /** Set once the file is a WAL database: seen so by a read, or made so by the writer's open. */
-    private volatile boolean ready;
 
     Reads(String name, Path path, java.util.function.Supplier<CompletableFuture<Void>> writerReady,
             ReaderSet readers, WorkerPool pool, Timer timer, Clock clock, long maxResultBytes,
@@ -101,14 +101,20 @@ public final class Reads {
         this.busyTimeout = busyTimeout;
     }
 
-    /** The read path of one database, with its reader set. */
-    public static Reads create(String name, Path path, dev.lanes.DatabaseOptions options,
-            java.util.function.Supplier<CompletableFuture<Void>> writerReady,
+    /** The reader set of one database, which its {@link #on} read paths share. */
+    public static ReaderSet readerSet(String name, Path path, dev.lanes.DatabaseOptions options,
             ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
-        ReaderSet readers = new ReaderSet(name, path, options.readers(),
-                options.readerCheckoutTimeout(), options.busyTimeout(),
-                options.statementCacheSize(), SqliteConnections.Limits.reader(options), budget,
-                pool, timer, clock, ConnectionSettings.of(options));
+        return new ReaderSet(name, path, options.readers(), options.readerCheckoutTimeout(),
+                options.busyTimeout(), options.statementCacheSize(),
+                SqliteConnections.Limits.reader(options), budget, pool, timer, clock,
+                ConnectionSettings.of(options));
+    }
+
+    /** The read path of one database on its {@code readers}; cheap, made per use. */
+    public static Reads on(ReaderSet readers, String name, Path path,
+            dev.lanes.DatabaseOptions options,
+            java.util.function.Supplier<CompletableFuture<Void>> writerReady, WorkerPool pool,
+            Timer timer, Clock clock) {
         return new Reads(name, path, writerReady, readers, pool, timer, clock,
                 options.maxResultBytes(), options.busyTimeout());
     }
@@ -261,18 +267,18 @@ public final class Reads {
      * run) before {@code open} returned it.
      */
     private CompletableFuture<Void> writerReady() {
-        if (ready) {
+        if (readers.walReady()) {
             return null;
         }
         if (SqliteConnections.isWalDatabase(path)) {
             // Also when the writer is finishing its first turn: that turn may be a write body
             // reading through this very call, so it must not be waited for.
-            ready = true;
+            readers.markWalReady();
             return null;
         }
         CompletableFuture<Void> opened = writerReadiness.get(); // opens the writer if needed
         if (opened.isDone() && !opened.isCompletedExceptionally()) {
-            ready = true;
+            readers.markWalReady();
             return null;
         }
         return opened; // not yet made a WAL database, or dead or closed: the caller reports why

@@ -7,17 +7,14 @@ import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.util.Timer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +25,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants:
  * <ul>
- *   <li>{@link #lock} is the set's own lock, shared, not a second one. {@link #waiters}, {@link
+ *   <li>The lock is the set's own ({@code set.lock}), shared, not a second one; the set's name,
+ *       capacity, checkout timeout, clock and counters are read from the set too (its final
+ *       fields), rather than kept here a second time. {@link #waiters}, {@link
  *       #refused} and {@link #deliveringRefusals} are read and written only under it; the methods
  *       marked "guarded by lock" must be called holding it, the others take it themselves.
  *   <li>{@link #queued} is written only under the lock, always right after {@code waiters}
@@ -45,14 +44,8 @@ import org.slf4j.LoggerFactory;
 final class WaitQueue {
     private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
 
-    private final String name;
-    private final int capacity;
-    private final Duration checkoutTimeout;
-    private final ReentrantLock lock;
-    private final Clock clock;
     private final Timer timer;
     private final WorkerPool pool;
-    private final ReaderStats stats;
     /** The set this queue belongs to: its slots in use (for the timeout message), its metrics. */
     private final ReaderSet set;
 
@@ -63,16 +56,9 @@ final class WaitQueue {
     private SmallDeque<Waiter> refused; // null until the first asynchronous read timed out
     private boolean deliveringRefusals;
 
-    WaitQueue(String name, int capacity, Duration checkoutTimeout, ReentrantLock lock, Clock clock,
-            Timer timer, WorkerPool pool, ReaderStats stats, ReaderSet set) {
-        this.name = name;
-        this.capacity = capacity;
-        this.checkoutTimeout = checkoutTimeout;
-        this.lock = lock;
-        this.clock = clock;
+    WaitQueue(Timer timer, WorkerPool pool, ReaderSet set) {
         this.timer = timer;
         this.pool = pool;
-        this.stats = stats;
         this.set = set;
     }
 
@@ -102,8 +88,8 @@ final class WaitQueue {
     /** Queues a parked thread's wait, ending after the checkout timeout or at the deadline. */
     // guarded by lock
     Waiter addParked(boolean hasDeadline, long deadline) {
-        Waiter w = new Waiter(lock.newCondition(), null, clock.nanoTime(),
-                ReaderSet.nanos(checkoutTimeout), hasDeadline, deadline);
+        Waiter w = new Waiter(set.lock.newCondition(), null, set.clock.nanoTime(),
+                ReaderSet.nanos(set.checkoutTimeout), hasDeadline, deadline);
         add(w);
         return w;
     }
@@ -115,15 +101,16 @@ final class WaitQueue {
      */
     // guarded by lock
     Waiter addAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
-        Waiter w = new Waiter(null, callback, clock.nanoTime(), ReaderSet.nanos(checkoutTimeout),
+        Waiter w = new Waiter(null, callback, set.clock.nanoTime(),
+                ReaderSet.nanos(set.checkoutTimeout),
                 hasDeadline, deadline);
         add(w);
         try {
-            w.timeout = timer.schedule(this::expire, w.end - clock.nanoTime());
+            w.timeout = timer.schedule(this::expire, w.end - set.clock.nanoTime());
         } catch (RejectedExecutionException e) {
             waiters.remove(w);
             queued = waiters.size();
-            throw new ClosedException(name + ": the runtime is closed; the read never ran");
+            throw new ClosedException(set.name + ": the runtime is closed; the read never ran");
         }
         return w;
     }
@@ -144,19 +131,20 @@ final class WaitQueue {
     boolean park(Waiter w) {
         try {
             while (w.lease == null && w.failure == null) {
-                long remaining = w.end - clock.nanoTime();
+                long remaining = w.end - set.clock.nanoTime();
                 if (remaining <= 0) {
                     return expireDue(); // this waiter, and any earlier one also due
                 }
-                clock.awaitNanos(lock, w.condition, remaining);
+                set.clock.awaitNanos(set.lock, w.condition, remaining);
             }
         } catch (InterruptedException e) {
             if (w.lease == null && w.failure == null) {
                 waiters.remove(w);
                 queued = waiters.size();
                 Thread.currentThread().interrupt();
-                stats.increment(ReaderStats.CANCELLATIONS);
-                throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
+                set.stats.increment(ReaderStats.CANCELLATIONS);
+                throw new CancelledException(WriteOutcome.NOT_STARTED, set.name
+                        + ": interrupted "
                         + "while waiting for a reader; the read never ran", e);
             }
             Thread.currentThread().interrupt(); // granted or refused meanwhile: go on
@@ -170,29 +158,29 @@ final class WaitQueue {
      * @return whether it was still waiting; when false, its grant or refusal is already under way
      */
     boolean cancel(Waiter w) {
-        lock.lock();
+        set.lock.lock();
         try {
             if (!waiters.remove(w)) {
                 return false;
             }
             queued = waiters.size();
             w.cancelTimeout();
-            stats.increment(ReaderStats.CANCELLATIONS);
+            set.stats.increment(ReaderStats.CANCELLATIONS);
         } finally {
-            lock.unlock();
+            set.lock.unlock();
         }
-        set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+        set.metricsReporter().readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
         return true;
     }
 
     /** On the timer thread, when an asynchronous wait may have ended. */
     private void expire() {
         boolean deliver;
-        lock.lock();
+        set.lock.lock();
         try {
             deliver = expireDue();
         } finally {
-            lock.unlock();
+            set.lock.unlock();
         }
         if (deliver) {
             submitDelivery();
@@ -201,7 +189,7 @@ final class WaitQueue {
 
     /** Submits the task that delivers refusals; call after the lock is released. */
     void submitDelivery() {
-        pool.submit(new OneShot(name, this::deliverRefusals));
+        pool.submit(new OneShot(set.name, this::deliverRefusals));
     }
 
     /**
@@ -213,7 +201,7 @@ final class WaitQueue {
      */
     // guarded by lock
     private boolean expireDue() {
-        long now = clock.nanoTime();
+        long now = set.clock.nanoTime();
         boolean queuedRefusal = false;
         for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
             Waiter w = it.next();
@@ -249,7 +237,7 @@ final class WaitQueue {
     private void deliverRefusals() {
         while (true) {
             Waiter w;
-            lock.lock();
+            set.lock.lock();
             try {
                 w = refused == null ? null : refused.pollFirst();
                 if (w == null) {
@@ -257,31 +245,32 @@ final class WaitQueue {
                     return;
                 }
             } finally {
-                lock.unlock();
+                set.lock.unlock();
             }
-            set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            set.metricsReporter().readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
             try {
                 w.callback.refused(w.failure);
             } catch (RuntimeException e) {
-                log.warn("{}: telling a read that it timed out failed", name, e);
+                log.warn("{}: telling a read that it timed out failed", set.name, e);
             }
         }
     }
 
     // guarded by lock
     private LanesException timedOut(Waiter w) {
-        long waited = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - w.enqueuedAt);
-        String shape = "capacity " + capacity + ", " + set.inUse() + " in use, "
+        long waited = TimeUnit.NANOSECONDS.toMillis(set.clock.nanoTime() - w.enqueuedAt);
+        String shape = "capacity " + set.capacity + ", " + set.inUse() + " in use, "
                 + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
-            stats.increment(ReaderStats.DEADLINES);
-            return new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
+            set.stats.increment(ReaderStats.DEADLINES);
+            return new DeadlineExceededException(WriteOutcome.NOT_STARTED, set.name
+                    + ": the read's "
                     + "deadline passed after waiting " + waited + " ms for a reader (" + shape
                     + "); the read never ran", null);
         }
-        stats.increment(ReaderStats.CHECKOUT_TIMEOUTS);
-        return new AdmissionTimeoutException(name + ": no reader became free within "
-                + checkoutTimeout.toMillis() + " ms (waited " + waited + " ms; " + shape
+        set.stats.increment(ReaderStats.CHECKOUT_TIMEOUTS);
+        return new AdmissionTimeoutException(set.name + ": no reader became free within "
+                + set.checkoutTimeout.toMillis() + " ms (waited " + waited + " ms; " + shape
                 + "); the read never ran. Retry later, or raise readers or readerCheckoutTimeout");
     }
 
@@ -295,7 +284,7 @@ final class WaitQueue {
     List<Waiter> failAll() {
         List<Waiter> refusedNow = new ArrayList<>();
         for (Waiter w : waiters) {
-            LanesException e = new ClosedException(name + ": the database was shut "
+            LanesException e = new ClosedException(set.name + ": the database was shut "
                     + "down before this read got a reader; it never ran");
             w.cancelTimeout();
             w.failure = e;
@@ -313,7 +302,7 @@ final class WaitQueue {
     /** Tells asynchronous waiters refused by {@link #failAll}; call after the lock. */
     void deliver(List<Waiter> refusedNow) {
         for (Waiter w : refusedNow) {
-            set.metricsReporter().readerCheckout(clock.nanoTime() - w.enqueuedAt, false);
+            set.metricsReporter().readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
             w.callback.refused(w.failure);
         }
     }

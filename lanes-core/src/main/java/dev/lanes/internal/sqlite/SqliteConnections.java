@@ -96,7 +96,7 @@ public final class SqliteConnections {
      * writer must have opened it first.
      */
     public static boolean isWalDatabase(Path path) {
-        try (InputStream in = Files.newInputStream(path)) {
+        try (InputStream in = Files.newInputStream(copyOf(path))) {
             byte[] header = in.readNBytes(20);
             return header.length == 20 && header[18] == 2 && header[19] == 2;
         } catch (NoSuchFileException e) {
@@ -107,12 +107,24 @@ public final class SqliteConnections {
     }
 
     /**
+     * A copy of {@code path}, equal to it, to hand to whatever asks for a path's text (a JDBC
+     * URL, the JDK's file channels): the JDK's paths keep their text once asked for it, and a
+     * database's path, kept as long as the database is open, would keep it (80 bytes for a
+     * typical path) long after the connection that needed it closed.
+     */
+    static Path copyOf(Path path) {
+        Path parent = path.getParent();
+        return parent == null ? path : parent.resolve(path.getFileName());
+    }
+
+    /**
      * Opens a connection with {@code config} and {@linkplain #restrict restricts} it to {@code
      * limits}; the one way the runtime opens a connection.
      */
     public static SQLiteConnection open(SQLiteConfig config, Path path, Limits limits)
             throws SQLException {
-        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + path);
+        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:"
+                + copyOf(path));
         try {
             restrict(c, limits);
             return c;

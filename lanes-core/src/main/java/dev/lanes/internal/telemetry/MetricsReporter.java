@@ -35,6 +35,14 @@ public final class MetricsReporter {
     private final MetricsListener listener;
     private volatile boolean failed;
 
+    /**
+     * The reporter of {@code name} to {@code listener}: {@link #NONE} when there is no listener,
+     * whose name nothing reads, so that a runtime without one keeps no reporter per database.
+     */
+    public static MetricsReporter of(String name, MetricsListener listener) {
+        return listener == MetricsListener.NONE ? NONE : new MetricsReporter(name, listener);
+    }
+
     public MetricsReporter(String name, MetricsListener listener) {
         this.name = name;
         this.listener = listener;

@@ -2,6 +2,7 @@ package dev.lanes.internal.util;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -31,6 +32,25 @@ public final class VarHandles {
      * published so is seen whole by whoever reads the field, as its fields are final or
      * thread-safe.
      */
+    /** The future {@link #complete} sets when nobody asked yet: completed, shared, read only. */
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    /**
+     * Completes the future made on first use ({@link #getOrSet}) behind {@code handle} in {@code
+     * owner}, with null; when none was made yet, sets the field to one shared completed future
+     * instead, so that a future nobody waited for costs nothing. Asking and completing meet in
+     * the same future, whichever comes first, since both go from null by compare-and-set. Only
+     * for a field whose future completes normally this way alone (an exceptional completion
+     * afterwards is a no-op, as on any completed future), and which is never handed to users as
+     * is (they could obtrude a value on the shared one): derive one ({@code thenApply}) for them.
+     */
+    @SuppressWarnings("unchecked")
+    public static void complete(VarHandle handle, Object owner) {
+        if (!handle.compareAndSet(owner, null, DONE)) {
+            ((CompletableFuture<Void>) handle.getVolatile(owner)).complete(null);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     public static <T> T getOrSet(VarHandle handle, Object owner, Supplier<? extends T> make) {
         T value = (T) handle.getVolatile(owner);

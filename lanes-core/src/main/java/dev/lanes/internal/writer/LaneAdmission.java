@@ -5,7 +5,6 @@ import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * The door of a writer lane: the refusals that come before anything runs (a caller that would
@@ -29,11 +28,11 @@ final class LaneAdmission {
     private final TurnScheduler scheduler;
     private final WriteTelemetry telemetry;
     /** Arms the withdrawal of a request queued with a start timeout; under the lane's lock. */
-    private final Consumer<WriteRequest> armStartTimeout;
+    private final WriterLane lane;
 
     LaneAdmission(String name, ReentrantLock laneLock, LaneLifecycle lifecycle, WriteQueue queue,
             PinnedTransaction pinned, TurnScheduler scheduler, WriteTelemetry telemetry,
-            Consumer<WriteRequest> armStartTimeout) {
+            WriterLane lane) {
         this.name = name;
         this.laneLock = laneLock;
         this.lifecycle = lifecycle;
@@ -41,7 +40,7 @@ final class LaneAdmission {
         this.pinned = pinned;
         this.scheduler = scheduler;
         this.telemetry = telemetry;
-        this.armStartTimeout = armStartTimeout;
+        this.lane = lane;
     }
 
     /**
@@ -85,7 +84,7 @@ final class LaneAdmission {
             if (!lead) {
                 queue.add(r);
                 if (r.startTimeoutNanos > 0) {
-                    armStartTimeout.accept(r);
+                    lane.armStartTimeout(r);
                 }
                 schedule = scheduler.schedule();
             }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,10 +32,11 @@ import org.slf4j.LoggerFactory;
  * gauges and diagnostics read them without the lock. {@link #poison(String)} and {@link
  * #markDead} take the lock and run on the lane's holder (the turn that found the cause), and
  * change the queue and the pinned transaction under the same lock hold. The futures complete
- * once, from whichever thread ends the phase they stand for. The two of the end, {@link
- * #terminated} and {@link #closed}, are made when first asked for or completed, whichever comes
- * first (an open database holds neither until then), set once by compare-and-set: asking and
- * completing meet in the same future.
+ * once, from whichever thread ends the phase they stand for. All three, {@link #ready},
+ * {@link #terminated} and {@link #closed}, are made when first asked for or completed, whichever
+ * comes first (an open database holds none until then), set once by compare-and-set: asking and
+ * completing meet in the same future. A readiness nobody waited for completes as the one shared
+ * completed future ({@link VarHandles#complete}); it is never handed to users as is.
  */
 final class LaneLifecycle {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
@@ -46,14 +46,16 @@ final class LaneLifecycle {
     private final WriteQueue queue;
     private final PinnedTransaction pinned;
     /** Collects requests failed here, for the turn to deliver once it released the lane. */
-    private final Consumer<WriteRequest> deliverAfterTurn;
-    /** Completes once the connection is open and initialized; fails when it never will be. */
-    final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final WriterLane lane;
+    /** Completes once the connection is open and initialized; see {@link #ready()}. */
+    private volatile CompletableFuture<Void> ready;
     /** Completes with the final state, CLOSED or DEAD; see {@link #terminated()}. */
     private volatile CompletableFuture<Termination> terminated;
     /** Completes once the connection is closed; see {@link #closed()}. */
     private volatile CompletableFuture<Void> closed;
 
+    private static final VarHandle READY =
+            VarHandles.field(MethodHandles.lookup(), "ready", CompletableFuture.class);
     private static final VarHandle TERMINATED =
             VarHandles.field(MethodHandles.lookup(), "terminated", CompletableFuture.class);
     private static final VarHandle CLOSED =
@@ -65,12 +67,12 @@ final class LaneLifecycle {
     private Throwable deadCause;
 
     LaneLifecycle(String name, ReentrantLock laneLock, WriteQueue queue, PinnedTransaction pinned,
-            Consumer<WriteRequest> deliverAfterTurn) {
+            WriterLane lane) {
         this.name = name;
         this.laneLock = laneLock;
         this.queue = queue;
         this.pinned = pinned;
-        this.deliverAfterTurn = deliverAfterTurn;
+        this.lane = lane;
     }
 
     // guarded by the lane's lock: refuses new work unless the lane runs and is not poisoned
@@ -109,6 +111,22 @@ final class LaneLifecycle {
         return poisonCause;
     }
 
+    /** Completes once the connection is open and initialized; fails when it never will be. */
+    CompletableFuture<Void> ready() {
+        return VarHandles.getOrSet(READY, this, CompletableFuture::new);
+    }
+
+    /** Whether {@link #ready()} is done (either way), without making it. */
+    boolean readyDone() {
+        CompletableFuture<Void> r = ready;
+        return r != null && r.isDone();
+    }
+
+    /** The connection opened and was initialized: {@link #ready()} completes. */
+    void markReady() {
+        VarHandles.complete(READY, this);
+    }
+
     /** Completes with the final state: CLOSED, or DEAD with its cause. */
     CompletableFuture<Termination> terminated() {
         return VarHandles.getOrSet(TERMINATED, this, CompletableFuture::new);
@@ -143,7 +161,7 @@ final class LaneLifecycle {
             failed = queue.failQueued(r -> new WriterPoisonedException(
                     WriteOutcome.NOT_STARTED, name + ": the writer was poisoned (" + cause
                     + ") before this write ran; it never ran", null));
-            failed.forEach(deliverAfterTurn);
+            failed.forEach(lane::deliverAfterTurn);
         } finally {
             laneLock.unlock();
         }
@@ -159,7 +177,7 @@ final class LaneLifecycle {
             dead(cause);
             queue.failQueued(r -> new DatabaseDeadException(name + ": the database cannot be "
                     + "opened (" + cause + "); the request never ran", cause))
-                    .forEach(deliverAfterTurn);
+                    .forEach(lane::deliverAfterTurn);
         } finally {
             laneLock.unlock();
         }
@@ -172,7 +190,7 @@ final class LaneLifecycle {
             state = DatabaseState.DEAD;
         }
         deadCause = cause;
-        ready.completeExceptionally(new DatabaseDeadException(name + ": the database cannot be "
+        ready().completeExceptionally(new DatabaseDeadException(name + ": the database cannot be "
                 + "opened (" + cause + ")", cause));
         terminated().complete(new Termination(DatabaseState.DEAD, Optional.of(cause)));
     }
@@ -194,7 +212,7 @@ final class LaneLifecycle {
         } finally {
             laneLock.unlock();
         }
-        ready.completeExceptionally(new ClosedException(name + ": the database closed before it "
+        ready().completeExceptionally(new ClosedException(name + ": the database closed before it "
                 + "was ready"));
         terminated().complete(new Termination(DatabaseState.CLOSED, Optional.empty()));
         closed().complete(null);

@@ -26,8 +26,6 @@ import java.sql.SQLException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,11 +68,8 @@ final class PinnedTransaction {
     private final TransactionStateListeners listeners;
     private final Timer timer;
     private final Clock clock;
-    /** Guarded by the lane's lock: schedules an idle lane; whether the caller must submit it. */
-    private final BooleanSupplier scheduleIfIdle;
-    private final Runnable submitLane;
-    /** Collects requests to deliver once the turn has released the lane. */
-    private final Consumer<WriteRequest> deliverAfterTurn;
+    /** Schedules and submits the lane, and collects requests to deliver after the turn. */
+    private final WriterLane lane;
     // guarded by laneLock (written); volatile, read anywhere
     private volatile InteractiveTransaction pinned;
     // turn only: the step running now, or the last one that ran
@@ -82,8 +77,7 @@ final class PinnedTransaction {
 
     PinnedTransaction(LaneTransaction transaction, ReentrantLock laneLock, WriteQueue queue,
             Cork cork, WriteTelemetry telemetry, TransactionStateListeners listeners, Timer timer,
-            Clock clock, BooleanSupplier scheduleIfIdle, Runnable submitLane,
-            Consumer<WriteRequest> deliverAfterTurn) {
+            Clock clock, WriterLane lane) {
         this.name = transaction.name();
         this.transaction = transaction;
         this.laneLock = laneLock;
@@ -93,9 +87,7 @@ final class PinnedTransaction {
         this.listeners = listeners;
         this.timer = timer;
         this.clock = clock;
-        this.scheduleIfIdle = scheduleIfIdle;
-        this.submitLane = submitLane;
-        this.deliverAfterTurn = deliverAfterTurn;
+        this.lane = lane;
     }
 
     /** Guarded by the lane's lock: the pinned transaction, or null. */
@@ -430,7 +422,7 @@ final class PinnedTransaction {
             } else {
                 step.fail(tx.notOpen());
             }
-            deliverAfterTurn.accept(step);
+            lane.deliverAfterTurn(step);
         }
     }
 
@@ -510,12 +502,12 @@ final class PinnedTransaction {
                 return;
             }
             queue.addStep(new Expire(tx, clock.nanoTime()));
-            submit = scheduleIfIdle.getAsBoolean();
+            submit = lane.scheduleIfIdle();
         } finally {
             laneLock.unlock();
         }
         if (submit) {
-            submitLane.run();
+            lane.submitSelf();
         }
     }
 }

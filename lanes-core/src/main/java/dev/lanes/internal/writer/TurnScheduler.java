@@ -4,7 +4,6 @@ import dev.lanes.internal.scheduler.SerialTask;
 import dev.lanes.internal.scheduler.WorkerPool;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * Who runs a writer lane's next turn: the lane's run state ({@link SerialTask}), the leader path,
@@ -35,14 +34,13 @@ final class TurnScheduler {
     private final WriteQueue queue;
     private final PinnedTransaction pinned;
     private final WorkerPool pool;
-    private final WorkerPool.Task lane;
+    /** Submitted to the pool; runs one turn on the calling thread, its holder. */
+    private final WriterLane lane;
     private final LaneSetup.Events events;
-    /** Runs one turn on the calling thread, its holder; given the leader's own request, or null. */
-    private final Consumer<WriteRequest> turn;
 
     TurnScheduler(SerialTask run, ReentrantLock laneLock, WriteQueue queue,
-            PinnedTransaction pinned, WorkerPool pool, WorkerPool.Task lane,
-            LaneSetup.Events events, Consumer<WriteRequest> turn) {
+            PinnedTransaction pinned, WorkerPool pool, WriterLane lane,
+            LaneSetup.Events events) {
         this.run = run;
         this.laneLock = laneLock;
         this.queue = queue;
@@ -50,7 +48,6 @@ final class TurnScheduler {
         this.pool = pool;
         this.lane = lane;
         this.events = events;
-        this.turn = turn;
     }
 
     // guarded by the lane's lock: the leader path; whether the calling thread holds the lane now
@@ -91,7 +88,7 @@ final class TurnScheduler {
     /** After admission, with the lock released: leads the turn, or submits the lane. */
     void proceed(WriteRequest r, boolean lead, boolean schedule) {
         if (lead) {
-            turn.accept(r);
+            lane.turn(r);
         } else if (schedule) {
             submit();
         }
@@ -109,7 +106,7 @@ final class TurnScheduler {
             // outcome arrived another way (drained by a shutdown).
             if (r.leadGranted) {
                 r.leadGranted = false;
-                turn.accept(null);
+                lane.turn(null);
                 continue;
             }
             if (r.future.isDone()) {

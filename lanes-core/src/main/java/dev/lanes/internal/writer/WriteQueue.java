@@ -33,7 +33,9 @@ import java.util.function.Function;
  *
  * <h2>Concurrency</h2>
  * Every field is guarded by the lane's lock, which every caller holds; {@link #notFull} belongs
- * to that lock. {@link #contended} is the leader policy's memory: set when a turn finds more than
+ * to that lock, and exists only while a caller waits for room: made by the first waiter, dropped
+ * by the last one to leave, so that every waiter of one wait waits on the same condition and a
+ * signal (given only while {@link #notFullWaiters} is positive) reaches them all. {@link #contended} is the leader policy's memory: set when a turn finds more than
  * one request waiting, cleared when a pool turn finds at most one, so that callers woken together
  * by one group's delivery do not each lead a group of one in a convoy. {@link #depth} mirrors
  * {@link #queuedWrites()}: written under the lock after every change of the queue, volatile, so
@@ -50,8 +52,9 @@ final class WriteQueue {
     private final int maxGroupSize;
     private final Clock clock;
     private final ReentrantLock laneLock;
-    private final Condition notFull;
     // guarded by laneLock
+    /** Null while nobody waits for room; see the class comment. */
+    private Condition notFull;
     private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
     /** Null until the first interactive transaction's first step. */
     private SmallDeque<TransactionStep> steps;
@@ -68,7 +71,6 @@ final class WriteQueue {
         this.maxGroupSize = maxGroupSize;
         this.clock = clock;
         this.laneLock = laneLock;
-        this.notFull = laneLock.newCondition();
     }
 
     boolean isEmpty() {
@@ -173,7 +175,9 @@ final class WriteQueue {
         }
         Duration timeout = r.options.enqueueTimeout().get();
         long remaining = timeout.toNanos();
-        notFullWaiters++;
+        if (notFullWaiters++ == 0) {
+            notFull = laneLock.newCondition();
+        }
         try {
             while (requests.size() >= capacity) {
                 if (remaining <= 0) {
@@ -193,7 +197,9 @@ final class WriteQueue {
                 stillAdmitted.run();
             }
         } finally {
-            notFullWaiters--;
+            if (--notFullWaiters == 0) {
+                notFull = null;
+            }
         }
     }
 

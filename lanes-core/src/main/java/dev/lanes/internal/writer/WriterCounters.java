@@ -1,38 +1,46 @@
 package dev.lanes.internal.writer;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import dev.lanes.internal.util.CounterSlots;
 
 /**
  * Counters of one writer's transactions: written by the lane's holder (and by callers, for
  * refusals at admission, and by whoever delivers an outcome), read by diagnostics at any time.
- * They are the slots of one {@link AtomicLongArray}, named by the constants below: a lane is
- * written by one holder at a time, so the counters see little contention, and one array costs a
- * database far less than an adder per counter.
+ * They are the slots of two arrays, named by the constants below, each made at its first count
+ * ({@link CounterSlots}: a database that never wrote holds none, one that never failed holds
+ * only the three counters every write bumps): a lane is written by one holder
+ * at a time, so the counters see little contention, and one array costs a database far less
+ * than an adder per counter.
  */
-public final class WriterCounters {
+public final class WriterCounters extends CounterSlots {
+    // bumped by every write
     static final int ACQUISITIONS = 0;
-    static final int BUSY_REFUSALS = 1;
-    static final int BUSY_ABSORBED = 2;
-    static final int BEGIN_ERRORS = 3;
-    static final int COMMITTED = 4;
-    static final int FAILED = 5;
-    static final int UNKNOWN = 6;
-    static final int GROUPS = 7;
+    static final int COMMITTED = 1;
+    static final int GROUPS = 2;
+    // the rare ones
+    static final int BUSY_REFUSALS = 3;
+    static final int BUSY_ABSORBED = 4;
+    static final int BEGIN_ERRORS = 5;
+    static final int FAILED = 6;
+    static final int UNKNOWN = 7;
     static final int OVERLOADS = 8;
     static final int REPLAYS = 9;
 
-    private final AtomicLongArray counts = new AtomicLongArray(10);
+    @Override
+    protected int count() {
+        return 10;
+    }
 
-    void add(int counter, long n) {
-        counts.getAndAdd(counter, n);
+    @Override
+    protected int common() {
+        return 3;
     }
 
     void increment(int counter) {
-        counts.getAndIncrement(counter);
+        add(counter, 1);
     }
 
     long sum(int counter) {
-        return counts.get(counter);
+        return get(counter);
     }
 
     /**

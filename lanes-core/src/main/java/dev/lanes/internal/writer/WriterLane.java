@@ -84,18 +84,19 @@ public final class WriterLane implements WorkerPool.Task {
     private final Cork cork;
     private final PinnedTransaction pinned;
     private final TurnScheduler scheduler;
-    private final LaneAdmission admission;
 
     private final WriteTelemetry telemetry;
     private final LaneTransaction transaction;
-    private final GroupCommit groupCommit;
-    private final MaintenanceRun maintenanceRun;
+    /** {@link #poison(String)}, one instance for every part that may poison the lane. */
+    private final Consumer<String> poison;
     private final WriterConnectionSlot connection;
-    private final IdleReleaseTurn idleRelease;
 
     // turn only
-    /** Requests whose outcome was recorded outside their own turn, to deliver after it. */
-    private final List<WriteRequest> drained = new ArrayList<>();
+    /**
+     * Requests whose outcome was recorded outside their own turn, to deliver after it; null while
+     * there are none (most turns, and every idle lane).
+     */
+    private List<WriteRequest> drained;
 
     public WriterLane(LaneSetup setup) {
         this.setup = setup;
@@ -107,26 +108,37 @@ public final class WriterLane implements WorkerPool.Task {
         this.telemetry = new WriteTelemetry(name, options.slowWriteThreshold(), setup.metrics(),
                 clock);
         // one instance of each callback the parts share, not one per part
-        Consumer<String> poison = this::poison;
-        Consumer<WriteRequest> deliverAfterTurn = drained::add;
+        this.poison = this::poison;
         this.transaction = new LaneTransaction(name, options.busyTimeout(), setup.diskReserve(),
                 poison);
         this.cork = new Cork(transaction, telemetry, lock);
-        SerialTask run = new SerialTask();
+        // the parts call back into the lane by its package-private methods, not by a lambda each
         this.pinned = new PinnedTransaction(transaction, lock, queue, cork, telemetry,
-                setup.transactionListeners(), setup.timer(), clock, run::schedule,
-                () -> setup.pool().submit(this), deliverAfterTurn);
-        this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, deliverAfterTurn);
-        this.scheduler = new TurnScheduler(run, lock, queue, pinned, setup.pool(), this,
-                setup.events(), this::turn);
-        this.admission = new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler,
-                telemetry, this::armStartTimeout);
-        this.groupCommit = new GroupCommit(transaction, cork, telemetry, clock);
-        this.maintenanceRun = new MaintenanceRun(transaction, cork, telemetry, clock,
-                setup.diskReserve(), poison);
+                setup.transactionListeners(), setup.timer(), clock, this);
+        this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, this);
+        this.scheduler = new TurnScheduler(new SerialTask(), lock, queue, pinned, setup.pool(),
+                this, setup.events());
         this.connection = new WriterConnectionSlot(setup, telemetry, lifecycle);
-        this.idleRelease = new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork,
-                lifecycle, connection);
+    }
+
+    // turn only
+    /** Collects a request whose outcome was recorded outside its own turn, to deliver after it. */
+    void deliverAfterTurn(WriteRequest r) {
+        if (drained == null) {
+            drained = new ArrayList<>();
+        }
+        drained.add(r);
+    }
+
+    // guarded by lock
+    /** Schedules an idle lane; whether the caller must {@link #submitSelf} it, unlocked. */
+    boolean scheduleIfIdle() {
+        return scheduler.schedule();
+    }
+
+    /** Submits the lane to the pool, after {@link #scheduleIfIdle} said so. */
+    void submitSelf() {
+        setup.pool().submit(this);
     }
 
     /** Installs a fault injector; for tests of the failure paths. */
@@ -195,14 +207,23 @@ public final class WriterLane implements WorkerPool.Task {
 
     // ------------------------------------------------------------------ admission
 
+    /**
+     * The lane's door, made per request: it is stateless but for the lane's parts (its state is
+     * theirs, under the lane's lock), and an idle lane keeps none.
+     */
+    private LaneAdmission admission() {
+        return new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler, telemetry,
+                this);
+    }
+
     /** Admits a request, then leads its turn or queues it; see {@link LaneAdmission#submit}. */
     public void submit(WriteRequest r, boolean mayLead, boolean waits) {
-        admission.submit(r, mayLead, waits);
+        admission().submit(r, mayLead, waits);
     }
 
     /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */
     void submitStep(TransactionStep r, boolean mayLead) {
-        admission.submitStep(r, mayLead);
+        admission().submitStep(r, mayLead);
     }
 
     /**
@@ -244,7 +265,7 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     // guarded by lock: when admission queued a request with a start timeout
-    private void armStartTimeout(WriteRequest r) {
+    void armStartTimeout(WriteRequest r) {
         try {
             r.startExpiry = setup.timer().schedule(() -> withdrawIfUnstarted(r),
                     r.startTimeoutNanos);
@@ -349,7 +370,7 @@ public final class WriterLane implements WorkerPool.Task {
 
     /** Completes when the connection is open and initialized; opens it if nobody has yet. */
     public CompletableFuture<Void> awaitReady() {
-        if (!lifecycle.ready.isDone()) {
+        if (!lifecycle.readyDone()) {
             boolean request;
             lock.lock();
             try {
@@ -362,7 +383,7 @@ public final class WriterLane implements WorkerPool.Task {
                 submit(new WriteRequest.Open(clock.nanoTime()), false, false);
             }
         }
-        return lifecycle.ready;
+        return lifecycle.ready();
     }
 
     // ------------------------------------------------------------------ turns
@@ -383,7 +404,7 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
-    private void turn(WriteRequest first) {
+    void turn(WriteRequest first) {
         List<WriteRequest> group;
         List<WriteRequest> dropped;
         lock.lock();
@@ -411,15 +432,14 @@ public final class WriterLane implements WorkerPool.Task {
             telemetry.observe(group);
             // Turn state, taken while this thread still holds the lane: the next holder may fill
             // it again (a poison drains the queue into it) as soon as the lane is released.
-            List<WriteRequest> drainedHere = drained.isEmpty() ? List.of()
-                    : new ArrayList<>(drained);
-            drained.clear();
+            List<WriteRequest> drainedHere = drained == null ? List.of() : drained;
+            drained = null;
             boolean opened = connection.takeJustOpened();
             scheduler.finishTurn(true);
             deliverAll(group);
             deliverAll(drainedHere);
             if (opened) {
-                lifecycle.ready.complete(null);
+                lifecycle.markReady();
             }
         }
     }
@@ -462,9 +482,11 @@ public final class WriterLane implements WorkerPool.Task {
         if (head instanceof GroupWrite) {
             @SuppressWarnings("unchecked") // a group that starts with a group write holds only those
             List<GroupWrite> writes = (List<GroupWrite>) (List<?>) group;
-            groupCommit.runToEnd(writes, c, observer);
+            // stateless but for the lane's parts, so made per group rather than kept per lane
+            new GroupCommit(transaction, cork, telemetry, clock).runToEnd(writes, c, observer);
         } else if (head instanceof Maintenance) {
-            maintenanceRun.run((Maintenance) head, c);
+            new MaintenanceRun(transaction, cork, telemetry, clock, setup.diskReserve(), poison)
+                    .run((Maintenance) head, c);
         } else if (head instanceof TransactionBegin) {
             pinned.begin((TransactionBegin) head, c, observer);
         } else if (head instanceof TransactionStep) {
@@ -545,7 +567,17 @@ public final class WriterLane implements WorkerPool.Task {
      * @return whether it ran (false: the lane was in use)
      */
     public boolean releaseIfIdle(Function<Releasable, Boolean> release) {
-        return idleRelease.releaseIfIdle(release);
+        return idleReleaseTurn().releaseIfIdle(release);
+    }
+
+    /**
+     * The idle release's view of the lane. Like {@link GroupCommit} and {@link MaintenanceRun},
+     * it is stateless but for the lane's parts, so it is made when used rather than kept by every
+     * lane (most lanes of a large runtime are idle).
+     */
+    private IdleReleaseTurn idleReleaseTurn() {
+        return new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork, lifecycle,
+                connection);
     }
 
     /** What an idle release may do to the writer connection without owning it. */
@@ -564,7 +596,7 @@ public final class WriterLane implements WorkerPool.Task {
 
     /** Whether the lane could give up its connection now: a racy hint that never blocks. */
     public boolean idleNow() {
-        return idleRelease.idleNow();
+        return idleReleaseTurn().idleNow();
     }
 
     // ------------------------------------------------------------------ views
