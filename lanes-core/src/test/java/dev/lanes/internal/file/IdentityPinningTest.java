@@ -33,6 +33,15 @@ class IdentityPinningTest {
         return DriverManager.getConnection("jdbc:sqlite:" + db);
     }
 
+    /** A database with a table of its own and no identity, as Lanes finds a file it never wrote. */
+    private Path databaseWithoutIdentity(String file) throws SQLException {
+        Path db = dir.resolve(file);
+        try (Connection c = open(db); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE x(v)");
+        }
+        return db;
+    }
+
     @Test
     void theWriterInstallsAndPinsAndLaterConnectionsToTheSameFilePass() throws Exception {
         Path db = dir.resolve("a.db");
@@ -51,10 +60,7 @@ class IdentityPinningTest {
 
     @Test
     void aReaderFirstPinsWithoutInstallingAndTheWriterInstallsLater() throws Exception {
-        Path db = dir.resolve("b.db");
-        try (Connection c = open(db)) {
-            c.createStatement().execute("CREATE TABLE x(v)");
-        }
+        Path db = databaseWithoutIdentity("b.db");
         Identity id = identity(db, true, 0);
         try (Connection reader = open(db)) {
             id.onReaderOpened(reader);
@@ -74,10 +80,7 @@ class IdentityPinningTest {
      */
     @Test
     void readersThatFoundNoIdentityStillFindOneInstalledLaterAndPinIt() throws Exception {
-        Path db = dir.resolve("r.db");
-        try (Connection c = open(db)) {
-            c.createStatement().execute("CREATE TABLE x(v)");
-        }
+        Path db = databaseWithoutIdentity("r.db");
         Identity id = identity(db, true, 0);
         for (int i = 0; i < 3; i++) {
             try (Connection reader = open(db)) {
@@ -97,8 +100,8 @@ class IdentityPinningTest {
             s.execute("UPDATE " + Identity.TABLE + " SET uuid = 'another-file' WHERE id = 1");
         }
         try (Connection reader = open(db)) {
-            catchThrowableOfType(() -> id.onReaderOpened(reader),
-                    IdentityMismatchException.class);
+            assertThat(catchThrowableOfType(IdentityMismatchException.class,
+                    () -> id.onReaderOpened(reader))).isNotNull();
         }
         assertThat(id.failure()).isNotNull();
         assertThat(told).hasSize(1);
@@ -174,14 +177,11 @@ class IdentityPinningTest {
     @Test
     void aSwappedFileFailsEveryLaterCheckAndTellsTheDatabaseOnce() throws Exception {
         Path db = dir.resolve("c.db");
-        Path other = dir.resolve("other.db");
         Identity id = identity(db, true, 0);
         try (Connection w = open(db)) {
             id.onWriterOpened(w);
         }
-        try (Connection c = open(other)) {
-            c.createStatement().execute("CREATE TABLE x(v)");
-        }
+        Path other = databaseWithoutIdentity("other.db");
         Files.move(other, db, StandardCopyOption.REPLACE_EXISTING);
 
         try (Connection reader = open(db)) {
@@ -207,10 +207,7 @@ class IdentityPinningTest {
             assertThat(Identity.readUuid(w)).isNull();
         }
         assertThat(id.uuid()).isNull();
-        Path other = dir.resolve("other.db");
-        try (Connection c = open(other)) {
-            c.createStatement().execute("CREATE TABLE x(v)");
-        }
+        Path other = databaseWithoutIdentity("other.db");
         Files.move(other, db, StandardCopyOption.REPLACE_EXISTING);
         try (Connection reader = open(db)) {
             assertThat(catchThrowableOfType(IdentityMismatchException.class,
@@ -226,10 +223,7 @@ class IdentityPinningTest {
             id.onWriterOpened(w);
             assertThat(Identity.readUuid(w)).isNull();
         }
-        Path other = dir.resolve("other.db");
-        try (Connection c = open(other)) {
-            c.createStatement().execute("CREATE TABLE x(v)");
-        }
+        Path other = databaseWithoutIdentity("other.db");
         Files.move(other, db, StandardCopyOption.REPLACE_EXISTING);
         try (Connection reader = open(db)) {
             id.onReaderOpened(reader);
