@@ -78,7 +78,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + " 10m).")
     private Duration duration;
 
-    @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "1s",
+    // 5s, not less: in the first seconds the JIT compiler takes about a third of the CPU, and
+    // Lanes, with more code to compile, runs first in each pair (the p99 of 64 writers at NORMAL
+    // was 7.4-10.7x HikariCP's after 1s, 17x after 5s)
+    @Option(names = "--warmup", paramLabel = "TIME", defaultValue = "5s",
             converter = DurationConverter.class,
             description = "Unmeasured work before each run's measurement; not in a soak"
                     + " (default: ${DEFAULT-VALUE}).")

@@ -422,7 +422,7 @@ class BenchCommandTest {
         assertThat(soak.durationFor(Scenario.SOAK)).isEqualTo(Duration.ofMinutes(10));
         assertThat(soak.durationFor(Scenario.WRITE)).isEqualTo(Duration.ofSeconds(5));
         assertThat(soak.warmupFor(Scenario.SOAK)).isZero();
-        assertThat(soak.warmupFor(Scenario.WRITE)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(soak.warmupFor(Scenario.WRITE)).isEqualTo(Duration.ofSeconds(5));
         assertThat(soak.sampleInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(soak.threadsFor(Scenario.SOAK)).isEqualTo(8);
         assertThat(soak.databases()).isEqualTo(1000);
