@@ -1,5 +1,6 @@
 package dev.lanes;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,8 @@ public final class IdleFootprintChild {
     /** Histograms taken per measurement; see {@link #liveHistogram()}. */
     static final int SAMPLES = 3;
 
+    /** The histogram's last line: instances and bytes of every class. */
+    private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)");
     private static final Pattern ROW =
             Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
 
@@ -66,13 +69,14 @@ public final class IdleFootprintChild {
                 open.add(open(lanes, dir.resolve("warm-" + i + ".db"), options, used));
             }
             settle(lanes, used);
-            Map<String, long[]> baseline = liveHistogram();
+            Path baseline = liveHistogram(dir.resolve("baseline.histogram"));
             for (int i = 0; i < count; i++) {
                 open.add(open(lanes, dir.resolve("tenant-" + i + ".db"), options, used));
             }
             settle(lanes, used);
-            Map<String, long[]> after = liveHistogram();
-            report(baseline, after, count, rows, lanes.diagnostics().openConnections());
+            Path after = liveHistogram(dir.resolve("after.histogram"));
+            report(parse(Files.readString(baseline)), parse(Files.readString(after)), count, rows,
+                    lanes.diagnostics().openConnections());
         }
     }
 
@@ -103,24 +107,30 @@ public final class IdleFootprintChild {
     }
 
     /**
-     * The smallest of {@link #SAMPLES} histograms. HotSpot skips the full GC before a histogram
-     * when a thread holds the GC locker (a thread inside a JNI critical section),
-     * and prints "pre-dump GC was skipped" to the log only; that histogram then counts
+     * Writes the smallest of {@link #SAMPLES} histograms to {@code file}. HotSpot skips the full
+     * GC before a histogram when a thread holds the GC locker (a thread inside a JNI critical
+     * section), and prints "pre-dump GC was skipped" to the log only; that histogram then counts
      * garbage too. Garbage only ever adds to a histogram, so the smallest one is the live heap.
+     *
+     * <p>The histograms are kept in files, not on the heap: a parsed histogram (a map entry, a
+     * class name and a row per loaded class, some thousands of them) kept across the next one
+     * would be counted in it, a few hundred bytes per database.
      */
-    static Map<String, long[]> liveHistogram() {
-        Map<String, long[]> smallest = null;
+    static Path liveHistogram(Path file) throws IOException {
+        long smallest = Long.MAX_VALUE;
         for (int i = 0; i < SAMPLES; i++) {
-            Map<String, long[]> sample = parse(histogram());
-            if (smallest == null || bytes(sample) < bytes(smallest)) {
-                smallest = sample;
+            String sample = histogram();
+            Matcher total = TOTAL.matcher(sample);
+            if (!total.find()) {
+                throw new IllegalStateException("a histogram without its Total line:\n" + sample);
+            }
+            long bytes = Long.parseLong(total.group(1));
+            if (bytes < smallest) {
+                smallest = bytes;
+                Files.writeString(file, sample);
             }
         }
-        return smallest;
-    }
-
-    private static long bytes(Map<String, long[]> histogram) {
-        return histogram.values().stream().mapToLong(row -> row[1]).sum();
+        return file;
     }
 
     /** The live heap's class histogram (after a full GC), or null without the command. */

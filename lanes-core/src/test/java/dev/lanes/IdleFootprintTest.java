@@ -29,16 +29,17 @@ import org.junit.jupiter.api.io.TempDir;
  * -Xmx512m}, so that object sizes are those of compressed references on any machine.
  *
  * <p>The bound is a regression guard just above what was reached, not the goal: measured here, an
- * idle database costs about 2.05 KiB opened and 2.4 KiB used and evicted (it was 3.3 and 3.6 KiB
- * before the second round of shrinking, and 4.9 and 5.7 KiB before the first); the issue's goal
- * is 2 KiB. Anything that brings back a per-database adder, lock, future, counter array or
- * stateless helper kept per database by the hundred bytes crosses it.
+ * idle database costs about 1.85 KiB opened and 2.2 KiB used and evicted (it was 3.3 and 3.6 KiB
+ * before the second round of shrinking, and 4.9 and 5.7 KiB before the first; part of the last
+ * step was the measurement's own parsed baseline, no longer on the heap); the issue's goal is 2
+ * KiB. Anything that brings back a per-database adder, lock, future, counter array or stateless
+ * helper kept per database by the hundred bytes crosses it.
  */
 @Tag("slow")
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IdleFootprintTest {
     /** Total growth of the live heap per idle database, every class counted. */
-    static final long MAX_BYTES_PER_IDLE_DATABASE = 2560;
+    static final long MAX_BYTES_PER_IDLE_DATABASE = 2400;
 
     private static final Pattern TOTAL = Pattern.compile("^TOTAL ([0-9.]+) bytes per database");
 

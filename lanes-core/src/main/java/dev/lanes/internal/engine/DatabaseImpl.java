@@ -128,8 +128,7 @@ public final class DatabaseImpl implements Database {
                 runtime.timer(), runtime.clock());
         readers.identity(guards.identity());
         readers.metrics(metrics);
-        this.idle = new IdleRelease(name, options.idleRelease(), lane, readers,
-                runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock(), metrics);
+        this.idle = new IdleRelease(options.idleRelease(), lane, readers);
         readers.onConnectionOpened(events);
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
                 metrics);

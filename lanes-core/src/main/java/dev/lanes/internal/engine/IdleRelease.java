@@ -3,7 +3,6 @@ package dev.lanes.internal.engine;
 import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
@@ -56,15 +55,10 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     /** A read stamps the use at most this often. */
     private static final long TOUCH_GRANULARITY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final String name;
     private final long idleNanos;
+    /** The lane, and through its setup the runtime's budget, pool, timer, clock and metrics. */
     private final WriterLane lane;
     private final ReaderSet readers;
-    private final ConnectionBudget budget;
-    private final WorkerPool pool;
-    private final Timer timer;
-    private final Clock clock;
-    private final MetricsReporter metrics;
     private volatile long lastUsedNanos;
     private volatile boolean releasedSinceUse;
     private volatile boolean evicting;
@@ -78,31 +72,31 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     private Timer.Scheduled check;
     private boolean closed;
 
-    IdleRelease(String name, Duration idleRelease, WriterLane lane, ReaderSet readers,
-            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock,
-            MetricsReporter metrics) {
-        this.metrics = metrics;
-        this.name = name;
+    IdleRelease(Duration idleRelease, WriterLane lane, ReaderSet readers) {
         this.idleNanos = idleRelease.toNanos();
         this.lane = lane;
         this.readers = readers;
-        this.budget = budget;
-        this.pool = pool;
-        this.timer = timer;
-        this.clock = clock;
-        this.lastUsedNanos = clock.nanoTime();
+        this.lastUsedNanos = clock().nanoTime();
+    }
+
+    private ConnectionBudget budget() {
+        return lane.setup().budget();
+    }
+
+    private Clock clock() {
+        return lane.setup().clock();
     }
 
     /** The lane served requests: the database was used now. */
     void used() {
-        lastUsedNanos = clock.nanoTime();
+        lastUsedNanos = clock().nanoTime();
         releasedSinceUse = false;
         armIfUnarmed();
     }
 
     /** A read: the database is used too, though a read touches no lane. */
     void touched() {
-        long now = clock.nanoTime();
+        long now = clock().nanoTime();
         if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS || releasedSinceUse) {
             lastUsedNanos = now;
             releasedSinceUse = false;
@@ -112,7 +106,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     /** The database opened a connection: it is a candidate for eviction from now on. */
     void connectionOpened() {
-        budget.candidate(this);
+        budget().candidate(this);
     }
 
     /** The database is closing: no more checks, and no eviction will choose it. */
@@ -127,7 +121,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         } finally {
             lock.unlock();
         }
-        budget.released(this);
+        budget().released(this);
     }
 
     private void armIfUnarmed() {
@@ -144,7 +138,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     // guarded by lock
     private void arm(long delayNanos) {
         try {
-            check = timer.schedule(this::due, delayNanos);
+            check = lane.setup().timer().schedule(this::due, delayNanos);
         } catch (RejectedExecutionException e) {
             check = null; // the runtime is shutting down
         }
@@ -158,7 +152,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             if (closed || releasedSinceUse) {
                 return;
             }
-            long idleFor = clock.nanoTime() - lastUsedNanos;
+            long idleFor = clock().nanoTime() - lastUsedNanos;
             if (idleFor < idleNanos) {
                 arm(idleNanos - idleFor);
                 return;
@@ -166,7 +160,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         } finally {
             lock.unlock();
         }
-        pool.submit(new WorkerPool.Task() {
+        lane.setup().pool().submit(new WorkerPool.Task() {
             @Override
             public void runTurn() {
                 release(false);
@@ -205,8 +199,8 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             closed[0] += readers.releaseIdle();
         }
         if (ran && closeConnections) {
-            budget.released(this);
-            metrics.connectionsEvicted(closed[0]);
+            budget().released(this);
+            lane.setup().metrics().connectionsEvicted(closed[0]);
         }
         return ran;
     }

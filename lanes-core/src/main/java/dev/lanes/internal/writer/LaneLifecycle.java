@@ -41,11 +41,11 @@ import org.slf4j.LoggerFactory;
 final class LaneLifecycle {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
 
-    private final String name;
-    private final ReentrantLock laneLock;
-    private final WriteQueue queue;
-    private final PinnedTransaction pinned;
-    /** Collects requests failed here, for the turn to deliver once it released the lane. */
+    /**
+     * The lane, whose parts this one works with: one reference, not one per part, as a database
+     * keeps this object while idle. It also collects requests failed here, for the turn to
+     * deliver once it released the lane.
+     */
     private final WriterLane lane;
     /** Completes once the connection is open and initialized; see {@link #ready()}. */
     private volatile CompletableFuture<Void> ready;
@@ -66,13 +66,24 @@ final class LaneLifecycle {
     private volatile String poisonCause;
     private Throwable deadCause;
 
-    LaneLifecycle(String name, ReentrantLock laneLock, WriteQueue queue, PinnedTransaction pinned,
-            WriterLane lane) {
-        this.name = name;
-        this.laneLock = laneLock;
-        this.queue = queue;
-        this.pinned = pinned;
+    LaneLifecycle(WriterLane lane) {
         this.lane = lane;
+    }
+
+    private String name() {
+        return lane.name();
+    }
+
+    private ReentrantLock laneLock() {
+        return lane.laneLock();
+    }
+
+    private WriteQueue queue() {
+        return lane.queue();
+    }
+
+    private PinnedTransaction pinned() {
+        return lane.pinnedTransaction();
     }
 
     // guarded by the lane's lock: refuses new work unless the lane runs and is not poisoned
@@ -81,18 +92,19 @@ final class LaneLifecycle {
             case RUNNING:
                 break;
             case CLOSING:
-                throw new ClosingException(name + ": the database is closing and accepts no more "
+                throw new ClosingException(name() + ": the database is closing and accepts no more "
                         + "work; the request never ran");
             case CLOSED:
-                throw new ClosedException(name + ": the database is closed; the request never ran");
+                throw new ClosedException(name()
+                        + ": the database is closed; the request never ran");
             case DEAD:
             default:
-                throw new DatabaseDeadException(name + ": the database is dead (" + deadCause
+                throw new DatabaseDeadException(name() + ": the database is dead (" + deadCause
                         + "); the request never ran. Reopen it once the cause is fixed",
                         deadCause);
         }
         if (poisonCause != null) {
-            throw new WriterPoisonedException(WriteOutcome.NOT_STARTED, name + ": the writer is "
+            throw new WriterPoisonedException(WriteOutcome.NOT_STARTED, name() + ": the writer is "
                     + "poisoned and refuses work (" + poisonCause + "); reads continue. Check "
                     + "the data, then close and reopen the database", null);
         }
@@ -138,48 +150,48 @@ final class LaneLifecycle {
     }
 
     Throwable deadCause() {
-        laneLock.lock();
+        laneLock().lock();
         try {
             return deadCause;
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
     }
 
     /** Refuses all later work and fails what is queued, NOT_STARTED. Reads are not affected. */
     void poison(String cause) {
         log.error("{}: writer poisoned: {}. Queued writes fail NOT_STARTED; later writes are "
-                + "refused until the database is reopened", name, cause);
+                + "refused until the database is reopened", name(), cause);
         boolean transactionEnded;
         List<WriteRequest> failed;
-        laneLock.lock();
+        laneLock().lock();
         try {
             if (poisonCause == null) {
                 poisonCause = cause; // the first cause is kept
             }
-            transactionEnded = pinned.endByPoison(cause);
-            failed = queue.failQueued(r -> new WriterPoisonedException(
-                    WriteOutcome.NOT_STARTED, name + ": the writer was poisoned (" + cause
+            transactionEnded = pinned().endByPoison(cause);
+            failed = queue().failQueued(r -> new WriterPoisonedException(
+                    WriteOutcome.NOT_STARTED, name() + ": the writer was poisoned (" + cause
                     + ") before this write ran; it never ran", null));
             failed.forEach(lane::deliverAfterTurn);
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
         if (transactionEnded) {
-            pinned.ended();
+            pinned().ended();
         }
     }
 
     /** The connection cannot be opened: the lane is dead, and what is queued fails. */
     void markDead(Throwable cause) {
-        laneLock.lock();
+        laneLock().lock();
         try {
             dead(cause);
-            queue.failQueued(r -> new DatabaseDeadException(name + ": the database cannot be "
+            queue().failQueued(r -> new DatabaseDeadException(name() + ": the database cannot be "
                     + "opened (" + cause + "); the request never ran", cause))
                     .forEach(lane::deliverAfterTurn);
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
     }
 
@@ -190,7 +202,7 @@ final class LaneLifecycle {
             state = DatabaseState.DEAD;
         }
         deadCause = cause;
-        ready().completeExceptionally(new DatabaseDeadException(name + ": the database cannot be "
+        ready().completeExceptionally(new DatabaseDeadException(name() + ": the database cannot be "
                 + "opened (" + cause + ")", cause));
         terminated().complete(new Termination(DatabaseState.DEAD, Optional.of(cause)));
     }
@@ -206,14 +218,14 @@ final class LaneLifecycle {
 
     /** The connection closed: the lane's last act. */
     void closedNow() {
-        laneLock.lock();
+        laneLock().lock();
         try {
             state = DatabaseState.CLOSED;
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
-        ready().completeExceptionally(new ClosedException(name + ": the database closed before it "
-                + "was ready"));
+        ready().completeExceptionally(new ClosedException(name()
+                + ": the database closed before it was ready"));
         terminated().complete(new Termination(DatabaseState.CLOSED, Optional.empty()));
         closed().complete(null);
     }

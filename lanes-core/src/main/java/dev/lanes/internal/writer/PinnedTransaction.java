@@ -11,7 +11,6 @@ import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sql.TextMemo;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.writer.InteractiveTransaction.State;
 import dev.lanes.internal.writer.WriteRequest.Commit;
 import dev.lanes.internal.writer.WriteRequest.Execute;
@@ -59,35 +58,51 @@ final class PinnedTransaction {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
     private static final TextMemo<Boolean> RETURNING_WRITES = new TextMemo<>();
 
-    private final String name;
-    private final ReentrantLock laneLock;
-    private final WriteQueue queue;
-    private final LaneTransaction transaction;
-    private final Cork cork;
-    private final WriteTelemetry telemetry;
-    private final TransactionStateListeners listeners;
-    private final Timer timer;
-    private final Clock clock;
-    /** Schedules and submits the lane, and collects requests to deliver after the turn. */
+    /**
+     * The lane: the parts this one works with are the lane's (one reference here, not one per
+     * part, as a database keeps this object while idle), and it schedules and submits the lane
+     * and collects requests to deliver after the turn.
+     */
     private final WriterLane lane;
     // guarded by laneLock (written); volatile, read anywhere
     private volatile InteractiveTransaction pinned;
     // turn only: the step running now, or the last one that ran
     private TransactionStep running;
 
-    PinnedTransaction(LaneTransaction transaction, ReentrantLock laneLock, WriteQueue queue,
-            Cork cork, WriteTelemetry telemetry, TransactionStateListeners listeners, Timer timer,
-            Clock clock, WriterLane lane) {
-        this.name = transaction.name();
-        this.transaction = transaction;
-        this.laneLock = laneLock;
-        this.queue = queue;
-        this.cork = cork;
-        this.telemetry = telemetry;
-        this.listeners = listeners;
-        this.timer = timer;
-        this.clock = clock;
+    PinnedTransaction(WriterLane lane) {
         this.lane = lane;
+    }
+
+    private String name() {
+        return lane.name();
+    }
+
+    private ReentrantLock laneLock() {
+        return lane.laneLock();
+    }
+
+    private WriteQueue queue() {
+        return lane.queue();
+    }
+
+    private LaneTransaction transaction() {
+        return lane.laneTransaction();
+    }
+
+    private Cork cork() {
+        return lane.cork();
+    }
+
+    private WriteTelemetry telemetry() {
+        return lane.telemetry();
+    }
+
+    private TransactionStateListeners listeners() {
+        return lane.setup().transactionListeners();
+    }
+
+    private Clock clock() {
+        return lane.clock();
     }
 
     /** Guarded by the lane's lock: the pinned transaction, or null. */
@@ -109,38 +124,38 @@ final class PinnedTransaction {
     /** Runs {@code BEGIN IMMEDIATE} (or, corked, a savepoint) and pins the lane. */
     void begin(TransactionBegin r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
-        if (cork.corked()) {
-            if (!cork.outerOpen()) {
-                if (!transaction.begin(c, java.util.List.of(r))) {
+        if (cork().corked()) {
+            if (!cork().outerOpen()) {
+                if (!transaction().begin(c, java.util.List.of(r))) {
                     return;
                 }
-                cork.outerOpened();
+                cork().outerOpened();
             }
             try {
                 c.beginNested();
             } catch (SQLException e) {
-                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": SAVEPOINT "
+                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name() + ": SAVEPOINT "
                         + "for the transaction failed (" + e.getMessage() + ")", e));
                 return;
             }
         } else {
             c.trackTables(observer.tracksTables());
-            if (!transaction.begin(c, java.util.List.of(r))
-                    || !transaction.aboveFloor(c, java.util.List.of(r), true)) {
+            if (!transaction().begin(c, java.util.List.of(r))
+                    || !transaction().aboveFloor(c, java.util.List.of(r), true)) {
                 return;
             }
         }
-        long now = clock.nanoTime();
+        long now = clock().nanoTime();
         tx.openedAtNanos = now;
         tx.lastActivityNanos = now;
-        laneLock.lock();
+        laneLock().lock();
         try {
             pinned = tx;
             tx.state = State.OPEN;
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
-        listeners.changed(true);
+        listeners().changed(true);
         r.succeed(tx);
     }
 
@@ -148,14 +163,14 @@ final class PinnedTransaction {
     void step(TransactionStep r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
         running = r;
-        laneLock.lock();
+        laneLock().lock();
         try {
             if (pinned != tx) {
                 r.fail(tx.notOpen());
                 return;
             }
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
         if (r instanceof Expire) {
             expire(tx, c);
@@ -175,10 +190,10 @@ final class PinnedTransaction {
     }
 
     private void expire(InteractiveTransaction tx, WriterConnection c) {
-        long idle = clock.nanoTime() - tx.lastActivityNanos;
+        long idle = clock().nanoTime() - tx.lastActivityNanos;
         if (idle >= tx.idleTimeout.toNanos()) {
             log.warn("{}: rolling back an interactive transaction idle for {} ms "
-                    + "(transactionIdleTimeout {} ms)", name, TimeUnit.NANOSECONDS.toMillis(idle),
+                    + "(transactionIdleTimeout {} ms)", name(), TimeUnit.NANOSECONDS.toMillis(idle),
                     tx.idleTimeout.toMillis());
             rollBack(tx, c, "it sat idle for more than " + tx.idleTimeout.toMillis() + " ms");
         }
@@ -195,16 +210,16 @@ final class PinnedTransaction {
             try {
                 c.savepoint();
             } catch (SQLException e) {
-                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name() + ": SAVEPOINT "
                         + "failed (" + e.getMessage() + "); the transaction stays open", e));
                 return;
             }
         }
         LaneConnection.Watch watch = c.watch();
-        WriteRequest.Ran once = r.runOnce(clock, () -> run(r, c));
+        WriteRequest.Ran once = r.runOnce(clock(), () -> run(r, c));
         Object value = once.value();
         Throwable failure = once.failure();
-        tx.lastActivityNanos = clock.nanoTime();
+        tx.lastActivityNanos = clock().nanoTime();
         tx.statements++;
         if (watch.ended()) {
             endedInside(tx, r, c, failure, watch);
@@ -221,7 +236,7 @@ final class PinnedTransaction {
                     + failure.getMessage(), failure));
         } else {
             // The statement (or body) undid itself; the transaction stays open.
-            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+            r.fail(transaction().failure(r, WriteOutcome.ROLLED_BACK, failure));
         }
     }
 
@@ -276,16 +291,16 @@ final class PinnedTransaction {
     private void endedInside(InteractiveTransaction tx, TransactionStep r, WriterConnection c,
             Throwable failure, LaneConnection.Watch watch) {
         boolean clean = c.rollbackVerified();
-        cork.lost("a statement of an interactive transaction ended it: " + failure);
+        cork().lost("a statement of an interactive transaction ended it: " + failure);
         boolean partial = watch.committed() || !clean;
         end(tx, partial ? State.UNKNOWN : State.ROLLED_BACK, "a statement ended it: " + failure);
         Throwable cause = failure != null ? failure : new IllegalStateException("the body "
                 + "returned normally although the transaction ended inside it (it swallowed an "
                 + "error)");
-        r.fail(transaction.failure(r, partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK,
+        r.fail(transaction().failure(r, partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK,
                 cause));
         if (!clean) {
-            transaction.poison("an interactive transaction ended inside a statement and the "
+            transaction().poison("an interactive transaction ended inside a statement and the "
                     + "connection's state could not be verified");
         }
     }
@@ -295,7 +310,7 @@ final class PinnedTransaction {
             c.releaseSavepoint();
             return true;
         } catch (SQLException e) {
-            r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE failed ("
+            r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name() + ": RELEASE failed ("
                     + e.getMessage() + ")", e));
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());
             return false;
@@ -324,13 +339,13 @@ final class PinnedTransaction {
     private LanesException rolledBackWhole(InteractiveTransaction tx, TransactionStep r,
             WriterConnection c, String reason, Throwable failure) {
         rollBack(tx, c, reason);
-        return transaction.failure(r, tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
+        return transaction().failure(r, tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
                 : WriteOutcome.ROLLED_BACK, failure);
     }
 
     private void commit(InteractiveTransaction tx, TransactionStep r, WriterConnection c,
             CommitObserver observer) {
-        if (cork.corked()) {
+        if (cork().corked()) {
             commitIntoCork(tx, r, c);
             return;
         }
@@ -339,21 +354,21 @@ final class PinnedTransaction {
             changed = c.changesSinceBegin();
             c.commit();
         } catch (SQLException e) {
-            WriteOutcome outcome = transaction.commitFailed(c, e,
+            WriteOutcome outcome = transaction().commitFailed(c, e,
                     "the COMMIT of an interactive transaction");
             boolean clean = outcome == WriteOutcome.ROLLED_BACK;
             end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, "COMMIT failed: " + e.getMessage());
-            r.fail(new WriteFailedException(outcome, name + ": COMMIT failed (" + e.getMessage()
+            r.fail(new WriteFailedException(outcome, name() + ": COMMIT failed (" + e.getMessage()
                     + ")" + (clean ? "; the transaction was rolled back" : "; whether it "
                     + "persisted is unknown"), e));
             return;
         }
         long age = tx.ageNanos();
         end(tx, State.COMMITTED, "committed");
-        telemetry.counters.increment(WriterCounters.COMMITTED);
-        telemetry.counters.increment(WriterCounters.GROUPS);
-        telemetry.groupCommitted(1, age);
-        transaction.committed(c, changed, observer);
+        telemetry().counters.increment(WriterCounters.COMMITTED);
+        telemetry().counters.increment(WriterCounters.GROUPS);
+        telemetry().groupCommitted(1, age);
+        transaction().committed(c, changed, observer);
         r.succeed(null);
     }
 
@@ -361,12 +376,12 @@ final class PinnedTransaction {
         try {
             c.releaseNested();
             end(tx, State.COMMITTED, "committed into the cork");
-            telemetry.counters.increment(WriterCounters.COMMITTED);
+            telemetry().counters.increment(WriterCounters.COMMITTED);
             r.succeed(null);
         } catch (SQLException e) {
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());
             r.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
-                    : WriteOutcome.ROLLED_BACK, name + ": committing the transaction into the "
+                    : WriteOutcome.ROLLED_BACK, name() + ": committing the transaction into the "
                     + "cork failed (" + e.getMessage() + ")", e));
         }
     }
@@ -374,36 +389,36 @@ final class PinnedTransaction {
     /** Rolls the pinned transaction back, verified, and unpins the lane; corked, its savepoint. */
     private void rollBack(InteractiveTransaction tx, WriterConnection connection, String reason) {
         boolean clean;
-        if (cork.corked() && cork.outerOpen()) {
+        if (cork().corked() && cork().outerOpen()) {
             try {
                 connection.rollBackNested();
                 clean = true;
             } catch (SQLException e) {
                 clean = connection.rollbackVerified();
-                cork.lost("rolling back an interactive transaction failed: " + e.getMessage());
+                cork().lost("rolling back an interactive transaction failed: " + e.getMessage());
             }
         } else {
             clean = connection.rollbackVerified();
         }
         end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, reason);
         if (!clean) {
-            transaction.poison("the rollback of an interactive transaction could not be "
+            transaction().poison("the rollback of an interactive transaction could not be "
                     + "verified");
         }
     }
 
     /** Ends the pinned transaction and unpins the lane; its queued steps end with it. */
     void end(InteractiveTransaction tx, State end, String reason) {
-        laneLock.lock();
+        laneLock().lock();
         try {
             if (pinned != tx) {
                 return;
             }
             endLocked(tx, end, reason);
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
-        listeners.changed(false);
+        listeners().changed(false);
     }
 
     // guarded by laneLock
@@ -416,7 +431,7 @@ final class PinnedTransaction {
             tx.idleCheck.cancel();
             tx.idleCheck = null;
         }
-        for (TransactionStep step : queue.takeSteps()) {
+        for (TransactionStep step : queue().takeSteps()) {
             if (step.ends()) {
                 step.succeed(null); // asked to end, and it has
             } else {
@@ -442,7 +457,7 @@ final class PinnedTransaction {
 
     /** Tells the listeners that a transaction ended; called after the lane's lock is released. */
     void ended() {
-        listeners.changed(false);
+        listeners().changed(false);
     }
 
     /**
@@ -451,10 +466,10 @@ final class PinnedTransaction {
      * @return whether a rollback was queued now
      */
     boolean rollBackOnShutdown() {
-        if (pinned == null || queue.hasStep(Rollback.class)) {
+        if (pinned == null || queue().hasStep(Rollback.class)) {
             return false;
         }
-        queue.addStep(new Rollback(pinned, "the database was shut down", clock.nanoTime()));
+        queue().addStep(new Rollback(pinned, "the database was shut down", clock().nanoTime()));
         return true;
     }
 
@@ -467,14 +482,14 @@ final class PinnedTransaction {
     void armIdleCheck() {
         InteractiveTransaction tx = pinned;
         if (tx.idleCheck == null) {
-            arm(tx, tx.idleTimeout.toNanos() - (clock.nanoTime() - tx.lastActivityNanos));
+            arm(tx, tx.idleTimeout.toNanos() - (clock().nanoTime() - tx.lastActivityNanos));
         }
     }
 
     // guarded by laneLock
     private void arm(InteractiveTransaction tx, long dueNanos) {
         try {
-            tx.idleCheck = timer.schedule(() -> expireIfIdle(tx), dueNanos);
+            tx.idleCheck = lane.setup().timer().schedule(() -> expireIfIdle(tx), dueNanos);
         } catch (RejectedExecutionException e) {
             tx.idleCheck = null; // the runtime is shutting down; its close ends the transaction
         }
@@ -487,24 +502,24 @@ final class PinnedTransaction {
      */
     private void expireIfIdle(InteractiveTransaction tx) {
         boolean submit;
-        laneLock.lock();
+        laneLock().lock();
         try {
             if (pinned != tx) {
                 return;
             }
             tx.idleCheck = null;
-            if (!queue.stepsEmpty()) {
+            if (!queue().stepsEmpty()) {
                 return;
             }
-            long left = tx.idleTimeout.toNanos() - (clock.nanoTime() - tx.lastActivityNanos);
+            long left = tx.idleTimeout.toNanos() - (clock().nanoTime() - tx.lastActivityNanos);
             if (left > 0) {
                 arm(tx, left);
                 return;
             }
-            queue.addStep(new Expire(tx, clock.nanoTime()));
+            queue().addStep(new Expire(tx, clock().nanoTime()));
             submit = lane.scheduleIfIdle();
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
         if (submit) {
             lane.submitSelf();

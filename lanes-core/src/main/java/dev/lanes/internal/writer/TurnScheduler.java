@@ -28,26 +28,38 @@ import java.util.concurrent.locks.ReentrantLock;
  * lock is released (see {@link WriteRequest} for the waiter's side).
  */
 final class TurnScheduler {
-    private final ReentrantLock laneLock;
-    // guarded by laneLock
+    // guarded by the lane's lock
     private final SerialTask run;
-    private final WriteQueue queue;
-    private final PinnedTransaction pinned;
-    private final WorkerPool pool;
-    /** Submitted to the pool; runs one turn on the calling thread, its holder. */
+    /**
+     * The lane, whose parts this one works with: one reference, not one per part, as a database
+     * keeps this object while idle. It is what is submitted to the pool; it runs one turn
+     * on the calling thread, its holder.
+     */
     private final WriterLane lane;
-    private final LaneSetup.Events events;
 
-    TurnScheduler(SerialTask run, ReentrantLock laneLock, WriteQueue queue,
-            PinnedTransaction pinned, WorkerPool pool, WriterLane lane,
-            LaneSetup.Events events) {
+    TurnScheduler(SerialTask run, WriterLane lane) {
         this.run = run;
-        this.laneLock = laneLock;
-        this.queue = queue;
-        this.pinned = pinned;
-        this.pool = pool;
         this.lane = lane;
-        this.events = events;
+    }
+
+    private ReentrantLock laneLock() {
+        return lane.laneLock();
+    }
+
+    private WriteQueue queue() {
+        return lane.queue();
+    }
+
+    private PinnedTransaction pinned() {
+        return lane.pinnedTransaction();
+    }
+
+    private WorkerPool pool() {
+        return lane.setup().pool();
+    }
+
+    private LaneSetup.Events events() {
+        return lane.setup().events();
     }
 
     // guarded by the lane's lock: the leader path; whether the calling thread holds the lane now
@@ -72,17 +84,17 @@ final class TurnScheduler {
 
     /** A pool thread starts the turn of the scheduled lane. */
     void started() {
-        laneLock.lock();
+        laneLock().lock();
         try {
             run.started();
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
     }
 
     /** Puts the lane in the pool's queues; only after {@link #schedule} said so. */
     void submit() {
-        pool.submit(lane);
+        pool().submit(lane);
     }
 
     /** After admission, with the lock released: leads the turn, or submits the lane. */
@@ -125,15 +137,15 @@ final class TurnScheduler {
     void finishTurn(boolean used) {
         boolean schedule = false;
         WriteRequest handedTo = null;
-        laneLock.lock();
+        laneLock().lock();
         try {
-            queue.turnEnded();
-            InteractiveTransaction tx = pinned.pinned();
-            WriteRequest head = queue.head();
+            queue().turnEnded();
+            InteractiveTransaction tx = pinned().pinned();
+            WriteRequest head = queue().head();
             if (tx != null) {
-                schedule = run.finish(!queue.stepsEmpty());
+                schedule = run.finish(!queue().stepsEmpty());
                 if (!schedule) {
-                    pinned.armIdleCheck();
+                    pinned().armIdleCheck();
                 }
             } else if (head != null && head.waiter != null) {
                 run.handTo(head.waiter);
@@ -143,10 +155,10 @@ final class TurnScheduler {
                 schedule = run.finish(head != null);
             }
         } finally {
-            laneLock.unlock();
+            laneLock().unlock();
         }
         if (used) {
-            events.used();
+            events().used();
         }
         if (schedule) {
             submit();

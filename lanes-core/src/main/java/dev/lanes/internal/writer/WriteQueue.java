@@ -47,12 +47,12 @@ import java.util.function.Function;
  * steps' queue is made by the first interactive transaction's first step (under the lock).
  */
 final class WriteQueue {
-    private final String name;
-    private final int capacity;
-    private final int maxGroupSize;
-    private final Clock clock;
-    private final ReentrantLock laneLock;
-    // guarded by laneLock
+    /**
+     * The lane, for its name, options, clock and lock: one reference, not one each, as a
+     * database keeps this object while idle.
+     */
+    private final WriterLane lane;
+    // guarded by the lane's lock
     /** Null while nobody waits for room; see the class comment. */
     private Condition notFull;
     private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
@@ -62,15 +62,28 @@ final class WriteQueue {
     private int runningGroupSize;
     private boolean contended;
     private List<WriteRequest> dropped;
-    // written under laneLock, read anywhere
+    // written under the lane's lock, read anywhere
     private volatile int depth;
 
-    WriteQueue(String name, int capacity, int maxGroupSize, Clock clock, ReentrantLock laneLock) {
-        this.name = name;
-        this.capacity = capacity;
-        this.maxGroupSize = maxGroupSize;
-        this.clock = clock;
-        this.laneLock = laneLock;
+    WriteQueue(WriterLane lane) {
+        this.lane = lane;
+    }
+
+    private String name() {
+        return lane.name();
+    }
+
+    /** Requests the queue holds at most; a full queue refuses or blocks new ones. */
+    private int capacity() {
+        return lane.setup().options().writeQueueCapacity();
+    }
+
+    private int maxGroupSize() {
+        return lane.setup().options().maxGroupSize();
+    }
+
+    private ReentrantLock laneLock() {
+        return lane.laneLock();
     }
 
     boolean isEmpty() {
@@ -92,7 +105,7 @@ final class WriteQueue {
         return depth;
     }
 
-    // guarded by laneLock: after every change of requests
+    // guarded by the lane's lock: after every change of requests
     private void counted() {
         depth = queuedWrites();
     }
@@ -164,34 +177,34 @@ final class WriteQueue {
      * @param overloaded told of each refusal for a full queue, before it is thrown
      */
     void awaitRoom(WriteRequest r, Runnable stillAdmitted, Runnable overloaded) {
-        if (requests.size() < capacity) {
+        if (requests.size() < capacity()) {
             return;
         }
         if (r.options.enqueueTimeout().isEmpty()) {
             overloaded.run();
-            throw new OverloadedException(name + ": write queue full (" + requests.size()
+            throw new OverloadedException(name() + ": write queue full (" + requests.size()
                     + " queued, " + runningGroupSize + " in the running group); retry later or "
                     + "raise writeQueueCapacity");
         }
         Duration timeout = r.options.enqueueTimeout().get();
         long remaining = timeout.toNanos();
         if (notFullWaiters++ == 0) {
-            notFull = laneLock.newCondition();
+            notFull = laneLock().newCondition();
         }
         try {
-            while (requests.size() >= capacity) {
+            while (requests.size() >= capacity()) {
                 if (remaining <= 0) {
                     overloaded.run();
-                    throw new QueueFullException(name + ": write queue stayed full for "
+                    throw new QueueFullException(name() + ": write queue stayed full for "
                             + timeout.toMillis() + " ms (" + requests.size() + " queued, "
-                            + "capacity " + capacity + "); the write never ran. Retry later or "
+                            + "capacity " + capacity() + "); the write never ran. Retry later or "
                             + "raise writeQueueCapacity");
                 }
                 try {
-                    remaining = clock.awaitNanos(laneLock, notFull, remaining);
+                    remaining = lane.clock().awaitNanos(laneLock(), notFull, remaining);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
+                    throw new CancelledException(WriteOutcome.NOT_STARTED, name() + ": interrupted "
                             + "while waiting for room in the write queue; the write never ran", e);
                 }
                 stillAdmitted.run();
@@ -219,7 +232,7 @@ final class WriteQueue {
         }
         if (!pinned && (first == null || first instanceof GroupWrite)) {
             WriteRequest next;
-            while (group.size() < maxGroupSize && (next = requests.peekFirst()) != null) {
+            while (group.size() < maxGroupSize() && (next = requests.peekFirst()) != null) {
                 if (next.future.isCancelled()) {
                     requests.pollFirst(); // its caller gave up before it ran: it never runs
                     if (next.traced != null) {

@@ -34,11 +34,11 @@ import org.slf4j.LoggerFactory;
 final class WriterConnectionSlot {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
 
-    private final String name;
-    private final LaneSetup setup;
-    private final Clock clock;
-    private final WriteTelemetry telemetry;
-    private final LaneLifecycle lifecycle;
+    /**
+     * The lane, whose parts this one works with: one reference, not one per part, as a database
+     * keeps this object while idle. Its setup says how to open the connection.
+     */
+    private final WriterLane lane;
     private volatile FaultInjector faults = FaultInjector.NONE;
 
     // turn only
@@ -47,12 +47,28 @@ final class WriterConnectionSlot {
     /** Set by the turn that opened the connection, so the turn completes {@code ready}. */
     private boolean justOpened;
 
-    WriterConnectionSlot(LaneSetup setup, WriteTelemetry telemetry, LaneLifecycle lifecycle) {
-        this.name = setup.name();
-        this.setup = setup;
-        this.clock = setup.clock();
-        this.telemetry = telemetry;
-        this.lifecycle = lifecycle;
+    WriterConnectionSlot(WriterLane lane) {
+        this.lane = lane;
+    }
+
+    private String name() {
+        return lane.name();
+    }
+
+    private LaneSetup setup() {
+        return lane.setup();
+    }
+
+    private Clock clock() {
+        return lane.clock();
+    }
+
+    private WriteTelemetry telemetry() {
+        return lane.telemetry();
+    }
+
+    private LaneLifecycle lifecycle() {
+        return lane.lifecycle();
     }
 
     void faults(FaultInjector injector) {
@@ -82,7 +98,7 @@ final class WriterConnectionSlot {
         if (connection != null) {
             return true;
         }
-        Throwable dead = lifecycle.deadCause();
+        Throwable dead = lifecycle().deadCause();
         if (dead == null) {
             try {
                 open();
@@ -95,12 +111,13 @@ final class WriterConnectionSlot {
                     return false;
                 }
                 dead = e;
-                log.error("{}: cannot open the database at {}; it is dead", name, setup.path(), e);
-                lifecycle.markDead(e);
+                log.error("{}: cannot open the database at {}; it is dead", name(),
+                        setup().path(), e);
+                lifecycle().markDead(e);
             }
         }
         for (WriteRequest r : group) {
-            r.fail(new DatabaseDeadException(name + ": the database cannot be opened (" + dead
+            r.fail(new DatabaseDeadException(name() + ": the database cannot be opened (" + dead
                     + "); the request never ran", dead));
         }
         return false;
@@ -109,10 +126,10 @@ final class WriterConnectionSlot {
     /** A reopen failed: this turn's requests are refused, retryable; the lane stays alive. */
     private void reopenFailed(List<WriteRequest> group, Throwable e) {
         log.warn("{}: cannot reopen the writer connection at {} ({}); the {} write(s) of this "
-                + "turn are refused, never run, and the next turn tries again", name, setup.path(),
-                e.toString(), group.size());
+                + "turn are refused, never run, and the next turn tries again", name(),
+                setup().path(), e.toString(), group.size());
         for (WriteRequest r : group) {
-            r.fail(new OverloadedException(name + ": the writer connection, closed by an idle "
+            r.fail(new OverloadedException(name() + ": the writer connection, closed by an idle "
                     + "release or the connection budget, cannot be reopened now (" + e + "); the "
                     + "write never ran. Retry later; if the process runs out of file "
                     + "descriptors, lower maxOpenConnections", e));
@@ -120,8 +137,8 @@ final class WriterConnectionSlot {
     }
 
     private void open() throws Exception {
-        long openStart = clock.nanoTime();
-        connection = setup.connector().open(new FaultInjector() {
+        long openStart = clock().nanoTime();
+        connection = setup().connector().open(new FaultInjector() {
             // reads the field, so that later installations apply
             @Override
             public void before(Point point) throws SQLException {
@@ -132,10 +149,10 @@ final class WriterConnectionSlot {
             public void after(Point point) throws SQLException {
                 faults.after(point);
             }
-        }, telemetry.counters);
+        }, telemetry().counters);
         if (initialized) {
             // opened before, so it was closed since (an eviction): a reopen
-            telemetry.reopened(clock.nanoTime() - openStart);
+            telemetry().reopened(clock().nanoTime() - openStart);
         }
         if (!initialized) {
             // Once per database: a reopen after an eviction must not run it again.
@@ -147,7 +164,7 @@ final class WriterConnectionSlot {
 
     /** Runs the initializer, if any, in one transaction; throws when it fails. */
     private void initialize(WriterConnection c) throws Exception {
-        SqlFunction<?> initializer = setup.options().initializer();
+        SqlFunction<?> initializer = setup().options().initializer();
         if (initializer == null) {
             return;
         }
@@ -169,9 +186,9 @@ final class WriterConnectionSlot {
             try {
                 c.close();
             } catch (SQLException | RuntimeException e) {
-                log.warn("{}: closing the writer connection failed", name, e);
+                log.warn("{}: closing the writer connection failed", name(), e);
             }
-            setup.budget().closed();
+            setup().budget().closed();
         }
     }
 }

@@ -69,10 +69,8 @@ import org.slf4j.LoggerFactory;
 public final class WriterLane implements WorkerPool.Task {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
 
-    private final String name;
+    /** The database's name, options, clock and shared services. */
     private final LaneSetup setup;
-    private final DatabaseOptions options;
-    private final Clock clock;
     private volatile CommitObserver commitObserver = CommitObserver.NONE;
     private volatile boolean background;
 
@@ -100,25 +98,59 @@ public final class WriterLane implements WorkerPool.Task {
 
     public WriterLane(LaneSetup setup) {
         this.setup = setup;
-        this.name = setup.name();
-        this.options = setup.options();
-        this.clock = setup.clock();
-        this.queue = new WriteQueue(name, options.writeQueueCapacity(), options.maxGroupSize(),
-                clock, lock);
-        this.telemetry = new WriteTelemetry(name, options.slowWriteThreshold(), setup.metrics(),
-                clock);
+        this.queue = new WriteQueue(this);
+        DatabaseOptions options = setup.options();
+        this.telemetry = new WriteTelemetry(name(), options.slowWriteThreshold(), setup.metrics(),
+                clock());
         // one instance of each callback the parts share, not one per part
         this.poison = this::poison;
-        this.transaction = new LaneTransaction(name, options.busyTimeout(), setup.diskReserve(),
+        this.transaction = new LaneTransaction(name(), options.busyTimeout(), setup.diskReserve(),
                 poison);
         this.cork = new Cork(transaction, telemetry, lock);
-        // the parts call back into the lane by its package-private methods, not by a lambda each
-        this.pinned = new PinnedTransaction(transaction, lock, queue, cork, telemetry,
-                setup.transactionListeners(), setup.timer(), clock, this);
-        this.lifecycle = new LaneLifecycle(name, lock, queue, pinned, this);
-        this.scheduler = new TurnScheduler(new SerialTask(), lock, queue, pinned, setup.pool(),
-                this, setup.events());
-        this.connection = new WriterConnectionSlot(setup, telemetry, lifecycle);
+        // The parts that live as long as the lane reach each other through it (the accessors
+        // below), and call back into it by its package-private methods: one reference each,
+        // not one per part they use, and no lambda each. An idle database keeps all of them.
+        this.pinned = new PinnedTransaction(this);
+        this.lifecycle = new LaneLifecycle(this);
+        this.scheduler = new TurnScheduler(new SerialTask(), this);
+        this.connection = new WriterConnectionSlot(this);
+    }
+
+    // ------------------------------------------------------------------ parts, for the parts
+
+    /** The database's name, options, clock and the runtime's services it uses. */
+    public LaneSetup setup() {
+        return setup;
+    }
+
+    /** The lock that guards the run state, the queue, the lifecycle and the pinned transaction. */
+    ReentrantLock laneLock() {
+        return lock;
+    }
+
+    WriteQueue queue() {
+        return queue;
+    }
+
+    LaneTransaction laneTransaction() {
+        return transaction;
+    }
+
+    /** The cork itself; {@link #cork(boolean)} is the request to cork the lane. */
+    Cork cork() {
+        return cork;
+    }
+
+    WriteTelemetry telemetry() {
+        return telemetry;
+    }
+
+    PinnedTransaction pinnedTransaction() {
+        return pinned;
+    }
+
+    LaneLifecycle lifecycle() {
+        return lifecycle;
     }
 
     // turn only
@@ -154,7 +186,7 @@ public final class WriterLane implements WorkerPool.Task {
     // ------------------------------------------------------------------ requests
 
     public WriteRequest body(dev.lanes.WriteOptions options, SqlFunction<?> body) {
-        return started(new WriteRequest.BodyWrite(options, body, clock.nanoTime()));
+        return started(new WriteRequest.BodyWrite(options, body, clock().nanoTime()));
     }
 
     /**
@@ -163,7 +195,7 @@ public final class WriterLane implements WorkerPool.Task {
      */
     public WriteRequest readBody(SqlFunction<?> body, boolean traced) {
         WriteRequest r = new WriteRequest.BodyWrite(dev.lanes.WriteOptions.DEFAULTS, body,
-                clock.nanoTime());
+                clock().nanoTime());
         if (traced) {
             telemetry.started(r, MetricsListener.Operation.READ);
         }
@@ -175,18 +207,18 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     public WriteRequest statement(String sql, Object[] args, WriteRequest.Returns returns) {
-        return started(new WriteRequest.StatementWrite(sql, args, returns, clock.nanoTime()));
+        return started(new WriteRequest.StatementWrite(sql, args, returns, clock().nanoTime()));
     }
 
     public WriteRequest maintenance(SqlFunction<?> body) {
-        return started(new Maintenance(body, clock.nanoTime()));
+        return started(new Maintenance(body, clock().nanoTime()));
     }
 
     /** Queues {@code db.begin()} and returns its request, whose value is the transaction. */
     public WriteRequest begin(TransactionOptions options) {
-        InteractiveTransaction tx = new InteractiveTransaction(this, name, clock, options,
-                this.options.transactionIdleTimeout());
-        TransactionBegin r = new TransactionBegin(tx, options.admission(), clock.nanoTime());
+        InteractiveTransaction tx = new InteractiveTransaction(this, name(), clock(), options,
+                setup.options().transactionIdleTimeout());
+        TransactionBegin r = new TransactionBegin(tx, options.admission(), clock().nanoTime());
         tx.begun = r;
         return started(r);
     }
@@ -212,7 +244,7 @@ public final class WriterLane implements WorkerPool.Task {
      * theirs, under the lane's lock), and an idle lane keeps none.
      */
     private LaneAdmission admission() {
-        return new LaneAdmission(name, lock, lifecycle, queue, pinned, scheduler, telemetry,
+        return new LaneAdmission(name(), lock, lifecycle, queue, pinned, scheduler, telemetry,
                 this);
     }
 
@@ -293,7 +325,7 @@ public final class WriterLane implements WorkerPool.Task {
         } finally {
             lock.unlock();
         }
-        r.fail(new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": "
+        r.fail(new DeadlineExceededException(WriteOutcome.NOT_STARTED, name() + ": "
                 + r.describe() + " did not start within its "
                 + TimeUnit.NANOSECONDS.toMillis(r.startTimeoutNanos) + " ms timeout ("
                 + (pinnedNow ? "an interactive transaction holds the writer, " : "") + queued
@@ -322,7 +354,7 @@ public final class WriterLane implements WorkerPool.Task {
         } finally {
             lock.unlock();
         }
-        WriteRequest r = new WriteRequest.Cork(clock.nanoTime());
+        WriteRequest r = new WriteRequest.Cork(clock().nanoTime());
         try {
             submit(r, mayLead, true);
         } catch (LanesException e) {
@@ -337,7 +369,7 @@ public final class WriterLane implements WorkerPool.Task {
      * an open interactive transaction (then nobody waits for it).
      */
     public WriteRequest uncork(boolean mayLead) {
-        WriteRequest r = new WriteRequest.Uncork(clock.nanoTime());
+        WriteRequest r = new WriteRequest.Uncork(clock().nanoTime());
         lock.lock();
         try {
             cork.admitUncork(pinned.pinned() != null);
@@ -346,7 +378,7 @@ public final class WriterLane implements WorkerPool.Task {
                 queue.addFirst(r);
                 r.future.whenComplete((v, e) -> {
                     if (e != null) {
-                        log.error("{}: the deferred uncork failed", name, e);
+                        log.error("{}: the deferred uncork failed", name(), e);
                     }
                 });
                 return null;
@@ -380,7 +412,7 @@ public final class WriterLane implements WorkerPool.Task {
                 lock.unlock();
             }
             if (request) {
-                submit(new WriteRequest.Open(clock.nanoTime()), false, false);
+                submit(new WriteRequest.Open(clock().nanoTime()), false, false);
             }
         }
         return lifecycle.ready();
@@ -417,7 +449,7 @@ public final class WriterLane implements WorkerPool.Task {
         if (dropped != null) {
             telemetry.dropped(dropped);
         }
-        long started = clock.nanoTime();
+        long started = clock().nanoTime();
         for (WriteRequest r : group) {
             r.startedAt = started;
             r.groupSize = group.size();
@@ -446,10 +478,10 @@ public final class WriterLane implements WorkerPool.Task {
 
     /** Every expected failure is handled inside a turn; this is a defect. Keeps outcomes honest. */
     private void failedByDefect(List<WriteRequest> group, Throwable bug) {
-        log.error("{}: unexpected failure in a write turn; the writer is poisoned", name, bug);
+        log.error("{}: unexpected failure in a write turn; the writer is poisoned", name(), bug);
         for (WriteRequest r : group) {
             if (!r.recorded()) {
-                r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": internal "
+                r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name() + ": internal "
                         + "error in the writer lane: " + bug, bug));
             }
         }
@@ -472,7 +504,7 @@ public final class WriterLane implements WorkerPool.Task {
         String poisoned = lifecycle.poisonCause();
         if (poisoned != null) {
             for (WriteRequest r : group) {
-                r.fail(new WriterPoisonedException(WriteOutcome.NOT_STARTED, name + ": the "
+                r.fail(new WriterPoisonedException(WriteOutcome.NOT_STARTED, name() + ": the "
                         + "writer is poisoned (" + poisoned + "); the request never ran", null));
             }
             return;
@@ -483,9 +515,9 @@ public final class WriterLane implements WorkerPool.Task {
             @SuppressWarnings("unchecked") // a group that starts with a group write holds only those
             List<GroupWrite> writes = (List<GroupWrite>) (List<?>) group;
             // stateless but for the lane's parts, so made per group rather than kept per lane
-            new GroupCommit(transaction, cork, telemetry, clock).runToEnd(writes, c, observer);
+            new GroupCommit(transaction, cork, telemetry, clock()).runToEnd(writes, c, observer);
         } else if (head instanceof Maintenance) {
-            new MaintenanceRun(transaction, cork, telemetry, clock, setup.diskReserve(), poison)
+            new MaintenanceRun(transaction, cork, telemetry, clock(), setup.diskReserve(), poison)
                     .run((Maintenance) head, c);
         } else if (head instanceof TransactionBegin) {
             pinned.begin((TransactionBegin) head, c, observer);
@@ -525,12 +557,12 @@ public final class WriterLane implements WorkerPool.Task {
         lock.lock();
         try {
             if (!drain) {
-                refused = queue.failQueued(r -> new dev.lanes.ClosedException(name + ": the "
+                refused = queue.failQueued(r -> new dev.lanes.ClosedException(name() + ": the "
                         + "database was shut down before this write ran; it never ran"));
                 schedule = pinned.rollBackOnShutdown() && scheduler.schedule();
             }
             if (lifecycle.beginClosing()) {
-                queue.add(new Close(!drain, clock.nanoTime()));
+                queue.add(new Close(!drain, clock().nanoTime()));
                 schedule |= scheduler.schedule();
             }
             queue.signalRoom();
@@ -551,7 +583,7 @@ public final class WriterLane implements WorkerPool.Task {
         }
         connection.closeQuietly();
         marker.succeed(null);
-        telemetry.closed(clock.nanoTime() - marker.enqueuedAt, false);
+        telemetry.closed(clock().nanoTime() - marker.enqueuedAt, false);
         setup.events().closed();
         lifecycle.closedNow();
     }
@@ -576,7 +608,7 @@ public final class WriterLane implements WorkerPool.Task {
      * lane (most lanes of a large runtime are idle).
      */
     private IdleReleaseTurn idleReleaseTurn() {
-        return new IdleReleaseTurn(name, lock, scheduler, queue, pinned, cork, lifecycle,
+        return new IdleReleaseTurn(name(), lock, scheduler, queue, pinned, cork, lifecycle,
                 connection);
     }
 
@@ -602,11 +634,11 @@ public final class WriterLane implements WorkerPool.Task {
     // ------------------------------------------------------------------ views
 
     public String name() {
-        return name;
+        return setup.name();
     }
 
     public Clock clock() {
-        return clock;
+        return setup.clock();
     }
 
     public DatabaseState state() {
@@ -668,7 +700,7 @@ public final class WriterLane implements WorkerPool.Task {
             Throwable dead = lifecycle.deadCause();
             return new View(lifecycle.state(), lifecycle.poisonCause(),
                     dead == null ? null : dead.toString(), queue.queuedWrites(),
-                    options.writeQueueCapacity(), c.sum(WriterCounters.COMMITTED),
+                    setup.options().writeQueueCapacity(), c.sum(WriterCounters.COMMITTED),
                     c.sum(WriterCounters.FAILED), c.sum(WriterCounters.GROUPS),
                     c.sum(WriterCounters.OVERLOADS), c.sum(WriterCounters.REPLAYS), background,
                     c.snapshot(),
