@@ -3,7 +3,6 @@ package dev.lanes.internal.engine;
 import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.util.VarHandles;
@@ -76,27 +75,19 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         this.idleNanos = idleRelease.toNanos();
         this.lane = lane;
         this.readers = readers;
-        this.lastUsedNanos = clock().nanoTime();
-    }
-
-    private ConnectionBudget budget() {
-        return lane.setup().budget();
-    }
-
-    private Clock clock() {
-        return lane.setup().clock();
+        this.lastUsedNanos = lane.setup().clock().nanoTime();
     }
 
     /** The lane served requests: the database was used now. */
     void used() {
-        lastUsedNanos = clock().nanoTime();
+        lastUsedNanos = lane.setup().clock().nanoTime();
         releasedSinceUse = false;
         armIfUnarmed();
     }
 
     /** A read: the database is used too, though a read touches no lane. */
     void touched() {
-        long now = clock().nanoTime();
+        long now = lane.setup().clock().nanoTime();
         if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS || releasedSinceUse) {
             lastUsedNanos = now;
             releasedSinceUse = false;
@@ -106,7 +97,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     /** The database opened a connection: it is a candidate for eviction from now on. */
     void connectionOpened() {
-        budget().candidate(this);
+        lane.setup().budget().candidate(this);
     }
 
     /** The database is closing: no more checks, and no eviction will choose it. */
@@ -121,7 +112,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         } finally {
             lock.unlock();
         }
-        budget().released(this);
+        lane.setup().budget().released(this);
     }
 
     private void armIfUnarmed() {
@@ -152,7 +143,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             if (closed || releasedSinceUse) {
                 return;
             }
-            long idleFor = clock().nanoTime() - lastUsedNanos;
+            long idleFor = lane.setup().clock().nanoTime() - lastUsedNanos;
             if (idleFor < idleNanos) {
                 arm(idleNanos - idleFor);
                 return;
@@ -199,12 +190,11 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             closed[0] += readers.releaseIdle();
         }
         if (ran && closeConnections) {
-            budget().released(this);
+            lane.setup().budget().released(this);
             lane.setup().metrics().connectionsEvicted(closed[0]);
         }
         return ran;
     }
-
 
     /** Installs the observer of releases; for white-box tests. */
     void observer(Consumer<Boolean> observer) {

@@ -14,7 +14,6 @@ import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,41 +69,27 @@ final class LaneLifecycle {
         this.lane = lane;
     }
 
-    private String name() {
-        return lane.name();
-    }
-
-    private ReentrantLock laneLock() {
-        return lane.laneLock();
-    }
-
-    private WriteQueue queue() {
-        return lane.queue();
-    }
-
-    private PinnedTransaction pinned() {
-        return lane.pinnedTransaction();
-    }
-
     // guarded by the lane's lock: refuses new work unless the lane runs and is not poisoned
     void checkAdmission() {
         switch (state) {
             case RUNNING:
                 break;
             case CLOSING:
-                throw new ClosingException(name() + ": the database is closing and accepts no more "
+                throw new ClosingException(lane.name()
+                        + ": the database is closing and accepts no more "
                         + "work; the request never ran");
             case CLOSED:
-                throw new ClosedException(name()
+                throw new ClosedException(lane.name()
                         + ": the database is closed; the request never ran");
             case DEAD:
             default:
-                throw new DatabaseDeadException(name() + ": the database is dead (" + deadCause
+                throw new DatabaseDeadException(lane.name() + ": the database is dead (" + deadCause
                         + "); the request never ran. Reopen it once the cause is fixed",
                         deadCause);
         }
         if (poisonCause != null) {
-            throw new WriterPoisonedException(WriteOutcome.NOT_STARTED, name() + ": the writer is "
+            throw new WriterPoisonedException(WriteOutcome.NOT_STARTED, lane.name()
+                    + ": the writer is "
                     + "poisoned and refuses work (" + poisonCause + "); reads continue. Check "
                     + "the data, then close and reopen the database", null);
         }
@@ -150,48 +135,49 @@ final class LaneLifecycle {
     }
 
     Throwable deadCause() {
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             return deadCause;
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
     }
 
     /** Refuses all later work and fails what is queued, NOT_STARTED. Reads are not affected. */
     void poison(String cause) {
         log.error("{}: writer poisoned: {}. Queued writes fail NOT_STARTED; later writes are "
-                + "refused until the database is reopened", name(), cause);
+                + "refused until the database is reopened", lane.name(), cause);
         boolean transactionEnded;
         List<WriteRequest> failed;
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             if (poisonCause == null) {
                 poisonCause = cause; // the first cause is kept
             }
-            transactionEnded = pinned().endByPoison(cause);
-            failed = queue().failQueued(r -> new WriterPoisonedException(
-                    WriteOutcome.NOT_STARTED, name() + ": the writer was poisoned (" + cause
+            transactionEnded = lane.pinnedTransaction().endByPoison(cause);
+            failed = lane.queue().failQueued(r -> new WriterPoisonedException(
+                    WriteOutcome.NOT_STARTED, lane.name() + ": the writer was poisoned (" + cause
                     + ") before this write ran; it never ran", null));
             failed.forEach(lane::deliverAfterTurn);
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
         if (transactionEnded) {
-            pinned().ended();
+            lane.pinnedTransaction().ended();
         }
     }
 
     /** The connection cannot be opened: the lane is dead, and what is queued fails. */
     void markDead(Throwable cause) {
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             dead(cause);
-            queue().failQueued(r -> new DatabaseDeadException(name() + ": the database cannot be "
+            lane.queue().failQueued(r -> new DatabaseDeadException(lane.name()
+                    + ": the database cannot be "
                     + "opened (" + cause + "); the request never ran", cause))
                     .forEach(lane::deliverAfterTurn);
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
     }
 
@@ -202,7 +188,8 @@ final class LaneLifecycle {
             state = DatabaseState.DEAD;
         }
         deadCause = cause;
-        ready().completeExceptionally(new DatabaseDeadException(name() + ": the database cannot be "
+        ready().completeExceptionally(new DatabaseDeadException(lane.name()
+                + ": the database cannot be "
                 + "opened (" + cause + ")", cause));
         terminated().complete(new Termination(DatabaseState.DEAD, Optional.of(cause)));
     }
@@ -218,13 +205,13 @@ final class LaneLifecycle {
 
     /** The connection closed: the lane's last act. */
     void closedNow() {
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             state = DatabaseState.CLOSED;
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
-        ready().completeExceptionally(new ClosedException(name()
+        ready().completeExceptionally(new ClosedException(lane.name()
                 + ": the database closed before it was ready"));
         terminated().complete(new Termination(DatabaseState.CLOSED, Optional.empty()));
         closed().complete(null);

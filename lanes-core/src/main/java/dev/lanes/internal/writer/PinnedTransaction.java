@@ -4,12 +4,10 @@ import dev.lanes.LanesException;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
-import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sql.TextMemo;
-import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.writer.InteractiveTransaction.State;
 import dev.lanes.internal.writer.WriteRequest.Commit;
@@ -24,7 +22,6 @@ import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.sql.SQLException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,38 +70,6 @@ final class PinnedTransaction {
         this.lane = lane;
     }
 
-    private String name() {
-        return lane.name();
-    }
-
-    private ReentrantLock laneLock() {
-        return lane.laneLock();
-    }
-
-    private WriteQueue queue() {
-        return lane.queue();
-    }
-
-    private LaneTransaction transaction() {
-        return lane.laneTransaction();
-    }
-
-    private Cork cork() {
-        return lane.cork();
-    }
-
-    private WriteTelemetry telemetry() {
-        return lane.telemetry();
-    }
-
-    private TransactionStateListeners listeners() {
-        return lane.setup().transactionListeners();
-    }
-
-    private Clock clock() {
-        return lane.clock();
-    }
-
     /** Guarded by the lane's lock: the pinned transaction, or null. */
     InteractiveTransaction pinned() {
         return pinned;
@@ -124,38 +89,39 @@ final class PinnedTransaction {
     /** Runs {@code BEGIN IMMEDIATE} (or, corked, a savepoint) and pins the lane. */
     void begin(TransactionBegin r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
-        if (cork().corked()) {
-            if (!cork().outerOpen()) {
-                if (!transaction().begin(c, java.util.List.of(r))) {
+        if (lane.cork().corked()) {
+            if (!lane.cork().outerOpen()) {
+                if (!lane.laneTransaction().begin(c, java.util.List.of(r))) {
                     return;
                 }
-                cork().outerOpened();
+                lane.cork().outerOpened();
             }
             try {
                 c.beginNested();
             } catch (SQLException e) {
-                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name() + ": SAVEPOINT "
+                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, lane.name()
+                        + ": SAVEPOINT "
                         + "for the transaction failed (" + e.getMessage() + ")", e));
                 return;
             }
         } else {
             c.trackTables(observer.tracksTables());
-            if (!transaction().begin(c, java.util.List.of(r))
-                    || !transaction().aboveFloor(c, java.util.List.of(r), true)) {
+            if (!lane.laneTransaction().begin(c, java.util.List.of(r))
+                    || !lane.laneTransaction().aboveFloor(c, java.util.List.of(r), true)) {
                 return;
             }
         }
-        long now = clock().nanoTime();
+        long now = lane.clock().nanoTime();
         tx.openedAtNanos = now;
         tx.lastActivityNanos = now;
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             pinned = tx;
             tx.state = State.OPEN;
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
-        listeners().changed(true);
+        lane.setup().transactionListeners().changed(true);
         r.succeed(tx);
     }
 
@@ -163,14 +129,14 @@ final class PinnedTransaction {
     void step(TransactionStep r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
         running = r;
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             if (pinned != tx) {
                 r.fail(tx.notOpen());
                 return;
             }
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
         if (r instanceof Expire) {
             expire(tx, c);
@@ -190,10 +156,11 @@ final class PinnedTransaction {
     }
 
     private void expire(InteractiveTransaction tx, WriterConnection c) {
-        long idle = clock().nanoTime() - tx.lastActivityNanos;
+        long idle = lane.clock().nanoTime() - tx.lastActivityNanos;
         if (idle >= tx.idleTimeout.toNanos()) {
             log.warn("{}: rolling back an interactive transaction idle for {} ms "
-                    + "(transactionIdleTimeout {} ms)", name(), TimeUnit.NANOSECONDS.toMillis(idle),
+                    + "(transactionIdleTimeout {} ms)", lane.name(),
+                    TimeUnit.NANOSECONDS.toMillis(idle),
                     tx.idleTimeout.toMillis());
             rollBack(tx, c, "it sat idle for more than " + tx.idleTimeout.toMillis() + " ms");
         }
@@ -210,16 +177,17 @@ final class PinnedTransaction {
             try {
                 c.savepoint();
             } catch (SQLException e) {
-                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name() + ": SAVEPOINT "
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, lane.name()
+                        + ": SAVEPOINT "
                         + "failed (" + e.getMessage() + "); the transaction stays open", e));
                 return;
             }
         }
         LaneConnection.Watch watch = c.watch();
-        WriteRequest.Ran once = r.runOnce(clock(), () -> run(r, c));
+        WriteRequest.Ran once = r.runOnce(lane.clock(), () -> run(r, c));
         Object value = once.value();
         Throwable failure = once.failure();
-        tx.lastActivityNanos = clock().nanoTime();
+        tx.lastActivityNanos = lane.clock().nanoTime();
         tx.statements++;
         if (watch.ended()) {
             endedInside(tx, r, c, failure, watch);
@@ -236,7 +204,7 @@ final class PinnedTransaction {
                     + failure.getMessage(), failure));
         } else {
             // The statement (or body) undid itself; the transaction stays open.
-            r.fail(transaction().failure(r, WriteOutcome.ROLLED_BACK, failure));
+            r.fail(lane.laneTransaction().failure(r, WriteOutcome.ROLLED_BACK, failure));
         }
     }
 
@@ -291,17 +259,18 @@ final class PinnedTransaction {
     private void endedInside(InteractiveTransaction tx, TransactionStep r, WriterConnection c,
             Throwable failure, LaneConnection.Watch watch) {
         boolean clean = c.rollbackVerified();
-        cork().lost("a statement of an interactive transaction ended it: " + failure);
+        lane.cork().lost("a statement of an interactive transaction ended it: " + failure);
         boolean partial = watch.committed() || !clean;
         end(tx, partial ? State.UNKNOWN : State.ROLLED_BACK, "a statement ended it: " + failure);
         Throwable cause = failure != null ? failure : new IllegalStateException("the body "
                 + "returned normally although the transaction ended inside it (it swallowed an "
                 + "error)");
-        r.fail(transaction().failure(r, partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK,
+        r.fail(lane.laneTransaction().failure(r, partial ? WriteOutcome.UNKNOWN
+                : WriteOutcome.ROLLED_BACK,
                 cause));
         if (!clean) {
-            transaction().poison("an interactive transaction ended inside a statement and the "
-                    + "connection's state could not be verified");
+            lane.laneTransaction().poison("an interactive transaction ended inside a statement "
+                    + "and the connection's state could not be verified");
         }
     }
 
@@ -310,7 +279,8 @@ final class PinnedTransaction {
             c.releaseSavepoint();
             return true;
         } catch (SQLException e) {
-            r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name() + ": RELEASE failed ("
+            r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, lane.name()
+                    + ": RELEASE failed ("
                     + e.getMessage() + ")", e));
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());
             return false;
@@ -339,13 +309,13 @@ final class PinnedTransaction {
     private LanesException rolledBackWhole(InteractiveTransaction tx, TransactionStep r,
             WriterConnection c, String reason, Throwable failure) {
         rollBack(tx, c, reason);
-        return transaction().failure(r, tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
+        return lane.laneTransaction().failure(r, tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
                 : WriteOutcome.ROLLED_BACK, failure);
     }
 
     private void commit(InteractiveTransaction tx, TransactionStep r, WriterConnection c,
             CommitObserver observer) {
-        if (cork().corked()) {
+        if (lane.cork().corked()) {
             commitIntoCork(tx, r, c);
             return;
         }
@@ -354,21 +324,22 @@ final class PinnedTransaction {
             changed = c.changesSinceBegin();
             c.commit();
         } catch (SQLException e) {
-            WriteOutcome outcome = transaction().commitFailed(c, e,
+            WriteOutcome outcome = lane.laneTransaction().commitFailed(c, e,
                     "the COMMIT of an interactive transaction");
             boolean clean = outcome == WriteOutcome.ROLLED_BACK;
             end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, "COMMIT failed: " + e.getMessage());
-            r.fail(new WriteFailedException(outcome, name() + ": COMMIT failed (" + e.getMessage()
+            r.fail(new WriteFailedException(outcome, lane.name() + ": COMMIT failed ("
+                    + e.getMessage()
                     + ")" + (clean ? "; the transaction was rolled back" : "; whether it "
                     + "persisted is unknown"), e));
             return;
         }
         long age = tx.ageNanos();
         end(tx, State.COMMITTED, "committed");
-        telemetry().counters.increment(WriterCounters.COMMITTED);
-        telemetry().counters.increment(WriterCounters.GROUPS);
-        telemetry().groupCommitted(1, age);
-        transaction().committed(c, changed, observer);
+        lane.telemetry().counters.increment(WriterCounters.COMMITTED);
+        lane.telemetry().counters.increment(WriterCounters.GROUPS);
+        lane.telemetry().groupCommitted(1, age);
+        lane.laneTransaction().committed(c, changed, observer);
         r.succeed(null);
     }
 
@@ -376,12 +347,13 @@ final class PinnedTransaction {
         try {
             c.releaseNested();
             end(tx, State.COMMITTED, "committed into the cork");
-            telemetry().counters.increment(WriterCounters.COMMITTED);
+            lane.telemetry().counters.increment(WriterCounters.COMMITTED);
             r.succeed(null);
         } catch (SQLException e) {
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());
             r.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
-                    : WriteOutcome.ROLLED_BACK, name() + ": committing the transaction into the "
+                    : WriteOutcome.ROLLED_BACK, lane.name()
+                    + ": committing the transaction into the "
                     + "cork failed (" + e.getMessage() + ")", e));
         }
     }
@@ -389,36 +361,37 @@ final class PinnedTransaction {
     /** Rolls the pinned transaction back, verified, and unpins the lane; corked, its savepoint. */
     private void rollBack(InteractiveTransaction tx, WriterConnection connection, String reason) {
         boolean clean;
-        if (cork().corked() && cork().outerOpen()) {
+        if (lane.cork().corked() && lane.cork().outerOpen()) {
             try {
                 connection.rollBackNested();
                 clean = true;
             } catch (SQLException e) {
                 clean = connection.rollbackVerified();
-                cork().lost("rolling back an interactive transaction failed: " + e.getMessage());
+                lane.cork().lost("rolling back an interactive transaction failed: "
+                        + e.getMessage());
             }
         } else {
             clean = connection.rollbackVerified();
         }
         end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, reason);
         if (!clean) {
-            transaction().poison("the rollback of an interactive transaction could not be "
+            lane.laneTransaction().poison("the rollback of an interactive transaction could not be "
                     + "verified");
         }
     }
 
     /** Ends the pinned transaction and unpins the lane; its queued steps end with it. */
     void end(InteractiveTransaction tx, State end, String reason) {
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             if (pinned != tx) {
                 return;
             }
             endLocked(tx, end, reason);
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
-        listeners().changed(false);
+        lane.setup().transactionListeners().changed(false);
     }
 
     // guarded by laneLock
@@ -431,7 +404,7 @@ final class PinnedTransaction {
             tx.idleCheck.cancel();
             tx.idleCheck = null;
         }
-        for (TransactionStep step : queue().takeSteps()) {
+        for (TransactionStep step : lane.queue().takeSteps()) {
             if (step.ends()) {
                 step.succeed(null); // asked to end, and it has
             } else {
@@ -457,7 +430,7 @@ final class PinnedTransaction {
 
     /** Tells the listeners that a transaction ended; called after the lane's lock is released. */
     void ended() {
-        listeners().changed(false);
+        lane.setup().transactionListeners().changed(false);
     }
 
     /**
@@ -466,10 +439,11 @@ final class PinnedTransaction {
      * @return whether a rollback was queued now
      */
     boolean rollBackOnShutdown() {
-        if (pinned == null || queue().hasStep(Rollback.class)) {
+        if (pinned == null || lane.queue().hasStep(Rollback.class)) {
             return false;
         }
-        queue().addStep(new Rollback(pinned, "the database was shut down", clock().nanoTime()));
+        lane.queue().addStep(new Rollback(pinned, "the database was shut down",
+                lane.clock().nanoTime()));
         return true;
     }
 
@@ -482,7 +456,7 @@ final class PinnedTransaction {
     void armIdleCheck() {
         InteractiveTransaction tx = pinned;
         if (tx.idleCheck == null) {
-            arm(tx, tx.idleTimeout.toNanos() - (clock().nanoTime() - tx.lastActivityNanos));
+            arm(tx, tx.idleTimeout.toNanos() - (lane.clock().nanoTime() - tx.lastActivityNanos));
         }
     }
 
@@ -502,24 +476,24 @@ final class PinnedTransaction {
      */
     private void expireIfIdle(InteractiveTransaction tx) {
         boolean submit;
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             if (pinned != tx) {
                 return;
             }
             tx.idleCheck = null;
-            if (!queue().stepsEmpty()) {
+            if (!lane.queue().stepsEmpty()) {
                 return;
             }
-            long left = tx.idleTimeout.toNanos() - (clock().nanoTime() - tx.lastActivityNanos);
+            long left = tx.idleTimeout.toNanos() - (lane.clock().nanoTime() - tx.lastActivityNanos);
             if (left > 0) {
                 arm(tx, left);
                 return;
             }
-            queue().addStep(new Expire(tx, clock().nanoTime()));
+            lane.queue().addStep(new Expire(tx, lane.clock().nanoTime()));
             submit = lane.scheduleIfIdle();
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
         if (submit) {
             lane.submitSelf();

@@ -1,9 +1,7 @@
 package dev.lanes.internal.writer;
 
 import dev.lanes.internal.scheduler.SerialTask;
-import dev.lanes.internal.scheduler.WorkerPool;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Who runs a writer lane's next turn: the lane's run state ({@link SerialTask}), the leader path,
@@ -42,26 +40,6 @@ final class TurnScheduler {
         this.lane = lane;
     }
 
-    private ReentrantLock laneLock() {
-        return lane.laneLock();
-    }
-
-    private WriteQueue queue() {
-        return lane.queue();
-    }
-
-    private PinnedTransaction pinned() {
-        return lane.pinnedTransaction();
-    }
-
-    private WorkerPool pool() {
-        return lane.setup().pool();
-    }
-
-    private LaneSetup.Events events() {
-        return lane.setup().events();
-    }
-
     // guarded by the lane's lock: the leader path; whether the calling thread holds the lane now
     boolean claim() {
         return run.claim();
@@ -84,17 +62,17 @@ final class TurnScheduler {
 
     /** A pool thread starts the turn of the scheduled lane. */
     void started() {
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
             run.started();
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
     }
 
     /** Puts the lane in the pool's queues; only after {@link #schedule} said so. */
     void submit() {
-        pool().submit(lane);
+        lane.setup().pool().submit(lane);
     }
 
     /** After admission, with the lock released: leads the turn, or submits the lane. */
@@ -137,15 +115,15 @@ final class TurnScheduler {
     void finishTurn(boolean used) {
         boolean schedule = false;
         WriteRequest handedTo = null;
-        laneLock().lock();
+        lane.laneLock().lock();
         try {
-            queue().turnEnded();
-            InteractiveTransaction tx = pinned().pinned();
-            WriteRequest head = queue().head();
+            lane.queue().turnEnded();
+            InteractiveTransaction tx = lane.pinnedTransaction().pinned();
+            WriteRequest head = lane.queue().head();
             if (tx != null) {
-                schedule = run.finish(!queue().stepsEmpty());
+                schedule = run.finish(!lane.queue().stepsEmpty());
                 if (!schedule) {
-                    pinned().armIdleCheck();
+                    lane.pinnedTransaction().armIdleCheck();
                 }
             } else if (head != null && head.waiter != null) {
                 run.handTo(head.waiter);
@@ -155,10 +133,10 @@ final class TurnScheduler {
                 schedule = run.finish(head != null);
             }
         } finally {
-            laneLock().unlock();
+            lane.laneLock().unlock();
         }
         if (used) {
-            events().used();
+            lane.setup().events().used();
         }
         if (schedule) {
             submit();

@@ -5,7 +5,6 @@ import dev.lanes.LanesException;
 import dev.lanes.OverloadedException;
 import dev.lanes.QueueFullException;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.writer.WriteRequest.Close;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -69,21 +67,9 @@ final class WriteQueue {
         this.lane = lane;
     }
 
-    private String name() {
-        return lane.name();
-    }
-
     /** Requests the queue holds at most; a full queue refuses or blocks new ones. */
     private int capacity() {
         return lane.setup().options().writeQueueCapacity();
-    }
-
-    private int maxGroupSize() {
-        return lane.setup().options().maxGroupSize();
-    }
-
-    private ReentrantLock laneLock() {
-        return lane.laneLock();
     }
 
     boolean isEmpty() {
@@ -182,29 +168,30 @@ final class WriteQueue {
         }
         if (r.options.enqueueTimeout().isEmpty()) {
             overloaded.run();
-            throw new OverloadedException(name() + ": write queue full (" + requests.size()
+            throw new OverloadedException(lane.name() + ": write queue full (" + requests.size()
                     + " queued, " + runningGroupSize + " in the running group); retry later or "
                     + "raise writeQueueCapacity");
         }
         Duration timeout = r.options.enqueueTimeout().get();
         long remaining = timeout.toNanos();
         if (notFullWaiters++ == 0) {
-            notFull = laneLock().newCondition();
+            notFull = lane.laneLock().newCondition();
         }
         try {
             while (requests.size() >= capacity()) {
                 if (remaining <= 0) {
                     overloaded.run();
-                    throw new QueueFullException(name() + ": write queue stayed full for "
+                    throw new QueueFullException(lane.name() + ": write queue stayed full for "
                             + timeout.toMillis() + " ms (" + requests.size() + " queued, "
                             + "capacity " + capacity() + "); the write never ran. Retry later or "
                             + "raise writeQueueCapacity");
                 }
                 try {
-                    remaining = lane.clock().awaitNanos(laneLock(), notFull, remaining);
+                    remaining = lane.clock().awaitNanos(lane.laneLock(), notFull, remaining);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new CancelledException(WriteOutcome.NOT_STARTED, name() + ": interrupted "
+                    throw new CancelledException(WriteOutcome.NOT_STARTED, lane.name()
+                            + ": interrupted "
                             + "while waiting for room in the write queue; the write never ran", e);
                 }
                 stillAdmitted.run();
@@ -232,7 +219,8 @@ final class WriteQueue {
         }
         if (!pinned && (first == null || first instanceof GroupWrite)) {
             WriteRequest next;
-            while (group.size() < maxGroupSize() && (next = requests.peekFirst()) != null) {
+            while (group.size() < lane.setup().options().maxGroupSize()
+                    && (next = requests.peekFirst()) != null) {
                 if (next.future.isCancelled()) {
                     requests.pollFirst(); // its caller gave up before it ran: it never runs
                     if (next.traced != null) {

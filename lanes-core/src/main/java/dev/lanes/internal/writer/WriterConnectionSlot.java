@@ -5,7 +5,6 @@ import dev.lanes.IdentityMismatchException;
 import dev.lanes.OverloadedException;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.sqlite.FaultInjector;
-import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import java.sql.SQLException;
 import java.util.List;
@@ -51,26 +50,6 @@ final class WriterConnectionSlot {
         this.lane = lane;
     }
 
-    private String name() {
-        return lane.name();
-    }
-
-    private LaneSetup setup() {
-        return lane.setup();
-    }
-
-    private Clock clock() {
-        return lane.clock();
-    }
-
-    private WriteTelemetry telemetry() {
-        return lane.telemetry();
-    }
-
-    private LaneLifecycle lifecycle() {
-        return lane.lifecycle();
-    }
-
     void faults(FaultInjector injector) {
         this.faults = injector == null ? FaultInjector.NONE : injector;
     }
@@ -98,7 +77,7 @@ final class WriterConnectionSlot {
         if (connection != null) {
             return true;
         }
-        Throwable dead = lifecycle().deadCause();
+        Throwable dead = lane.lifecycle().deadCause();
         if (dead == null) {
             try {
                 open();
@@ -111,13 +90,14 @@ final class WriterConnectionSlot {
                     return false;
                 }
                 dead = e;
-                log.error("{}: cannot open the database at {}; it is dead", name(),
-                        setup().path(), e);
-                lifecycle().markDead(e);
+                log.error("{}: cannot open the database at {}; it is dead", lane.name(),
+                        lane.setup().path(), e);
+                lane.lifecycle().markDead(e);
             }
         }
         for (WriteRequest r : group) {
-            r.fail(new DatabaseDeadException(name() + ": the database cannot be opened (" + dead
+            r.fail(new DatabaseDeadException(lane.name() + ": the database cannot be opened ("
+                    + dead
                     + "); the request never ran", dead));
         }
         return false;
@@ -126,10 +106,11 @@ final class WriterConnectionSlot {
     /** A reopen failed: this turn's requests are refused, retryable; the lane stays alive. */
     private void reopenFailed(List<WriteRequest> group, Throwable e) {
         log.warn("{}: cannot reopen the writer connection at {} ({}); the {} write(s) of this "
-                + "turn are refused, never run, and the next turn tries again", name(),
-                setup().path(), e.toString(), group.size());
+                + "turn are refused, never run, and the next turn tries again", lane.name(),
+                lane.setup().path(), e.toString(), group.size());
         for (WriteRequest r : group) {
-            r.fail(new OverloadedException(name() + ": the writer connection, closed by an idle "
+            r.fail(new OverloadedException(lane.name()
+                    + ": the writer connection, closed by an idle "
                     + "release or the connection budget, cannot be reopened now (" + e + "); the "
                     + "write never ran. Retry later; if the process runs out of file "
                     + "descriptors, lower maxOpenConnections", e));
@@ -137,8 +118,8 @@ final class WriterConnectionSlot {
     }
 
     private void open() throws Exception {
-        long openStart = clock().nanoTime();
-        connection = setup().connector().open(new FaultInjector() {
+        long openStart = lane.clock().nanoTime();
+        connection = lane.setup().connector().open(new FaultInjector() {
             // reads the field, so that later installations apply
             @Override
             public void before(Point point) throws SQLException {
@@ -149,10 +130,10 @@ final class WriterConnectionSlot {
             public void after(Point point) throws SQLException {
                 faults.after(point);
             }
-        }, telemetry().counters);
+        }, lane.telemetry().counters);
         if (initialized) {
             // opened before, so it was closed since (an eviction): a reopen
-            telemetry().reopened(clock().nanoTime() - openStart);
+            lane.telemetry().reopened(lane.clock().nanoTime() - openStart);
         }
         if (!initialized) {
             // Once per database: a reopen after an eviction must not run it again.
@@ -164,7 +145,7 @@ final class WriterConnectionSlot {
 
     /** Runs the initializer, if any, in one transaction; throws when it fails. */
     private void initialize(WriterConnection c) throws Exception {
-        SqlFunction<?> initializer = setup().options().initializer();
+        SqlFunction<?> initializer = lane.setup().options().initializer();
         if (initializer == null) {
             return;
         }
@@ -186,9 +167,9 @@ final class WriterConnectionSlot {
             try {
                 c.close();
             } catch (SQLException | RuntimeException e) {
-                log.warn("{}: closing the writer connection failed", name(), e);
+                log.warn("{}: closing the writer connection failed", lane.name(), e);
             }
-            setup().budget().closed();
+            lane.setup().budget().closed();
         }
     }
 }
