@@ -42,10 +42,14 @@ import org.slf4j.LoggerFactory;
  * <h2>Concurrency</h2>
  * {@link #lastUsedNanos} and {@link #releasedSinceUse} are volatile stamps written by the uses
  * (the lane after each turn; reads at most about once a second, to keep reader threads off one
- * cache line). {@link #lock} guards {@link #check} and {@link #closed}, so the timer holds at
- * most one pending check per database, whatever the number of uses. {@link #evicting} is the
- * claim of the one eviction under way (volatile, claimed by compare-and-set through {@link
- * #EVICTING}). This lock is never held while the lane or the readers are called.
+ * cache line). The lane's lock ({@link WriterLane#laneLock()}: a database keeps no lock of its
+ * own for this) guards {@link #check} and {@link #closed}, so the timer holds at most one pending
+ * check per database, whatever the number of uses; it is held here only around the timer's
+ * schedule and cancel, which take no Lanes lock, and never while the lane's parts or the readers
+ * are called. {@link #check} is volatile too: a use that finds a check pending takes no lock
+ * (it wrote {@link #lastUsedNanos} first, so a check that fires concurrently and clears {@code
+ * check} reads the new stamp and arms again). {@link #evicting} is the claim of the one
+ * eviction under way (volatile, claimed by compare-and-set through {@link #EVICTING}).
  * An eviction that closed connections is reported to the metrics listener by the thread that ran
  * it, after its turn.
  */
@@ -66,9 +70,8 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     /** Told, inside the release's turn, of each release and whether it closed connections. */
     private volatile Consumer<Boolean> observer = closeConnections -> {};
 
-    private final ReentrantLock lock = new ReentrantLock();
-    // guarded by lock
-    private Timer.Scheduled check;
+    // guarded by the lane's lock; check is volatile, for the lock-free look of armIfUnarmed
+    private volatile Timer.Scheduled check;
     private boolean closed;
 
     IdleRelease(Duration idleRelease, WriterLane lane, ReaderSet readers) {
@@ -102,6 +105,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     /** The database is closing: no more checks, and no eviction will choose it. */
     void close() {
+        ReentrantLock lock = lane.laneLock();
         lock.lock();
         try {
             closed = true;
@@ -116,6 +120,10 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     }
 
     private void armIfUnarmed() {
+        if (check != null) {
+            return;
+        }
+        ReentrantLock lock = lane.laneLock();
         lock.lock();
         try {
             if (check == null && !closed) {
@@ -126,7 +134,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         }
     }
 
-    // guarded by lock
+    // guarded by the lane's lock
     private void arm(long delayNanos) {
         try {
             check = lane.setup().timer().schedule(this::due, delayNanos);
@@ -137,6 +145,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     /** On the timer: releases if still idle, else checks again when it could be. */
     private void due() {
+        ReentrantLock lock = lane.laneLock();
         lock.lock();
         try {
             check = null;

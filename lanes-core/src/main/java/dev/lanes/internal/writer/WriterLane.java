@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Concurrency</h2>
  * {@link #lock} guards the run state (in {@link TurnScheduler}), the queue, the lifecycle, the
- * pinned transaction and the cork's requests; it is never held while SQL runs or a caller's
- * callback runs. Exactly one thread, the holder, runs a turn; the writer connection and the
+ * pinned transaction and the cork's requests, and the database's idle check (see {@code
+ * engine.IdleRelease}); it is never held while SQL runs or a caller's callback runs. Exactly one thread, the holder, runs a turn; the writer connection and the
  * fields marked "turn only" are touched only by the holder, and the lock's hand-offs order one
  * holder's writes before the next one's reads. The gauges ({@link #queueDepth()}, {@link
  * #poisoned()}, {@link #transactionOpen()}, {@link #state()}) read volatile mirrors that the parts
@@ -123,8 +123,11 @@ public final class WriterLane implements WorkerPool.Task {
         return setup;
     }
 
-    /** The lock that guards the run state, the queue, the lifecycle and the pinned transaction. */
-    ReentrantLock laneLock() {
+    /**
+     * The lock that guards the run state, the queue, the lifecycle and the pinned transaction,
+     * and the database's idle check ({@code engine.IdleRelease}), which keeps no lock of its own.
+     */
+    public ReentrantLock laneLock() {
         return lock;
     }
 
