@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Concurrency</h2>
  * {@link #lock} guards the run state (in {@link TurnScheduler}), the queue, the lifecycle, the
  * pinned transaction and the cork's requests, and the database's idle check (see {@code
- * engine.IdleRelease}); it is never held while SQL runs or a caller's callback runs. Exactly one thread, the holder, runs a turn; the writer connection and the
- * fields marked "turn only" are touched only by the holder, and the lock's hand-offs order one
+ * engine.IdleRelease}); it is never held while SQL runs or a caller's callback runs. Exactly
+ * one thread, the holder, runs a turn; the writer connection and the fields marked "turn only"
+ * are touched only by the holder, and the lock's hand-offs order one
  * holder's writes before the next one's reads. The gauges ({@link #queueDepth()}, {@link
  * #poisoned()}, {@link #transactionOpen()}, {@link #state()}) read volatile mirrors that the parts
  * keep under the lock, and never take it. {@link #commitObserver} and {@link #background} are
