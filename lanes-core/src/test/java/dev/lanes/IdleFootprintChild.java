@@ -40,7 +40,7 @@ public final class IdleFootprintChild {
     /** Short, so that the used databases' idle checks have all fired before the sample. */
     static final Duration IDLE_RELEASE = Duration.ofMillis(500);
 
-    /** Histograms taken per measurement; see {@link #liveHistogram()}. */
+    /** Histograms taken per measurement; see {@link #liveHistogram(Path)}. */
     static final int SAMPLES = 3;
 
     /** The histogram's last line: instances and bytes of every class. */

@@ -78,19 +78,19 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         this.idleNanos = idleRelease.toNanos();
         this.lane = lane;
         this.readers = readers;
-        this.lastUsedNanos = lane.setup().clock().nanoTime();
+        this.lastUsedNanos = lane.clock().nanoTime();
     }
 
     /** The lane served requests: the database was used now. */
     void used() {
-        lastUsedNanos = lane.setup().clock().nanoTime();
+        lastUsedNanos = lane.clock().nanoTime();
         releasedSinceUse = false;
         armIfUnarmed();
     }
 
     /** A read: the database is used too, though a read touches no lane. */
     void touched() {
-        long now = lane.setup().clock().nanoTime();
+        long now = lane.clock().nanoTime();
         if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS || releasedSinceUse) {
             lastUsedNanos = now;
             releasedSinceUse = false;
@@ -152,7 +152,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             if (closed || releasedSinceUse) {
                 return;
             }
-            long idleFor = lane.setup().clock().nanoTime() - lastUsedNanos;
+            long idleFor = lane.clock().nanoTime() - lastUsedNanos;
             if (idleFor < idleNanos) {
                 arm(idleNanos - idleFor);
                 return;

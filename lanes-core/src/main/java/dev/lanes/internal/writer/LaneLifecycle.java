@@ -75,9 +75,8 @@ final class LaneLifecycle {
             case RUNNING:
                 break;
             case CLOSING:
-                throw new ClosingException(lane.name()
-                        + ": the database is closing and accepts no more "
-                        + "work; the request never ran");
+                throw new ClosingException(lane.name() + ": the database is closing and "
+                        + "accepts no more work; the request never ran");
             case CLOSED:
                 throw new ClosedException(lane.name()
                         + ": the database is closed; the request never ran");
@@ -89,9 +88,8 @@ final class LaneLifecycle {
         }
         if (poisonCause != null) {
             throw new WriterPoisonedException(WriteOutcome.NOT_STARTED, lane.name()
-                    + ": the writer is "
-                    + "poisoned and refuses work (" + poisonCause + "); reads continue. Check "
-                    + "the data, then close and reopen the database", null);
+                    + ": the writer is poisoned and refuses work (" + poisonCause + "); reads "
+                    + "continue. Check the data, then close and reopen the database", null);
         }
     }
 
@@ -173,8 +171,8 @@ final class LaneLifecycle {
         try {
             dead(cause);
             lane.queue().failQueued(r -> new DatabaseDeadException(lane.name()
-                    + ": the database cannot be "
-                    + "opened (" + cause + "); the request never ran", cause))
+                    + ": the database cannot be opened (" + cause + "); the request never ran",
+                    cause))
                     .forEach(lane::deliverAfterTurn);
         } finally {
             lane.laneLock().unlock();
@@ -189,8 +187,7 @@ final class LaneLifecycle {
         }
         deadCause = cause;
         ready().completeExceptionally(new DatabaseDeadException(lane.name()
-                + ": the database cannot be "
-                + "opened (" + cause + ")", cause));
+                + ": the database cannot be opened (" + cause + ")", cause));
         terminated().complete(new Termination(DatabaseState.DEAD, Optional.of(cause)));
     }
 

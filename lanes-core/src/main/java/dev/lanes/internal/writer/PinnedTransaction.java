@@ -100,8 +100,7 @@ final class PinnedTransaction {
                 c.beginNested();
             } catch (SQLException e) {
                 r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, lane.name()
-                        + ": SAVEPOINT "
-                        + "for the transaction failed (" + e.getMessage() + ")", e));
+                        + ": SAVEPOINT for the transaction failed (" + e.getMessage() + ")", e));
                 return;
             }
         } else {
@@ -178,8 +177,8 @@ final class PinnedTransaction {
                 c.savepoint();
             } catch (SQLException e) {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, lane.name()
-                        + ": SAVEPOINT "
-                        + "failed (" + e.getMessage() + "); the transaction stays open", e));
+                        + ": SAVEPOINT failed (" + e.getMessage() + "); the transaction stays open",
+                        e));
                 return;
             }
         }
@@ -265,9 +264,8 @@ final class PinnedTransaction {
         Throwable cause = failure != null ? failure : new IllegalStateException("the body "
                 + "returned normally although the transaction ended inside it (it swallowed an "
                 + "error)");
-        r.fail(lane.laneTransaction().failure(r, partial ? WriteOutcome.UNKNOWN
-                : WriteOutcome.ROLLED_BACK,
-                cause));
+        r.fail(lane.laneTransaction().failure(r,
+                partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, cause));
         if (!clean) {
             lane.laneTransaction().poison("an interactive transaction ended inside a statement "
                     + "and the connection's state could not be verified");
@@ -280,8 +278,7 @@ final class PinnedTransaction {
             return true;
         } catch (SQLException e) {
             r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, lane.name()
-                    + ": RELEASE failed ("
-                    + e.getMessage() + ")", e));
+                    + ": RELEASE failed (" + e.getMessage() + ")", e));
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());
             return false;
         }
@@ -329,9 +326,8 @@ final class PinnedTransaction {
             boolean clean = outcome == WriteOutcome.ROLLED_BACK;
             end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, "COMMIT failed: " + e.getMessage());
             r.fail(new WriteFailedException(outcome, lane.name() + ": COMMIT failed ("
-                    + e.getMessage()
-                    + ")" + (clean ? "; the transaction was rolled back" : "; whether it "
-                    + "persisted is unknown"), e));
+                    + e.getMessage() + ")" + (clean ? "; the transaction was rolled back"
+                    : "; whether it persisted is unknown"), e));
             return;
         }
         long age = tx.ageNanos();
@@ -353,8 +349,8 @@ final class PinnedTransaction {
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());
             r.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
                     : WriteOutcome.ROLLED_BACK, lane.name()
-                    + ": committing the transaction into the "
-                    + "cork failed (" + e.getMessage() + ")", e));
+                    + ": committing the transaction into the cork failed (" + e.getMessage() + ")",
+                    e));
         }
     }
 

@@ -115,15 +115,17 @@ final class TurnScheduler {
     void finishTurn(boolean used) {
         boolean schedule = false;
         WriteRequest handedTo = null;
+        WriteQueue queue = lane.queue();
+        PinnedTransaction pinned = lane.pinnedTransaction();
         lane.laneLock().lock();
         try {
-            lane.queue().turnEnded();
-            InteractiveTransaction tx = lane.pinnedTransaction().pinned();
-            WriteRequest head = lane.queue().head();
+            queue.turnEnded();
+            InteractiveTransaction tx = pinned.pinned();
+            WriteRequest head = queue.head();
             if (tx != null) {
-                schedule = run.finish(!lane.queue().stepsEmpty());
+                schedule = run.finish(!queue.stepsEmpty());
                 if (!schedule) {
-                    lane.pinnedTransaction().armIdleCheck();
+                    pinned.armIdleCheck();
                 }
             } else if (head != null && head.waiter != null) {
                 run.handTo(head.waiter);

@@ -51,10 +51,10 @@ import org.slf4j.LoggerFactory;
  * pinned transaction and the cork's requests, and the database's idle check (see {@code
  * engine.IdleRelease}); it is never held while SQL runs or a caller's callback runs. Exactly
  * one thread, the holder, runs a turn; the writer connection and the fields marked "turn only"
- * are touched only by the holder, and the lock's hand-offs order one
- * holder's writes before the next one's reads. The gauges ({@link #queueDepth()}, {@link
- * #poisoned()}, {@link #transactionOpen()}, {@link #state()}) read volatile mirrors that the parts
- * keep under the lock, and never take it. {@link #commitObserver} and {@link #background} are
+ * are touched only by the holder, and the lock's hand-offs order one holder's writes before the
+ * next one's reads. The gauges ({@link #queueDepth()}, {@link #poisoned()}, {@link
+ * #transactionOpen()}, {@link #state()}) read volatile mirrors that the parts keep under the
+ * lock, and never take it. {@link #commitObserver} and {@link #background} are
  * volatile, installed once by the database and read by the turns and the pool.
  *
  * <h2>Metrics</h2>
