@@ -28,18 +28,18 @@ import org.junit.jupiter.api.io.TempDir;
  * opening the databases), so that nothing else of the test run is on the heap, and with {@code
  * -Xmx512m}, so that object sizes are those of compressed references on any machine.
  *
- * <p>The bound is a regression guard just above what was reached, not the goal: measured here, an
- * idle database costs about 1.8 KiB opened and 2.2 KiB used and evicted (it was 3.3 and 3.6 KiB
- * before the second round of shrinking, and 4.9 and 5.7 KiB before the first; part of the last
- * step was the measurement's own parsed baseline, no longer on the heap); the issue's goal is 2
- * KiB. Anything that brings back a per-database adder, lock, future, counter array or stateless
- * helper kept per database by the hundred bytes crosses it.
+ * <p>The bound is a regression guard above what was reached, with room for other machines and
+ * JDKs: measured here, an idle database costs 1,768 B opened and 2,025 B (JDK 17) to 2,044 B (JDK
+ * 25) used and evicted, under the issue's goal of 2 KiB (it was 1.8 and 2.2 KiB before the third
+ * round of shrinking, 3.3 and 3.6 KiB before the second, 4.9 and 5.7 KiB before the first).
+ * Anything that brings back a per-database adder, lock, future, counter array or stateless helper
+ * kept per database by the hundred bytes crosses it.
  */
 @Tag("slow")
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IdleFootprintTest {
     /** Total growth of the live heap per idle database, every class counted. */
-    static final long MAX_BYTES_PER_IDLE_DATABASE = 2400;
+    static final long MAX_BYTES_PER_IDLE_DATABASE = 2300;
 
     private static final Pattern TOTAL = Pattern.compile("^TOTAL ([0-9.]+) bytes per database");
 

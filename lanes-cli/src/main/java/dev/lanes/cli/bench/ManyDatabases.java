@@ -186,6 +186,31 @@ final class ManyDatabases {
     }
 
     /**
+     * Puts the closed databases {@code 0..count-1} of {@code dir} back in the state {@link
+     * #copies} left them in, as far as their files show: no {@code -wal} and no {@code -shm}
+     * beside them. Lanes keeps those files when it evicts a database whose readers are open (the
+     * next open then creates none), and a run that comes after it on the same files would
+     * otherwise find them in place where its own first open of a database has to create them.
+     * Only an empty {@code -wal} goes, with its {@code -shm}: one that holds frames holds
+     * committed rows the database file lacks, and stays, with its {@code -shm}.
+     *
+     * @return how many databases had their empty {@code -wal} removed
+     */
+    static int removeEmptyWals(Path dir, int count) throws IOException {
+        int removed = 0;
+        for (int i = 0; i < count; i++) {
+            Path db = file(dir, i);
+            Path wal = db.resolveSibling(db.getFileName() + "-wal");
+            if (Files.exists(wal) && Files.size(wal) == 0) {
+                Files.delete(wal);
+                Files.deleteIfExists(db.resolveSibling(db.getFileName() + "-shm"));
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /**
      * Creates {@code template.db} in {@code work} (made if missing) as {@link #create} creates a
      * database, in a runtime of its own that is closed before this returns.
      */

@@ -42,8 +42,11 @@ import org.sqlite.SQLiteDataSource;
  * tenant (that many pools would pass the descriptor limit, which is what Lanes' connection budget
  * exists for): plain sqlite-jdbc, a connection opened per request with the baseline's settings
  * ({@link BaselineConnections}) and closed after it. It runs on the same files once the runtime
- * closed, with the same clients and mix. Each repetition creates its own tenant databases, which
- * its baseline run then uses.
+ * closed, with the same clients and mix, from the same state of the files: the empty {@code -wal}
+ * and {@code -shm} files Lanes kept beside evicted databases are removed first ({@link
+ * ManyDatabases#removeEmptyWals}), since a connection per request finds none in its own steady
+ * state (each close deletes them) and Lanes found none beside the copies either. Each repetition
+ * creates its own tenant databases, which its baseline run then uses.
  */
 final class TenantScenario implements ScenarioBench {
     static final int HOT_PERCENT = 80;
@@ -226,6 +229,10 @@ final class TenantScenario implements ScenarioBench {
         int hot = hotDatabases(databases);
         int clients = options.threadsFor(Scenario.TENANTS);
         Path tenantsDir = tenantsDirectory(sync, repetition);
+        int reset = ManyDatabases.removeEmptyWals(tenantsDir, databases);
+        sink.status(String.format(Locale.ROOT, "tenants: removed the empty -wal and -shm files"
+                + " Lanes kept beside %,d of %,d databases, so that the baseline starts from the"
+                + " copies' state, as Lanes did", reset, databases));
         List<SQLiteDataSource> tenants = new ArrayList<>(databases);
         for (int i = 0; i < databases; i++) {
             tenants.add(BaselineConnections.dataSource(ManyDatabases.file(tenantsDir, i), sync));

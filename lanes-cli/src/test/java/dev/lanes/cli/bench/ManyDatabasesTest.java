@@ -110,6 +110,54 @@ class ManyDatabasesTest {
         assertThat(Snapshot.of(template).kv).hasSize(ManyDatabases.KV_ROWS);
     }
 
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void theBaselineStartsWithoutTheEmptyWalFilesLanesKeptButNoFrameIsLost() throws Exception {
+        Path tenants = Files.createDirectories(dir.resolve("tenants"));
+        // a budget of two connections: the third open evicts the least recently used database
+        try (Lanes lanes = Lanes.builder().name("kept").maxOpenConnections(2).build()) {
+            List<Database> dbs = ManyDatabases.copies(QUIET, "kept", lanes, dir.resolve("work"),
+                    tenants, 3, 0, options);
+            dbs.get(0).execute("INSERT INTO events(payload) VALUES ('kept')");
+            assertThat(dbs.get(0).query("SELECT count(*) AS n FROM events").get(0).getLong("n"))
+                    .isEqualTo(1);
+            // database 0 holds its writer and a reader; this read passes the cap and evicts it
+            // with its reader open, so its -wal (emptied into the file) and -shm stay
+            assertThat(dbs.get(1).query("SELECT v FROM kv WHERE id = 3")).hasSize(1);
+        }
+        Path wal0 = beside(ManyDatabases.file(tenants, 0), "-wal");
+        assertThat(wal0).as("kept by the eviction").exists();
+        assertThat(Files.size(wal0)).isZero();
+        // a -wal that holds frames holds rows the file lacks: it must stay, with its -shm
+        Path db2 = ManyDatabases.file(tenants, 2);
+        Files.write(beside(db2, "-wal"), new byte[] {1, 2, 3});
+        Files.write(beside(db2, "-shm"), new byte[] {4});
+        long emptyBefore;
+        try (Stream<Path> files = Files.list(tenants)) {
+            emptyBefore = files.filter(f -> f.toString().endsWith("-wal"))
+                    .filter(f -> f.toFile().length() == 0).count();
+        }
+
+        int removed = ManyDatabases.removeEmptyWals(tenants, 3);
+
+        assertThat(removed).isEqualTo(emptyBefore).isPositive();
+        for (int i : new int[] {0, 1}) {
+            Path db = ManyDatabases.file(tenants, i);
+            assertThat(beside(db, "-wal")).doesNotExist();
+            assertThat(beside(db, "-shm")).doesNotExist();
+        }
+        assertThat(Files.readAllBytes(beside(db2, "-wal"))).containsExactly(1, 2, 3);
+        assertThat(beside(db2, "-shm")).exists();
+        // nothing committed was lost: the insert reached the file before its WAL was emptied
+        Snapshot first = Snapshot.of(ManyDatabases.file(tenants, 0));
+        assertThat(first.events).isEqualTo(1);
+        assertThat(first.kv).hasSize(ManyDatabases.KV_ROWS);
+    }
+
+    private static Path beside(Path db, String suffix) {
+        return db.resolveSibling(db.getFileName() + suffix);
+    }
+
     /** What a database file holds, read on a plain read-only connection. */
     private static final class Snapshot {
         String journalMode;

@@ -50,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * when that one retires (both by compare-and-set, so neither undoes a newer one); the close swaps
  * in {@link #CLOSED_CHECKPOINTER} (getAndSet), so a write that races the close meets either a real
  * checkpointer, which the close then closes, or the closed one, and never makes one after it.
- * {@link #checkpoints}, the record, is made by the first checkpointer or manual checkpoint and set
- * once by compare-and-set, so that every recorder shares it; it is lock-free and thread-safe.
+ * {@link #checkpoints}, the record, is made by the first checkpoint recorded (the checkpointer's or
+ * a manual one) and set once by compare-and-set, so that every recorder shares it; it is lock-free and thread-safe.
  */
 final class DatabaseGuards {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
@@ -61,7 +61,7 @@ final class DatabaseGuards {
     private final DatabaseOptions options;
     private final Lease lease;
     private final Identity identity;
-    /** Null until the first checkpoint is made or recorded; see {@link #checkpoints()}. */
+    /** Null until the first checkpoint is recorded; see {@link #checkpoints()}. */
     private volatile Checkpointer.Stats checkpoints;
     /**
      * The checkpointer of the active period in {@link CheckpointMode#DEDICATED} mode: null while
@@ -107,9 +107,9 @@ final class DatabaseGuards {
     }
 
     /**
-     * The checkpoint record, made once by the first checkpointer or manual checkpoint (a
-     * database never written holds none) and set by compare-and-set, so that every recorder
-     * shares it.
+     * The checkpoint record, made once by the first checkpoint recorded, the checkpointer's or a
+     * manual one (a database that never checkpointed holds none), and set by compare-and-set, so
+     * that every recorder shares it.
      */
     private Checkpointer.Stats checkpoints() {
         Checkpointer.Stats s = checkpoints;
@@ -140,8 +140,8 @@ final class DatabaseGuards {
             Checkpointer c = checkpointer;
             if (c == null) {
                 Checkpointer made = new Checkpointer(path, name, options.synchronous(), pool,
-                        runtime.budget(), runtime.clock(), runtime.timer(), identity, checkpoints(),
-                        metrics, ConnectionSettings.of(options),
+                        runtime.budget(), runtime.clock(), runtime.timer(), identity,
+                        this::checkpoints, metrics, ConnectionSettings.of(options),
                         retired -> CHECKPOINTER.compareAndSet(this, retired, null));
                 if (!CHECKPOINTER.compareAndSet(this, null, made)) {
                     continue;

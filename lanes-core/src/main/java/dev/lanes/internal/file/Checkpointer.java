@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +81,8 @@ import org.sqlite.SQLiteOpenMode;
  * holder (a pool thread, always a platform thread), and opened and closed only by a turn, which
  * publishes whether it holds one in {@link #connected}. The {@code tick} fields are touched only
  * by the timer's single thread. {@link Stats} is shared with {@link
- * dev.lanes.Database#checkpoint()}'s path and publishes through a volatile field. Each run, and
+ * dev.lanes.Database#checkpoint()}'s path, made by whichever records first, and publishes through
+ * a volatile field. Each run, and
  * each failure (opening the connection included), is reported to the metrics listener by the
  * turn that ran it.
  *
@@ -122,7 +124,11 @@ public final class Checkpointer implements WorkerPool.Task {
     private final Timer timer;
     private final Identity identity;
     private final ConnectionSettings settings;
-    private final Stats stats;
+    /**
+     * The database's checkpoint record, asked for only when a checkpoint is recorded: a database
+     * whose WAL never grew enough for one (most tenants) then never makes it.
+     */
+    private final Supplier<Stats> stats;
     private final MetricsReporter metrics;
     private final Consumer<Checkpointer> onRetired;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -154,8 +160,8 @@ public final class Checkpointer implements WorkerPool.Task {
     private boolean truncateTried;
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
-            ConnectionBudget budget, Clock clock, Timer timer, Identity identity, Stats stats,
-            MetricsReporter metrics, ConnectionSettings settings,
+            ConnectionBudget budget, Clock clock, Timer timer, Identity identity,
+            Supplier<Stats> stats, MetricsReporter metrics, ConnectionSettings settings,
             Consumer<Checkpointer> onRetired) {
         this.metrics = metrics;
         this.onRetired = onRetired;
@@ -364,7 +370,7 @@ public final class Checkpointer implements WorkerPool.Task {
             try {
                 checkpoint(kind);
             } catch (Throwable e) {
-                stats.failed(kind.name(), e);
+                stats.get().failed(kind.name(), e);
                 log.warn("{}: background {} checkpoint failed", name, kind, e);
                 closeConnection(); // reopened (and re-checked) by the next turn
             }
@@ -417,12 +423,12 @@ public final class Checkpointer implements WorkerPool.Task {
         } else {
             result = run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
             if (!result.complete()) {
-                stats.record(mode, result);
+                stats.get().record(mode, result);
                 mode = "RESTART"; // see the class comment: only a complete checkpoint resets the WAL
                 result = runWaiting(c, mode);
             }
         }
-        stats.record(mode, result);
+        stats.get().record(mode, result);
         if (result.busy()) {
             log.debug("{}: {} checkpoint was busy: {}", name, mode, result);
         }

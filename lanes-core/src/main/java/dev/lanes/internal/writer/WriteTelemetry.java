@@ -5,7 +5,6 @@ import dev.lanes.MetricsListener;
 import dev.lanes.WriteObservation;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.telemetry.MetricsReporter;
-import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,31 +44,33 @@ final class WriteTelemetry {
     static final int MAX_WRITE_LABELS = 8;
 
     final WriterCounters counters = new WriterCounters();
-    private final String name;
-    private final Duration slowWriteThreshold;
-    private final MetricsReporter metrics;
-    private final Clock clock;
+    /** The lane's name, options, clock and metrics: one reference, kept by every database. */
+    private final LaneSetup setup;
     private volatile Observed lastWrite;
 
-    /** The stages of the latest observed write, as {@link WriteObservation} reports them. */
+    /**
+     * The stages of the latest observed write, as {@link WriteObservation} reports them. Its
+     * moment is one count of nanoseconds since the epoch (good until 2262), not an {@link
+     * Instant}'s seconds and nanoseconds, and the labels, which only a slow write has, are null
+     * for a fast one: 72 bytes kept per written database instead of 80.
+     */
     private record Observed(long queueWaitNanos, long acquireNanos, long bodyNanos,
             long commitNanos, long totalNanos, int depthAtEntry, int groupSize,
-            long observedAtSecond, int observedAtNano, List<String> labels,
-            int labelsTruncated) {
+            long observedAtEpochNanos, SlowLabels slow) {
         WriteObservation view() {
             return new WriteObservation(Duration.ofNanos(queueWaitNanos),
                     Duration.ofNanos(acquireNanos), Duration.ofNanos(bodyNanos),
                     Duration.ofNanos(commitNanos), Duration.ofNanos(totalNanos), depthAtEntry,
-                    groupSize, Instant.ofEpochSecond(observedAtSecond, observedAtNano), labels,
-                    labelsTruncated);
+                    groupSize, Instant.ofEpochSecond(0, observedAtEpochNanos),
+                    slow == null ? List.of() : slow.labels, slow == null ? 0 : slow.truncated);
         }
     }
 
-    WriteTelemetry(String name, Duration slowWriteThreshold, MetricsReporter metrics, Clock clock) {
-        this.name = name;
-        this.slowWriteThreshold = slowWriteThreshold;
-        this.metrics = metrics;
-        this.clock = clock;
+    /** The labels of a slow latest write, and how many past the bound were left out. */
+    private record SlowLabels(List<String> labels, int truncated) {}
+
+    WriteTelemetry(LaneSetup setup) {
+        this.setup = setup;
     }
 
     WriteObservation lastWrite() {
@@ -78,7 +79,7 @@ final class WriteTelemetry {
     }
 
     MetricsReporter metrics() {
-        return metrics;
+        return setup.metrics();
     }
 
     /**
@@ -87,8 +88,8 @@ final class WriteTelemetry {
      * allocates for them.
      */
     void observe(List<WriteRequest> group) {
-        long now = clock.nanoTime();
-        long slowNanos = slowWriteThreshold.toNanos();
+        long now = setup.clock().nanoTime();
+        long slowNanos = setup.options().slowWriteThreshold().toNanos();
         WriteRequest last = null;
         Labels labels = null;
         int slow = 0;
@@ -113,7 +114,7 @@ final class WriteTelemetry {
         if (last == null) {
             return;
         }
-        if (metrics.enabled()) {
+        if (setup.metrics().enabled()) {
             reportMetrics(group);
         }
         long lastTotal = now - last.enqueuedAt;
@@ -121,8 +122,8 @@ final class WriteTelemetry {
         Instant observedAt = Instant.now();
         lastWrite = new Observed(Math.max(0, last.startedAt - last.enqueuedAt), last.acquireNanos,
                 last.bodyNanos, last.commitNanos, lastTotal, last.depthAtEntry, last.groupSize,
-                observedAt.getEpochSecond(), observedAt.getNano(),
-                lastSlow ? List.copyOf(labels.kept) : List.of(), lastSlow ? labels.dropped() : 0);
+                observedAt.getEpochSecond() * 1_000_000_000L + observedAt.getNano(),
+                lastSlow ? new SlowLabels(List.copyOf(labels.kept), labels.dropped()) : null);
         if (slow > 0) {
             warnSlow(slow, slowest, labels, last);
         }
@@ -132,14 +133,15 @@ final class WriteTelemetry {
         int truncated = labels == null ? 0 : labels.dropped();
         log.warn("{}: {} slow write(s), the slowest {} ms (slowWriteThreshold {} ms), labels "
                 + "{}{}; last stages: queue wait {} ms, acquire {} ms, body {} ms, commit {} "
-                + "ms, group of {}", name, slow, TimeUnit.NANOSECONDS.toMillis(slowest),
-                slowWriteThreshold.toMillis(), labels == null ? List.of() : labels.kept,
+                + "ms, group of {}", setup.name(), slow, TimeUnit.NANOSECONDS.toMillis(slowest),
+                setup.options().slowWriteThreshold().toMillis(),
+                labels == null ? List.of() : labels.kept,
                 truncated > 0 ? " (+" + truncated + " more)" : "",
                 TimeUnit.NANOSECONDS.toMillis(last.startedAt - last.enqueuedAt),
                 TimeUnit.NANOSECONDS.toMillis(last.acquireNanos),
                 TimeUnit.NANOSECONDS.toMillis(last.bodyNanos),
                 TimeUnit.NANOSECONDS.toMillis(last.commitNanos), last.groupSize);
-        metrics.report(m -> m.slowWrite(name, Duration.ofNanos(slowest)));
+        setup.metrics().report(m -> m.slowWrite(setup.name(), Duration.ofNanos(slowest)));
     }
 
     /** The distinct labels of a turn's slow writes: the first few kept, the rest counted. */
@@ -169,17 +171,17 @@ final class WriteTelemetry {
     }
 
     private void reportMetrics(List<WriteRequest> group) {
-        metrics.report(m -> {
+        setup.metrics().report(m -> {
             for (WriteRequest r : group) {
                 if (!r.observed()) {
                     continue;
                 }
-                m.queueWait(name, Math.max(0, r.startedAt - r.enqueuedAt));
+                m.queueWait(setup.name(), Math.max(0, r.startedAt - r.enqueuedAt));
                 LanesException failure = r.failure();
-                m.command(name, r.operation(), !(r instanceof WriteRequest.Maintenance),
+                m.command(setup.name(), r.operation(), !(r instanceof WriteRequest.Maintenance),
                         r.statementKind(), r.bodyNanos, failure == null);
                 if (failure != null) {
-                    m.error(name, failure.code());
+                    m.error(setup.name(), failure.code());
                 }
             }
         });
@@ -187,23 +189,23 @@ final class WriteTelemetry {
 
     void overload() {
         counters.increment(WriterCounters.OVERLOADS);
-        metrics.report(m -> m.overload(name));
+        setup.metrics().report(m -> m.overload(setup.name()));
     }
 
     void groupCommitted(int size, long nanos) {
-        metrics.report(m -> m.groupCommitted(name, size, nanos));
+        setup.metrics().report(m -> m.groupCommitted(setup.name(), size, nanos));
     }
 
     void crash() {
-        metrics.report(m -> m.crash(name));
+        setup.metrics().report(m -> m.crash(setup.name()));
     }
 
     void closed(long nanos, boolean timedOut) {
-        metrics.report(m -> m.databaseClosed(name, nanos, timedOut));
+        setup.metrics().report(m -> m.databaseClosed(setup.name(), nanos, timedOut));
     }
 
     void uncleanClose() {
-        metrics.report(m -> m.uncleanClose(name));
+        setup.metrics().report(m -> m.uncleanClose(setup.name()));
     }
 
     /** A request's outcome is being delivered: counts it when it failed. */
@@ -229,11 +231,11 @@ final class WriteTelemetry {
 
     /** Brackets {@code r}, just made by its caller's thread, as {@code operation}. */
     void started(WriteRequest r, MetricsListener.Operation operation) {
-        if (!metrics.enabled()) {
+        if (!setup.metrics().enabled()) {
             return;
         }
         r.traced = operation;
-        r.trace = metrics.requestStarted(operation, r.options.label().orElse(null));
+        r.trace = setup.metrics().requestStarted(operation, r.options.label().orElse(null));
     }
 
     /** Admission refused {@code r} (it never ran); called before the caller gets {@code e}. */
@@ -247,8 +249,9 @@ final class WriteTelemetry {
     void dropped(List<WriteRequest> requests) {
         for (WriteRequest r : requests) {
             if (r.traced != null) {
-                completed(r, new dev.lanes.CancelledException(WriteOutcome.NOT_STARTED, name
-                        + ": the request was cancelled before it ran; it never ran", null));
+                completed(r, new dev.lanes.CancelledException(WriteOutcome.NOT_STARTED,
+                        setup.name() + ": the request was cancelled before it ran; it never ran",
+                        null));
             }
         }
     }
@@ -269,8 +272,9 @@ final class WriteTelemetry {
                 : MetricsReporter.writeOutcome(failure);
         int groupSize = operation == MetricsListener.Operation.WRITE ? r.groupSize
                 : Math.min(r.groupSize, 1);
-        metrics.requestCompleted(r.trace, operation, r.options.label().orElse(null), outcome,
-                failure, r.runs > 1, groupSize, queueWait(r), clock.nanoTime() - r.enqueuedAt);
+        setup.metrics().requestCompleted(r.trace, operation, r.options.label().orElse(null),
+                outcome, failure, r.runs > 1, groupSize, queueWait(r),
+                setup.clock().nanoTime() - r.enqueuedAt);
     }
 
     /** The transaction that {@code step} ended is over: its bracket, begun by begin(), ends. */
@@ -288,9 +292,9 @@ final class WriteTelemetry {
                         && ((WriteRequest.Rollback) step).byCaller())) {
             failure = tx.notOpen(); // an idle timeout, a shutdown: what its next call is told
         }
-        metrics.requestCompleted(begun.trace, operation, begun.options.label().orElse(null),
-                outcome, failure, false, 1, queueWait(begun),
-                clock.nanoTime() - begun.enqueuedAt);
+        setup.metrics().requestCompleted(begun.trace, operation,
+                begun.options.label().orElse(null), outcome, failure, false, 1, queueWait(begun),
+                setup.clock().nanoTime() - begun.enqueuedAt);
     }
 
     /** From submission until its turn began; 0 when it never began. */
@@ -300,6 +304,6 @@ final class WriteTelemetry {
 
     /** The writer connection opened again after an eviction, taking {@code nanos}. */
     void reopened(long nanos) {
-        metrics.connectionReopened(nanos);
+        setup.metrics().connectionReopened(nanos);
     }
 }

@@ -101,8 +101,7 @@ public final class WriterLane implements WorkerPool.Task {
         this.setup = setup;
         this.queue = new WriteQueue(this);
         DatabaseOptions options = setup.options();
-        this.telemetry = new WriteTelemetry(name(), options.slowWriteThreshold(), setup.metrics(),
-                clock());
+        this.telemetry = new WriteTelemetry(setup);
         // one instance of each callback the parts share, not one per part
         this.poison = this::poison;
         this.transaction = new LaneTransaction(name(), options.busyTimeout(), setup.diskReserve(),

@@ -72,7 +72,7 @@ class CheckpointerTest {
         lease = Lease.acquire(db, "cp.db", this, "checkpointer-test");
         Identity unchecked = new Identity(db, "cp.db", false, 0, lease, null);
         checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
-                clock, unchecked, stats, MetricsReporter.NONE, ConnectionSettings.NONE,
+                clock, unchecked, () -> stats, MetricsReporter.NONE, ConnectionSettings.NONE,
                 retired::add);
     }
 
@@ -388,7 +388,7 @@ class CheckpointerTest {
         Path later = dir.toRealPath().resolve("later.db");
         Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
         Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
-                clock, clock, new Identity(later, "later.db", false, 0, lease, null), laterStats,
+                clock, clock, new Identity(later, "later.db", false, 0, lease, null), () -> laterStats,
                 MetricsReporter.NONE, ConnectionSettings.NONE, retired::add);
         early.request(Checkpointer.Kind.TRUNCATE);
         awaitPoolQuiet();

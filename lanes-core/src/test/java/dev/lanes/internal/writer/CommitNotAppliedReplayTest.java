@@ -2,7 +2,6 @@ package dev.lanes.internal.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lanes.MetricsListener;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOptions;
 import dev.lanes.WriteOutcome;
@@ -31,8 +30,8 @@ class CommitNotAppliedReplayTest {
     private final List<String> poisons = new ArrayList<>();
     private final LaneTransaction transaction = new LaneTransaction("db", Duration.ofSeconds(1),
             new DiskReserve("db", Path.of("db"), 0, Clock.SYSTEM, MetricsReporter.NONE), poisons::add);
-    private final WriteTelemetry telemetry = new WriteTelemetry("db", Duration.ofSeconds(10),
-            new MetricsReporter("db", MetricsListener.NONE), Clock.SYSTEM);
+    private final WriteTelemetry telemetry = new WriteTelemetry(
+            PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM));
     private final GroupCommit groupCommit = new GroupCommit(transaction,
             new Cork(transaction, telemetry, new ReentrantLock()), telemetry, Clock.SYSTEM);
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.BusyException;
 import dev.lanes.LanesException;
-import dev.lanes.MetricsListener;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOptions;
@@ -43,8 +42,8 @@ class GroupCommitRulesTest {
     private final List<Set<String>> commits = new ArrayList<>();
     private final LaneTransaction transaction = new LaneTransaction(NAME, Duration.ofSeconds(5),
             new DiskReserve(NAME, Path.of(NAME), 0, clock, MetricsReporter.NONE), poisons::add);
-    private final WriteTelemetry telemetry = new WriteTelemetry(NAME, Duration.ofSeconds(10),
-            new MetricsReporter(NAME, MetricsListener.NONE), clock);
+    private final WriteTelemetry telemetry = new WriteTelemetry(
+            PartialLaneSetup.forTelemetry(NAME, Duration.ofSeconds(10), clock));
     private final GroupCommit groupCommit = new GroupCommit(transaction,
             new Cork(transaction, telemetry, new ReentrantLock()), telemetry, clock);
     private final CommitObserver observer = new CommitObserver() {
