@@ -50,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * when that one retires (both by compare-and-set, so neither undoes a newer one); the close swaps
  * in {@link #CLOSED_CHECKPOINTER} (getAndSet), so a write that races the close meets either a real
  * checkpointer, which the close then closes, or the closed one, and never makes one after it.
- * {@link #checkpoints}, the record, is made by the first checkpoint recorded (the checkpointer's or
- * a manual one) and set once by compare-and-set, so that every recorder shares it; it is lock-free and thread-safe.
+ * {@link #checkpoints}, the record, is made by the first checkpoint recorded (the checkpointer's
+ * or a manual one) and set once by compare-and-set, so that every recorder shares it; it is
+ * lock-free and thread-safe.
  */
 final class DatabaseGuards {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);

@@ -388,8 +388,8 @@ class CheckpointerTest {
         Path later = dir.toRealPath().resolve("later.db");
         Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
         Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
-                clock, clock, new Identity(later, "later.db", false, 0, lease, null), () -> laterStats,
-                MetricsReporter.NONE, ConnectionSettings.NONE, retired::add);
+                clock, clock, new Identity(later, "later.db", false, 0, lease, null),
+                () -> laterStats, MetricsReporter.NONE, ConnectionSettings.NONE, retired::add);
         early.request(Checkpointer.Kind.TRUNCATE);
         awaitPoolQuiet();
         assertThat(budget.open()).as("no connection opened").isZero();
