@@ -45,8 +45,8 @@ import org.sqlite.SQLiteDataSource;
  * closed, with the same clients and mix, from the same state of the files: the empty {@code -wal}
  * and {@code -shm} files Lanes kept beside evicted databases are removed first ({@link
  * ManyDatabases#removeEmptyWals}), since a connection per request finds none in its own steady
- * state (each close deletes them) and Lanes found none beside the copies either. Each repetition
- * creates its own tenant databases, which its baseline run then uses.
+ * state (each close deletes them), and none were beside the copies Lanes began with. Each
+ * repetition creates its own tenant databases, which its baseline run then uses.
  */
 final class TenantScenario implements ScenarioBench {
     static final int HOT_PERCENT = 80;
