@@ -113,12 +113,14 @@ final class TenantScenario implements ScenarioBench {
 
     /**
      * The connection cap the tenants need to stay within {@code limit} file descriptors (the
-     * process's soft limit; 0 or less when unknown), or 0 (no cap) when they fit without one. The leases of the tenants' directory hold at most
-     * {@link DatabaseFiles#LOCK_FILES} descriptors however many tenants are open; each connection holds
-     * about three (its database and WAL files, and its database's shared-memory file).
+     * process's soft limit; 0 or less when unknown), or 0 (no cap) when they fit without one.
+     * The leases of the tenants' directory hold at most {@link DatabaseFiles#LOCK_FILES}
+     * descriptors however many tenants are open; each connection holds about three (its database
+     * and WAL files, and its database's shared-memory file).
      */
     static int connectionBudget(int databases, long limit) {
-        long spare = 1_000 + DatabaseFiles.LOCK_FILES; // the JVM's own files, sockets and jars; the leases
+        // the JVM's own files, sockets and jars; the leases
+        long spare = 1_000 + DatabaseFiles.LOCK_FILES;
         if (limit <= 0 || (long) databases * 3 + spare <= limit) {
             return 0;
         }
