@@ -543,14 +543,18 @@ public interface Database extends AutoCloseable {
     /**
      * Stops admission, drains accepted work, closes the connections. Waits up to {@link
      * DatabaseOptions#closeTimeout()}; past it throws {@link CloseTimeoutException} while the
-     * close finishes in the background. Idempotent.
+     * close finishes in the background. A JDBC result set of {@link #dataSource()} still
+     * streaming then is ended (its reader goes back, and its next page fails with {@link
+     * ClosedException}), so that the close does not wait for a user who never closes it.
+     * Idempotent.
      */
     @Override
     void close();
 
     /**
      * Stops admission, fails every queued write with {@link WriteOutcome#NOT_STARTED}, lets only
-     * the running turn finish, then closes as {@link #close()} does.
+     * the running turn finish, ends the JDBC result sets still streaming (as {@link #close()}
+     * does past its timeout), then closes as {@link #close()} does.
      */
     void shutdownNow();
 }

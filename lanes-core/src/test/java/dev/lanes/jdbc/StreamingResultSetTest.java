@@ -3,10 +3,14 @@ package dev.lanes.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lanes.ClosedException;
+import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
+import dev.lanes.DatabaseState;
 import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
@@ -18,6 +22,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -449,6 +454,70 @@ class StreamingResultSetTest {
      * Inside a transaction a result is read whole, on the transaction's connection (which it
      * holds anyway): the fetch size changes nothing, and the rows are right.
      */
+    @Test
+    void aCloseThatPassesItsTimeoutEndsAStreamItsUserNeverClosedAndItsNextPageFails()
+            throws Exception {
+        Database db = open("abandoned.db", DatabaseOptions.builder()
+                .closeTimeout(Duration.ofMillis(200)).build());
+        try (Connection c = db.dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.setFetchSize(100);
+            ResultSet rs = s.executeQuery(ALL);
+            assertThat(rs.next()).isTrue();
+            assertThat(checkouts(db)).as("the stream holds its reader").isEqualTo(1);
+
+            // its user is away: the close waits its timeout for it, then ends it
+            assertThatThrownBy(db::close).isInstanceOf(CloseTimeoutException.class);
+            awaitTrue(() -> checkouts(db) == 0 && db.state() == DatabaseState.CLOSED);
+
+            // the page already fetched is still there; the next one fails, saying why
+            assertThat(readPage(rs, 1, 100)).isEqualTo(100);
+            SQLException failure = catchThrowableOfType(rs::next, SQLException.class);
+            assertThat(failure.getSQLState()).isEqualTo("08003");
+            assertThat(failure.getCause()).isInstanceOf(ClosedException.class)
+                    .hasMessageContaining("abandoned.db")
+                    .hasMessageContaining("closeTimeout (200 ms)")
+                    .hasMessageContaining("rows after those already read were not read");
+            assertThat(rs.isClosed()).isFalse();
+            rs.close();
+        }
+    }
+
+    @Test
+    void shutdownNowEndsAStreamAtOnceInsteadOfWaitingForItsUser() throws Exception {
+        Database db = open("shutdown.db"); // the default closeTimeout, 5 s
+        try (Connection c = db.dataSource().getConnection();
+                Statement s = c.createStatement()) {
+            s.setFetchSize(100);
+            try (ResultSet rs = s.executeQuery(ALL)) {
+                assertThat(rs.next()).isTrue();
+                assertThat(checkouts(db)).isEqualTo(1);
+
+                db.shutdownNow(); // completes: it threw no CloseTimeoutException
+
+                assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
+                assertThat(checkouts(db)).isZero();
+                assertThat(readPage(rs, 1, 100)).isEqualTo(100);
+                assertThat(catchThrowableOfType(rs::next, SQLException.class).getCause())
+                        .isInstanceOf(ClosedException.class)
+                        .hasMessageContaining("the database was shut down while this result was "
+                                + "open");
+            }
+        }
+    }
+
+    /** Reads the rest of the page {@code rs} stands in, row {@code from} to {@code to}. */
+    private static int readPage(ResultSet rs, int from, int to) throws SQLException {
+        assertThat(rs.getInt(1)).isEqualTo(from);
+        int id = from;
+        while (id < to) {
+            assertThat(rs.next()).isTrue();
+            id++;
+            assertThat(rs.getInt(1)).isEqualTo(id);
+        }
+        return id;
+    }
+
     @Test
     void insideATransactionAResultIsReadWhole() throws Exception {
         Database db = open("tx.db");

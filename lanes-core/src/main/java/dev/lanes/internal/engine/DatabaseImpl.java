@@ -56,6 +56,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.slf4j.LoggerFactory;
@@ -581,14 +582,29 @@ public final class DatabaseImpl implements Database {
      */
     private CompletableFuture<Void> closeAll(boolean drain) {
         CompletableFuture<Void> readersClosed = reads().beginClose(drain);
+        if (!drain) {
+            readers.abortHeldReads("the database was shut down");
+        }
         // The lease goes last, once the checkpointer and backups let go too.
         return guards.afterClose(CompletableFuture.allOf(lane.beginClose(drain), readersClosed));
     }
 
     /** Waits, uninterruptibly and at most {@code closeTimeout}, for the close to complete. */
     private void awaitClose(CompletableFuture<Void> closed) {
-        CloseWait.await(closed, options.closeTimeout(), name, lane::closeTimedOut,
+        CloseWait.await(closed, options.closeTimeout(), name, this::closeTimedOut,
                 () -> lane.view().queued());
+    }
+
+    /**
+     * The close passed its {@code closeTimeout} after {@code nanos}: the lane reports it, and the
+     * reads their users hold between pages (JDBC result sets that stream) end now, so that the
+     * close, which goes on in the background, is not left waiting for a user who may never come
+     * back to them. Their next page fails with {@link dev.lanes.ClosedException}.
+     */
+    void closeTimedOut(long nanos) {
+        lane.closeTimedOut(nanos);
+        readers.abortHeldReads("the database's close passed its closeTimeout ("
+                + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms)");
     }
 
     private static WriteOptions requireOptions(WriteOptions options) {

@@ -406,7 +406,7 @@ public final class LanesRuntime {
         List<Closing> open = new ArrayList<>();
         for (DatabaseImpl db : registry.registered()) {
             open.add(new Closing(db.name(), db.beginClose(),
-                    db.options().closeTimeout().toNanos(), db.lane()::closeTimedOut));
+                    db.options().closeTimeout().toNanos(), db::closeTimedOut));
         }
         for (Attached db : registry.attachedNow()) {
             open.add(new Closing(db.name(), db.beginClose(),

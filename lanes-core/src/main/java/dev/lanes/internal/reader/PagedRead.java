@@ -1,5 +1,6 @@
 package dev.lanes.internal.reader;
 
+import dev.lanes.ClosedException;
 import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.internal.guard.ConnectionGuard;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * When rows remain, the read {@link #keep keeps} its lease with the statement open and the
  * deadline still armed, and hands {@link Open} to {@link Paging#rest}: each later page steps the
  * same statement on a platform thread ({@link OnPlatform}), and the lease ends ({@link
- * Reads#end}) when the last row was read, a page failed, or {@link Open#close()} was called. The
+ * Reads#end}) when the last row was read, a page failed, {@link Open#close()} was called, or a
+ * close of the database that does not wait for it {@linkplain Open#abort aborted} it (then the
+ * next page fails with {@link ClosedException}: rows were left unread). The
  * deadline covers the whole stream: the progress handler stops a page that runs past it, and a
  * page asked for after it fails at once, {@code ROLLED_BACK}, as a read stopped by its deadline.
  *
@@ -42,10 +45,12 @@ import org.slf4j.LoggerFactory;
  * Kept, {@link Open} reaches its user through the read's return (the same thread, or the future
  * of the pool hand-off); from then on {@link #rs} and {@link #onRow} are touched only while
  * holding {@link Open#lock}: by the page fetches of the one user (on its platform thread or the
- * pool's) and by {@link Open#close()}, which may come from any thread (another user, a cleaner)
- * and then waits for a page in progress. The lock orders one thread's use of the reader
- * connection before the next one's. {@link Open#open} is volatile, written under the lock, so
- * that {@link Open#more()} and a close of an ended read need no lock.
+ * pool's) and by {@link Open#close()} and {@link Open#abort}, which may come from any thread
+ * (another user, a cleaner, the database's close) and then wait for a page in progress. The
+ * lock orders one thread's use of the reader connection before the next one's. {@link Open#open}
+ * and {@link Open#aborted} are volatile, written under the lock, so that {@link Open#more()}, a
+ * page asked for after the end, and a close of an ended read need no lock. While open, it is
+ * registered with its {@link ReaderSet} ({@link ReaderSet#held}).
  */
 public final class PagedRead implements ReadWork<ResultData>, ResultData.RowReader {
     private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
@@ -111,7 +116,9 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
         if (rs == null) {
             return false;
         }
-        paging.rest(new Open(lease, limits));
+        Open open = new Open(lease, limits);
+        reads.readers().held(open);
+        paging.rest(open);
         return true;
     }
 
@@ -135,14 +142,19 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
         return rows;
     }
 
-    /** The pages after the first: the kept lease, until the result ends or is closed. */
-    private final class Open implements ResultPages {
+    /**
+     * The pages after the first: the kept lease, until the result ends or is closed, or a close
+     * of the database that cannot wait for it {@linkplain #abort aborts} it.
+     */
+    private final class Open implements ResultPages, ReaderSet.HeldRead {
         private final Lease lease;
         /** The lease's connection while open; under lock (null once ended). */
         private ReaderConnection connection;
         private final ReadLimits limits;
         private final ReentrantLock lock = new ReentrantLock();
         private volatile boolean open = true;
+        /** Why the database's close ended the pages; null unless it did. Written under lock. */
+        private volatile String aborted;
 
         Open(Lease lease, ReadLimits limits) {
             this.lease = lease;
@@ -153,16 +165,30 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
         @Override
         public List<Row> next(int maxRows) {
             if (!open) {
-                return List.of();
+                return ended();
             }
             return OnPlatform.call(reads, reads.pool(), reads.name(), () -> fetch(maxRows));
+        }
+
+        /**
+         * What a page asked for after the end is: none, or, when the database's close ended the
+         * pages before the result did, a failure, since rows were left unread.
+         */
+        private List<Row> ended() {
+            String why = aborted;
+            if (why != null) {
+                throw new ClosedException(reads.name() + ": " + why + " while this result was "
+                        + "open; its reader went back, and the rows after those already read "
+                        + "were not read");
+            }
+            return List.of();
         }
 
         private List<Row> fetch(int maxRows) {
             lock.lock();
             try {
                 if (!open) {
-                    return List.of(); // closed from another thread meanwhile
+                    return ended(); // closed or aborted from another thread meanwhile
                 }
                 // A deadline that passed between pages: the progress handler might not run in a
                 // short page, so it is checked here too.
@@ -191,6 +217,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
          */
         private void finish(boolean failed, Throwable failure) {
             open = false;
+            reads.readers().released(this);
             ReaderConnection c = connection;
             Statements.closeQuery(c.cache, sql, rs, failed);
             rs = null;
@@ -216,7 +243,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
                 return;
             }
             OnPlatform.call(reads, reads.pool(), reads.name(), () -> {
-                closeNow();
+                closeNow(null);
                 return null;
             });
         }
@@ -234,15 +261,31 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
                     + "goes back now that the result set was garbage collected. Close result sets "
                     + "(or their statements) when done", reads.name(), SqlText.shorten(sql),
                     TimeUnit.NANOSECONDS.toMillis(reads.clock().nanoTime() - lease.acquiredAt));
-            closeNow();
+            closeNow(null);
         }
 
-        private void closeNow() {
+        @Override
+        public void abort(String why) {
+            if (!open) {
+                return;
+            }
+            OnPlatform.call(reads, reads.pool(), reads.name(), () -> {
+                closeNow(why);
+                return null;
+            });
+        }
+
+        /**
+         * Ends the pages for a closer, who asks for no rows; {@code why} is the database's close
+         * that ended them, or null for their user's close or a cleaner's.
+         */
+        private void closeNow(String why) {
             lock.lock();
             try {
                 if (!open) {
                     return;
                 }
+                aborted = why;
                 try {
                     finish(false, null);
                 } catch (LanesException e) {

@@ -23,7 +23,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -88,6 +90,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * future once none is checked out and none waits. That future ({@link #closed}) is made when
  * first asked for or at the close, whichever comes first, set once by compare-and-set, so that
  * an open set holds none; it is never handed to users as is.
+ *
+ * <p>A read its user holds between pages (a JDBC result set that streams) is a {@link HeldRead},
+ * registered in {@link #held} while it keeps its reader, so that a close which cannot wait for
+ * it ({@link #abortHeldReads}: a shutdown, or a close past its timeout) can end it: its reader
+ * comes back and its next page fails instead of the close waiting for a user who may never
+ * come back. {@link #held} is a concurrent set made by the first held read (compare-and-set, so
+ * that a set never streamed holds none).
  */
 public final class ReaderSet {
 
@@ -119,11 +128,15 @@ public final class ReaderSet {
     private final WaitQueue queue;
     /** Made when first asked for or at the close, whichever is first; see {@link #beginClose}. */
     private volatile CompletableFuture<Void> closed;
+    /** The reads held between pages now; made by the first, see the class comment. */
+    private volatile Set<HeldRead> held;
 
     private static final VarHandle FREE =
             VarHandles.field(MethodHandles.lookup(), "free", int.class);
     private static final VarHandle CLOSED =
             VarHandles.field(MethodHandles.lookup(), "closed", CompletableFuture.class);
+    private static final VarHandle HELD =
+            VarHandles.field(MethodHandles.lookup(), "held", Set.class);
 
     /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
     final ReaderStats stats = new ReaderStats();
@@ -600,6 +613,50 @@ public final class ReaderSet {
         } else {
             pool.submit(new OneShot(name, closing));
         }
+    }
+
+    // ------------------------------------------------------------------ held reads
+
+    /** A read whose user holds its reader between pages; see the class comment. */
+    interface HeldRead {
+        /**
+         * Ends the read now, on whichever thread calls (it moves to a platform thread for
+         * SQLite): its reader goes back, and its next page fails with {@link ClosedException}
+         * carrying {@code why}. Waits for a page in progress; does nothing once it ended.
+         */
+        void abort(String why);
+    }
+
+    /** {@code r} keeps its reader between pages from now on, until {@link #released}. */
+    void held(HeldRead r) {
+        VarHandles.getOrSet(HELD, this, ConcurrentHashMap::newKeySet).add(r);
+    }
+
+    /** {@code r} gave its reader back (or is about to, on this thread). */
+    void released(HeldRead r) {
+        Set<HeldRead> h = held;
+        if (h != null) {
+            h.remove(r);
+        }
+    }
+
+    /**
+     * Ends every read held between pages now ({@link HeldRead#abort}), for a close that does not
+     * wait for their users; on the calling thread.
+     *
+     * @return how many were ended
+     */
+    public int abortHeldReads(String why) {
+        Set<HeldRead> h = held;
+        if (h == null) {
+            return 0;
+        }
+        int ended = 0;
+        for (HeldRead r : new ArrayList<>(h)) {
+            r.abort(why);
+            ended++;
+        }
+        return ended;
     }
 
     /**
