@@ -472,6 +472,7 @@ class StreamingResultSetTest {
 
             // the page already fetched is still there; the next one fails, saying why
             assertThat(readPage(rs, 1, 100)).isEqualTo(100);
+            assertThat(rs.isLast()).as("rows were left unread").isFalse();
             SQLException failure = catchThrowableOfType(rs::next, SQLException.class);
             assertThat(failure.getSQLState()).isEqualTo("08003");
             assertThat(failure.getCause()).isInstanceOf(ClosedException.class)

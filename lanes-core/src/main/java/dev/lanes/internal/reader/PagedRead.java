@@ -232,9 +232,13 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
             }
         }
 
+        /**
+         * Whether rows may follow: while open, and after the database's close aborted the pages,
+         * when rows were left unread and asking for them fails ({@link #ended}).
+         */
         @Override
         public boolean more() {
-            return open;
+            return open || aborted != null;
         }
 
         @Override

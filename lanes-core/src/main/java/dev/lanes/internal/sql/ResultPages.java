@@ -19,11 +19,15 @@ public interface ResultPages {
      * the last row was read, or when fetching fails.
      *
      * @throws dev.lanes.LanesException when the page could not be read (a deadline, SQLite's
-     *     error); the reader went back
+     *     error), or the database's close ended the pages before the result ended ({@link
+     *     dev.lanes.ClosedException}); the reader went back
      */
     List<Row> next(int maxRows);
 
-    /** Whether rows may follow the pages read so far: false once ended or closed. */
+    /**
+     * Whether rows may follow the pages read so far: false once ended or closed by their user;
+     * true after the database's close ended them early, since rows were left unread.
+     */
     boolean more();
 
     /** Closes the statement and gives the reader back; idempotent, from any thread. */
