@@ -63,7 +63,8 @@ final class FaultRound {
                 .redirectError(stderr.toFile())
                 .redirectOutput(round.resolve("child.out").toFile())
                 .start();
-        Progress progress = new Progress(new OutcomeChannel.Reader(channel), child, stderr);
+        Progress progress = new Progress(new OutcomeChannel.Reader(channel), child, stderr,
+                round.resolve("child.out"));
         try (Writer commands = new OutputStreamWriter(child.getOutputStream(),
                 StandardCharsets.UTF_8)) {
             progress.await(READY, p -> p.ready, "the child to warm up");
@@ -149,15 +150,19 @@ final class FaultRound {
         private final OutcomeChannel.Reader reader;
         private final Process child;
         private final Path stderr;
+        private final Path stdout;
+        /** Lines the child stored so far, for a timeout's message. */
+        private int lines;
         boolean ready;
         boolean quiet;
         int failedUnderFaults;
         int ackedAfterFaults;
 
-        Progress(OutcomeChannel.Reader reader, Process child, Path stderr) {
+        Progress(OutcomeChannel.Reader reader, Process child, Path stderr, Path stdout) {
             this.reader = reader;
             this.child = child;
             this.stderr = stderr;
+            this.stdout = stdout;
         }
 
         /**
@@ -181,7 +186,8 @@ final class FaultRound {
                 if (System.nanoTime() - deadline > 0) {
                     if (what != null) {
                         throw new AssertionError("timed out after " + bound + " waiting for "
-                                + what + "; the child's stderr:\n" + tail(stderr));
+                                + what + " (" + lines + " lines stored); the child's stderr:\n"
+                                + tail(stderr) + "\nits threads:\n" + threadDump());
                     }
                     return;
                 }
@@ -189,7 +195,36 @@ final class FaultRound {
             }
         }
 
+        /**
+         * The child's threads, for a timeout's message: SIGQUIT makes its JVM print them to its
+         * standard output, a file, which is read back once it stops growing (bounded).
+         */
+        private String threadDump() {
+            try {
+                long before = Files.size(stdout);
+                new ProcessBuilder("kill", "-QUIT", Long.toString(child.pid())).start()
+                        .waitFor(5, TimeUnit.SECONDS);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                long size = before;
+                while (System.nanoTime() - deadline < 0) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                    long now = Files.size(stdout);
+                    if (now > before && now == size) {
+                        break; // printed, and done printing
+                    }
+                    size = now;
+                }
+                return tail(stdout, 300);
+            } catch (IOException | RuntimeException e) {
+                return "(no thread dump: " + e + ")";
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "(no thread dump: interrupted)";
+            }
+        }
+
         private void note(String text) {
+            lines++;
             Ledger.Line line;
             try {
                 line = Ledger.Line.parse(text);
