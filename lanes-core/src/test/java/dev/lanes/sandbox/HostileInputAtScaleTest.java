@@ -169,9 +169,18 @@ class HostileInputAtScaleTest {
         TestLanes.awaitTrue("threads started during the run ended", () ->
                 newThreads(threadsBefore, workers).isEmpty());
         // a checkpointer's connection closes two seconds after its database's last write
-        TestLanes.awaitTrue("connections and descriptors after the run back to before",
-                () -> lanes.diagnostics().openConnections() <= connectionsBefore
-                        && descriptorCount() <= descriptorsBefore.size());
+        try {
+            TestLanes.awaitTrue("connections and descriptors after the run back to before",
+                    () -> lanes.diagnostics().openConnections() <= connectionsBefore
+                            && descriptorCount() <= descriptorsBefore.size());
+        } catch (AssertionError e) {
+            // what stayed open, and the seed that reproduces the run
+            throw new AssertionError(e.getMessage() + " (seed " + seed + "): connections "
+                    + connectionsBefore + " before, " + lanes.diagnostics().openConnections()
+                    + " now; descriptors of the databases' files before " + descriptorsBefore
+                    + ", now " + descriptorsUnder(runtime.dir()) + "; ledger "
+                    + ledger.diagnostics() + "; hostile " + hostile.diagnostics(), e);
+        }
         assertThat(lanes.diagnostics().openConnections()).as("connections after the run")
                 .isLessThanOrEqualTo(connectionsBefore);
         List<String> descriptorsAfter = descriptorsUnder(runtime.dir());
