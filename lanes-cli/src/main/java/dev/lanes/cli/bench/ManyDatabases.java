@@ -61,6 +61,11 @@ final class ManyDatabases {
 
     private ManyDatabases() {}
 
+    /** The file SQLite keeps beside {@code db} with {@code suffix}: "-wal", "-shm", "-journal". */
+    static Path beside(Path db, String suffix) {
+        return db.resolveSibling(db.getFileName() + suffix);
+    }
+
     /** The file of database {@code index} in {@code dir}. */
     static Path file(Path dir, int index) {
         return dir.resolve(String.format(Locale.ROOT, "t-%06d.db", index));
@@ -200,10 +205,10 @@ final class ManyDatabases {
         int removed = 0;
         for (int i = 0; i < count; i++) {
             Path db = file(dir, i);
-            Path wal = db.resolveSibling(db.getFileName() + "-wal");
+            Path wal = beside(db, "-wal");
             if (Files.exists(wal) && Files.size(wal) == 0) {
                 Files.delete(wal);
-                Files.deleteIfExists(db.resolveSibling(db.getFileName() + "-shm"));
+                Files.deleteIfExists(beside(db, "-shm"));
                 removed++;
             }
         }
@@ -221,7 +226,7 @@ final class ManyDatabases {
             lanes.open(template, options).write(SCHEMA);
         }
         for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
-            Path beside = work.resolve(template.getFileName() + suffix);
+            Path beside = beside(template, suffix);
             if (Files.exists(beside)) {
                 throw new IllegalStateException(beside + " is left beside the closed template:"
                         + " a copy of " + template + " alone would not hold all its rows");

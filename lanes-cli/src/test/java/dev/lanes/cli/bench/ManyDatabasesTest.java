@@ -125,13 +125,13 @@ class ManyDatabasesTest {
             // with its reader open, so its -wal (emptied into the file) and -shm stay
             assertThat(dbs.get(1).query("SELECT v FROM kv WHERE id = 3")).hasSize(1);
         }
-        Path wal0 = beside(ManyDatabases.file(tenants, 0), "-wal");
+        Path wal0 = ManyDatabases.beside(ManyDatabases.file(tenants, 0), "-wal");
         assertThat(wal0).as("kept by the eviction").exists();
         assertThat(Files.size(wal0)).isZero();
         // a -wal that holds frames holds rows the file lacks: it must stay, with its -shm
         Path db2 = ManyDatabases.file(tenants, 2);
-        Files.write(beside(db2, "-wal"), new byte[] {1, 2, 3});
-        Files.write(beside(db2, "-shm"), new byte[] {4});
+        Files.write(ManyDatabases.beside(db2, "-wal"), new byte[] {1, 2, 3});
+        Files.write(ManyDatabases.beside(db2, "-shm"), new byte[] {4});
         long emptyBefore;
         try (Stream<Path> files = Files.list(tenants)) {
             emptyBefore = files.filter(f -> f.toString().endsWith("-wal"))
@@ -143,19 +143,15 @@ class ManyDatabasesTest {
         assertThat(removed).isEqualTo(emptyBefore).isPositive();
         for (int i : new int[] {0, 1}) {
             Path db = ManyDatabases.file(tenants, i);
-            assertThat(beside(db, "-wal")).doesNotExist();
-            assertThat(beside(db, "-shm")).doesNotExist();
+            assertThat(ManyDatabases.beside(db, "-wal")).doesNotExist();
+            assertThat(ManyDatabases.beside(db, "-shm")).doesNotExist();
         }
-        assertThat(Files.readAllBytes(beside(db2, "-wal"))).containsExactly(1, 2, 3);
-        assertThat(beside(db2, "-shm")).exists();
+        assertThat(Files.readAllBytes(ManyDatabases.beside(db2, "-wal"))).containsExactly(1, 2, 3);
+        assertThat(ManyDatabases.beside(db2, "-shm")).exists();
         // nothing committed was lost: the insert reached the file before its WAL was emptied
         Snapshot first = Snapshot.of(ManyDatabases.file(tenants, 0));
         assertThat(first.events).isEqualTo(1);
         assertThat(first.kv).hasSize(ManyDatabases.KV_ROWS);
-    }
-
-    private static Path beside(Path db, String suffix) {
-        return db.resolveSibling(db.getFileName() + suffix);
     }
 
     /** What a database file holds, read on a plain read-only connection. */

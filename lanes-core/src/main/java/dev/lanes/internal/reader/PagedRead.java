@@ -243,13 +243,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
 
         @Override
         public void close() {
-            if (!open) {
-                return;
-            }
-            OnPlatform.call(reads, reads.pool(), reads.name(), () -> {
-                closeNow(null);
-                return null;
-            });
+            closeOnPlatform(null);
         }
 
         /**
@@ -270,6 +264,11 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
 
         @Override
         public void abort(String why) {
+            closeOnPlatform(why);
+        }
+
+        /** {@link #closeNow} from any thread: SQLite runs on a platform one. */
+        private void closeOnPlatform(String why) {
             if (!open) {
                 return;
             }

@@ -643,20 +643,14 @@ public final class ReaderSet {
     /**
      * Ends every read held between pages now ({@link HeldRead#abort}), for a close that does not
      * wait for their users; on the calling thread.
-     *
-     * @return how many were ended
      */
-    public int abortHeldReads(String why) {
+    public void abortHeldReads(String why) {
         Set<HeldRead> h = held;
-        if (h == null) {
-            return 0;
+        if (h != null) {
+            for (HeldRead r : new ArrayList<>(h)) {
+                r.abort(why);
+            }
         }
-        int ended = 0;
-        for (HeldRead r : new ArrayList<>(h)) {
-            r.abort(why);
-            ended++;
-        }
-        return ended;
     }
 
     /**
