@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import dev.lanes.cli.SqliteFiles;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
@@ -60,11 +61,6 @@ final class ManyDatabases {
     };
 
     private ManyDatabases() {}
-
-    /** The file SQLite keeps beside {@code db} with {@code suffix}: "-wal", "-shm", "-journal". */
-    static Path beside(Path db, String suffix) {
-        return db.resolveSibling(db.getFileName() + suffix);
-    }
 
     /** The file of database {@code index} in {@code dir}. */
     static Path file(Path dir, int index) {
@@ -205,10 +201,10 @@ final class ManyDatabases {
         int removed = 0;
         for (int i = 0; i < count; i++) {
             Path db = file(dir, i);
-            Path wal = beside(db, "-wal");
+            Path wal = SqliteFiles.beside(db, SqliteFiles.WAL);
             if (Files.exists(wal) && Files.size(wal) == 0) {
                 Files.delete(wal);
-                Files.deleteIfExists(beside(db, "-shm"));
+                Files.deleteIfExists(SqliteFiles.beside(db, SqliteFiles.SHM));
                 removed++;
             }
         }
@@ -225,8 +221,8 @@ final class ManyDatabases {
         try (Lanes lanes = Lanes.builder().name("template").build()) {
             lanes.open(template, options).write(SCHEMA);
         }
-        for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
-            Path beside = beside(template, suffix);
+        for (String suffix : new String[] {SqliteFiles.WAL, SqliteFiles.SHM, SqliteFiles.JOURNAL}) {
+            Path beside = SqliteFiles.beside(template, suffix);
             if (Files.exists(beside)) {
                 throw new IllegalStateException(beside + " is left beside the closed template:"
                         + " a copy of " + template + " alone would not hold all its rows");

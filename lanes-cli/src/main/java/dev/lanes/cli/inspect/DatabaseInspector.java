@@ -1,5 +1,6 @@
 package dev.lanes.cli.inspect;
 
+import dev.lanes.cli.SqliteFiles;
 import dev.lanes.DatabaseFiles;
 import dev.lanes.LeaseStatus;
 import java.io.IOException;
@@ -44,7 +45,7 @@ public final class DatabaseInspector {
             throw new NoSuchFileException(file.toString(), null, "no such database file");
         }
         long fileBytes = Files.size(file);
-        Path wal = file.resolveSibling(file.getFileName() + "-wal");
+        Path wal = SqliteFiles.beside(file, SqliteFiles.WAL);
         long walBytes = Files.exists(wal) ? Files.size(wal) : 0;
         LeaseStatus lease = DatabaseFiles.lease(file);
 

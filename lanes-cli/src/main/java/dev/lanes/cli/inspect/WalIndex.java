@@ -1,5 +1,6 @@
 package dev.lanes.cli.inspect;
 
+import dev.lanes.cli.SqliteFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -65,7 +66,7 @@ public record WalIndex(int pageSize, long walFrames, long checkpointedFrames) {
      * connection ever opened it so) or when the header could not be read consistently.
      */
     static Optional<WalIndex> read(Path database) throws IOException {
-        Path shm = database.resolveSibling(database.getFileName() + "-shm");
+        Path shm = SqliteFiles.beside(database, SqliteFiles.SHM);
         FileChannel channel;
         try {
             channel = channel(shm);

@@ -1,5 +1,6 @@
 package dev.lanes.cli.inspect;
 
+import dev.lanes.cli.SqliteFiles;
 import dev.lanes.DatabaseFiles;
 import dev.lanes.LeaseStatus;
 import java.io.IOException;
@@ -32,7 +33,7 @@ public record WatchSample(
     static WatchSample take(Path database) throws IOException {
         Instant at = Instant.now();
         long fileBytes = Files.size(database);
-        Path wal = database.resolveSibling(database.getFileName() + "-wal");
+        Path wal = SqliteFiles.beside(database, SqliteFiles.WAL);
         long walBytes = 0;
         Instant walModified = null;
         try {

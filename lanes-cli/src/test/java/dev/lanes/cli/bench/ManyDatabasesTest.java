@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import dev.lanes.cli.SqliteFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.Database;
@@ -125,16 +126,16 @@ class ManyDatabasesTest {
             // with its reader open, so its -wal (emptied into the file) and -shm stay
             assertThat(dbs.get(1).query("SELECT v FROM kv WHERE id = 3")).hasSize(1);
         }
-        Path wal0 = ManyDatabases.beside(ManyDatabases.file(tenants, 0), "-wal");
+        Path wal0 = SqliteFiles.beside(ManyDatabases.file(tenants, 0), SqliteFiles.WAL);
         assertThat(wal0).as("kept by the eviction").exists();
         assertThat(Files.size(wal0)).isZero();
         // a -wal that holds frames holds rows the file lacks: it must stay, with its -shm
         Path db2 = ManyDatabases.file(tenants, 2);
-        Files.write(ManyDatabases.beside(db2, "-wal"), new byte[] {1, 2, 3});
-        Files.write(ManyDatabases.beside(db2, "-shm"), new byte[] {4});
+        Files.write(SqliteFiles.beside(db2, SqliteFiles.WAL), new byte[] {1, 2, 3});
+        Files.write(SqliteFiles.beside(db2, SqliteFiles.SHM), new byte[] {4});
         long emptyBefore;
         try (Stream<Path> files = Files.list(tenants)) {
-            emptyBefore = files.filter(f -> f.toString().endsWith("-wal"))
+            emptyBefore = files.filter(f -> f.toString().endsWith(SqliteFiles.WAL))
                     .filter(f -> f.toFile().length() == 0).count();
         }
 
@@ -143,11 +144,12 @@ class ManyDatabasesTest {
         assertThat(removed).isEqualTo(emptyBefore).isPositive();
         for (int i : new int[] {0, 1}) {
             Path db = ManyDatabases.file(tenants, i);
-            assertThat(ManyDatabases.beside(db, "-wal")).doesNotExist();
-            assertThat(ManyDatabases.beside(db, "-shm")).doesNotExist();
+            assertThat(SqliteFiles.beside(db, SqliteFiles.WAL)).doesNotExist();
+            assertThat(SqliteFiles.beside(db, SqliteFiles.SHM)).doesNotExist();
         }
-        assertThat(Files.readAllBytes(ManyDatabases.beside(db2, "-wal"))).containsExactly(1, 2, 3);
-        assertThat(ManyDatabases.beside(db2, "-shm")).exists();
+        assertThat(Files.readAllBytes(SqliteFiles.beside(db2, SqliteFiles.WAL)))
+                .containsExactly(1, 2, 3);
+        assertThat(SqliteFiles.beside(db2, SqliteFiles.SHM)).exists();
         // nothing committed was lost: the insert reached the file before its WAL was emptied
         Snapshot first = Snapshot.of(ManyDatabases.file(tenants, 0));
         assertThat(first.events).isEqualTo(1);
