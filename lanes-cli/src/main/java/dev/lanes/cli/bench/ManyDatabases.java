@@ -1,10 +1,10 @@
 package dev.lanes.cli.bench;
 
-import dev.lanes.cli.SqliteFiles;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.SqlFunction;
+import dev.lanes.cli.SqliteFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

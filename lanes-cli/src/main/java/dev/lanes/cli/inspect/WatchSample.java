@@ -1,8 +1,8 @@
 package dev.lanes.cli.inspect;
 
-import dev.lanes.cli.SqliteFiles;
 import dev.lanes.DatabaseFiles;
 import dev.lanes.LeaseStatus;
+import dev.lanes.cli.SqliteFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -1,12 +1,12 @@
 package dev.lanes.cli.bench;
 
-import dev.lanes.cli.SqliteFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.Synchronous;
+import dev.lanes.cli.SqliteFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
