@@ -16,7 +16,19 @@ final class BaselineConnections {
     private BaselineConnections() {}
 
     static SQLiteDataSource dataSource(Path file, Synchronous synchronous) {
+        return dataSource(file, synchronous, SQLiteConfig.TransactionMode.DEFERRED);
+    }
+
+    /**
+     * The same connections, their {@code setAutoCommit(false)} transactions begun in {@code mode}:
+     * {@code IMMEDIATE} is the usual cure for the {@code SQLITE_BUSY} that a deferred transaction
+     * meets when it upgrades from reading to writing (the write lock is taken at {@code BEGIN},
+     * where the busy timeout applies, instead of at the first write, where it does not).
+     */
+    static SQLiteDataSource dataSource(Path file, Synchronous synchronous,
+            SQLiteConfig.TransactionMode mode) {
         SQLiteConfig config = new SQLiteConfig();
+        config.setTransactionMode(mode);
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
         config.setBusyTimeout(BenchSystem.BUSY_TIMEOUT_MS);

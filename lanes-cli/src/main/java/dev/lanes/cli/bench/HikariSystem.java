@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.sql.DataSource;
 
 /**
  * The usual way to share SQLite among threads on the JVM: a HikariCP pool of {@value #POOL_SIZE}
@@ -43,9 +44,14 @@ final class HikariSystem implements BenchSystem {
      * it back on when the connection returns).
      */
     static HikariDataSource openPool(Path file, Synchronous synchronous) {
+        return openPool(BaselineConnections.dataSource(file, synchronous));
+    }
+
+    /** The baseline pool over {@code connections}: {@value #POOL_SIZE} of them, opened at once. */
+    static HikariDataSource openPool(DataSource connections) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("bench-hikari");
-        config.setDataSource(BaselineConnections.dataSource(file, synchronous));
+        config.setDataSource(connections);
         config.setMaximumPoolSize(POOL_SIZE);
         // a full pool from the start, so the warm-up is not spent opening connections
         config.setMinimumIdle(POOL_SIZE);

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteConfig;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -34,7 +35,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>{@value #TX_VARIANT}: read-then-write transactions through Spring's {@code
  *       TransactionTemplate} and {@code JdbcClient} ({@code SELECT} a counter, {@code UPDATE} it
  *       plus one) from {@value #TX_THREADS} threads against HikariCP, failures counted by kind;
- *       and from one thread against the same Spring code on one raw sqlite-jdbc connection
+ *       against HikariCP whose connections begin those transactions {@code IMMEDIATE} ({@value
+ *       #IMMEDIATE_HIKARI}), the usual cure for those failures, which makes every transaction
+ *       wait for SQLite's write lock in its busy handler instead; and from one thread against the same Spring code on one raw sqlite-jdbc connection
  *       ({@code SingleConnectionDataSource}), the lower bound of a lone transaction;
  *   <li>{@value #READ_VARIANT}: point reads by primary key, each thread on its own connection
  *       with its statement prepared once, from {@value #READ_THREADS} threads against as many
@@ -47,6 +50,8 @@ final class JdbcScenario implements ScenarioBench {
     static final String INSERT_VARIANT = "insert";
     static final String TX_VARIANT = "tx";
     static final String READ_VARIANT = "read";
+    /** The baseline whose transactions begin {@code IMMEDIATE}. */
+    static final String IMMEDIATE_HIKARI = "hikari-imm";
     static final int INSERT_THREADS = 64;
     static final int TX_THREADS = 16;
     static final int READ_THREADS = 8;
@@ -92,14 +97,15 @@ final class JdbcScenario implements ScenarioBench {
                 + " (synchronous " + levels.stream().map(Enum::name)
                         .collect(Collectors.joining(", "))
                 + ") and " + threads(TX_THREADS) + " threads' TransactionTemplate + JdbcClient"
-                + " read-then-write transactions; one raw connection for a lone transaction; "
+                + " read-then-write transactions (also against HikariCP with IMMEDIATE"
+                + " transactions); one raw connection for a lone transaction; "
                 + threads(READ_THREADS) + " raw connections for as many threads' point reads"
                 + " (transactions and reads at " + levels.get(0) + ")";
     }
 
     @Override
     public int plannedComparisons() {
-        return options.synchronousFor(Scenario.JDBC).size() + 3;
+        return options.synchronousFor(Scenario.JDBC).size() + 4;
     }
 
     private int threads(int standard) {
@@ -120,14 +126,20 @@ final class JdbcScenario implements ScenarioBench {
         Synchronous sync = levels.get(0);
         int transactors = threads(TX_THREADS);
         sink.compare(
-                rep -> transactions(sink, rep, "lanes", sync, transactors,
+                rep -> transactions(sink, rep, "lanes", "hikari", sync, transactors,
                         file -> lanes(options.lanesDatabase(), file, sync, transactors, 0)),
-                rep -> transactions(sink, rep, "hikari", sync, transactors,
+                rep -> transactions(sink, rep, "hikari", "lanes", sync, transactors,
                         file -> hikari(file, sync)));
         sink.compare(
-                rep -> transactions(sink, rep, "lanes", sync, 1, file -> lanes(options.lanesDatabase(), file, sync,
-                        1, 0)),
-                rep -> transactions(sink, rep, "raw", sync, 1, file -> oneConnection(file, sync)));
+                rep -> transactions(sink, rep, "lanes", IMMEDIATE_HIKARI, sync, transactors,
+                        file -> lanes(options.lanesDatabase(), file, sync, transactors, 0)),
+                rep -> transactions(sink, rep, IMMEDIATE_HIKARI, "lanes", sync, transactors,
+                        file -> hikari(file, sync, SQLiteConfig.TransactionMode.IMMEDIATE)));
+        sink.compare(
+                rep -> transactions(sink, rep, "lanes", "raw", sync, 1,
+                        file -> lanes(options.lanesDatabase(), file, sync, 1, 0)),
+                rep -> transactions(sink, rep, "raw", "lanes", sync, 1,
+                        file -> oneConnection(file, sync)));
 
         int readers = threads(READ_THREADS);
         Path filled = directory.resolve("jdbc-read-" + level(sync) + ".db");
@@ -179,7 +191,12 @@ final class JdbcScenario implements ScenarioBench {
     }
 
     private static Side hikari(Path file, Synchronous sync) {
-        HikariDataSource pool = HikariSystem.openPool(file, sync);
+        return hikari(file, sync, SQLiteConfig.TransactionMode.DEFERRED);
+    }
+
+    private static Side hikari(Path file, Synchronous sync, SQLiteConfig.TransactionMode mode) {
+        HikariDataSource pool =
+                HikariSystem.openPool(BaselineConnections.dataSource(file, sync, mode));
         return new Side() {
             @Override
             public DataSource dataSource() {
@@ -250,9 +267,10 @@ final class JdbcScenario implements ScenarioBench {
         }
     }
 
-    private RunResult transactions(Sink sink, int repetition, String system, Synchronous sync,
-            int threads, Opener opener) throws Exception {
-        Path file = fresh(TX_VARIANT, system, sync, threads, repetition);
+    /** @param against the other side of the comparison: its runs and this one's use other files */
+    private RunResult transactions(Sink sink, int repetition, String system, String against,
+            Synchronous sync, int threads, Opener opener) throws Exception {
+        Path file = fresh(TX_VARIANT, system + "-vs-" + against, sync, threads, repetition);
         sink.runStarting(label(TX_VARIANT, system, sync, threads));
         try (Side side = opener.open(file)) {
             DataSource ds = side.dataSource();

@@ -132,8 +132,10 @@ final class DatabaseGuards {
      * The database was just written (a writer turn served requests). In {@link
      * CheckpointMode#DEDICATED} mode this makes the checkpointer on the first call and tells it
      * on every call; see {@link Checkpointer} for what it does then.
+     *
+     * @param onWriter runs the tail of a checkpoint on the writer lane
      */
-    void wrote() {
+    void wrote(Checkpointer.OnWriter onWriter) {
         if (options.checkpointMode() != CheckpointMode.DEDICATED) {
             return;
         }
@@ -143,7 +145,7 @@ final class DatabaseGuards {
                 Checkpointer made = new Checkpointer(path, name, options.synchronous(), pool,
                         runtime.budget(), runtime.clock(), runtime.timer(), identity,
                         this::checkpoints, metrics, ConnectionSettings.of(options),
-                        retired -> CHECKPOINTER.compareAndSet(this, retired, null));
+                        retired -> CHECKPOINTER.compareAndSet(this, retired, null), onWriter);
                 if (!CHECKPOINTER.compareAndSet(this, null, made)) {
                     continue;
                 }

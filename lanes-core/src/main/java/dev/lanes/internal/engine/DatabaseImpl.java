@@ -17,6 +17,7 @@ import dev.lanes.Termination;
 import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteOptions;
+import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.file.Lease;
 import dev.lanes.internal.guard.Refusals;
@@ -158,7 +159,7 @@ public final class DatabaseImpl implements Database {
      * constructor assigned them.
      */
     private final class LaneEvents implements LaneSetup.Events,
-            Consumer<IdentityMismatchException>, Runnable, WriterConnector {
+            Consumer<IdentityMismatchException>, Runnable, WriterConnector, Checkpointer.OnWriter {
         @Override
         public WriterConnection open(FaultInjector faults, WriterCounters counters)
                 throws Exception {
@@ -179,7 +180,13 @@ public final class DatabaseImpl implements Database {
         @Override
         public void used() {
             idle.used();
-            guards.wrote();
+            guards.wrote(this);
+        }
+
+        /** The checkpointer's tail: a maintenance turn of the lane's own, queued behind writes. */
+        @Override
+        public CompletableFuture<CheckpointResult> run(SqlFunction<CheckpointResult> body) {
+            return submitAsync(lane.backgroundMaintenance(body));
         }
 
         @Override

@@ -86,7 +86,7 @@ final class LaneAdmission {
                 if (r.startTimeoutNanos > 0) {
                     lane.armStartTimeout(r);
                 }
-                schedule = scheduler.schedule();
+                schedule = pinned.pinned() == null && scheduler.schedule();
             }
         } finally {
             laneLock.unlock();

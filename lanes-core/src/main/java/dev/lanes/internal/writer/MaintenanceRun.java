@@ -67,7 +67,9 @@ final class MaintenanceRun {
             }
         } else {
             r.succeed(value);
-            telemetry.counters.increment(WriterCounters.COMMITTED);
+            if (!r.background) {
+                telemetry.counters.increment(WriterCounters.COMMITTED);
+            }
         }
     }
 

@@ -287,10 +287,17 @@ public abstract sealed class WriteRequest
     /** A body without the transaction wrap, alone in its turn ({@code VACUUM}, checkpoints). */
     static final class Maintenance extends WriteRequest {
         final SqlFunction<?> body;
+        /** Asked for by the database itself, not a caller: not counted as a commit. */
+        final boolean background;
 
         Maintenance(SqlFunction<?> body, long enqueuedAt) {
+            this(body, enqueuedAt, false);
+        }
+
+        Maintenance(SqlFunction<?> body, long enqueuedAt, boolean background) {
             super(WriteOptions.DEFAULTS, enqueuedAt);
             this.body = body;
+            this.background = background;
         }
 
         @Override

@@ -217,6 +217,15 @@ public final class WriterLane implements WorkerPool.Task {
         return started(new Maintenance(body, clock().nanoTime()));
     }
 
+    /**
+     * Maintenance the database asks for itself (a checkpoint's tail), not a caller: it runs as
+     * {@link #maintenance} does, but is neither reported to the metrics listener as a request
+     * nor counted as a commit.
+     */
+    public WriteRequest backgroundMaintenance(SqlFunction<?> body) {
+        return new Maintenance(body, clock().nanoTime(), true);
+    }
+
     /** Queues {@code db.begin()} and returns its request, whose value is the transaction. */
     public WriteRequest begin(TransactionOptions options) {
         InteractiveTransaction tx = new InteractiveTransaction(this, name(), clock(), options,

@@ -5,7 +5,9 @@ import static dev.lanes.TestLanes.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.CheckpointMode;
+import dev.lanes.CheckpointResult;
 import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.SqlFunction;
 import dev.lanes.Synchronous;
 import dev.lanes.TestLanes;
 import dev.lanes.internal.scheduler.ConnectionBudget;
@@ -21,9 +23,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,8 +43,9 @@ import org.sqlite.SQLiteConfig;
  *
  * <p>The database is a real WAL database written through a connection of the test's own with
  * {@code wal_autocheckpoint=0}, held open so that the WAL stays. A reader connection holding a
- * snapshot makes a checkpoint incomplete or busy, as in production; a {@code RESTART} or {@code
- * TRUNCATE} then waits its real {@link Checkpointer#LOCK_WAIT} for it.
+ * snapshot makes a checkpoint incomplete or busy, as in production; a {@code TRUNCATE} then waits
+ * its real {@link Checkpointer#LOCK_WAIT} for it. The writer lane that finishes each {@code
+ * PASSIVE} checkpoint is the test's writer connection ({@link #onWriter}).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CheckpointerTest {
@@ -57,6 +62,8 @@ class CheckpointerTest {
     private Lease lease;
     private Checkpointer checkpointer;
     private final CountDownLatch released = new CountDownLatch(1);
+    /** How many checkpoints' tails were run on the writer. */
+    private final AtomicInteger tails = new AtomicInteger();
     /** The checkpointers that told their owner they retired. */
     private final List<Checkpointer> retired = new CopyOnWriteArrayList<>();
 
@@ -73,7 +80,20 @@ class CheckpointerTest {
         Identity unchecked = new Identity(db, "cp.db", false, 0, lease, null);
         checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
                 clock, unchecked, () -> stats, MetricsReporter.NONE, ConnectionSettings.NONE,
-                retired::add);
+                retired::add, this::onWriter);
+    }
+
+    /**
+     * The writer lane, as far as the checkpointer sees it: the tail runs on the test's writer
+     * connection, at once, on the checkpointer's turn; the test writes only between turns.
+     */
+    private CompletableFuture<CheckpointResult> onWriter(SqlFunction<CheckpointResult> tail) {
+        tails.incrementAndGet();
+        try {
+            return CompletableFuture.completedFuture(tail.apply(writer));
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     @AfterEach
@@ -237,7 +257,7 @@ class CheckpointerTest {
     void aWalPastTheThresholdGetsOnePassiveCheckpointAndNotAnotherUntilItChanges()
             throws Exception {
         writtenPastTheThresholdAndCheckpointed();
-        assertThat(view().lastMode()).contains("PASSIVE");
+        assertThat(view().lastMode()).as("finished on the writer").contains("RESTART");
         assertThat(view().last()).hasValueSatisfying(r -> assertThat(r.complete()).isTrue());
 
         tick();
@@ -249,21 +269,40 @@ class CheckpointerTest {
         lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + 2 * MIB);
         tick();
         awaitTrue("a second checkpoint", () -> view().completed() == 2);
-        assertThat(view().lastMode()).contains("PASSIVE");
+        assertThat(tails.get()).as("each finished on the writer").isEqualTo(2);
     }
 
     @Test
-    void aPassiveCheckpointLeftIncompleteByAReaderIsFollowedByARestartAtOnce() throws Exception {
+    void aPassiveCheckpointThatLooksCompleteIsFinishedOnTheWriterWhereNoWriteAddsFrames()
+            throws Exception {
+        writtenPastTheThresholdAndCheckpointed();
+        assertThat(tails.get()).as("the tail, run on the writer").isEqualTo(1);
+        assertThat(view().last()).as("one checkpoint in the record: the tail's result")
+                .hasValueSatisfying(r -> assertThat(r.complete()).isTrue());
+    }
+
+    @Test
+    void aPassiveCheckpointLeftIncompleteByAReaderIsFollowedByARestartAndThenATailOnTheWriter()
+            throws Exception {
         checkpointer.wrote();
         holdSnapshot();
-        insert(10); // frames past the reader's snapshot: a passive checkpoint cannot copy them
+        insert(10); // frames past the reader's snapshot: no checkpoint can copy them
         lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
         tick();
-        awaitTrue("the passive checkpoint and the restart", () -> view().completed() == 2);
-        assertThat(view().lastMode()).as("the second one").contains("RESTART");
-        assertThat(view().last()).as("it waited for the reader, in vain")
+        awaitTrue("the passive checkpoint, then the restart and the tail as one",
+                () -> view().completed() == 2);
+        assertThat(tails.get()).as("the restart waited for the reader in vain: a tail").isOne();
+        assertThat(view().lastMode()).contains("RESTART");
+        assertThat(view().last()).as("the tail waited for the reader, in vain too")
                 .hasValueSatisfying(r -> assertThat(r.busy()).isTrue());
+
         endSnapshot();
+        insert(5);
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + 2 * MIB);
+        tick();
+        awaitTrue("the next look's checkpoint", () -> view().completed() == 3);
+        assertThat(view().last()).as("with the reader gone, all copied")
+                .hasValueSatisfying(r -> assertThat(r.complete()).isTrue());
     }
 
     @Test
@@ -389,7 +428,8 @@ class CheckpointerTest {
         Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
         Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
                 clock, clock, new Identity(later, "later.db", false, 0, lease, null),
-                () -> laterStats, MetricsReporter.NONE, ConnectionSettings.NONE, retired::add);
+                () -> laterStats, MetricsReporter.NONE, ConnectionSettings.NONE, retired::add,
+                this::onWriter);
         early.request(Checkpointer.Kind.TRUNCATE);
         awaitPoolQuiet();
         assertThat(budget.open()).as("no connection opened").isZero();
