@@ -37,7 +37,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       plus one) from {@value #TX_THREADS} threads against HikariCP, failures counted by kind;
  *       against HikariCP whose connections begin those transactions {@code IMMEDIATE} ({@value
  *       #IMMEDIATE_HIKARI}), the usual cure for those failures, which makes every transaction
- *       wait for SQLite's write lock in its busy handler instead; and from one thread against the same Spring code on one raw sqlite-jdbc connection
+ *       wait for SQLite's write lock in its busy handler instead; and from one thread against
+ *       the same Spring code on one raw sqlite-jdbc connection
  *       ({@code SingleConnectionDataSource}), the lower bound of a lone transaction;
  *   <li>{@value #READ_VARIANT}: point reads by primary key, each thread on its own connection
  *       with its statement prepared once, from {@value #READ_THREADS} threads against as many

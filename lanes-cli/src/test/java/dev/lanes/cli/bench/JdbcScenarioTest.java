@@ -62,7 +62,8 @@ class JdbcScenarioTest {
             }
         }
         assertThat(runs).containsExactly("insert:lanes/2", "insert:hikari/2", "tx:lanes/2",
-                "tx:hikari/2", "tx:lanes/2", "tx:hikari-imm/2", "tx:lanes/1", "tx:raw/1", "read:lanes/2", "read:raw/2");
+                "tx:hikari/2", "tx:lanes/2", "tx:hikari-imm/2", "tx:lanes/1", "tx:raw/1",
+                "read:lanes/2", "read:raw/2");
         assertThat(report.get("comparisons")).hasSize(5);
         assertThat(out.toString()).contains("jdbc: the same JDBC code on db.dataSource()",
                 "insert", "ratios");
