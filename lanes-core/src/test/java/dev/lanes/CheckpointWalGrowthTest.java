@@ -49,12 +49,12 @@ class CheckpointWalGrowthTest {
     /** Each unpaced write: one row this long, so that the WAL grows by a page or more a write. */
     static final int UNPACED_ROW_BYTES = 4096;
     /**
-     * The bound on the WAL under unpaced writes: the threshold, plus what 16 writers add at disk
-     * speed while a tick passes and a checkpoint runs and finishes on the lane (24–37 MiB seen
-     * here), with room to spare. The load writes three times the bound; before the fix the WAL
-     * grew by everything written.
+     * What the unpaced load writes, at the least: five times what its WAL reached here (24–48 MB
+     * under 16 writers at disk speed: the threshold, plus what they add while a tick passes and
+     * a checkpoint runs and finishes on the lane). The WAL may hold at most a third of what was
+     * written; before the tail on the lane it held all of it.
      */
-    static final long UNPACED_BOUND = 64L * 1024 * 1024;
+    static final long UNPACED_WRITTEN = 256L * 1024 * 1024;
 
     @RegisterExtension final TestRuntime runtime = TestRuntime.builder().name("wal").build();
 
@@ -216,7 +216,7 @@ class CheckpointWalGrowthTest {
         long end = System.nanoTime() + MAX_RUN.toNanos();
         long walMax = 0;
         while (System.nanoTime() - end < 0 && failure.get() == null
-                && rows.get() * UNPACED_ROW_BYTES < 3 * UNPACED_BOUND) {
+                && rows.get() * UNPACED_ROW_BYTES < UNPACED_WRITTEN) {
             // Sampling, not ordering: the WAL's size as the load goes on.
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
             walMax = Math.max(walMax, db.diagnostics().checkpoints().walBytes());
@@ -230,9 +230,10 @@ class CheckpointWalGrowthTest {
         DatabaseDiagnostics.Checkpoints c = db.diagnostics().checkpoints();
         log.info("unpaced: {} bytes of rows, WAL max {} bytes, {} checkpoints, last {}", written,
                 walMax, c.completed(), c.last());
-        assertThat(written).as("the load wrote three times the bound").isGreaterThan(
-                3 * UNPACED_BOUND);
+        assertThat(written).as("the load wrote what it must").isGreaterThanOrEqualTo(
+                UNPACED_WRITTEN);
         assertThat(c.completed()).as("background checkpoints ran").isPositive();
-        assertThat(walMax).as("the WAL stays bounded").isLessThanOrEqualTo(UNPACED_BOUND);
+        assertThat(walMax).as("the WAL started over: it holds at most a third of what was written")
+                .isLessThanOrEqualTo(written / 3);
     }
 }

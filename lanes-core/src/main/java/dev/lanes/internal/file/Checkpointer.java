@@ -56,21 +56,24 @@ import org.sqlite.SQLiteOpenMode;
  * A WAL at or past {@link #WAL_THRESHOLD_BYTES} that changed since the last checkpoint gets a
  * {@code PASSIVE} checkpoint, which copies frames without waiting for any lock and never blocks
  * the writer or a reader. Under sustained writes a passive checkpoint never quite catches up
- * (frames keep arriving while it copies), and SQLite restarts the WAL from its beginning only
- * after a checkpoint that did; so when the passive one left frames behind, the tail is finished
- * on the writer lane ({@link OnWriter}): one more {@code PASSIVE} checkpoint, run by the lane as
- * a turn of its own between two groups or transactions, on the writer connection, copies the
- * frames left while no write can add any. It is then complete unless a reader still reads an
- * older snapshot, reads that begin after it read the database file alone, and the next write
- * starts the WAL over once the older readers are gone, so the file stops growing. The writer is
- * held up only for that tail, and no queued write is overtaken: the tail waits its turn in the
- * queue. (A {@code RESTART} on the checkpointer's own connection, as it ran before, had to win
- * SQLite's write lock through the busy handler's sleeps while the lane handed it from one group
- * to the next within microseconds; under sustained writes it never did, and the WAL grew without
- * bound: 270 MB in 8 s of 64 writers here.) The tail follows every {@code PASSIVE} checkpoint,
- * even one that reports itself complete: it is complete only up to the end the WAL had when it
- * began, and a writer that added frames while it copied keeps the WAL from starting over. One
- * tail is in the lane's queue at a time.
+ * (frames keep arriving while it copies), and SQLite starts the WAL over only after a checkpoint
+ * that did, once no reader is still reading its frames. So:
+ * <ul>
+ *   <li>when the passive one left frames behind, a {@code RESTART} follows on the same
+ *       connection, waiting at most {@link #RESTART_WAIT} for the write lock and for readers;
+ *       that is enough for a writer that pauses between writes, and when it succeeds the next
+ *       write starts the WAL over;
+ *   <li>when it did not, or when the passive one looked complete (it is complete only up to the
+ *       end the WAL had when it began, and the writer may have added frames since), the tail is
+ *       finished on the writer lane ({@link OnWriter}): a turn of the lane's own, queued behind
+ *       the writes already waiting, runs {@code RESTART} on the writer connection, where no
+ *       write can add frames meanwhile, waiting at most {@link #TAIL_WAIT} for readers. The
+ *       writes are held up only for that tail. One tail is in the lane's queue at a time.
+ * </ul>
+ * Writers that never pause hand SQLite's write lock from one group to the next within
+ * microseconds, so a checkpoint on another connection that must take it through the busy
+ * handler's sleeps never gets it: before the tail, the WAL grew by everything written (270 MB in
+ * 8 s of 64 writers here).
  *
  * <p>Once no write came for {@link #QUIET}: a database that was checkpointed while active gets a
  * {@code TRUNCATE} checkpoint, which shrinks the WAL to zero bytes, and its connection closes;
@@ -121,6 +124,13 @@ public final class Checkpointer implements WorkerPool.Task {
      * every queued write waits too; a tail that gives up leaves the WAL to the next look.
      */
     static final Duration TAIL_WAIT = Duration.ofMillis(100);
+    /**
+     * How long the {@code RESTART} after an incomplete {@code PASSIVE} waits on the checkpointer's
+     * connection for the write lock and for readers: enough for a writer that pauses between
+     * writes; one that never pauses does not let go of the lock at all, and the tail on the
+     * writer lane takes over sooner the shorter this is.
+     */
+    static final Duration RESTART_WAIT = Duration.ofMillis(10);
     /** How long a {@code TRUNCATE} waits for the write lock and for readers. */
     static final Duration LOCK_WAIT = Duration.ofMillis(100);
 
@@ -454,7 +464,7 @@ public final class Checkpointer implements WorkerPool.Task {
             CheckpointResult passive = run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
             if (!passive.complete()) {
                 stats.get().record(mode, passive);
-                CheckpointResult restart = runWaiting(c, "RESTART");
+                CheckpointResult restart = runWaiting(c, "RESTART", RESTART_WAIT);
                 if (!restart.busy()) {
                     stats.get().record("RESTART", restart); // the next write starts the WAL over
                     return;
@@ -466,7 +476,7 @@ public final class Checkpointer implements WorkerPool.Task {
             finishOnWriter(passive);
             return;
         }
-        CheckpointResult result = runWaiting(c, mode);
+        CheckpointResult result = runWaiting(c, mode, LOCK_WAIT);
         if (!result.busy()) {
             closeConnection(); // the database is quiet: see the class comment
         }
@@ -537,10 +547,10 @@ public final class Checkpointer implements WorkerPool.Task {
         }
     }
 
-    /** A blocking checkpoint mode, waiting at most {@link #LOCK_WAIT} for its locks. */
-    private CheckpointResult runWaiting(SQLiteConnection c, String mode)
+    /** A blocking checkpoint mode, waiting at most {@code wait} for its locks. */
+    private CheckpointResult runWaiting(SQLiteConnection c, String mode, Duration wait)
             throws SQLException {
-        c.setBusyTimeout((int) LOCK_WAIT.toMillis());
+        c.setBusyTimeout((int) wait.toMillis());
         try {
            return run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
         } finally {

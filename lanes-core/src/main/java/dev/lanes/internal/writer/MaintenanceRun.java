@@ -15,8 +15,10 @@ import java.util.function.Consumer;
  * may run what cannot run in a transaction (VACUUM, a checkpoint). Statements outside a
  * transaction autocommit one by one, so a failure after one of them committed is {@code
  * UNKNOWN}; a body that leaves a transaction open, or fails with an I/O error (a VACUUM or
- * checkpoint whose sync failed), leaves the file's state unknown and poisons the writer. It is
- * refused while corked, since it cannot run inside the cork's transaction.
+ * checkpoint whose sync failed), leaves the file's state unknown and poisons the writer; but the
+ * database's own background maintenance (the checkpointer's tail) fails without poisoning, and
+ * neither counts as a commit. It is refused while corked, since it cannot run inside the cork's
+ * transaction.
  *
  * <p>Concurrency: none of its own; it runs on the lane's holder, on the writer connection.
  */
@@ -61,7 +63,11 @@ final class MaintenanceRun {
             boolean ioFailure = SqliteConnections.causedByIoFailure(failure);
             r.fail(transaction.failure(r, watch.committed() || ioFailure ? WriteOutcome.UNKNOWN
                     : WriteOutcome.ROLLED_BACK, failure));
-            if (ioFailure) {
+            // The database's own checkpoint tail leaves every frame in the WAL when it fails,
+            // and SQLite advances what it copied only after a sync succeeded: like the
+            // autocheckpoint inside a commit, its failure is the checkpointer's to retry, not
+            // the writer's (a full disk would otherwise poison a database that frees space).
+            if (ioFailure && !r.background) {
                 poison.accept("a maintenance request failed with an I/O error (" + failure
                         + "); the file's state is not known");
             }
