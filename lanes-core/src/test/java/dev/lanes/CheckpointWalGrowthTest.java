@@ -49,10 +49,11 @@ class CheckpointWalGrowthTest {
     /** Each unpaced write: one row this long, so that the WAL grows by a page or more a write. */
     static final int UNPACED_ROW_BYTES = 4096;
     /**
-     * What the unpaced load writes, at the least: five times what its WAL reached here (24–48 MB
+     * What the unpaced load writes, at the least: four times what its WAL reached here (24–62 MB
      * under 16 writers at disk speed: the threshold, plus what they add while a tick passes and
-     * a checkpoint runs and finishes on the lane). The WAL may hold at most a third of what was
-     * written; before the tail on the lane it held all of it.
+     * a checkpoint runs and finishes on the lane). The WAL may hold at most half of what was
+     * written; before the tail on the lane it held all of it, about twice its size in WAL bytes
+     * (a 4 KiB row takes two pages).
      */
     static final long UNPACED_WRITTEN = 256L * 1024 * 1024;
 
@@ -233,7 +234,7 @@ class CheckpointWalGrowthTest {
         assertThat(written).as("the load wrote what it must").isGreaterThanOrEqualTo(
                 UNPACED_WRITTEN);
         assertThat(c.completed()).as("background checkpoints ran").isPositive();
-        assertThat(walMax).as("the WAL started over: it holds at most a third of what was written")
-                .isLessThanOrEqualTo(written / 3);
+        assertThat(walMax).as("the WAL started over: it holds at most half of what was written")
+                .isLessThanOrEqualTo(written / 2);
     }
 }
