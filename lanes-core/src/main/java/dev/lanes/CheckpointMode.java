@@ -23,10 +23,15 @@ public enum CheckpointMode {
      * {@code wal_autocheckpoint=0}, so no commit runs one. While the database is being written,
      * a background task on the runtime's pool looks at the WAL file every 250 ms and, once the
      * WAL passes 4 MiB (about SQLite's own 1000 pages), checkpoints it on a connection of its own.
-     * The bulk of the copying is passive and never blocks a write; under sustained writes it is
-     * followed by a {@code RESTART} that holds the write lock briefly (for the last frames, and
-     * at most 100 ms for readers to leave the WAL) so that the WAL starts over. The WAL stays
-     * bounded.
+     * The bulk of the copying is passive and never blocks a write. The checkpoint is then
+     * finished by a {@code RESTART} that holds the write lock briefly (for the last frames, and
+     * at most 100 ms for readers to leave the WAL) so that the WAL starts over: on that
+     * connection when a writer pauses long enough to let it take the lock within 10 ms, else as
+     * a short turn of its own on the writer lane, queued behind the writes already waiting. The
+     * WAL stays bounded: near 4 MiB plus what is written while a look and its checkpoint come
+     * round, even under writes that never pause (use {@link #AUTO} where it must stay at 4 MiB
+     * whatever the load). That turn is not a write: it is not counted as one, and its failure
+     * (a sync that failed, a full disk) leaves the frames in the WAL and the writer usable.
      *
      * <p>Two seconds after the last write the checkpointer stops looking. A WAL it checkpointed
      * is first truncated to zero bytes and its connection closed; a WAL that never reached 4 MiB
