@@ -174,6 +174,7 @@ class CheckpointWalGrowthTest {
                 .isGreaterThan(3 * DEDICATED_BOUND);
         assertThat(external.diagnostics().checkpoints().completed()).isZero();
     }
+
     /**
      * Writers that never pause keep the writer lane busy from one group to the next, so the
      * write lock is free only for microseconds at a time: a checkpoint that must take it through

@@ -471,11 +471,12 @@ public final class Checkpointer implements WorkerPool.Task {
                     stats.get().record("RESTART", restart); // the next write starts the WAL over
                     return;
                 }
-                passive = restart;
+                finishOnWriter("RESTART", restart); // it could not take the lock in time
+                return;
             }
             // A result that looks complete is complete only up to the WAL's end when the
             // checkpoint began, and the writer may have added frames since (see the class comment).
-            finishOnWriter(passive);
+            finishOnWriter(mode, passive);
             return;
         }
         CheckpointResult result = runWaiting(c, mode, LOCK_WAIT);
@@ -489,15 +490,15 @@ public final class Checkpointer implements WorkerPool.Task {
     }
 
     /**
-     * Queues the tail of a {@code PASSIVE} checkpoint that copied what it could ({@code bulk}) on
-     * the writer lane, unless one is queued already. The two are one checkpoint in the record:
-     * the tail's result is recorded, or the bulk's when no tail ran. A tail the lane refuses
-     * (closing, poisoned, corked) or that fails is left to the next look; a failure that matters
-     * to writes (an I/O error) the lane reports itself.
+     * Queues the tail of a checkpoint that copied what it could ({@code bulk}, run in {@code
+     * bulkMode}) on the writer lane, unless one is queued already. The two are one checkpoint in
+     * the record: the tail's result is recorded, or the bulk's when no tail ran. A tail the lane
+     * refuses (closing, poisoned, corked) or that fails is left to the next look; a failure
+     * leaves every frame in the WAL, and does not poison the writer.
      */
-    private void finishOnWriter(CheckpointResult bulk) {
+    private void finishOnWriter(String bulkMode, CheckpointResult bulk) {
         if (!TAIL_QUEUED.compareAndSet(this, false, true)) {
-            stats.get().record("PASSIVE", bulk);
+            stats.get().record(bulkMode, bulk);
             return;
         }
         CompletableFuture<CheckpointResult> tail;
@@ -505,7 +506,7 @@ public final class Checkpointer implements WorkerPool.Task {
             tail = onWriter.run(this::restartOnWriter);
         } catch (RuntimeException refused) {
             tailQueued = false;
-            stats.get().record("PASSIVE", bulk);
+            stats.get().record(bulkMode, bulk);
             log.debug("{}: the writer refused a checkpoint's tail: {}", name, refused.toString());
             return;
         }
@@ -514,7 +515,7 @@ public final class Checkpointer implements WorkerPool.Task {
             if (failure == null) {
                 stats.get().record("RESTART", result);
             } else {
-                stats.get().record("PASSIVE", bulk);
+                stats.get().record(bulkMode, bulk);
                 log.debug("{}: a checkpoint's tail on the writer failed: {}", name,
                         failure.toString());
             }
@@ -525,19 +526,27 @@ public final class Checkpointer implements WorkerPool.Task {
      * The tail, on the writer connection between two turns: a {@code RESTART} checkpoint, which
      * copies the frames left, then waits for the readers still reading frames of the WAL to
      * finish (new readers read the database file alone) so that the next write starts the WAL
-     * over. It waits at most {@link #TAIL_WAIT} for them, since the lane's writes wait for it,
-     * and puts the connection's busy timeout back after.
+     * over. It waits at most {@link #TAIL_WAIT} for them, since the lane's writes wait for it.
      */
     private CheckpointResult restartOnWriter(java.sql.Connection c) throws SQLException {
-        int busyTimeout;
+        return runWaiting(c, "RESTART", TAIL_WAIT);
+    }
+
+    /**
+     * A blocking checkpoint mode, waiting at most {@code wait} for its locks; the connection's
+     * busy timeout is put back after (0 on the checkpointer's own, the writer's on the writer's).
+     */
+    private CheckpointResult runWaiting(java.sql.Connection c, String mode, Duration wait)
+            throws SQLException {
+        long busyTimeout;
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
             rs.next();
-            busyTimeout = rs.getInt(1);
+            busyTimeout = rs.getLong(1);
         }
-        setBusyTimeout(c, TAIL_WAIT.toMillis());
+        setBusyTimeout(c, wait.toMillis());
         try {
-            return run(c, "RESTART", CheckpointTrigger.DEDICATED, metrics, clock);
+            return run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
         } finally {
             setBusyTimeout(c, busyTimeout);
         }
@@ -546,17 +555,6 @@ public final class Checkpointer implements WorkerPool.Task {
     private static void setBusyTimeout(java.sql.Connection c, long millis) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("PRAGMA busy_timeout = " + millis);
-        }
-    }
-
-    /** A blocking checkpoint mode, waiting at most {@code wait} for its locks. */
-    private CheckpointResult runWaiting(SQLiteConnection c, String mode, Duration wait)
-            throws SQLException {
-        c.setBusyTimeout((int) wait.toMillis());
-        try {
-           return run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
-        } finally {
-            c.setBusyTimeout(0);
         }
     }
 
