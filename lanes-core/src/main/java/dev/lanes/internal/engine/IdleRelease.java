@@ -83,6 +83,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     /** The lane served requests: the database was used now. */
     void used() {
+        lane.setup().budget().used();
         lastUsedNanos = lane.clock().nanoTime();
         releasedSinceUse = false;
         armIfUnarmed();
@@ -90,6 +91,7 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     /** A read: the database is used too, though a read touches no lane. */
     void touched() {
+        lane.setup().budget().used();
         long now = lane.clock().nanoTime();
         if (now - lastUsedNanos > TOUCH_GRANULARITY_NANOS || releasedSinceUse) {
             lastUsedNanos = now;

@@ -100,6 +100,7 @@ public final class LanesRuntime {
         this.sqliteSoftHeapLimit = sqliteSoftHeapLimit;
         this.pool = new WorkerPool(name, maxThreads, threadStackSize, clock);
         this.budget = new ConnectionBudget(maxOpenConnections, pool);
+        budget.adaptEvery(timer);
         this.changeDispatcher = new ChangeDispatcher(name);
         try {
             metrics.runtimeStarted(new MetricsListener.PoolGauges() {

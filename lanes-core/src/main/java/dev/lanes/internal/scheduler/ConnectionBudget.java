@@ -1,7 +1,11 @@
 package dev.lanes.internal.scheduler;
 
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.Timer;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -28,12 +32,32 @@ import org.slf4j.LoggerFactory;
  * time it is evicted is given back. Budgets under 16 connections have no reserve: every eviction
  * is at the cap.
  *
+ * <h2>The working target</h2>
+ * Every connection open costs more the more database files the process has open: SQLite's unix
+ * VFS walks one process-wide list of open files on each open, twice. At 100,000 tenants whose
+ * requests mostly found their database evicted, that walk was a third of the CPU with 5,000
+ * connections open, and the budget, full, made Lanes 0.28x as fast as a connection opened per
+ * request; held at 100 connections it was 0.82x. Connections kept open pay for that walk only
+ * while they are reused. So when {@linkplain #adaptEvery adapting}, the budget counts the
+ * requests that needed a connection ({@link #used}) and the connections opened, each period:
+ * <ul>
+ *   <li>when fewer than {@value #SHRINK_BELOW_HIT_PERCENT} % of the uses found their connection
+ *       open while it was evicting (the connections are churning, not reused), the target
+ *       shrinks in proportion: to twice the hit rate times itself (20 % of uses hitting keeps
+ *       40 %, none goes straight to the floor), never below {@link #floor()};
+ *   <li>when more than {@value #GROW_ABOVE_HIT_PERCENT} % did, it is doubled, up to the full
+ *       target (the cap less the reserve).
+ * </ul>
+ * A period with fewer than {@value #MIN_USES_PER_PERIOD} uses changes nothing. A workload whose
+ * hot set fits the budget finds nearly every connection open, so its target stays full.
+ *
  * <p>Thread-safe: the counts are atomic and the order has its own lock; an eviction runs with no
  * lock of this class held. {@link #evictors} counts the background turns submitted and not yet
  * finished; a turn increments it only by compare-and-set below the maximum and decrements it
  * when it stops, so at most {@link #MAX_BACKGROUND_EVICTORS} run, and an open that finds them
  * all busy leaves the work to them (each checks the count again before it stops, and the next
- * open past the target starts one again).
+ * open past the target starts one again). {@link #target} is volatile, written only by {@link
+ * #adapt} on the timer's thread, which alone reads and writes the {@code last*} counts.
  */
 public final class ConnectionBudget {
     /** Victims one open may evict. */
@@ -44,6 +68,17 @@ public final class ConnectionBudget {
     private static final int EVICTIONS_PER_TURN = 4;
     /** The reserve below the cap that background eviction keeps free: cap / this. */
     static final int RESERVE_DIVISOR = 16;
+    /** How often the working target is reconsidered. */
+    public static final long ADAPT_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Below this share of uses that found their connection open, the target shrinks. */
+    static final int SHRINK_BELOW_HIT_PERCENT = 25;
+    /** Above this share, it is doubled back toward the full target. */
+    static final int GROW_ABOVE_HIT_PERCENT = 50;
+    /** Uses a period needs before its hit rate moves the target. */
+    static final int MIN_USES_PER_PERIOD = 200;
+    /** The lowest working target: the cap / this, and never under {@link #MIN_FLOOR}. */
+    static final int FLOOR_DIVISOR = 32;
+    static final int MIN_FLOOR = 64;
 
     /** A database that holds connections an eviction could close. */
     public interface Evictable {
@@ -62,9 +97,20 @@ public final class ConnectionBudget {
     }
 
     private final int max;
-    private final int target;
+    /** The cap less the reserve: the working target when connections are reused. */
+    private final int fullTarget;
+    /** What background eviction brings the count back to; see "The working target". */
+    private volatile int target;
     private final WorkerPool pool;
     private final AtomicInteger open = new AtomicInteger();
+    /** Requests that needed a connection; counted only under a cap. */
+    private final LongAdder uses = new LongAdder();
+    private final LongAdder opens = new LongAdder();
+    private final LongAdder evictions = new LongAdder();
+    // read and written only by adapt, on the timer's thread
+    private long lastUses;
+    private long lastOpens;
+    private long lastEvictions;
     private final AtomicInteger evictors = new AtomicInteger();
     private final EvictionOrder order = new EvictionOrder();
 
@@ -80,8 +126,71 @@ public final class ConnectionBudget {
     public ConnectionBudget(int maxOpenConnections, WorkerPool pool) {
         this.max = maxOpenConnections;
         this.pool = pool;
-        this.target = pool == null ? maxOpenConnections
+        this.fullTarget = pool == null ? maxOpenConnections
                 : maxOpenConnections - maxOpenConnections / RESERVE_DIVISOR;
+        this.target = fullTarget;
+    }
+
+    /**
+     * Reconsiders the working target every {@link #ADAPT_PERIOD_NANOS} on {@code timer}, until
+     * the timer shuts down; a budget without a cap or without a pool has none to move.
+     */
+    public void adaptEvery(Timer timer) {
+        if (max <= 0 || fullTarget == max) {
+            return;
+        }
+        try {
+            timer.scheduleWithFixedDelay(this::adapt, ADAPT_PERIOD_NANOS);
+        } catch (RejectedExecutionException e) {
+            // the runtime is shutting down
+        }
+    }
+
+    /** A request needed a connection (a read, or a turn of a writer lane). */
+    public void used() {
+        if (max > 0) {
+            uses.increment();
+        }
+    }
+
+    /** The lowest the working target goes. */
+    int floor() {
+        return Math.min(fullTarget, Math.max(MIN_FLOOR, max / FLOOR_DIVISOR));
+    }
+
+    /** One period's look at the hit rate; on the timer's thread. */
+    void adapt() {
+        long u = uses.sum();
+        long o = opens.sum();
+        long ev = evictions.sum();
+        long periodUses = u - lastUses;
+        long periodOpens = o - lastOpens;
+        boolean evicted = ev != lastEvictions;
+        lastUses = u;
+        lastOpens = o;
+        lastEvictions = ev;
+        if (periodUses < MIN_USES_PER_PERIOD) {
+            return;
+        }
+        long hitPercent = Math.max(0, 100 - periodOpens * 100 / periodUses);
+        int was = target;
+        int now = was;
+        if (hitPercent < SHRINK_BELOW_HIT_PERCENT && evicted) {
+            // in proportion to the reuse: under a quarter of uses hitting keeps under half
+            now = (int) Math.max(floor(), was * hitPercent / (2L * SHRINK_BELOW_HIT_PERCENT));
+        } else if (hitPercent > GROW_ABOVE_HIT_PERCENT) {
+            now = Math.min(fullTarget, was * 2);
+        }
+        if (now == was) {
+            return;
+        }
+        target = now;
+        LoggerFactory.getLogger(LogNames.LIFECYCLE).debug("connection budget: {} % of {} uses "
+                + "found their connection open; working target {} -> {} of {}", hitPercent,
+                periodUses, was, now, max);
+        if (open.get() > now) {
+            startBackgroundEviction();
+        }
     }
 
     /**
@@ -93,10 +202,12 @@ public final class ConnectionBudget {
         if (max <= 0) {
             return;
         }
+        opens.increment();
         if (now > max) {
             evict(max, MAX_EVICTIONS_PER_OPEN);
         }
-        if (target < max && open.get() > target) {
+        int t = target;
+        if (t < max && open.get() > t) {
             startBackgroundEviction();
         }
     }
@@ -116,7 +227,10 @@ public final class ConnectionBudget {
         return max;
     }
 
-    /** The count background eviction brings the open connections back to; the cap without one. */
+    /**
+     * The count background eviction brings the open connections back to now: the cap without a
+     * pool, else at most the cap less the reserve (see "The working target").
+     */
     public int target() {
         return target;
     }
@@ -142,7 +256,9 @@ public final class ConnectionBudget {
             if (victim == null) {
                 return true; // nothing idle to evict now; the next open tries again
             }
-            if (!victim.evictNow()) {
+            if (victim.evictNow()) {
+                evictions.increment();
+            } else {
                 order.requeue(victim);
             }
         }

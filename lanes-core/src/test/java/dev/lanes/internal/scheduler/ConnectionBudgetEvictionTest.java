@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Timeout;
  * first, while the opener goes on without waiting; at the cap itself the opener evicts at once,
  * even when no pool thread is free. The databases are stand-ins that count their connections
  * against the budget as the runtime's do, so the count the budget keeps is the one asserted.
+ * The working target follows how often a use found its connection open: it shrinks with the
+ * reuse while the connections churn, and doubles back once they are reused (each period is run by hand here, as
+ * the runtime's timer runs it every second).
  */
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionBudgetEvictionTest {
@@ -90,6 +93,83 @@ class ConnectionBudgetEvictionTest {
             }
             Thread.sleep(5);
         }
+    }
+
+    /** One period of churn: {@code n} uses, each opening a connection for a database not open. */
+    private int churn(List<Tenant> t, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            t.get(i).open();
+            budget.used();
+        }
+        return from + n;
+    }
+
+    @Test
+    void whileConnectionsChurnTheTargetShrinksWithTheirReuseAndGrowsBackOnceTheyAreReused()
+            throws Exception {
+        pool = new WorkerPool("budget-adapt", 4, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(640, pool);
+        int full = budget.target();
+        int floor = budget.floor();
+        assertThat(full).as("the cap less a sixteenth").isEqualTo(600);
+        assertThat(floor).as("the floor").isEqualTo(ConnectionBudget.MIN_FLOOR);
+        List<Tenant> t = tenants(4_000);
+
+        // 1,000 uses, 800 of them opening a connection (past 600, each evicts another): 20 %
+        // found theirs open
+        int next = churn(t, 0, 800);
+        for (int i = 0; i < 200; i++) {
+            budget.used();
+        }
+        budget.adapt();
+        assertThat(budget.target()).as("40 %: twice the share of uses that found their "
+                + "connection open").isEqualTo(240);
+        await("the background to evict down to 240", () -> budget.open() <= 240);
+
+        next = churn(t, next, 700);
+        budget.adapt();
+        assertThat(budget.target()).as("none reused: straight to the floor").isEqualTo(floor);
+        await("the count at the floor", () -> budget.open() <= floor);
+        next = churn(t, next, 700);
+        budget.adapt();
+        assertThat(budget.target()).as("never below the floor").isEqualTo(floor);
+        assertThat(budget.open()).as("within the cap throughout").isLessThanOrEqualTo(640);
+
+        int expected = floor;
+        while (expected < full) {
+            for (int i = 0; i < 1_000; i++) {
+                budget.used(); // uses that found their connection open: no open
+            }
+            budget.adapt();
+            expected = Math.min(full, expected * 2);
+            assertThat(budget.target()).as("doubled after a period of reuse").isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aWorkloadThatReusesItsConnectionsOrIsQuietOrHasEvictedNothingKeepsTheFullTarget()
+            throws Exception {
+        pool = new WorkerPool("budget-keep", 4, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(640, pool);
+        int full = budget.target();
+        List<Tenant> t = tenants(2_000);
+
+        int next = churn(t, 0, 300);
+        budget.adapt();
+        assertThat(budget.target()).as("every use opened, but nothing was evicted: the "
+                + "connections are being made, not churned").isEqualTo(full);
+
+        next = churn(t, next, 500);
+        for (int i = 0; i < 10_000; i++) {
+            budget.used();
+        }
+        budget.adapt();
+        assertThat(budget.target()).as("evicting, but 95 % of uses found their connection open")
+                .isEqualTo(full);
+
+        churn(t, next, ConnectionBudget.MIN_USES_PER_PERIOD - 1);
+        budget.adapt();
+        assertThat(budget.target()).as("too few uses in the period to judge").isEqualTo(full);
     }
 
     @Test
