@@ -38,6 +38,14 @@ public interface LanesRuntimeMXBean {
      */
     int getConnectionBudget();
 
+    /**
+     * How many connections the runtime keeps open under the budget now: the budget less a
+     * sixteenth while connections are reused, fewer while they churn (each SQLite open walks a
+     * list of every open database file); equal to the budget when it is 0 or too small to hold
+     * a reserve.
+     */
+    int getConnectionTarget();
+
     /** The longest a database has waited for a pool thread since the runtime started, in ms. */
     long getLongestQueueWaitMillis();
 

@@ -133,11 +133,13 @@ class ManagementBeansTest {
         assertThat(attributeNames(server, runtimeBean)).containsExactlyInAnyOrder("Name",
                 "LiveThreads", "MaxThreads", "BusyThreads", "RunnableForeground",
                 "RunnableBackground", "OpenDatabases", "OpenConnections", "ConnectionBudget",
-                "LongestQueueWaitMillis", "SaturationStretches", "Saturated",
+                "ConnectionTarget", "LongestQueueWaitMillis", "SaturationStretches", "Saturated",
                 "DatabasesByState");
         assertThat(server.getAttribute(runtimeBean, "Name")).isEqualTo(rt);
         assertThat(server.getAttribute(runtimeBean, "MaxThreads")).isEqualTo(3);
         assertThat(server.getAttribute(runtimeBean, "ConnectionBudget")).isEqualTo(50);
+        assertThat(server.getAttribute(runtimeBean, "ConnectionTarget"))
+                .as("the budget less its reserve, with nothing churning").isEqualTo(47);
         assertThat(server.getAttribute(runtimeBean, "OpenDatabases")).isEqualTo(0);
 
         Database db = lanes.open(dir.resolve("orders.db"), DatabaseOptions.builder()

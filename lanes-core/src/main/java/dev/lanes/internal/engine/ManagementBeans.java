@@ -226,6 +226,11 @@ final class ManagementBeans {
         }
 
         @Override
+        public int getConnectionTarget() {
+            return runtime.budget().target();
+        }
+
+        @Override
         public long getLongestQueueWaitMillis() {
             return runtime.diagnostics().longestQueueWait().toMillis();
         }

@@ -38,18 +38,23 @@ import org.slf4j.LoggerFactory;
  * requests mostly found their database evicted, that walk was a third of the CPU with 5,000
  * connections open, and the budget, full, made Lanes 0.28x as fast as a connection opened per
  * request; held at 100 connections it was 0.82x. Connections kept open pay for that walk only
- * while they are reused. So when {@linkplain #adaptEvery adapting}, the budget counts the
- * requests that needed a connection ({@link #used}) and the connections opened, each period:
+ * while they are reused. So when {@linkplain #adaptEvery adapting}, the budget counts, each
+ * period, the requests that needed a connection ({@link #used}) and the connections evictions
+ * closed ({@link #evicted}). Connections the evictions closed are connections some use will
+ * open again: their share of the uses is the share that found no connection, and the rest is
+ * the hit rate. Counting evictions rather than opens leaves out the first opens of databases
+ * that were never connected (as at start-up, when the hot set connects), which no budget could
+ * have spared.
  * <ul>
- *   <li>when fewer than {@value #SHRINK_BELOW_HIT_PERCENT} % of the uses found their connection
- *       open while it was evicting (the connections are churning, not reused), the target
- *       shrinks in proportion: to twice the hit rate times itself (20 % of uses hitting keeps
- *       40 %, none goes straight to the floor), never below {@link #floor()};
- *   <li>when more than {@value #GROW_ABOVE_HIT_PERCENT} % did, it is doubled, up to the full
- *       target (the cap less the reserve).
+ *   <li>when the hit rate is under {@value #SHRINK_BELOW_HIT_PERCENT} % (the connections are
+ *       churning, not reused), the target shrinks in proportion: to twice the hit rate times
+ *       itself (20 % keeps 40 %, none goes straight to the floor), never below {@link
+ *       #floor()};
+ *   <li>when it is over {@value #GROW_ABOVE_HIT_PERCENT} %, the target is doubled, up to the
+ *       full target (the cap less the reserve).
  * </ul>
  * A period with fewer than {@value #MIN_USES_PER_PERIOD} uses changes nothing. A workload whose
- * hot set fits the budget finds nearly every connection open, so its target stays full.
+ * hot set fits the budget evicts little, so its target stays full.
  *
  * <p>Thread-safe: the counts are atomic and the order has its own lock; an eviction runs with no
  * lock of this class held. {@link #evictors} counts the background turns submitted and not yet
@@ -105,12 +110,11 @@ public final class ConnectionBudget {
     private final AtomicInteger open = new AtomicInteger();
     /** Requests that needed a connection; counted only under a cap. */
     private final LongAdder uses = new LongAdder();
-    private final LongAdder opens = new LongAdder();
-    private final LongAdder evictions = new LongAdder();
+    /** Connections closed by evictions. */
+    private final LongAdder evictedConnections = new LongAdder();
     // read and written only by adapt, on the timer's thread
     private long lastUses;
-    private long lastOpens;
-    private long lastEvictions;
+    private long lastEvicted;
     private final AtomicInteger evictors = new AtomicInteger();
     private final EvictionOrder order = new EvictionOrder();
 
@@ -153,6 +157,11 @@ public final class ConnectionBudget {
         }
     }
 
+    /** An eviction closed {@code connections} connections of one database. */
+    public void evicted(int connections) {
+        evictedConnections.add(connections);
+    }
+
     /** The lowest the working target goes. */
     int floor() {
         return Math.min(fullTarget, Math.max(MIN_FLOOR, max / FLOOR_DIVISOR));
@@ -161,21 +170,18 @@ public final class ConnectionBudget {
     /** One period's look at the hit rate; on the timer's thread. */
     void adapt() {
         long u = uses.sum();
-        long o = opens.sum();
-        long ev = evictions.sum();
+        long ev = evictedConnections.sum();
         long periodUses = u - lastUses;
-        long periodOpens = o - lastOpens;
-        boolean evicted = ev != lastEvictions;
+        long periodEvicted = ev - lastEvicted;
         lastUses = u;
-        lastOpens = o;
-        lastEvictions = ev;
+        lastEvicted = ev;
         if (periodUses < MIN_USES_PER_PERIOD) {
             return;
         }
-        long hitPercent = Math.max(0, 100 - periodOpens * 100 / periodUses);
+        long hitPercent = Math.max(0, 100 - periodEvicted * 100 / periodUses);
         int was = target;
         int now = was;
-        if (hitPercent < SHRINK_BELOW_HIT_PERCENT && evicted) {
+        if (hitPercent < SHRINK_BELOW_HIT_PERCENT) {
             // in proportion to the reuse: under a quarter of uses hitting keeps under half
             now = (int) Math.max(floor(), was * hitPercent / (2L * SHRINK_BELOW_HIT_PERCENT));
         } else if (hitPercent > GROW_ABOVE_HIT_PERCENT) {
@@ -185,9 +191,9 @@ public final class ConnectionBudget {
             return;
         }
         target = now;
-        LoggerFactory.getLogger(LogNames.LIFECYCLE).debug("connection budget: {} % of {} uses "
-                + "found their connection open; working target {} -> {} of {}", hitPercent,
-                periodUses, was, now, max);
+        LoggerFactory.getLogger(LogNames.LIFECYCLE).debug("connection budget: {} connections "
+                + "evicted for {} uses, a hit rate of {} %; working target {} -> {} of {}",
+                periodEvicted, periodUses, hitPercent, was, now, max);
         if (open.get() > now) {
             startBackgroundEviction();
         }
@@ -202,7 +208,6 @@ public final class ConnectionBudget {
         if (max <= 0) {
             return;
         }
-        opens.increment();
         if (now > max) {
             evict(max, MAX_EVICTIONS_PER_OPEN);
         }
@@ -256,9 +261,7 @@ public final class ConnectionBudget {
             if (victim == null) {
                 return true; // nothing idle to evict now; the next open tries again
             }
-            if (victim.evictNow()) {
-                evictions.increment();
-            } else {
+            if (!victim.evictNow()) {
                 order.requeue(victim);
             }
         }

@@ -57,10 +57,12 @@ class ConnectionBudgetEvictionTest {
             }
             evictedOn = Thread.currentThread();
             evictedInOrder.add(this);
-            for (int n = connections.getAndSet(0); n > 0; n--) {
+            int closed = connections.getAndSet(0);
+            for (int n = closed; n > 0; n--) {
                 budget.closed();
             }
             budget.released(this);
+            budget.evicted(closed);
             return true;
         }
     }
@@ -95,13 +97,27 @@ class ConnectionBudgetEvictionTest {
         }
     }
 
-    /** One period of churn: {@code n} uses, each opening a connection for a database not open. */
-    private int churn(List<Tenant> t, int from, int n) {
-        for (int i = from; i < from + n; i++) {
+    /**
+     * {@code opening} uses that open a connection for a database not open, and {@code hitting}
+     * uses that found theirs open; then waits for the background to bring the count back to the
+     * target, so that the period's evictions are all counted when it ends.
+     */
+    private int period(List<Tenant> t, int from, int opening, int hitting)
+            throws InterruptedException {
+        for (int i = from; i < from + opening; i++) {
             t.get(i).open();
             budget.used();
         }
-        return from + n;
+        for (int i = 0; i < hitting; i++) {
+            budget.used();
+        }
+        int target = budget.target();
+        await("the background to evict down to " + target, () -> budget.open() <= target);
+        await("the evictors to finish", () -> {
+            WorkerPool.Snapshot p = pool.snapshot();
+            return p.busyThreads() == 0 && p.runnableBackground() == 0;
+        });
+        return from + opening;
     }
 
     @Test
@@ -114,32 +130,28 @@ class ConnectionBudgetEvictionTest {
         assertThat(full).as("the cap less a sixteenth").isEqualTo(600);
         assertThat(floor).as("the floor").isEqualTo(ConnectionBudget.MIN_FLOOR);
         List<Tenant> t = tenants(4_000);
+        int next = period(t, 0, 600, 0);
+        budget.adapt();
+        assertThat(budget.target()).as("connected up to the target: nothing evicted")
+                .isEqualTo(full);
 
-        // 1,000 uses, 800 of them opening a connection (past 600, each evicts another): 20 %
-        // found theirs open
-        int next = churn(t, 0, 800);
-        for (int i = 0; i < 200; i++) {
-            budget.used();
-        }
+        // 1,000 uses; 800 open a connection, each evicting another: 20 % found theirs open
+        next = period(t, next, 800, 200);
         budget.adapt();
         assertThat(budget.target()).as("40 %: twice the share of uses that found their "
                 + "connection open").isEqualTo(240);
-        await("the background to evict down to 240", () -> budget.open() <= 240);
 
-        next = churn(t, next, 700);
+        next = period(t, next, 700, 0);
         budget.adapt();
         assertThat(budget.target()).as("none reused: straight to the floor").isEqualTo(floor);
-        await("the count at the floor", () -> budget.open() <= floor);
-        next = churn(t, next, 700);
+        next = period(t, next, 700, 0);
         budget.adapt();
         assertThat(budget.target()).as("never below the floor").isEqualTo(floor);
-        assertThat(budget.open()).as("within the cap throughout").isLessThanOrEqualTo(640);
+        assertThat(budget.open()).as("at the floor").isLessThanOrEqualTo(floor);
 
         int expected = floor;
         while (expected < full) {
-            for (int i = 0; i < 1_000; i++) {
-                budget.used(); // uses that found their connection open: no open
-            }
+            period(t, next, 0, 1_000);
             budget.adapt();
             expected = Math.min(full, expected * 2);
             assertThat(budget.target()).as("doubled after a period of reuse").isEqualTo(expected);
@@ -147,27 +159,23 @@ class ConnectionBudgetEvictionTest {
     }
 
     @Test
-    void aWorkloadThatReusesItsConnectionsOrIsQuietOrHasEvictedNothingKeepsTheFullTarget()
-            throws Exception {
+    void connectingForTheFirstTimeOrReusingOrQuietKeepsTheFullTarget() throws Exception {
         pool = new WorkerPool("budget-keep", 4, 0, Clock.SYSTEM);
         budget = new ConnectionBudget(640, pool);
         int full = budget.target();
         List<Tenant> t = tenants(2_000);
 
-        int next = churn(t, 0, 300);
+        int next = period(t, 0, 800, 0);
         budget.adapt();
-        assertThat(budget.target()).as("every use opened, but nothing was evicted: the "
-                + "connections are being made, not churned").isEqualTo(full);
+        assertThat(budget.target()).as("every use opened a connection, as at start-up, but only "
+                + "the 200 past the target were evicted: 75 % is no churn").isEqualTo(full);
 
-        next = churn(t, next, 500);
-        for (int i = 0; i < 10_000; i++) {
-            budget.used();
-        }
+        next = period(t, next, 500, 10_000);
         budget.adapt();
         assertThat(budget.target()).as("evicting, but 95 % of uses found their connection open")
                 .isEqualTo(full);
 
-        churn(t, next, ConnectionBudget.MIN_USES_PER_PERIOD - 1);
+        period(t, next, ConnectionBudget.MIN_USES_PER_PERIOD - 1, 0);
         budget.adapt();
         assertThat(budget.target()).as("too few uses in the period to judge").isEqualTo(full);
     }
