@@ -10,7 +10,7 @@ import dev.lanes.internal.sql.TextMemo;
 /**
  * The refusals of SQL and JDBC calls that Lanes does not let run, one message per rule, each
  * naming the database and, where there is one, the statement. A refused request never ran
- * ({@link WriteOutcome#NOT_STARTED}). Stateless, but for the thread-safe memo of the texts that
+ * ({@link WriteOutcome#NOT_STARTED}). Stateless, but for the thread-safe memos of the texts that
  * passed.
  */
 public final class Refusals {
@@ -24,6 +24,12 @@ public final class Refusals {
      */
     private static final TextMemo<Boolean> WRITER_TEXTS = new TextMemo<>();
     private static final TextMemo<Boolean> READER_TEXTS = new TextMemo<>();
+    /**
+     * Texts that hold no {@code ATTACH} statement, for {@link #attach}: whether a text holds
+     * one is the text's alone, whatever the database's limit (a lexer pass per write was a
+     * seventh of the Java samples of 64 writers' callers).
+     */
+    private static final TextMemo<Boolean> ATTACH_FREE_TEXTS = new TextMemo<>();
 
     /**
      * Refuses {@code sql} when a statement of it is transaction control ({@code BEGIN}, {@code
@@ -90,7 +96,7 @@ public final class Refusals {
      * @param where where the SQL was given, for the message
      */
     public static void attach(String database, String where, String sql, int attachLimit) {
-        if (attachLimit != 0) {
+        if (attachLimit != 0 || ATTACH_FREE_TEXTS.contains(sql)) {
             return;
         }
         for (String statement : SqlText.statementsOf(sql)) {
@@ -102,6 +108,7 @@ public final class Refusals {
                         null);
             }
         }
+        ATTACH_FREE_TEXTS.remember(sql, Boolean.TRUE);
     }
 
     /**
