@@ -17,12 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Sampling is one {@code statvfs}: a path walk and the file system's free counts, about 2 us
  * alone here. When every turn sampled, that was 9 % of the lane's samples in native code at 64
- * writers, and a lone writer's every write paid it. So a turn
- * uses its volume's latest sample, whoever took it, while that sample is at most {@link
- * #SAMPLE_REUSE_NANOS} old and left at least {@link #SAMPLE_REUSE_HEADROOM} above this
- * database's floor (the reserve plus its WAL): no writer fills that much in that time. Nearer
- * the floor every turn samples afresh, as does every refusal, so a write is never refused on an
- * old sample and the floor is met where it was before.
+ * writers, and a lone writer's every write paid it. So a turn uses its volume's latest sample,
+ * whoever took it, while that sample is at most {@link #SAMPLE_REUSE_NANOS} old and left at
+ * least {@link #SAMPLE_REUSE_HEADROOM} above this database's floor (the reserve plus its WAL):
+ * no writer fills that much in that time. Nearer the floor every turn samples afresh, as does
+ * every refusal, so a write is never refused on an old sample and the floor is met where it was
+ * before.
  *
  * <p>Volumes: a {@link FileStore} keeps its volume's mount entry (a few hundred bytes), and
  * databases by the thousand live on a handful of volumes, so the stores are shared through
@@ -145,7 +145,8 @@ public final class DiskReserve {
     private long walSample;
 
     /**
-     * Free bytes on the volume as the latest write turn sampled them, without sampling again; -1
+     * Free bytes on the volume in the sample the latest write turn used (its own, or its
+     * volume's from at most {@link #SAMPLE_REUSE_NANOS} before), without sampling again; -1
      * before the first sample, or when the reserve is off (nothing samples then).
      */
     public long lastFreeBytes() {

@@ -195,7 +195,14 @@ public final class ConnectionBudget {
                 + "evicted for {} uses, a hit rate of {} %; working target {} -> {} of {}",
                 periodEvicted, periodUses, hitPercent, was, now, max);
         if (open.get() > now) {
-            startBackgroundEviction();
+            try {
+                startBackgroundEviction();
+            } catch (RuntimeException e) {
+                // a failed submit must not end the timer's periodic task; the next open past
+                // the target starts the eviction again
+                LoggerFactory.getLogger(LogNames.LIFECYCLE).warn("connection budget: could not "
+                        + "start evicting down to the new target", e);
+            }
         }
     }
 
@@ -271,7 +278,12 @@ public final class ConnectionBudget {
     private void startBackgroundEviction() {
         for (int n = evictors.get(); n < MAX_BACKGROUND_EVICTORS; n = evictors.get()) {
             if (evictors.compareAndSet(n, n + 1)) {
-                pool.submit(new BackgroundEviction());
+                try {
+                    pool.submit(new BackgroundEviction());
+                } catch (RuntimeException | Error e) {
+                    evictors.decrementAndGet(); // no turn will run to give the claim back
+                    throw e;
+                }
                 return;
             }
         }
