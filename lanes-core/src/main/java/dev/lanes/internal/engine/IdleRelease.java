@@ -202,7 +202,6 @@ final class IdleRelease implements ConnectionBudget.Evictable {
         }
         if (ran && closeConnections) {
             lane.setup().budget().released(this);
-            lane.setup().budget().evicted(closed[0]);
             lane.setup().metrics().connectionsEvicted(closed[0]);
         }
         return ran;

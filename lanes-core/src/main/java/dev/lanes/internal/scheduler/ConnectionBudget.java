@@ -39,12 +39,12 @@ import org.slf4j.LoggerFactory;
  * connections open, and the budget, full, made Lanes 0.28x as fast as a connection opened per
  * request; held at 100 connections it was 0.82x. Connections kept open pay for that walk only
  * while they are reused. So when {@linkplain #adaptEvery adapting}, the budget counts, each
- * period, the requests that needed a connection ({@link #used}) and the connections evictions
- * closed ({@link #evicted}). Connections the evictions closed are connections some use will
- * open again: their share of the uses is the share that found no connection, and the rest is
- * the hit rate. Counting evictions rather than opens leaves out the first opens of databases
- * that were never connected (as at start-up, when the hot set connects), which no budget could
- * have spared.
+ * period, the requests that needed a connection ({@link #used}) and the connections opened at
+ * the target (past it, or within the evictors' overshoot below it), each of which displaces
+ * another. Their share of the uses is the share that found
+ * no connection where the budget is full, and the rest is the hit rate. Opens below the target
+ * (a hot set connecting at start-up) displace nothing and are not counted, and neither are the
+ * evictions that follow a lower target, which no use asked for.
  * <ul>
  *   <li>when the hit rate is under {@value #SHRINK_BELOW_HIT_PERCENT} % (the connections are
  *       churning, not reused), the target shrinks in proportion: to twice the hit rate times
@@ -110,11 +110,11 @@ public final class ConnectionBudget {
     private final AtomicInteger open = new AtomicInteger();
     /** Requests that needed a connection; counted only under a cap. */
     private final LongAdder uses = new LongAdder();
-    /** Connections closed by evictions. */
-    private final LongAdder evictedConnections = new LongAdder();
+    /** Connections opened at the target, each displacing another; see "The working target". */
+    private final LongAdder displacingOpens = new LongAdder();
     // read and written only by adapt, on the timer's thread
     private long lastUses;
-    private long lastEvicted;
+    private long lastDisplacing;
     private final AtomicInteger evictors = new AtomicInteger();
     private final EvictionOrder order = new EvictionOrder();
 
@@ -157,11 +157,6 @@ public final class ConnectionBudget {
         }
     }
 
-    /** An eviction closed {@code connections} connections of one database. */
-    public void evicted(int connections) {
-        evictedConnections.add(connections);
-    }
-
     /** The lowest the working target goes. */
     int floor() {
         return Math.min(fullTarget, Math.max(MIN_FLOOR, max / FLOOR_DIVISOR));
@@ -170,15 +165,15 @@ public final class ConnectionBudget {
     /** One period's look at the hit rate; on the timer's thread. */
     void adapt() {
         long u = uses.sum();
-        long ev = evictedConnections.sum();
+        long d = displacingOpens.sum();
         long periodUses = u - lastUses;
-        long periodEvicted = ev - lastEvicted;
+        long periodDisplacing = d - lastDisplacing;
         lastUses = u;
-        lastEvicted = ev;
+        lastDisplacing = d;
         if (periodUses < MIN_USES_PER_PERIOD) {
             return;
         }
-        long hitPercent = Math.max(0, 100 - periodEvicted * 100 / periodUses);
+        long hitPercent = Math.max(0, 100 - periodDisplacing * 100 / periodUses);
         int was = target;
         int now = was;
         if (hitPercent < SHRINK_BELOW_HIT_PERCENT) {
@@ -192,8 +187,8 @@ public final class ConnectionBudget {
         }
         target = now;
         LoggerFactory.getLogger(LogNames.LIFECYCLE).debug("connection budget: {} connections "
-                + "evicted for {} uses, a hit rate of {} %; working target {} -> {} of {}",
-                periodEvicted, periodUses, hitPercent, was, now, max);
+                + "opened past the target for {} uses, a hit rate of {} %; working target {} -> "
+                + "{} of {}", periodDisplacing, periodUses, hitPercent, was, now, max);
         if (open.get() > now) {
             try {
                 startBackgroundEviction();
@@ -219,6 +214,11 @@ public final class ConnectionBudget {
             evict(max, MAX_EVICTIONS_PER_OPEN);
         }
         int t = target;
+        if (now > t - MAX_BACKGROUND_EVICTORS) {
+            // at the target: the evictors running side by side can leave the count up to one
+            // victim each below it, and an open there still displaces a connection
+            displacingOpens.increment();
+        }
         if (t < max && open.get() > t) {
             startBackgroundEviction();
         }

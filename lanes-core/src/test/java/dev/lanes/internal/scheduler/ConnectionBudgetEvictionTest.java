@@ -57,12 +57,10 @@ class ConnectionBudgetEvictionTest {
             }
             evictedOn = Thread.currentThread();
             evictedInOrder.add(this);
-            int closed = connections.getAndSet(0);
-            for (int n = closed; n > 0; n--) {
+            for (int n = connections.getAndSet(0); n > 0; n--) {
                 budget.closed();
             }
             budget.released(this);
-            budget.evicted(closed);
             return true;
         }
     }
@@ -135,11 +133,13 @@ class ConnectionBudgetEvictionTest {
         assertThat(budget.target()).as("connected up to the target: nothing evicted")
                 .isEqualTo(full);
 
-        // 1,000 uses; 800 open a connection, each evicting another: 20 % found theirs open
+        // 1,000 uses; 800 open a connection past the target, each displacing another: 20 %
+        // found theirs open. (An open that comes while the evictors have just brought the count
+        // to the target displaces nothing, so the share can come out a point or two higher.)
         next = period(t, next, 800, 200);
         budget.adapt();
-        assertThat(budget.target()).as("40 %: twice the share of uses that found their "
-                + "connection open").isEqualTo(240);
+        assertThat(budget.target()).as("about 40 %: twice the share of uses that found their "
+                + "connection open").isBetween(240, 264);
 
         next = period(t, next, 700, 0);
         budget.adapt();
@@ -168,7 +168,7 @@ class ConnectionBudgetEvictionTest {
         int next = period(t, 0, 800, 0);
         budget.adapt();
         assertThat(budget.target()).as("every use opened a connection, as at start-up, but only "
-                + "the 200 past the target were evicted: 75 % is no churn").isEqualTo(full);
+                + "the 200 past the target displaced another: 75 % is no churn").isEqualTo(full);
 
         next = period(t, next, 500, 10_000);
         budget.adapt();
