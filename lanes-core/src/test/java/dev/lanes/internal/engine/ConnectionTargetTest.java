@@ -1,7 +1,11 @@
-package dev.lanes;
+package dev.lanes.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lanes.Database;
+import dev.lanes.Lanes;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
 import dev.lanes.internal.util.ManualClock;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
