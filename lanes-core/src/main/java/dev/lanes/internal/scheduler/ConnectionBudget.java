@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * Every connection the runtime opens or closes is counted here, and idle databases give up their
  * connections, least recently used first ({@link EvictionOrder}), in two ways:
  * <ul>
- *   <li><b>Ahead, in the background.</b> Past the {@linkplain #target() target}, the cap less a
- *       reserve of a sixteenth, an open hands the eviction to background turns of the pool (at
+ *   <li><b>Ahead, in the background.</b> Past the {@linkplain #target() target} (at most the
+ *       cap less a reserve of a sixteenth; see "The working target"), an open hands the
+ *       eviction to background turns of the pool (at
  *       most {@link #MAX_BACKGROUND_EVICTORS} at once), which close victims until the count is
  *       back at the target. The opener does not wait: closing a victim is the costly part (the
  *       last connection of a written database checkpoints it, syncing its WAL and its file, and
@@ -41,8 +42,8 @@ import org.slf4j.LoggerFactory;
  * while they are reused. So when {@linkplain #adaptEvery adapting}, the budget counts, each
  * period, the requests that needed a connection ({@link #used}) and the connections opened at
  * the target (past it, or within the evictors' overshoot below it), each of which displaces
- * another. Their share of the uses is the share that found
- * no connection where the budget is full, and the rest is the hit rate. Opens below the target
+ * another. Their share of the uses is the share that found no connection where the budget is
+ * full, and the rest is the hit rate. Opens below the target
  * (a hot set connecting at start-up) displace nothing and are not counted, and neither are the
  * evictions that follow a lower target, which no use asked for.
  * <ul>
@@ -187,7 +188,7 @@ public final class ConnectionBudget {
         }
         target = now;
         LoggerFactory.getLogger(LogNames.LIFECYCLE).debug("connection budget: {} connections "
-                + "opened past the target for {} uses, a hit rate of {} %; working target {} -> "
+                + "opened at the target for {} uses, a hit rate of {} %; working target {} -> "
                 + "{} of {}", periodDisplacing, periodUses, hitPercent, was, now, max);
         if (open.get() > now) {
             try {
