@@ -209,9 +209,9 @@ public final class Lanes implements AutoCloseable {
          * <p>The cap is a bound, not a goal. Each SQLite open walks a process-wide list of the
          * database files open, so every connection kept open makes every open slower; it pays
          * for that only when it is reused. While fewer than a quarter of the requests find their
-         * connection open and databases are being evicted, the runtime keeps fewer open, in
-         * proportion to that share, down to a thirty-second of the cap (at least 64); it doubles
-         * the number back each second once more than half do.
+         * connection open and databases are being evicted, the runtime keeps only a thirty-second
+         * of the cap open (at least 64); it doubles the number back each second once more than
+         * half do.
          *
          * <p>Each connection holds about three file descriptors (the database file, its WAL and
          * its shared-memory file), and SQLite keeps a closed connection's descriptor while

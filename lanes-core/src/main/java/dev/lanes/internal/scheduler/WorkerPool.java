@@ -307,6 +307,11 @@ public final class WorkerPool {
         }
     }
 
+    /** The most threads this pool runs. */
+    public int maxThreads() {
+        return maxThreads;
+    }
+
     /** Threads alive now, threads busy, and runnable tasks per class, read together. */
     public Snapshot snapshot() {
         lock.lock();

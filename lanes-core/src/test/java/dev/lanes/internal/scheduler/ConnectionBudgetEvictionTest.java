@@ -19,15 +19,17 @@ import org.junit.jupiter.api.Timeout;
  * first, while the opener goes on without waiting; at the cap itself the opener evicts at once,
  * even when no pool thread is free. The databases are stand-ins that count their connections
  * against the budget as the runtime's do, so the count the budget keeps is the one asserted.
- * The working target follows how often a use found its connection open: it shrinks with the
- * reuse while the connections churn, and doubles back once they are reused (each period is run by hand here, as
- * the runtime's timer runs it every second).
+ * The working target follows how often a use found its connection open: it drops to the floor
+ * while the connections churn, and doubles back once they are reused (each period is run by
+ * hand here, as the runtime's timer runs it every second).
  */
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionBudgetEvictionTest {
     /** A database with one connection; its eviction can be held on a latch. */
     private final class Tenant extends EvictionOrderTest.Candidate {
         volatile CountDownLatch hold;
+        /** Counted down when an eviction of this database starts, before any hold. */
+        volatile CountDownLatch evicting;
         volatile Thread evictedOn;
         private final AtomicInteger connections = new AtomicInteger();
 
@@ -45,6 +47,10 @@ class ConnectionBudgetEvictionTest {
         public boolean evictNow() {
             if (!evictable) {
                 return false;
+            }
+            CountDownLatch started = evicting;
+            if (started != null) {
+                started.countDown();
             }
             CountDownLatch h = hold;
             if (h != null) {
@@ -119,7 +125,7 @@ class ConnectionBudgetEvictionTest {
     }
 
     @Test
-    void whileConnectionsChurnTheTargetShrinksWithTheirReuseAndGrowsBackOnceTheyAreReused()
+    void whileConnectionsChurnTheTargetDropsToTheFloorAndGrowsBackOnceTheyAreReused()
             throws Exception {
         pool = new WorkerPool("budget-adapt", 4, 0, Clock.SYSTEM);
         budget = new ConnectionBudget(640, pool);
@@ -134,16 +140,12 @@ class ConnectionBudgetEvictionTest {
                 .isEqualTo(full);
 
         // 1,000 uses; 800 open a connection past the target, each displacing another: 20 %
-        // found theirs open. (An open that comes while the evictors have just brought the count
-        // to the target displaces nothing, so the share can come out a point or two higher.)
+        // found theirs open, and a smaller target, keeping fewer of the same, would find fewer.
         next = period(t, next, 800, 200);
         budget.adapt();
-        assertThat(budget.target()).as("about 40 %: twice the share of uses that found their "
-                + "connection open").isBetween(240, 264);
+        assertThat(budget.target()).as("a fifth reused: straight to the floor").isEqualTo(floor);
+        await("the background to evict down to the floor", () -> budget.open() <= floor);
 
-        next = period(t, next, 700, 0);
-        budget.adapt();
-        assertThat(budget.target()).as("none reused: straight to the floor").isEqualTo(floor);
         next = period(t, next, 700, 0);
         budget.adapt();
         assertThat(budget.target()).as("never below the floor").isEqualTo(floor);
@@ -289,6 +291,62 @@ class ConnectionBudgetEvictionTest {
         t.get(31).open();
         await("the next open's background eviction", () -> !evictedInOrder.isEmpty());
         assertThat(evictedInOrder).containsExactly(t.get(5));
+    }
+
+    @Test
+    void farPastTheTargetMoreEvictorsOverlapUpToHalfThePool() throws Exception {
+        pool = new WorkerPool("budget-catch-up", 64, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(4_096, pool);
+        int full = budget.target();
+        int floor = budget.floor();
+        assertThat(full).isEqualTo(3_840);
+        assertThat(floor).isEqualTo(128);
+        List<Tenant> t = tenants(full + 1_100);
+        int next = period(t, 0, full, 0);
+        budget.adapt();
+        next = period(t, next, 1_000, 0); // every use opens, displacing another
+        // From here every eviction is held, so each evictor started stays busy. The target
+        // drops to the floor with the full target's connections open: 3,712 past it allow the
+        // catching-up bound, where 8 run near the target.
+        int expected = ConnectionBudget.evictorsFor(full - floor, 64);
+        assertThat(expected).isEqualTo(ConnectionBudget.MAX_CATCHING_UP_EVICTORS);
+        CountDownLatch hold = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(expected);
+        for (Tenant x : t) {
+            x.hold = hold;
+            x.evicting = started;
+        }
+        try {
+            budget.adapt(); // starts one evictor; each open past the target one more
+            assertThat(budget.target()).isEqualTo(floor);
+            for (int i = next; i < next + expected; i++) {
+                t.get(i).open();
+            }
+            assertThat(started.await(20, TimeUnit.SECONDS)).as("%d evictions under way at once",
+                    expected).isTrue();
+            assertThat(pool.snapshot().busyThreads()).as("no more than the backlog allows")
+                    .isEqualTo(expected);
+        } finally {
+            hold.countDown();
+        }
+        await("the count down to the floor", () -> budget.open() <= floor);
+        assertThat(budget.open()).as("each evictor at most one victim past it")
+                .isGreaterThanOrEqualTo(floor - expected);
+    }
+
+    @Test
+    void theEvictorsAllowedGrowWithTheBacklogWithinTheirBounds() {
+        assertThat(ConnectionBudget.evictorsFor(0, 64)).isEqualTo(ConnectionBudget.MAX_BACKGROUND_EVICTORS);
+        assertThat(ConnectionBudget.evictorsFor(500, 64)).as("covered by the usual evictors")
+                .isEqualTo(ConnectionBudget.MAX_BACKGROUND_EVICTORS);
+        assertThat(ConnectionBudget.evictorsFor(1_280, 64)).isEqualTo(20);
+        assertThat(ConnectionBudget.evictorsFor(5_000, 64)).as("at most the catching-up bound")
+                .isEqualTo(ConnectionBudget.MAX_CATCHING_UP_EVICTORS);
+        assertThat(ConnectionBudget.evictorsFor(5_000, 24)).as("at most half the pool")
+                .isEqualTo(12);
+        assertThat(ConnectionBudget.evictorsFor(5_000, 4)).as("the usual evictors, whatever the "
+                + "pool: they queue for its threads as before").isEqualTo(
+                ConnectionBudget.MAX_BACKGROUND_EVICTORS);
     }
 
     @Test
