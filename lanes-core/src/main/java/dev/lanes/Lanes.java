@@ -211,7 +211,8 @@ public final class Lanes implements AutoCloseable {
          * for that only when it is reused. While fewer than a quarter of the requests find their
          * connection open and databases are being evicted, the runtime keeps only a thirty-second
          * of the cap open (at least 64); it doubles the number back each second once more than
-         * half do.
+         * half would have found theirs open under the whole cap (those that did, and those
+         * whose database was closed so recently that the cap would have kept it).
          *
          * <p>Each connection holds about three file descriptors (the database file, its WAL and
          * its shared-memory file), and SQLite keeps a closed connection's descriptor while

@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * (it wrote {@link #lastUsedNanos} first, so a check that fires concurrently and clears {@code
  * check} reads the new stamp and arms again). {@link #evicting} is the claim of the one
  * eviction under way (volatile, claimed by compare-and-set through {@link #EVICTING}).
+ * {@link #releasedAt} is written by the thread that released the connections and taken (swapped
+ * to 0 through {@link #RELEASED_AT}) by whichever connection opens first after.
  * An eviction that closed connections is reported to the metrics listener by the thread that ran
  * it, after its turn.
  */
@@ -67,6 +69,10 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     private volatile boolean evicting;
     private static final VarHandle EVICTING =
             VarHandles.field(MethodHandles.lookup(), "evicting", boolean.class);
+    /** The budget's stamp of this database's last release; taken by its next connection. */
+    private volatile long releasedAt;
+    private static final VarHandle RELEASED_AT =
+            VarHandles.field(MethodHandles.lookup(), "releasedAt", long.class);
     /** Told, inside the release's turn, of each release and whether it closed connections. */
     private volatile Consumer<Boolean> observer = closeConnections -> {};
 
@@ -220,6 +226,17 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     @Override
     public boolean evictable() {
         return !evicting && lane.idleNow();
+    }
+
+    @Override
+    public void releasedAt(long closes) {
+        releasedAt = closes;
+    }
+
+    @Override
+    public long takeReleasedAt() {
+        // the writer and a reader can open at once: one of them takes the stamp
+        return releasedAt == 0 ? 0 : (long) RELEASED_AT.getAndSet(this, 0L);
     }
 
     @Override

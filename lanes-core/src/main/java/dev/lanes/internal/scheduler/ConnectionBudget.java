@@ -5,6 +5,7 @@ import dev.lanes.internal.util.Timer;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +58,14 @@ import org.slf4j.LoggerFactory;
  *   <li>when it is over {@value #GROW_ABOVE_HIT_PERCENT} %, the target is doubled, up to the
  *       full target (the cap less the reserve).
  * </ul>
+ * Below the full target the hit rate alone cannot show what a larger one would hit: at the floor,
+ * a hot set a little larger than the floor misses as often as uniform churn does. So the budget
+ * also counts the <em>would-be hits</em>: a database's first connection after all its
+ * connections were closed, when fewer connections closed in between than the full target keeps
+ * beyond the working one ({@link #closes} against the stamp of {@link Evictable#releasedAt}). The
+ * full target would have kept it open. Both rules above read the hit rate plus that share, which
+ * is the hit rate the full target would have had; at the full target there are none, and the rules
+ * are as stated.
  * A period with fewer than {@value #MIN_USES_PER_PERIOD} uses changes nothing. A workload whose
  * hot set fits the budget evicts little, so its target stays full.
  *
@@ -112,6 +121,15 @@ public final class ConnectionBudget {
          * @return whether they were closed
          */
         boolean evictNow();
+
+        /**
+         * Keeps {@code closes}, the budget's count of closed connections when this database's
+         * connections were all closed; see "The working target".
+         */
+        void releasedAt(long closes);
+
+        /** The stamp {@link #releasedAt} kept, cleared as it is read: 0 when none since. */
+        long takeReleasedAt();
     }
 
     private final int max;
@@ -125,9 +143,14 @@ public final class ConnectionBudget {
     private final LongAdder uses = new LongAdder();
     /** Connections opened at the target, each displacing another; see "The working target". */
     private final LongAdder displacingOpens = new LongAdder();
+    /** First connections that the full target would have kept open; see "The working target". */
+    private final LongAdder wouldBeHits = new LongAdder();
+    /** Connections closed since the runtime started: the distance of a would-be hit. */
+    private final AtomicLong closes = new AtomicLong();
     // read and written only by adapt, on the timer's thread
     private long lastUses;
     private long lastDisplacing;
+    private long lastWouldBeHits;
     private final AtomicInteger evictors = new AtomicInteger();
     private final EvictionOrder order = new EvictionOrder();
 
@@ -179,19 +202,24 @@ public final class ConnectionBudget {
     void adapt() {
         long u = uses.sum();
         long d = displacingOpens.sum();
+        long w = wouldBeHits.sum();
         long periodUses = u - lastUses;
         long periodDisplacing = d - lastDisplacing;
+        long periodWouldBe = w - lastWouldBeHits;
         lastUses = u;
         lastDisplacing = d;
+        lastWouldBeHits = w;
         if (periodUses < MIN_USES_PER_PERIOD) {
             return;
         }
-        long hitPercent = Math.max(0, 100 - periodDisplacing * 100 / periodUses);
+        // the hits, and the misses the full target would have kept open
+        long fullHitPercent = Math.min(100, Math.max(0, 100 - periodDisplacing * 100 / periodUses)
+                + periodWouldBe * 100 / periodUses);
         int was = target;
         int now = was;
-        if (hitPercent < SHRINK_BELOW_HIT_PERCENT) {
+        if (fullHitPercent < SHRINK_BELOW_HIT_PERCENT) {
             now = floor(); // no smaller target hits more often; see "The working target"
-        } else if (hitPercent > GROW_ABOVE_HIT_PERCENT) {
+        } else if (fullHitPercent > GROW_ABOVE_HIT_PERCENT) {
             now = Math.min(fullTarget, was * 2);
         }
         if (now == was) {
@@ -199,8 +227,9 @@ public final class ConnectionBudget {
         }
         target = now;
         LoggerFactory.getLogger(LogNames.LIFECYCLE).debug("connection budget: {} connections "
-                + "opened at the target for {} uses, a hit rate of {} %; working target {} -> "
-                + "{} of {}", periodDisplacing, periodUses, hitPercent, was, now, max);
+                + "opened at the target ({} of them kept open by the full target) for {} uses, "
+                + "a hit rate of {} % at the full target; working target {} -> {} of {}",
+                periodDisplacing, periodWouldBe, periodUses, fullHitPercent, was, now, max);
         if (open.get() > now) {
             try {
                 startBackgroundEviction();
@@ -239,6 +268,7 @@ public final class ConnectionBudget {
     /** A connection closed. */
     public void closed() {
         open.decrementAndGet();
+        closes.incrementAndGet();
     }
 
     /** Connections open now. */
@@ -259,13 +289,21 @@ public final class ConnectionBudget {
         return target;
     }
 
-    /** {@code db} has connections open: it is a candidate until {@link #released}. */
+    /**
+     * {@code db} opened a connection: it is a candidate until {@link #released}. Its first
+     * after a release is a would-be hit when the full target would have kept it open.
+     */
     public void candidate(Evictable db) {
+        long releasedAt = db.takeReleasedAt();
+        if (releasedAt != 0 && closes.get() - releasedAt <= fullTarget - target) {
+            wouldBeHits.increment();
+        }
         order.opened(db);
     }
 
     /** {@code db}'s connections were all closed (by an eviction or its close). */
     public void released(Evictable db) {
+        db.releasedAt(Math.max(1, closes.get()));
         order.released(db);
     }
 

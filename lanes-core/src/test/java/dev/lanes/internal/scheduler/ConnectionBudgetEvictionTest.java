@@ -161,6 +161,63 @@ class ConnectionBudgetEvictionTest {
     }
 
     @Test
+    void atTheFloorReopeningAHotSetLargerThanItGrowsTheTargetBackToWhatHoldsIt()
+            throws Exception {
+        pool = new WorkerPool("budget-would-be", 4, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(640, pool);
+        int full = budget.target();
+        int floor = budget.floor();
+        List<Tenant> t = tenants(2_000);
+        int next = period(t, 0, full, 0);
+        budget.adapt();
+        next = period(t, next, 700, 0); // uniform churn
+        budget.adapt();
+        assertThat(budget.target()).isEqualTo(floor);
+
+        // Then the requests turn to 300 databases, more than the floor holds: at the floor each
+        // use still opens, but of a database closed fewer connections ago than the full target
+        // keeps beyond the floor.
+        List<Tenant> hot = t.subList(next, next + 300);
+        long[] clock = {10_000};
+        useEach(hot, clock);
+        budget.adapt();
+        assertThat(budget.target()).as("first connections of databases never released: no "
+                + "sign yet that a larger target would hit").isEqualTo(floor);
+        useEach(hot, clock);
+        budget.adapt();
+        assertThat(budget.target()).as("every reopen one the full target would have kept open")
+                .isEqualTo(2 * floor);
+        int expected = 2 * floor;
+        while (expected < full) {
+            useEach(hot, clock);
+            budget.adapt();
+            expected = Math.min(full, expected * 2);
+            assertThat(budget.target()).as("doubled while the full target would hit")
+                    .isEqualTo(expected);
+        }
+        int evicted = evictedInOrder.size();
+        useEach(hot, clock);
+        assertThat(evictedInOrder).as("a pass over the hot set evicts nothing").hasSize(evicted);
+    }
+
+    /** One use of each database, most recently used last; opens those without a connection. */
+    private void useEach(List<Tenant> dbs, long[] clock) throws InterruptedException {
+        for (Tenant x : dbs) {
+            x.lastUsed = ++clock[0];
+            if (x.connections.get() == 0) {
+                x.open();
+            }
+            budget.used();
+        }
+        int target = budget.target();
+        await("the background to evict down to " + target, () -> budget.open() <= target);
+        await("the evictors to finish", () -> {
+            WorkerPool.Snapshot p = pool.snapshot();
+            return p.busyThreads() == 0 && p.runnableBackground() == 0;
+        });
+    }
+
+    @Test
     void connectingForTheFirstTimeOrReusingOrQuietKeepsTheFullTarget() throws Exception {
         pool = new WorkerPool("budget-keep", 4, 0, Clock.SYSTEM);
         budget = new ConnectionBudget(640, pool);

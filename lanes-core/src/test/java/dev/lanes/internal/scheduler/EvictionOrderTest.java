@@ -40,6 +40,19 @@ class EvictionOrderTest {
             throw new AssertionError("the order never evicts; its caller does");
         }
 
+        private final java.util.concurrent.atomic.AtomicLong releasedAt =
+                new java.util.concurrent.atomic.AtomicLong();
+
+        @Override
+        public void releasedAt(long closes) {
+            releasedAt.set(closes);
+        }
+
+        @Override
+        public long takeReleasedAt() {
+            return releasedAt.getAndSet(0);
+        }
+
         @Override
         public String toString() {
             return name;
