@@ -115,62 +115,82 @@ class ConnectionBudgetEvictionTest {
         for (int i = 0; i < hitting; i++) {
             budget.used();
         }
+        settle();
+        return from + opening;
+    }
+
+    /**
+     * A budget of 640 (a full target of 600) on a pool of 4 threads, with {@code n} stand-ins,
+     * the first 600 connected and a period looked at.
+     */
+    private List<Tenant> connectedUpToTheTarget(String poolName, int n)
+            throws InterruptedException {
+        pool = new WorkerPool(poolName, 4, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(640, pool);
+        assertThat(budget.target()).as("the cap less a sixteenth").isEqualTo(600);
+        List<Tenant> t = tenants(n);
+        period(t, 0, 600, 0);
+        budget.adapt();
+        assertThat(budget.target()).as("connected up to the target: nothing evicted")
+                .isEqualTo(600);
+        return t;
+    }
+
+    /** Waits for the background to bring the count back to the target and for its evictors. */
+    private void settle() throws InterruptedException {
         int target = budget.target();
         await("the background to evict down to " + target, () -> budget.open() <= target);
         await("the evictors to finish", () -> {
             WorkerPool.Snapshot p = pool.snapshot();
             return p.busyThreads() == 0 && p.runnableBackground() == 0;
         });
-        return from + opening;
+    }
+
+    /** Work for one period of the budget. */
+    private interface Period {
+        void run() throws InterruptedException;
+    }
+
+    /** Runs {@code period} then the budget's look, until the target is full; it must double. */
+    private void doublesBackToFull(String why, Period period) throws InterruptedException {
+        int full = budget.max() - budget.max() / ConnectionBudget.RESERVE_DIVISOR;
+        int expected = budget.target();
+        while (expected < full) {
+            period.run();
+            budget.adapt();
+            expected = Math.min(full, expected * 2);
+            assertThat(budget.target()).as(why).isEqualTo(expected);
+        }
     }
 
     @Test
     void whileConnectionsChurnTheTargetDropsToTheFloorAndGrowsBackOnceTheyAreReused()
             throws Exception {
-        pool = new WorkerPool("budget-adapt", 4, 0, Clock.SYSTEM);
-        budget = new ConnectionBudget(640, pool);
-        int full = budget.target();
+        List<Tenant> t = connectedUpToTheTarget("budget-adapt", 4_000);
         int floor = budget.floor();
-        assertThat(full).as("the cap less a sixteenth").isEqualTo(600);
         assertThat(floor).as("the floor").isEqualTo(ConnectionBudget.MIN_FLOOR);
-        List<Tenant> t = tenants(4_000);
-        int next = period(t, 0, 600, 0);
-        budget.adapt();
-        assertThat(budget.target()).as("connected up to the target: nothing evicted")
-                .isEqualTo(full);
 
         // 1,000 uses; 800 open a connection past the target, each displacing another: 20 %
         // found theirs open, and a smaller target, keeping fewer of the same, would find fewer.
-        next = period(t, next, 800, 200);
+        int next = period(t, 600, 800, 200);
         budget.adapt();
         assertThat(budget.target()).as("a fifth reused: straight to the floor").isEqualTo(floor);
         await("the background to evict down to the floor", () -> budget.open() <= floor);
 
-        next = period(t, next, 700, 0);
+        period(t, next, 700, 0);
         budget.adapt();
         assertThat(budget.target()).as("never below the floor").isEqualTo(floor);
         assertThat(budget.open()).as("at the floor").isLessThanOrEqualTo(floor);
 
-        int expected = floor;
-        while (expected < full) {
-            period(t, next, 0, 1_000);
-            budget.adapt();
-            expected = Math.min(full, expected * 2);
-            assertThat(budget.target()).as("doubled after a period of reuse").isEqualTo(expected);
-        }
+        doublesBackToFull("doubled after a period of reuse", () -> period(t, 0, 0, 1_000));
     }
 
     @Test
     void atTheFloorReopeningAHotSetLargerThanItGrowsTheTargetBackToWhatHoldsIt()
             throws Exception {
-        pool = new WorkerPool("budget-would-be", 4, 0, Clock.SYSTEM);
-        budget = new ConnectionBudget(640, pool);
-        int full = budget.target();
+        List<Tenant> t = connectedUpToTheTarget("budget-would-be", 2_000);
         int floor = budget.floor();
-        List<Tenant> t = tenants(2_000);
-        int next = period(t, 0, full, 0);
-        budget.adapt();
-        next = period(t, next, 700, 0); // uniform churn
+        int next = period(t, 600, 700, 0); // uniform churn
         budget.adapt();
         assertThat(budget.target()).isEqualTo(floor);
 
@@ -187,14 +207,7 @@ class ConnectionBudgetEvictionTest {
         budget.adapt();
         assertThat(budget.target()).as("every reopen one the full target would have kept open")
                 .isEqualTo(2 * floor);
-        int expected = 2 * floor;
-        while (expected < full) {
-            useEach(hot, clock);
-            budget.adapt();
-            expected = Math.min(full, expected * 2);
-            assertThat(budget.target()).as("doubled while the full target would hit")
-                    .isEqualTo(expected);
-        }
+        doublesBackToFull("doubled while the full target would hit", () -> useEach(hot, clock));
         int evicted = evictedInOrder.size();
         useEach(hot, clock);
         assertThat(evictedInOrder).as("a pass over the hot set evicts nothing").hasSize(evicted);
@@ -209,12 +222,7 @@ class ConnectionBudgetEvictionTest {
             }
             budget.used();
         }
-        int target = budget.target();
-        await("the background to evict down to " + target, () -> budget.open() <= target);
-        await("the evictors to finish", () -> {
-            WorkerPool.Snapshot p = pool.snapshot();
-            return p.busyThreads() == 0 && p.runnableBackground() == 0;
-        });
+        settle();
     }
 
     @Test
