@@ -74,8 +74,10 @@ import org.slf4j.LoggerFactory;
  * finished; a turn increments it only by compare-and-set below the maximum for the backlog it
  * finds ({@link #evictorsFor}) and decrements it when it stops, so at most that many run, and
  * an open that finds them all busy leaves the work to them (each checks the count again before
- * it stops, and the next open past the target starts one again). {@link #target} is volatile, written only by {@link
- * #adapt} on the timer's thread, which alone reads and writes the {@code last*} counts.
+ * it stops, and the next open past the target starts one again). {@link #target} is volatile,
+ * written only by {@link #adapt} on the timer's thread, which alone reads and writes the {@code
+ * last*} counts. A database's release stamp is its own ({@link Evictable#takeReleasedAt} swaps
+ * it out atomically, so of a writer and a reader opening at once only one counts it).
  */
 public final class ConnectionBudget {
     /** Victims one open may evict. */
@@ -295,7 +297,7 @@ public final class ConnectionBudget {
      */
     public void candidate(Evictable db) {
         long releasedAt = db.takeReleasedAt();
-        if (releasedAt != 0 && closes.get() - releasedAt <= fullTarget - target) {
+        if (releasedAt != 0 && closes.get() - releasedAt < fullTarget - target) {
             wouldBeHits.increment();
         }
         order.opened(db);

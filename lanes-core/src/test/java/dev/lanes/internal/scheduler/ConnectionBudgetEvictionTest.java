@@ -401,7 +401,8 @@ class ConnectionBudgetEvictionTest {
 
     @Test
     void theEvictorsAllowedGrowWithTheBacklogWithinTheirBounds() {
-        assertThat(ConnectionBudget.evictorsFor(0, 64)).isEqualTo(ConnectionBudget.MAX_BACKGROUND_EVICTORS);
+        assertThat(ConnectionBudget.evictorsFor(0, 64))
+                .isEqualTo(ConnectionBudget.MAX_BACKGROUND_EVICTORS);
         assertThat(ConnectionBudget.evictorsFor(500, 64)).as("covered by the usual evictors")
                 .isEqualTo(ConnectionBudget.MAX_BACKGROUND_EVICTORS);
         assertThat(ConnectionBudget.evictorsFor(1_280, 64)).isEqualTo(20);
