@@ -73,6 +73,8 @@ class ConnectionBudgetEvictionTest {
 
     private WorkerPool pool;
     private ConnectionBudget budget;
+    /** The full target of the budget {@link #budgetOf} made. */
+    private int fullTarget;
     private final List<Tenant> evictedInOrder = java.util.Collections.synchronizedList(
             new ArrayList<>());
 
@@ -119,20 +121,27 @@ class ConnectionBudgetEvictionTest {
         return from + opening;
     }
 
+    /** A budget of {@code cap} on a pool of {@code threads}; returns its full target. */
+    private int budgetOf(String poolName, int threads, int cap) {
+        pool = new WorkerPool(poolName, threads, 0, Clock.SYSTEM);
+        budget = new ConnectionBudget(cap, pool);
+        fullTarget = cap - cap / ConnectionBudget.RESERVE_DIVISOR;
+        assertThat(budget.target()).as("the cap less a sixteenth").isEqualTo(fullTarget);
+        return fullTarget;
+    }
+
     /**
-     * A budget of 640 (a full target of 600) on a pool of 4 threads, with {@code n} stand-ins,
-     * the first 600 connected and a period looked at.
+     * A {@linkplain #budgetOf budget} with {@code n} stand-ins, as many connected as its full
+     * target keeps and a period looked at.
      */
-    private List<Tenant> connectedUpToTheTarget(String poolName, int n)
+    private List<Tenant> connectedUpToTheTarget(String poolName, int threads, int cap, int n)
             throws InterruptedException {
-        pool = new WorkerPool(poolName, 4, 0, Clock.SYSTEM);
-        budget = new ConnectionBudget(640, pool);
-        assertThat(budget.target()).as("the cap less a sixteenth").isEqualTo(600);
+        int full = budgetOf(poolName, threads, cap);
         List<Tenant> t = tenants(n);
-        period(t, 0, 600, 0);
+        period(t, 0, full, 0);
         budget.adapt();
         assertThat(budget.target()).as("connected up to the target: nothing evicted")
-                .isEqualTo(600);
+                .isEqualTo(full);
         return t;
     }
 
@@ -153,12 +162,11 @@ class ConnectionBudgetEvictionTest {
 
     /** Runs {@code period} then the budget's look, until the target is full; it must double. */
     private void doublesBackToFull(String why, Period period) throws InterruptedException {
-        int full = budget.max() - budget.max() / ConnectionBudget.RESERVE_DIVISOR;
         int expected = budget.target();
-        while (expected < full) {
+        while (expected < fullTarget) {
             period.run();
             budget.adapt();
-            expected = Math.min(full, expected * 2);
+            expected = Math.min(fullTarget, expected * 2);
             assertThat(budget.target()).as(why).isEqualTo(expected);
         }
     }
@@ -166,7 +174,7 @@ class ConnectionBudgetEvictionTest {
     @Test
     void whileConnectionsChurnTheTargetDropsToTheFloorAndGrowsBackOnceTheyAreReused()
             throws Exception {
-        List<Tenant> t = connectedUpToTheTarget("budget-adapt", 4_000);
+        List<Tenant> t = connectedUpToTheTarget("budget-adapt", 4, 640, 4_000);
         int floor = budget.floor();
         assertThat(floor).as("the floor").isEqualTo(ConnectionBudget.MIN_FLOOR);
 
@@ -188,7 +196,7 @@ class ConnectionBudgetEvictionTest {
     @Test
     void atTheFloorReopeningAHotSetLargerThanItGrowsTheTargetBackToWhatHoldsIt()
             throws Exception {
-        List<Tenant> t = connectedUpToTheTarget("budget-would-be", 2_000);
+        List<Tenant> t = connectedUpToTheTarget("budget-would-be", 4, 640, 2_000);
         int floor = budget.floor();
         int next = period(t, 600, 700, 0); // uniform churn
         budget.adapt();
@@ -227,9 +235,7 @@ class ConnectionBudgetEvictionTest {
 
     @Test
     void connectingForTheFirstTimeOrReusingOrQuietKeepsTheFullTarget() throws Exception {
-        pool = new WorkerPool("budget-keep", 4, 0, Clock.SYSTEM);
-        budget = new ConnectionBudget(640, pool);
-        int full = budget.target();
+        int full = budgetOf("budget-keep", 4, 640);
         List<Tenant> t = tenants(2_000);
 
         int next = period(t, 0, 800, 0);
@@ -360,16 +366,12 @@ class ConnectionBudgetEvictionTest {
 
     @Test
     void farPastTheTargetMoreEvictorsOverlapUpToHalfThePool() throws Exception {
-        pool = new WorkerPool("budget-catch-up", 64, 0, Clock.SYSTEM);
-        budget = new ConnectionBudget(4_096, pool);
+        List<Tenant> t = connectedUpToTheTarget("budget-catch-up", 64, 4_096, 3_840 + 1_100);
         int full = budget.target();
         int floor = budget.floor();
         assertThat(full).isEqualTo(3_840);
         assertThat(floor).isEqualTo(128);
-        List<Tenant> t = tenants(full + 1_100);
-        int next = period(t, 0, full, 0);
-        budget.adapt();
-        next = period(t, next, 1_000, 0); // every use opens, displacing another
+        int next = period(t, full, 1_000, 0); // every use opens, displacing another
         // From here every eviction is held, so each evictor started stays busy. The target
         // drops to the floor with the full target's connections open: 3,712 past it allow the
         // catching-up bound, where 8 run near the target.

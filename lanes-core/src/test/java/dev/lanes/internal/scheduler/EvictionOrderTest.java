@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lanes.internal.scheduler.ConnectionBudget.Evictable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,8 +41,7 @@ class EvictionOrderTest {
             throw new AssertionError("the order never evicts; its caller does");
         }
 
-        private final java.util.concurrent.atomic.AtomicLong releasedAt =
-                new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong releasedAt = new AtomicLong();
 
         @Override
         public void releasedAt(long closes) {
