@@ -25,7 +25,7 @@ final class DqliteScenario implements ScenarioBench {
     DqliteScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory.resolve("dqlite");
-        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+        this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.DQLITE));
     }
 
     @Override

@@ -82,7 +82,7 @@ final class JdbcScenario implements ScenarioBench {
     JdbcScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory;
-        this.runner = new WorkloadRunner(options.warmup(), options.duration());
+        this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.JDBC));
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -37,8 +38,8 @@ final class WorkloadRunner {
     private final Duration duration;
 
     WorkloadRunner(Duration warmup, Duration duration) {
-        this.warmup = warmup;
-        this.duration = duration;
+        this.warmup = Objects.requireNonNull(warmup, "warmup");
+        this.duration = Objects.requireNonNull(duration, "duration");
     }
 
     /** Runs {@code workload} on {@code threads} threads. */
@@ -89,13 +90,13 @@ final class WorkloadRunner {
         ErrorTally errors = new ErrorTally();
         long acknowledged = 0;
         long backgroundOperations = background == null ? -1 : 0;
+        Throwable firstCrash = firstCrash(workers);
+        if (firstCrash != null) {
+            throw new IllegalStateException(
+                    name + ": a bench thread failed, the run is void: " + firstCrash, firstCrash);
+        }
         for (int i = 0; i < all; i++) {
             Worker worker = workers.get(i);
-            if (worker.crash != null) {
-                throw new IllegalStateException(
-                        name + ": a bench thread failed, the run is void: " + worker.crash,
-                        worker.crash);
-            }
             if (i < threads) {
                 worker.byKind.forEach((kind, recorder) -> {
                     latency.add(recorder);
@@ -177,6 +178,22 @@ final class WorkloadRunner {
     }
 
     /** One thread's loop and its private tallies. */
+    /**
+     * The failure that voids a run: a worker's own failure rather than the broken start barrier
+     * it caused in the others (null when none failed).
+     */
+    private static Throwable firstCrash(List<Worker> workers) {
+        Throwable broken = null;
+        for (Worker worker : workers) {
+            if (worker.crash instanceof java.util.concurrent.BrokenBarrierException) {
+                broken = broken == null ? worker.crash : broken;
+            } else if (worker.crash != null) {
+                return worker.crash;
+            }
+        }
+        return broken;
+    }
+
     private static final class Worker implements Runnable {
         private final Workload workload;
         private final int index;

@@ -450,6 +450,16 @@ class BenchCommandTest {
                 .doesNotContain("--sample-interval");
     }
 
+    @Test
+    void everyScenarioBuildsItsRunsFromTheDefaultDurations(@TempDir Path dir) {
+        // without --duration each scenario measures for its own default; jdbc and dqlite once
+        // read the flag itself, null, and every run of theirs failed at its start barrier
+        for (Scenario scenario : Scenario.values()) {
+            BenchOptions options = parse("bench", "--scenario", scenario.name().toLowerCase());
+            assertThat(new BenchSuite(options, dir).plannedRuns()).as("%s", scenario).isPositive();
+        }
+    }
+
     private static BenchOptions parse(String... args) {
         CommandLine line = LanesCommand.commandLine();
         line.parseArgs(args);
