@@ -1,5 +1,6 @@
 package dev.lanes;
 
+import dev.lanes.spi.CommitFence;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -33,6 +34,7 @@ public final class DatabaseOptions {
     private final ConnectionSetup connectionSetup;
     private final int maxAttachedDatabases;
     private final int maxValueBytes;
+    private final CommitFence commitFence;
 
     /** SQLite's ceiling of {@code SQLITE_LIMIT_LENGTH}, the default {@link #maxValueBytes()}. */
     private static final int MAX_VALUE_BYTES = 1_000_000_000;
@@ -67,6 +69,7 @@ public final class DatabaseOptions {
         this.connectionSetup = b.buildSetup(checkpointMode);
         this.maxAttachedDatabases = b.maxAttachedDatabases;
         this.maxValueBytes = b.maxValueBytes;
+        this.commitFence = b.commitFence;
     }
 
     /**
@@ -304,6 +307,14 @@ public final class DatabaseOptions {
         return maxValueBytes;
     }
 
+    /**
+     * The check every writer transaction passes at its commit (see {@link CommitFence}); {@code
+     * null} for none, the default.
+     */
+    public CommitFence commitFence() {
+        return commitFence;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof DatabaseOptions)) {
@@ -327,7 +338,7 @@ public final class DatabaseOptions {
                 && Objects.equals(checkpointModeSet, other.checkpointModeSet)
                 && identityCheck == other.identityCheck && background == other.background
                 && maxAttachedDatabases == other.maxAttachedDatabases
-                && maxValueBytes == other.maxValueBytes
+                && maxValueBytes == other.maxValueBytes && commitFence == other.commitFence
                 && connectionSetup.equals(other.connectionSetup);
     }
 
@@ -337,7 +348,8 @@ public final class DatabaseOptions {
                 statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes,
                 slowWriteThreshold, idleRelease, maxReadDuration, initializer,
                 readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background,
-                maxAttachedDatabases, maxValueBytes, connectionSetup);
+                maxAttachedDatabases, maxValueBytes, connectionSetup,
+                System.identityHashCode(commitFence));
     }
 
     @Override
@@ -353,7 +365,7 @@ public final class DatabaseOptions {
                 + maxResultBytes + ", checkpointMode=" + checkpointMode + ", identityCheck="
                 + identityCheck + ", background=" + background + ", maxAttachedDatabases="
                 + maxAttachedDatabases + ", maxValueBytes=" + maxValueBytes + ", connectionSetup="
-                + connectionSetup + "]";
+                + connectionSetup + ", commitFence=" + commitFence + "]";
     }
 
     /** A builder holding the defaults. */
@@ -389,6 +401,7 @@ public final class DatabaseOptions {
         private boolean background;
         private int maxAttachedDatabases;
         private int maxValueBytes = MAX_VALUE_BYTES;
+        private CommitFence commitFence;
 
         private Builder() {
             this(defaultDiskReserve());
@@ -420,6 +433,7 @@ public final class DatabaseOptions {
             copySetup(o.connectionSetup);
             maxAttachedDatabases = o.maxAttachedDatabases;
             maxValueBytes = o.maxValueBytes;
+            commitFence = o.commitFence;
         }
 
         /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
@@ -606,6 +620,15 @@ public final class DatabaseOptions {
         public Builder maxValueBytes(int bytes) {
             this.maxValueBytes = Checks.between("maxValueBytes", bytes, 1024, MAX_VALUE_BYTES,
                     "SQLite's ceiling");
+            return this;
+        }
+
+        /**
+         * A check every writer transaction must pass at its commit; see {@link CommitFence}.
+         * Options with fences are equal only when they hold the same fence instance.
+         */
+        public Builder commitFence(CommitFence fence) {
+            this.commitFence = Objects.requireNonNull(fence, "commitFence");
             return this;
         }
 

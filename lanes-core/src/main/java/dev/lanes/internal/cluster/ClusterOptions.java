@@ -32,7 +32,10 @@ final class ClusterOptions {
                     + "executeScript after openCluster"),
             new Refused("connection setup (pragma, function, aggregate, collation, extension, "
                     + "onConnect)", DatabaseOptions::connectionSetup, "the connections are the "
-                    + "nodes', which Lanes does not open"));
+                    + "nodes', which Lanes does not open"),
+            new Refused("commitFence", DatabaseOptions::commitFence, "a cluster's commit is "
+                    + "the cluster's (its leader and quorum decide who writes), and a fence is "
+                    + "given a java.sql.Connection, which a cluster does not have"));
 
     /** Options that a cluster database ignores: they steer resources it does not have. */
     static final List<String> IGNORED = List.of("statementCacheSize", "idleRelease");

@@ -22,6 +22,7 @@ import dev.lanes.internal.writer.WriterCounters;
 import dev.lanes.spi.ClusterEngine;
 import dev.lanes.spi.ClusterException;
 import dev.lanes.spi.ClusterSession;
+import dev.lanes.spi.CommitFence;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashSet;
@@ -460,6 +461,12 @@ final class ClusterWriterConnection implements WriterConnection {
                 + "SqlFunction given a java.sql.Connection) cannot run on a cluster database, "
                 + "which has no JDBC connection; use execute, executeBatch, executeScript, query "
                 + "or begin(); nothing ran", null);
+    }
+
+    /** Never called: a cluster database refuses a commit fence when it opens (ClusterOptions). */
+    @Override
+    public void beforeCommit(CommitFence fence) {
+        throw new IllegalStateException(name + ": a cluster database has no commit fence");
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.util.LogNames;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -82,20 +81,17 @@ final class Cork {
                 return;
             }
             if (outerOpen()) {
-                long changed;
-                try {
-                    changed = c.changesSinceBegin();
-                    c.commit();
-                } catch (SQLException e) {
-                    WriteOutcome outcome = transaction.commitFailed(c, e, "uncork's COMMIT");
-                    r.fail(new WriteFailedException(outcome, name + ": uncork's COMMIT failed ("
-                            + e.getMessage() + ")" + (outcome == WriteOutcome.ROLLED_BACK
+                LaneTransaction.CommitResult result = commitOuter(c, "uncork's COMMIT");
+                if (!result.committed()) {
+                    WriteOutcome outcome = result.outcome();
+                    r.fail(new WriteFailedException(outcome, name + ": uncork's " + result.what()
+                            + (outcome == WriteOutcome.ROLLED_BACK
                             ? "; none of the corked writes persisted" : "; whether the corked "
-                            + "writes persisted is unknown"), e));
+                            + "writes persisted is unknown"), result.failure()));
                     return;
                 }
                 telemetry.counters.increment(WriterCounters.GROUPS);
-                transaction.committed(c, changed, observer);
+                transaction.committed(c, result.changed(), observer);
             }
             r.succeed(null);
         } finally {
@@ -136,17 +132,28 @@ final class Cork {
             log.warn("{}: shut down while corked: the corked writes were rolled back{}", name,
                     clean ? "" : " (not verified; SQLite rolls back on close)");
         } else {
-            try {
-                c.commit();
+            LaneTransaction.CommitResult result = commitOuter(c, "the COMMIT of a close while "
+                    + "corked");
+            if (result.committed()) {
                 log.info("{}: closed while corked: the corked writes were committed", name);
-            } catch (SQLException e) {
-                boolean clean = c.rolledBackAfterFailedCommit(e);
-                log.error("{}: closed while corked, and committing the corked writes failed; "
-                        + "{}", name, clean ? "they did not persist"
-                        : "whether they persisted is unknown", e);
+            } else {
+                log.error("{}: closed while corked, and committing the corked writes failed ({}); "
+                        + "{}", name, result.what(), result.outcome() == WriteOutcome.ROLLED_BACK
+                        ? "they did not persist" : "whether they persisted is unknown",
+                        result.failure());
             }
         }
         off();
+    }
+
+    /** Commits the outer transaction; a commit proven not applied counts as rolled back. */
+    private LaneTransaction.CommitResult commitOuter(LaneConnection c, String what) {
+        try {
+            return transaction.commit(c, what);
+        } catch (LaneConnection.CommitNotApplied e) {
+            return new LaneTransaction.CommitResult(0, transaction.commitFailed(c, e, what), e,
+                    "COMMIT failed (" + e.getMessage() + ")");
+        }
     }
 
     /** Whether writes are held in the outer transaction (reads then run on the lane). */

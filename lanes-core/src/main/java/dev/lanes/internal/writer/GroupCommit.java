@@ -219,23 +219,23 @@ final class GroupCommit {
      */
     private List<GroupWrite> commit(List<GroupWrite> ran, LaneConnection c,
             CommitObserver observer, long transactionStart) {
-        long changed;
         long commitStart = clock.nanoTime();
+        LaneTransaction.CommitResult result;
         try {
-            changed = c.changesSinceBegin();
-            c.commit();
+            result = transaction.commit(c, "COMMIT");
         } catch (LaneConnection.CommitNotApplied e) {
             return replayNotApplied(ran, e);
-        } catch (SQLException e) {
-            WriteOutcome outcome = transaction.commitFailed(c, e, "COMMIT");
+        }
+        if (!result.committed()) {
+            WriteOutcome outcome = result.outcome();
             for (GroupWrite r : ran) {
-                r.fail(new WriteFailedException(outcome, name + ": COMMIT failed ("
-                        + e.getMessage() + ")" + (outcome == WriteOutcome.ROLLED_BACK
-                        ? "; the write was rolled back" : "; whether the write persisted is "
-                        + "unknown"), e));
+                r.fail(new WriteFailedException(outcome, name + ": " + result.what()
+                        + (outcome == WriteOutcome.ROLLED_BACK ? "; the write was rolled back"
+                        : "; whether the write persisted is unknown"), result.failure()));
             }
             return List.of();
         }
+        long changed = result.changed();
         long commitEnd = clock.nanoTime();
         for (GroupWrite r : ran) {
             r.commitNanos = commitEnd - commitStart;

@@ -1,6 +1,7 @@
 package dev.lanes.internal.writer;
 
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
+import dev.lanes.spi.CommitFence;
 import java.sql.SQLException;
 import java.util.Set;
 
@@ -60,6 +61,12 @@ public interface LaneConnection {
 
     /** Runs one member of a group: its statement, or its body on a guarded connection. */
     Object run(GroupWrite request) throws Exception;
+
+    /**
+     * Runs the database's commit fence inside the open transaction, just before {@code COMMIT},
+     * on the connection a body would get there; throws what the fence threw.
+     */
+    void beforeCommit(CommitFence fence) throws Exception;
 
     /** Rows changed since the last successful {@link #beginImmediate()}. */
     long changesSinceBegin() throws SQLException;

@@ -12,6 +12,7 @@ import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.sql.BatchFailure;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.spi.CommitFence;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
@@ -45,13 +46,124 @@ final class LaneTransaction {
     private final Duration busyTimeout;
     private final DiskReserve diskReserve;
     private final Consumer<String> poison;
+    /** The database's commit fence, or null. */
+    private final CommitFence fence;
 
     LaneTransaction(String name, Duration busyTimeout, DiskReserve diskReserve,
-            Consumer<String> poison) {
+            Consumer<String> poison, CommitFence fence) {
         this.name = name;
         this.busyTimeout = busyTimeout;
         this.diskReserve = diskReserve;
         this.poison = poison;
+        this.fence = fence;
+    }
+
+    /**
+     * How a commit ended: committed ({@link #failure} null), or failed with the outcome of
+     * everything in the transaction and a phrase that says what failed.
+     *
+     * @param changed the rows the transaction changed
+     */
+    record CommitResult(long changed, WriteOutcome outcome, Exception failure, String what) {
+        static CommitResult committed(long changed) {
+            return new CommitResult(changed, null, null, null);
+        }
+
+        boolean committed() {
+            return failure == null;
+        }
+    }
+
+    /**
+     * Commits the open transaction behind the database's commit fence: the fence runs inside it
+     * just before {@code COMMIT}; a fence that throws refuses the commit (rolled back, verified,
+     * else unknown); a failed {@code COMMIT} ends as {@link #commitFailed} says; and a fence that
+     * cannot say it held the right to write through the commit makes the outcome unknown. An
+     * unknown outcome poisons the writer.
+     *
+     * @param what the commit, for the poison cause ("COMMIT", "uncork's COMMIT", ...)
+     * @throws LaneConnection.CommitNotApplied when the commit is proven not applied (a cluster's)
+     */
+    CommitResult commit(LaneConnection c, String what) throws LaneConnection.CommitNotApplied {
+        long changed;
+        try {
+            changed = c.changesSinceBegin();
+        } catch (SQLException e) {
+            return new CommitResult(0, commitFailed(c, e, what), e, "COMMIT failed ("
+                    + e.getMessage() + ")");
+        }
+        if (fence != null) {
+            CommitResult refused = fenceBeforeCommit(c, what);
+            if (refused != null) {
+                return refused;
+            }
+        }
+        try {
+            c.commit();
+        } catch (LaneConnection.CommitNotApplied e) {
+            throw e;
+        } catch (SQLException e) {
+            return new CommitResult(0, commitFailed(c, e, what), e, "COMMIT failed ("
+                    + e.getMessage() + ")");
+        }
+        if (!heldThroughCommit(what)) {
+            return new CommitResult(changed, WriteOutcome.UNKNOWN, new IllegalStateException(
+                    "the commit fence could not confirm that the right to write was held through "
+                    + what), "the commit fence could not confirm that this writer held the right "
+                    + "to write through " + what);
+        }
+        return CommitResult.committed(changed);
+    }
+
+    /** Runs the fence; null when it let the commit go on, else the refused commit's result. */
+    private CommitResult fenceBeforeCommit(LaneConnection c, String what) {
+        LaneConnection.Watch watch = c.watch();
+        Exception refusal = null;
+        try {
+            c.beforeCommit(fence);
+        } catch (Exception e) {
+            refusal = e;
+        }
+        if (refusal == null && !watch.ended()) {
+            return null;
+        }
+        if (refusal == null) {
+            refusal = new IllegalStateException("the commit fence ended the transaction");
+        }
+        boolean clean = !watch.committed() && c.rollbackVerified();
+        if (!clean) {
+            poison("the commit fence refused " + what + " (" + refusal + ") and the rollback "
+                    + "could not be verified");
+        }
+        return new CommitResult(0, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
+                refusal, "the commit fence refused the commit (" + refusal.getMessage() + ")");
+    }
+
+    /**
+     * After a commit (or, for maintenance, after its body): whether the fence, if any, held the
+     * right to write through it. When it did not, the writer is poisoned.
+     */
+    boolean heldThroughCommit(String what) {
+        if (fence == null) {
+            return true;
+        }
+        boolean held;
+        try {
+            held = fence.heldThroughCommit();
+        } catch (RuntimeException e) {
+            log.error("{}: the commit fence failed after {}", name, what, e);
+            held = false;
+        }
+        if (!held) {
+            poison("the commit fence could not confirm that this writer held the right to write "
+                    + "through " + what + "; whether it persisted is unknown");
+        }
+        return held;
+    }
+
+    /** Whether the database has a commit fence. */
+    boolean fenced() {
+        return fence != null;
     }
 
     String name() {

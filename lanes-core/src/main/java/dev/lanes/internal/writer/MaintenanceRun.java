@@ -8,6 +8,7 @@ import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.writer.WriteRequest.Maintenance;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -49,12 +50,20 @@ final class MaintenanceRun {
                     + "uncork first", null));
             return;
         }
+        if (!r.background && !fencePassed(r, c)) {
+            return;
+        }
         LaneConnection.Watch watch = c.watch();
         WriteRequest.Ran once = r.runOnce(clock,
                 () -> c.runGuarded(r.body, false, diskReserve::checkVacuumHeadroom));
         Object value = once.value();
         Throwable failure = once.failure();
-        if (leftOpen(c)) {
+        if ((failure == null || watch.committed()) && !r.background
+                && !transaction.heldThroughCommit("a maintenance request")) {
+            r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the commit fence "
+                    + "could not confirm that this writer held the right to write through the "
+                    + "maintenance request; whether it persisted is unknown", failure));
+        } else if (leftOpen(c)) {
             boolean clean = c.rollbackVerified();
             r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the maintenance "
                     + "request left a transaction open" + (clean ? " (rolled back)" : ""), failure));
@@ -77,6 +86,34 @@ final class MaintenanceRun {
                 telemetry.counters.increment(WriterCounters.COMMITTED);
             }
         }
+    }
+
+    /**
+     * A maintenance body runs outside a transaction, so the commit fence is passed in a
+     * transaction of its own just before the body, and asked after it whether it held. A fence
+     * that refuses fails the request {@code NOT_STARTED}: the body never ran.
+     */
+    private boolean fencePassed(Maintenance r, WriterConnection c) {
+        if (!transaction.fenced()) {
+            return true;
+        }
+        if (!transaction.begin(c, List.of(r))) {
+            return false;
+        }
+        String what = "the commit fence's transaction before a maintenance request";
+        LaneTransaction.CommitResult result;
+        try {
+            result = transaction.commit(c, what);
+        } catch (LaneConnection.CommitNotApplied e) {
+            result = new LaneTransaction.CommitResult(0, transaction.commitFailed(c, e, what), e,
+                    "COMMIT failed (" + e.getMessage() + ")");
+        }
+        if (result.committed()) {
+            return true;
+        }
+        r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": " + result.what()
+                + " before the maintenance request; it never ran", result.failure()));
+        return false;
     }
 
     /** Whether the body left a transaction open; one that cannot be asked counts as open. */

@@ -316,20 +316,24 @@ final class PinnedTransaction {
             commitIntoCork(tx, r, c);
             return;
         }
-        long changed;
+        String what = "the COMMIT of an interactive transaction";
+        LaneTransaction.CommitResult result;
         try {
-            changed = c.changesSinceBegin();
-            c.commit();
-        } catch (SQLException e) {
-            WriteOutcome outcome = lane.laneTransaction().commitFailed(c, e,
-                    "the COMMIT of an interactive transaction");
-            boolean clean = outcome == WriteOutcome.ROLLED_BACK;
-            end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, "COMMIT failed: " + e.getMessage());
-            r.fail(new WriteFailedException(outcome, lane.name() + ": COMMIT failed ("
-                    + e.getMessage() + ")" + (clean ? "; the transaction was rolled back"
-                    : "; whether it persisted is unknown"), e));
+            result = lane.laneTransaction().commit(c, what);
+        } catch (LaneConnection.CommitNotApplied e) {
+            result = new LaneTransaction.CommitResult(0,
+                    lane.laneTransaction().commitFailed(c, e, what), e,
+                    "COMMIT failed (" + e.getMessage() + ")");
+        }
+        if (!result.committed()) {
+            boolean clean = result.outcome() == WriteOutcome.ROLLED_BACK;
+            end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, result.what());
+            r.fail(new WriteFailedException(result.outcome(), lane.name() + ": " + result.what()
+                    + (clean ? "; the transaction was rolled back"
+                    : "; whether it persisted is unknown"), result.failure()));
             return;
         }
+        long changed = result.changed();
         long age = tx.ageNanos();
         end(tx, State.COMMITTED, "committed");
         lane.telemetry().counters.increment(WriterCounters.COMMITTED);

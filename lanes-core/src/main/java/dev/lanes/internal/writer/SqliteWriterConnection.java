@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import dev.lanes.spi.CommitFence;
 import org.sqlite.SQLiteCommitListener;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteUpdateListener;
@@ -443,6 +444,14 @@ final class SqliteWriterConnection implements WriterConnection {
     public Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck)
             throws Exception {
         return runGuarded(body, inTransaction, vacuumCheck, true);
+    }
+
+    @Override
+    public void beforeCommit(CommitFence fence) throws Exception {
+        runGuarded(connection -> {
+            fence.beforeCommit(connection);
+            return null;
+        }, true, null, true);
     }
 
     /**

@@ -152,10 +152,14 @@ final class WriterConnectionSlot {
         c.beginImmediate();
         try {
             c.runInitializer(initializer);
-            c.commit();
         } catch (Exception | Error e) {
             c.rollbackVerified();
             throw e;
+        }
+        LaneTransaction.CommitResult result = lane.laneTransaction().commit(c,
+                "the initializer's COMMIT");
+        if (!result.committed()) {
+            throw result.failure();
         }
     }
 

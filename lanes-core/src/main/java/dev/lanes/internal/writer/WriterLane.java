@@ -105,7 +105,7 @@ public final class WriterLane implements WorkerPool.Task {
         // one instance of each callback the parts share, not one per part
         this.poison = this::poison;
         this.transaction = new LaneTransaction(name(), options.busyTimeout(), setup.diskReserve(),
-                poison);
+                poison, options.commitFence());
         this.cork = new Cork(transaction, telemetry, lock);
         // The parts that live as long as the lane reach each other through it (the accessors
         // below), and call back into it by its package-private methods: one reference each,

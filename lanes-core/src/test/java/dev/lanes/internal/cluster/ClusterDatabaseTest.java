@@ -304,6 +304,25 @@ class ClusterDatabaseTest {
     }
 
     @Test
+    void aCommitFenceIsRefusedAtOpenNamingIt() {
+        dev.lanes.spi.CommitFence fence = new dev.lanes.spi.CommitFence() {
+            @Override
+            public void beforeCommit(java.sql.Connection connection) {}
+
+            @Override
+            public boolean heldThroughCommit() {
+                return true;
+            }
+        };
+        InvalidRequestException e = catchThrowableOfType(() -> lanes.openCluster(engine, "other",
+                DatabaseOptions.builder().commitFence(fence).build()),
+                InvalidRequestException.class);
+
+        assertThat(e.getMessage()).contains("commitFence", "refused on a cluster database");
+        assertThat(engine.opens.get()).isEqualTo(1); // the one of setUp; nothing was opened
+    }
+
+    @Test
     void theSameNameOnTheSameEngineIsTheSameDatabaseAndTheRuntimeClosesIt() {
         assertThat(lanes.openCluster(engine, "app", options(Duration.ofSeconds(2)))).isSameAs(db);
         LanesException other = catchThrowableOfType(() -> lanes.openCluster(engine, "app",

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 class CommitNotAppliedReplayTest {
     private final List<String> poisons = new ArrayList<>();
     private final LaneTransaction transaction = new LaneTransaction("db", Duration.ofSeconds(1),
-            new DiskReserve("db", Path.of("db"), 0, Clock.SYSTEM, MetricsReporter.NONE), poisons::add);
+            new DiskReserve("db", Path.of("db"), 0, Clock.SYSTEM, MetricsReporter.NONE), poisons::add,
+            null);
     private final WriteTelemetry telemetry = new WriteTelemetry(
             PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM));
     private final GroupCommit groupCommit = new GroupCommit(transaction,
@@ -108,6 +109,11 @@ class CommitNotAppliedReplayTest {
                     ? ((WriteRequest.StatementWrite) request).sql() : "body";
             pending.add(sql);
             return 1;
+        }
+
+        @Override
+        public void beforeCommit(dev.lanes.spi.CommitFence fence) {
+            throw new AssertionError("no commit fence is set");
         }
 
         @Override

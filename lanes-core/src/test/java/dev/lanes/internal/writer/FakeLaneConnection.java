@@ -3,6 +3,7 @@ package dev.lanes.internal.writer;
 import dev.lanes.internal.writer.WriteRequest.BodyWrite;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
 import dev.lanes.internal.writer.WriteRequest.StatementWrite;
+import dev.lanes.spi.CommitFence;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -89,6 +90,11 @@ final class FakeLaneConnection implements LaneConnection {
     @Override
     public Object run(GroupWrite request) throws Exception {
         return execute(request, step("RUN " + request.describe()));
+    }
+
+    @Override
+    public void beforeCommit(CommitFence fence) throws Exception {
+        fence.beforeCommit(null);
     }
 
     @Override

@@ -41,7 +41,8 @@ class GroupCommitRulesTest {
     private final List<String> poisons = new ArrayList<>();
     private final List<Set<String>> commits = new ArrayList<>();
     private final LaneTransaction transaction = new LaneTransaction(NAME, Duration.ofSeconds(5),
-            new DiskReserve(NAME, Path.of(NAME), 0, clock, MetricsReporter.NONE), poisons::add);
+            new DiskReserve(NAME, Path.of(NAME), 0, clock, MetricsReporter.NONE), poisons::add,
+            null);
     private final WriteTelemetry telemetry = new WriteTelemetry(
             PartialLaneSetup.forTelemetry(NAME, Duration.ofSeconds(10), clock));
     private final GroupCommit groupCommit = new GroupCommit(transaction,
