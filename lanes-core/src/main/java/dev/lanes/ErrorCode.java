@@ -18,6 +18,7 @@ public enum ErrorCode {
     DATABASE_DEAD(false),
     DATABASE_LOCKED(false),
     IDENTITY_MISMATCH(false),
+    UNSUPPORTED_DRIVER(false),
     CAPACITY_FLOOR(true),
     RESULT_TOO_LARGE(false),
     BATCH_FAILED(false),

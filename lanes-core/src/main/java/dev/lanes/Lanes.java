@@ -38,6 +38,9 @@ public final class Lanes implements AutoCloseable {
                     : java.lang.management.ManagementFactory.getPlatformMBeanServer(),
                     b.maxDatabaseMBeans);
         }
+        if (b.checkpointsOnWriter) {
+            runtime.confineCheckpointsToWriter();
+        }
         LanesRuntime engine = runtime;
         CLEANER.register(this, engine::abandoned);
     }
@@ -151,6 +154,7 @@ public final class Lanes implements AutoCloseable {
         private boolean maxDatabaseMBeansSet;
         private Clock clock;
         private Timer timer;
+        private boolean checkpointsOnWriter;
 
         private Builder() {}
 
@@ -281,6 +285,16 @@ public final class Lanes implements AutoCloseable {
         Builder clock(Clock clock, Timer timer) {
             this.clock = Objects.requireNonNull(clock, "clock");
             this.timer = Objects.requireNonNull(timer, "timer");
+            return this;
+        }
+
+        /**
+         * Test seam, not API: the runtime runs every checkpoint on each database's writer
+         * connection, as it does on a SQLite with the WAL-reset bug (see {@link SqliteInfo}).
+         * Package-private so that users never see it.
+         */
+        Builder checkpointsOnWriter() {
+            this.checkpointsOnWriter = true;
             return this;
         }
 

@@ -16,6 +16,8 @@ import java.time.Duration;
  * @param saturationStretches stretches in which every thread was busy over a second while work
  *     waited
  * @param saturated whether such a stretch is going on now
+ * @param sqlite the SQLite and sqlite-jdbc versions, and whether checkpoints are confined to the
+ *     writer against SQLite's WAL-reset bug
  */
 public record RuntimeDiagnostics(
         int liveThreads,
@@ -27,4 +29,5 @@ public record RuntimeDiagnostics(
         int openConnections,
         Duration longestQueueWait,
         long saturationStretches,
-        boolean saturated) {}
+        boolean saturated,
+        SqliteInfo sqlite) {}

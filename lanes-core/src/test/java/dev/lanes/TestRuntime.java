@@ -41,7 +41,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * <p>{@link Builder#clock(ManualClock)} runs the runtime on a manual clock, through a test seam
  * of {@link Lanes.Builder}; only tests in the internal packages use it, since the clock is
- * internal.
+ * internal. {@link Builder#checkpointsOnWriter()} confines checkpoints to the writer, as on a
+ * SQLite with the WAL-reset bug, through another.
  *
  * <p>Set up and checked by the test's own thread (the one running the test method). The test's
  * runtime may be asked for from any thread: {@link #runtimes} guards {@link #lanes} and {@link
@@ -87,6 +88,7 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
         private long sqliteSoftHeapLimit;
         private MetricsListener metrics;
         private ManualClock clock;
+        private boolean checkpointsOnWriter;
         private boolean lanesDefaults;
         private Duration threadGrace = THREAD_GRACE;
 
@@ -125,6 +127,15 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
         /** Runs every runtime of the test on {@code clock}, which is also its timer. */
         public Builder clock(ManualClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Runs every checkpoint on each database's writer connection, as on a SQLite with the
+         * WAL-reset bug, through a test seam of {@link Lanes.Builder}.
+         */
+        public Builder checkpointsOnWriter() {
+            this.checkpointsOnWriter = true;
             return this;
         }
 
@@ -214,6 +225,9 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
         }
         if (settings.clock != null) {
             builder.clock(settings.clock, settings.clock);
+        }
+        if (settings.checkpointsOnWriter) {
+            builder.checkpointsOnWriter();
         }
         Lanes l = builder.build();
         runtimes.lock();

@@ -10,6 +10,7 @@ import dev.lanes.IdentityMismatchException;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.file.Backup;
+import dev.lanes.internal.file.CheckpointRecord;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.file.Lease;
@@ -63,7 +64,7 @@ final class DatabaseGuards {
     private final Lease lease;
     private final Identity identity;
     /** Null until the first checkpoint is recorded; see {@link #checkpoints()}. */
-    private volatile Checkpointer.Stats checkpoints;
+    private volatile CheckpointRecord checkpoints;
     /**
      * The checkpointer of the active period in {@link CheckpointMode#DEDICATED} mode: null while
      * the database is not being written (most databases of a large fleet, which so hold none),
@@ -85,7 +86,7 @@ final class DatabaseGuards {
             VarHandles.field(MethodHandles.lookup(), "checkpointer", Checkpointer.class);
     private static final Checkpointer CLOSED_CHECKPOINTER = Checkpointer.closedOne();
     private static final VarHandle CHECKPOINTS =
-            VarHandles.field(MethodHandles.lookup(), "checkpoints", Checkpointer.Stats.class);
+            VarHandles.field(MethodHandles.lookup(), "checkpoints", CheckpointRecord.class);
     private static final VarHandle BACKUPS =
             VarHandles.field(MethodHandles.lookup(), "backups", Backup.Tracker.class);
 
@@ -112,10 +113,10 @@ final class DatabaseGuards {
      * manual one (a database that never checkpointed holds none), and set by compare-and-set, so
      * that every recorder shares it.
      */
-    private Checkpointer.Stats checkpoints() {
-        Checkpointer.Stats s = checkpoints;
+    private CheckpointRecord checkpoints() {
+        CheckpointRecord s = checkpoints;
         return s != null ? s : VarHandles.getOrSet(CHECKPOINTS, this,
-                () -> new Checkpointer.Stats(options.checkpointMode()));
+                () -> new CheckpointRecord(options.checkpointMode()));
     }
 
     /** The database's metrics reporter, which its reads report through too. */
@@ -145,7 +146,8 @@ final class DatabaseGuards {
                 Checkpointer made = new Checkpointer(path, name, options.synchronous(), pool,
                         runtime.budget(), runtime.clock(), runtime.timer(), identity,
                         this::checkpoints, metrics, ConnectionSettings.of(options),
-                        retired -> CHECKPOINTER.compareAndSet(this, retired, null), onWriter);
+                        retired -> CHECKPOINTER.compareAndSet(this, retired, null), onWriter,
+                        runtime.checkpointsOnWriterOnly());
                 if (!CHECKPOINTER.compareAndSet(this, null, made)) {
                     continue;
                 }
@@ -213,9 +215,9 @@ final class DatabaseGuards {
 
     /** Checkpoint ownership and the WAL's size, for diagnostics (one {@code stat}, no SQLite). */
     DatabaseDiagnostics.Checkpoints checkpointDiagnostics() {
-        Checkpointer.Stats s = checkpoints;
+        CheckpointRecord s = checkpoints;
         // none recorded yet: an empty record's view, not kept
-        return (s != null ? s : new Checkpointer.Stats(options.checkpointMode())).view(path);
+        return (s != null ? s : new CheckpointRecord(options.checkpointMode())).view(path);
     }
 
     /**

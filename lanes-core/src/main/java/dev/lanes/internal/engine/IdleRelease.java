@@ -1,5 +1,6 @@
 package dev.lanes.internal.engine;
 
+import dev.lanes.CheckpointMode;
 import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
@@ -196,7 +197,9 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             if (writer != null && !closeConnections) {
                 writer.releaseMemory(); // PRAGMA shrink_memory
             }
+            // EXTERNAL: the replicator owns the WAL; Lanes runs no checkpoint of its own
             readersLast[0] = closeConnections && writer != null && readers.openConnections() > 0
+                    && lane.setup().options().checkpointMode() != CheckpointMode.EXTERNAL
                     && writer.emptyWal();
             closed[0] = (readersLast[0] ? 0 : readers.releaseIdle())
                     + (writer != null && closeConnections ? 1 : 0);

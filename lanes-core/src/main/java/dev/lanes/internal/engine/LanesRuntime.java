@@ -8,12 +8,14 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.MetricsListener;
 import dev.lanes.RuntimeDiagnostics;
+import dev.lanes.SqliteInfo;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.file.CanonicalPath;
 import dev.lanes.internal.file.Lease;
 import dev.lanes.internal.notify.ChangeDispatcher;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.SqliteLibrary;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
@@ -78,6 +80,11 @@ public final class LanesRuntime {
 
     /** The databases open in this runtime; see {@link DatabaseRegistry}. */
     private final DatabaseRegistry registry;
+    /**
+     * Whether checkpoints run on the writer alone whatever SQLite's version; a test seam (see
+     * {@link #confineCheckpointsToWriter()}).
+     */
+    private volatile boolean checkpointsOnWriterForced;
 
     public LanesRuntime(String name, int maxThreads, long threadStackSize,
             MetricsListener metrics, int maxOpenConnections, long sqliteSoftHeapLimit) {
@@ -186,6 +193,7 @@ public final class LanesRuntime {
      *     differs
      */
     public Database open(Path path, DatabaseOptions options) {
+        SqliteLibrary.require(); // a driver Lanes cannot run on fails here, before anything opens
         Path canonical = CanonicalPath.of(path);
         long leaseDeadline = System.nanoTime() + LEASE_WAIT.toNanos();
         DatabaseImpl db;
@@ -372,7 +380,30 @@ public final class LanesRuntime {
         int open = registry.size();
         return new RuntimeDiagnostics(s.liveThreads(), s.maxThreads(), s.busyThreads(),
                 s.runnableForeground(), s.runnableBackground(), open, budget.open(),
-                s.longestQueueWait(), s.saturationStretches(), s.saturated());
+                s.longestQueueWait(), s.saturationStretches(), s.saturated(),
+                sqliteInfo(checkpointsOnWriterForced));
+    }
+
+    /**
+     * Whether the databases of this runtime run every checkpoint on their writer connection:
+     * on a SQLite with the WAL-reset bug (see {@link SqliteLibrary}), or when a test asked.
+     */
+    boolean checkpointsOnWriterOnly() {
+        return checkpointsOnWriterForced || SqliteLibrary.facts().walResetBug();
+    }
+
+    /**
+     * Test seam, not API: the databases opened from now on run every checkpoint on their writer
+     * connection, as they do on a SQLite with the WAL-reset bug.
+     */
+    public void confineCheckpointsToWriter() {
+        checkpointsOnWriterForced = true;
+    }
+
+    /** The SQLite of this process; the mitigation shown as on when {@code forced}. */
+    public static SqliteInfo sqliteInfo(boolean forced) {
+        SqliteLibrary.Facts f = SqliteLibrary.facts();
+        return new SqliteInfo(f.sqliteVersion(), f.driverVersion(), forced || f.walResetBug());
     }
 
     /** The databases open now, without waiting for those being opened (they are left out). */

@@ -2,12 +2,10 @@ package dev.lanes.internal.file;
 
 import dev.lanes.CheckpointMode;
 import dev.lanes.CheckpointResult;
-import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.MetricsListener.CheckpointTrigger;
 import dev.lanes.MetricsListener.CheckpointType;
 import dev.lanes.SqlFunction;
 import dev.lanes.Synchronous;
-import dev.lanes.internal.reader.ReaderConnection;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.ConnectionSettings;
@@ -29,15 +27,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -86,6 +81,12 @@ import org.sqlite.SQLiteOpenMode;
  * first checkpoint of an active period runs, counted in the connection budget), never on the
  * writer's.
  *
+ * <h2>On a SQLite with the WAL-reset bug</h2>
+ * There the checkpointer opens no connection: every checkpoint runs whole on the writer lane
+ * ({@link LaneCheckpoints#run}), a {@code RESTART} for a WAL past the threshold and the quiet
+ * period's {@code TRUNCATE}, so that no checkpoint ever runs beside a commit of another
+ * connection (ARCHITECTURE.md, "The WAL-reset bug"). The writes wait for the copy.
+ *
  * <h2>Concurrency</h2>
  * {@link #state}, {@link #pending}, {@link #closing} and {@link #ticking} are guarded by {@link
  * #lock}. Like the writer lane, the task is in one of three run states ({@code IDLE},
@@ -93,11 +94,9 @@ import org.sqlite.SQLiteOpenMode;
  * the pool, so it never runs on two threads at once. The connection is used only by the turn
  * holder (a pool thread, always a platform thread), and opened and closed only by a turn, which
  * publishes whether it holds one in {@link #connected}. The {@code tick} fields are touched only
- * by the timer's single thread. {@link #tailQueued} is set by compare-and-set by the turn that
- * queues a tail on the writer lane and cleared by whoever completes it. {@link Stats} is shared
- * with {@link
- * dev.lanes.Database#checkpoint()}'s path, made by whichever records first, and publishes through
- * a volatile field. Each run, and
+ * by the timer's single thread. {@link #onLane} is thread-safe. The {@link CheckpointRecord} is
+ * shared with {@link dev.lanes.Database#checkpoint()}'s path, made by whichever records first,
+ * and publishes through a volatile field. Each run, and
  * each failure (opening the connection included), is reported to the metrics listener by the
  * turn that ran it.
  *
@@ -151,9 +150,6 @@ public final class Checkpointer implements WorkerPool.Task {
         CompletableFuture<CheckpointResult> run(SqlFunction<CheckpointResult> body);
     }
 
-    private static final VarHandle TAIL_QUEUED =
-            VarHandles.field(MethodHandles.lookup(), "tailQueued", boolean.class);
-
     /** The checkpoint modes the checkpointer runs, weakest first. */
     enum Kind { PASSIVE, TRUNCATE }
 
@@ -170,7 +166,7 @@ public final class Checkpointer implements WorkerPool.Task {
      * The database's checkpoint record, asked for only when a checkpoint is recorded: a database
      * whose WAL never grew enough for one (most tenants) then never makes it.
      */
-    private final Supplier<Stats> stats;
+    private final Supplier<CheckpointRecord> stats;
     private final MetricsReporter metrics;
     private final Consumer<Checkpointer> onRetired;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -193,10 +189,10 @@ public final class Checkpointer implements WorkerPool.Task {
     // turn only
     private SQLiteConnection connection;
 
-    /** Finishes each checkpoint on the writer lane (see the class comment). */
-    private final OnWriter onWriter;
-    /** Whether a tail is in the lane's queue; set by the turn that queues it, cleared when done. */
-    private volatile boolean tailQueued;
+    /** Runs checkpoints, or their tails, on the writer lane (see the class comment). */
+    private final LaneCheckpoints onLane;
+    /** Whether every checkpoint runs whole on the writer lane: a SQLite with the WAL-reset bug. */
+    private final boolean onWriterOnly;
 
     // tick only (the timer's single thread)
     private long lastSize = -1;
@@ -208,10 +204,11 @@ public final class Checkpointer implements WorkerPool.Task {
 
     public Checkpointer(Path path, String name, Synchronous synchronous, WorkerPool pool,
             ConnectionBudget budget, Clock clock, Timer timer, Identity identity,
-            Supplier<Stats> stats, MetricsReporter metrics, ConnectionSettings settings,
-            Consumer<Checkpointer> onRetired, OnWriter onWriter) {
+            Supplier<CheckpointRecord> stats, MetricsReporter metrics, ConnectionSettings settings,
+            Consumer<Checkpointer> onRetired, OnWriter onWriter, boolean onWriterOnly) {
         this.metrics = metrics;
-        this.onWriter = onWriter;
+        this.onLane = new LaneCheckpoints(name, onWriter, stats, metrics, clock);
+        this.onWriterOnly = onWriterOnly;
         this.onRetired = onRetired;
         this.path = path;
         this.name = name;
@@ -231,7 +228,7 @@ public final class Checkpointer implements WorkerPool.Task {
      */
     public static Checkpointer closedOne() {
         Checkpointer c = new Checkpointer(null, null, null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, false);
         c.closing = true;
         c.closed.complete(null);
         return c;
@@ -364,7 +361,8 @@ public final class Checkpointer implements WorkerPool.Task {
 
     /** No write for {@link #QUIET}: truncate a checkpointed WAL, or stop looking. */
     private void quiet(long now) {
-        if (!connected) {
+        boolean checkpointed = onWriterOnly ? onLane.truncateOwed() || onLane.queued() : connected;
+        if (!checkpointed) {
             deactivate();
         } else if (!truncateTried || now - truncateTriedNanos >= QUIET.toNanos()) {
             truncateTried = true;
@@ -445,6 +443,13 @@ public final class Checkpointer implements WorkerPool.Task {
     }
 
     private void checkpoint(Kind kind) throws SQLException {
+        if (onWriterOnly) {
+            if (SqliteConnections.isWalDatabase(path)) {
+                onLane.run(kind == Kind.PASSIVE ? "RESTART" : "TRUNCATE",
+                        kind == Kind.PASSIVE ? TAIL_WAIT : LOCK_WAIT);
+            }
+            return;
+        }
         SQLiteConnection c = connection;
         if (c == null) {
             if (!SqliteConnections.isWalDatabase(path)) {
@@ -466,20 +471,21 @@ public final class Checkpointer implements WorkerPool.Task {
             CheckpointResult passive = run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
             if (!passive.complete()) {
                 stats.get().record(mode, passive);
-                CheckpointResult restart = runWaiting(c, "RESTART", RESTART_WAIT);
+                CheckpointResult restart = LaneCheckpoints.runWaiting(c, "RESTART", RESTART_WAIT,
+                        metrics, clock);
                 if (!restart.busy()) {
                     stats.get().record("RESTART", restart); // the next write starts the WAL over
                     return;
                 }
-                finishOnWriter("RESTART", restart); // it could not take the lock in time
+                onLane.finish("RESTART", restart, TAIL_WAIT); // it could not take the lock in time
                 return;
             }
             // A result that looks complete is complete only up to the WAL's end when the
             // checkpoint began, and the writer may have added frames since (see the class comment).
-            finishOnWriter(mode, passive);
+            onLane.finish(mode, passive, TAIL_WAIT);
             return;
         }
-        CheckpointResult result = runWaiting(c, mode, LOCK_WAIT);
+        CheckpointResult result = LaneCheckpoints.runWaiting(c, mode, LOCK_WAIT, metrics, clock);
         if (!result.busy()) {
             closeConnection(); // the database is quiet: see the class comment
         }
@@ -489,85 +495,16 @@ public final class Checkpointer implements WorkerPool.Task {
         }
     }
 
-    /**
-     * Queues the tail of a checkpoint that copied what it could ({@code bulk}, run in {@code
-     * bulkMode}) on the writer lane, unless one is queued already. The two are one checkpoint in
-     * the record: the tail's result is recorded, or the bulk's when no tail ran. A tail the lane
-     * refuses (closing, poisoned, corked) or that fails is left to the next look; a failure
-     * leaves every frame in the WAL, and does not poison the writer.
-     */
-    private void finishOnWriter(String bulkMode, CheckpointResult bulk) {
-        if (!TAIL_QUEUED.compareAndSet(this, false, true)) {
-            stats.get().record(bulkMode, bulk);
-            return;
-        }
-        CompletableFuture<CheckpointResult> tail;
-        try {
-            tail = onWriter.run(this::restartOnWriter);
-        } catch (RuntimeException refused) {
-            tailQueued = false;
-            stats.get().record(bulkMode, bulk);
-            log.debug("{}: the writer refused a checkpoint's tail: {}", name, refused.toString());
-            return;
-        }
-        tail.whenComplete((result, failure) -> {
-            tailQueued = false;
-            if (failure == null) {
-                stats.get().record("RESTART", result);
-            } else {
-                stats.get().record(bulkMode, bulk);
-                log.debug("{}: a checkpoint's tail on the writer failed: {}", name,
-                        failure.toString());
-            }
-        });
-    }
-
-    /**
-     * The tail, on the writer connection between two turns: a {@code RESTART} checkpoint, which
-     * copies the frames left, then waits for the readers still reading frames of the WAL to
-     * finish (new readers read the database file alone) so that the next write starts the WAL
-     * over. It waits at most {@link #TAIL_WAIT} for them, since the lane's writes wait for it.
-     */
-    private CheckpointResult restartOnWriter(java.sql.Connection c) throws SQLException {
-        return runWaiting(c, "RESTART", TAIL_WAIT);
-    }
-
-    /**
-     * A blocking checkpoint mode, waiting at most {@code wait} for its locks; the connection's
-     * busy timeout is put back after (0 on the checkpointer's own, the writer's on the writer's).
-     */
-    private CheckpointResult runWaiting(java.sql.Connection c, String mode, Duration wait)
-            throws SQLException {
-        long busyTimeout;
-        try (Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("PRAGMA busy_timeout")) {
-            rs.next();
-            busyTimeout = rs.getLong(1);
-        }
-        setBusyTimeout(c, wait.toMillis());
-        try {
-            return run(c, mode, CheckpointTrigger.DEDICATED, metrics, clock);
-        } finally {
-            setBusyTimeout(c, busyTimeout);
-        }
-    }
-
-    private static void setBusyTimeout(java.sql.Connection c, long millis) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA busy_timeout = " + millis);
-        }
-    }
-
     private SQLiteConnection open() throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setOpenMode(SQLiteOpenMode.READWRITE);
         config.setBusyTimeout(0); // never wait: a busy checkpoint is simply tried again later
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
-        config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, "0");
         SQLiteConnection c = SqliteConnections.open(config, path,
                 SqliteConnections.Limits.LOCKED_DOWN);
         budget.opened();
         try {
+            SqliteConnections.walAutocheckpoint(c, 0);
             c.getConnectionConfig().setAutoCommit(false); // manual mode, as every connection
             identity.onReaderOpened(c);
             settings.apply(c, ConnectionSettings.Role.CHECKPOINTER);
@@ -657,53 +594,5 @@ public final class Checkpointer implements WorkerPool.Task {
             pool.submit(this);
         }
         return closed;
-    }
-
-    /**
-     * The checkpoint record of one database, whoever ran them (the checkpointer, {@link
-     * dev.lanes.Database#checkpoint()}). Thread-safe: one volatile snapshot, replaced whole by
-     * compare-and-set ({@link #SNAPSHOT}), so that concurrent records never lose one another;
-     * every database starts from the one shared {@link #NONE}.
-     */
-    public static final class Stats {
-        private record Snapshot(CheckpointResult last, String lastMode, Instant lastAt, long count,
-                long failures, String lastFailure) {}
-
-        private static final Snapshot NONE = new Snapshot(null, null, null, 0, 0, null);
-        private static final VarHandle SNAPSHOT =
-                VarHandles.field(MethodHandles.lookup(), "snapshot", Snapshot.class);
-
-        private final CheckpointMode mode;
-        private volatile Snapshot snapshot = NONE;
-
-        public Stats(CheckpointMode mode) {
-            this.mode = mode;
-        }
-
-        public void record(String how, CheckpointResult result) {
-            update(s -> new Snapshot(result, how, Instant.now(), s.count + 1, s.failures,
-                    s.lastFailure));
-        }
-
-        public void failed(String how, Throwable cause) {
-            update(s -> new Snapshot(s.last, s.lastMode, s.lastAt, s.count, s.failures + 1,
-                    how + ": " + cause));
-        }
-
-        private void update(UnaryOperator<Snapshot> change) {
-            Snapshot s;
-            do {
-                s = snapshot;
-            } while (!SNAPSHOT.compareAndSet(this, s, change.apply(s)));
-        }
-
-        /** The diagnostics view, with the WAL's size read now from the file system. */
-        public DatabaseDiagnostics.Checkpoints view(Path database) {
-            Snapshot s = snapshot;
-            return new DatabaseDiagnostics.Checkpoints(mode, walBytes(database),
-                    Optional.ofNullable(s.last), Optional.ofNullable(s.lastMode),
-                    Optional.ofNullable(s.lastAt), s.count, s.failures,
-                    Optional.ofNullable(s.lastFailure));
-        }
     }
 }

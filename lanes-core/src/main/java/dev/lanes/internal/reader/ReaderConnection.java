@@ -1,6 +1,7 @@
 package dev.lanes.internal.reader;
 
 import dev.lanes.internal.sqlite.ControlStatement;
+import dev.lanes.internal.sqlite.DriverInternals;
 import dev.lanes.internal.sqlite.FaultInjector.Point;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
@@ -8,21 +9,16 @@ import dev.lanes.internal.sqlite.StatementCache;
 import dev.lanes.internal.util.Clock;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.ProgressHandler;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
-import org.sqlite.core.DB;
 
 /**
  * One read-only connection of a {@link ReaderSet}: opened with {@code SQLITE_OPEN_READONLY} and
@@ -67,7 +63,6 @@ public final class ReaderConnection {
     static final int DEADLINE = 2;
 
     private static final String IN_TRANSACTION = "cannot start a transaction within a transaction";
-    private static final MethodHandle OPEN_STATEMENTS = findOpenStatements();
 
     final SQLiteConnection raw;
     final StatementCache cache;
@@ -232,7 +227,7 @@ public final class ReaderConnection {
                 return;
             }
             stopReason = reason;
-            raw.getDatabase().interrupt();
+            DriverInternals.interrupt(raw);
         } catch (SQLException e) {
             // the connection is closing; its lease is over anyway
         } finally {
@@ -334,26 +329,7 @@ public final class ReaderConnection {
      * this reports 0.
      */
     private int openStatements() {
-        if (OPEN_STATEMENTS == null) {
-            return 0;
-        }
-        try {
-            Set<?> statements = (Set<?>) OPEN_STATEMENTS.invokeExact(raw.getDatabase());
-            return statements.size();
-        } catch (Throwable e) {
-            return -1;
-        }
-    }
-
-    private static MethodHandle findOpenStatements() {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(DB.class,
-                    MethodHandles.lookup());
-            MethodHandle getter = lookup.findGetter(DB.class, "stmts", Set.class);
-            return getter.asType(MethodType.methodType(Set.class, DB.class));
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
+        return DriverInternals.openStatements(raw);
     }
 
     // ------------------------------------------------------------------ close

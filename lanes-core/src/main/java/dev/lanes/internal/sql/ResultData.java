@@ -1,6 +1,7 @@
 package dev.lanes.internal.sql;
 
 import dev.lanes.Row;
+import dev.lanes.internal.sqlite.DriverInternals;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,8 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import org.sqlite.core.CoreResultSet;
-import org.sqlite.core.CoreStatement;
 
 /**
  * A query's result read off its connection: the rows and what a JDBC caller asks of their
@@ -70,7 +69,7 @@ public record ResultData(List<String> labels, List<String> names, List<String> d
         ResultSetMetaData meta = rs.getMetaData();
         int n = meta.getColumnCount();
         List<String> labels = List.of(Rows.labels(rs, meta, n));
-        List<String> names = rs instanceof CoreResultSet ? labels : names(meta, n);
+        List<String> names = DriverInternals.isDriverResultSet(rs) ? labels : names(meta, n);
         List<String> types = reader.declaredTypes() ? declaredTypes(rs.getStatement(), meta, n)
                 : null;
         List<Row> rows = reader.read(rs, labels);
@@ -107,18 +106,8 @@ public record ResultData(List<String> labels, List<String> names, List<String> d
     /** Each column's declared type, null for an expression, as {@code s} has them now. */
     private static List<String> declaredTypes(Statement s, ResultSetMetaData meta, int n)
             throws SQLException {
-        String[] types;
-        CoreStatement core = s instanceof CoreStatement ? (CoreStatement) s
-                : s.isWrapperFor(CoreStatement.class) ? s.unwrap(CoreStatement.class) : null;
-        if (core != null) {
-            types = core.pointer.safeRun((db, pointer) -> {
-                String[] declared = new String[n];
-                for (int i = 0; i < n; i++) {
-                    declared[i] = db.column_decltype(pointer, i);
-                }
-                return declared;
-            });
-        } else {
+        String[] types = DriverInternals.declaredTypes(s, n);
+        if (types == null) {
             types = new String[n]; // another driver: its type names stand for the declarations
             for (int i = 0; i < n; i++) {
                 types[i] = meta.getColumnTypeName(i + 1);

@@ -2,6 +2,7 @@ package dev.lanes.internal.sql;
 
 import dev.lanes.ResultTooLargeException;
 import dev.lanes.Row;
+import dev.lanes.internal.sqlite.DriverInternals;
 import dev.lanes.internal.types.Parameters;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,7 +11,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.sqlite.core.CoreResultSet;
 
 /**
  * Binds positional arguments, and reads results into detached {@link Row}s while keeping count of
@@ -104,16 +104,14 @@ public final class Rows {
 
     /**
      * The column labels. The driver fetched all of them in one native call when the query ran
-     * ({@code CoreResultSet.colsMeta}, a public field); asking the metadata instead costs one
+     * ({@code CoreResultSet.colsMeta}, read by {@link DriverInternals#columnLabels}); asking the metadata instead costs one
      * more native call per column, a measurable share of a point read.
      */
     static String[] labels(ResultSet rs, ResultSetMetaData meta, int n)
             throws SQLException {
-        if (rs instanceof CoreResultSet) {
-            String[] names = ((CoreResultSet) rs).colsMeta;
-            if (names != null && names.length == n) {
-                return names;
-            }
+        String[] names = DriverInternals.columnLabels(rs);
+        if (names != null && names.length == n) {
+            return names;
         }
         String[] labels = new String[n];
         for (int i = 0; i < n; i++) {

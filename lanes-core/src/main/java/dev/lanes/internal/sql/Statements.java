@@ -1,6 +1,7 @@
 package dev.lanes.internal.sql;
 
 import dev.lanes.Row;
+import dev.lanes.internal.sqlite.DriverInternals;
 import dev.lanes.internal.sqlite.StatementCache;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,9 +10,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.function.Consumer;
 import org.sqlite.SQLiteConnection;
-import org.sqlite.core.Codes;
-import org.sqlite.core.CoreStatement;
-import org.sqlite.core.DB;
 
 /**
  * The one way the runtime runs a statement it was given as text and arguments: {@code execute},
@@ -184,7 +182,7 @@ public final class Statements {
         }
         PreparedStatement s = cache.get(LAST_INSERT_ROWID);
         try {
-            long rowid = s instanceof CoreStatement ? lastInsertRowid((CoreStatement) s)
+            long rowid = DriverInternals.isDriverStatement(s) ? DriverInternals.stepForLong(s)
                     : lastInsertRowid(s);
             cache.done(LAST_INSERT_ROWID, s);
             return new Update(count, rowid);
@@ -211,30 +209,13 @@ public final class Statements {
     private static final String LAST_INSERT_ROWID = "SELECT last_insert_rowid()";
 
     /*
-     * The driver's statement is stepped directly, under the monitor the driver's own calls take:
-     * through a ResultSet, whose close forgets the column names, every fetch read the name again
-     * (a native call and four objects) on top of the driver's reset and bookkeeping, and cost
-     * about 2 µs on the writer's thread beside an insert's 4.5 µs (stepped: about 0.3 µs; one
-     * connection on this project's machine). Left reset, as closing a result set leaves it, so
-     * the JDBC path below, and a query of the same text, can use the same cached statement next.
+     * The driver's statement is stepped directly (DriverInternals.stepForLong): through a
+     * ResultSet, whose close forgets the column names, every fetch read the name again (a native
+     * call and four objects) on top of the driver's reset and bookkeeping, and cost about 2 µs on
+     * the writer's thread beside an insert's 4.5 µs (stepped: about 0.3 µs; one connection on
+     * this project's machine). Left reset, as closing a result set leaves it, so the JDBC path
+     * below, and a query of the same text, can use the same cached statement next.
      */
-    private static long lastInsertRowid(CoreStatement s) throws SQLException {
-        return s.pointer.safeRunLong(Statements::stepRowid);
-    }
-
-    private static long stepRowid(DB db, long statement) throws SQLException {
-        int rc = db.step(statement);
-        long rowid = rc == Codes.SQLITE_ROW ? db.column_long(statement, 0) : 0;
-        int reset = db.reset(statement);
-        if (rc != Codes.SQLITE_ROW) {
-            db.throwex(rc);
-        }
-        if (reset != Codes.SQLITE_OK) {
-            db.throwex(reset);
-        }
-        return rowid;
-    }
-
     private static long lastInsertRowid(PreparedStatement s) throws SQLException {
         try (ResultSet rs = s.executeQuery()) {
             return rs.next() ? rs.getLong(1) : 0;
@@ -314,7 +295,7 @@ public final class Statements {
 
     /** {@code sqlite3_total_changes()} of the connection (through a guard's unwrap, if any). */
     public static long totalChanges(Connection c) throws SQLException {
-        return raw(c).getDatabase().total_changes();
+        return DriverInternals.totalChanges(raw(c));
     }
 
     private static SQLiteConnection raw(Connection c) throws SQLException {

@@ -23,7 +23,6 @@ import org.sqlite.Collation;
 import org.sqlite.Function;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteConnectionConfig;
-import org.sqlite.core.DB;
 
 /**
  * Applies a database's {@link ConnectionSetup} to each new connection: the one step every open
@@ -145,8 +144,7 @@ public final class ConnectionSettings {
      */
     private static void loadExtension(SQLiteConnection c, Path library, Role role)
             throws SQLException {
-        DB db = c.getDatabase();
-        if (db.enable_load_extension(true) != 0) {
+        if (DriverInternals.enableLoadExtension(c, true) != 0) {
             throw new SQLException("cannot switch extension loading on to load " + library
                     + " on " + role);
         }
@@ -159,7 +157,7 @@ public final class ConnectionSettings {
             throw new SQLException("extension " + library + " did not load on " + role + ": "
                     + e.getMessage(), e);
         } finally {
-            if (db.enable_load_extension(false) != 0) {
+            if (DriverInternals.enableLoadExtension(c, false) != 0) {
                 throw new SQLException("cannot switch extension loading off again after "
                         + library + " on " + role + "; the connection is not used");
             }
@@ -312,7 +310,7 @@ public final class ConnectionSettings {
                 log.warn("collation {} threw; the statement using it is interrupted",
                         order.name(), e);
                 try {
-                    connection.getDatabase().interrupt();
+                    DriverInternals.interrupt(connection);
                 } catch (SQLException closed) {
                     // nothing runs on a closed connection
                 }

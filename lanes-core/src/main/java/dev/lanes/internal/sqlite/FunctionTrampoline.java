@@ -1,10 +1,6 @@
 package dev.lanes.internal.sqlite;
 
 import dev.lanes.internal.util.LogNames;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.invoke.VarHandle;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.Map;
@@ -14,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.Function;
 import org.sqlite.SQLiteConnection;
-import org.sqlite.core.DB;
 
 /**
  * Lanes' own function registered on one connection in place of a user's {@link Function}: it
@@ -24,9 +19,10 @@ import org.sqlite.core.DB;
  * <p>The driver keeps a call's state in fields of {@code org.sqlite.Function} that are not
  * public (the connection and its {@code DB}, the {@code sqlite3_context} and argument pointers),
  * set by {@code Function.create} and by the native call. The trampoline copies this call's state
- * into the user's instance through a private lookup before each call and clears the pointers
- * after it; where the driver's package is not open to Lanes, {@link #available()} is false, a
- * per-connection instance is registered directly, and a shared one is refused.
+ * into the user's instance before each call and clears the pointers after it ({@link
+ * DriverInternals#handOn}); where the driver's package is not open to Lanes, {@link
+ * #available()} is false, a per-connection instance is registered directly, and a shared one is
+ * refused.
  *
  * <p>Concurrency: a trampoline belongs to one connection, and SQLite calls it only on the thread
  * stepping that connection's statement. A user instance given once for every connection
@@ -40,41 +36,15 @@ import org.sqlite.core.DB;
 final class FunctionTrampoline extends Function {
     private static final Logger log = LoggerFactory.getLogger(LogNames.LIFECYCLE);
 
-    private static final VarHandle CONN;
-    private static final VarHandle DATABASE;
-    private static final VarHandle CONTEXT;
-    private static final VarHandle VALUE;
-    private static final VarHandle ARGS;
-    private static final MethodHandle XFUNC;
-
     /** The lock of each shared instance, held weakly: an instance no database uses goes. */
     private static final Map<Function, ReentrantLock> LOCKS =
             Collections.synchronizedMap(new WeakHashMap<>());
 
     static {
-        VarHandle[] handles = new VarHandle[5];
-        MethodHandle xFunc = null;
-        try {
-            MethodHandles.Lookup l = MethodHandles.privateLookupIn(Function.class,
-                    MethodHandles.lookup());
-            handles[0] = l.findVarHandle(Function.class, "conn", SQLiteConnection.class);
-            handles[1] = l.findVarHandle(Function.class, "db", DB.class);
-            handles[2] = l.findVarHandle(Function.class, "context", long.class);
-            handles[3] = l.findVarHandle(Function.class, "value", long.class);
-            handles[4] = l.findVarHandle(Function.class, "args", int.class);
-            xFunc = l.findVirtual(Function.class, "xFunc", MethodType.methodType(void.class));
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            log.debug("sqlite-jdbc's Function is not open to Lanes ({}); user functions are "
-                    + "registered directly and their errors do not name them", e.toString());
-            handles = new VarHandle[5];
-            xFunc = null;
+        if (!DriverInternals.functionsReachable()) {
+            log.debug("sqlite-jdbc's Function is not open to Lanes; user functions are "
+                    + "registered directly and their errors do not name them");
         }
-        CONN = handles[0];
-        DATABASE = handles[1];
-        CONTEXT = handles[2];
-        VALUE = handles[3];
-        ARGS = handles[4];
-        XFUNC = xFunc;
     }
 
     private final String name;
@@ -93,7 +63,7 @@ final class FunctionTrampoline extends Function {
 
     /** Whether the driver's fields are reachable, so that calls can be handed on. */
     static boolean available() {
-        return XFUNC != null;
+        return DriverInternals.functionsReachable();
     }
 
     /**
@@ -121,19 +91,10 @@ final class FunctionTrampoline extends Function {
             lock.lock();
         }
         try {
-            CONN.set(target, connection);
-            DATABASE.set(target, connection.getDatabase());
-            CONTEXT.set(target, (long) CONTEXT.get(this));
-            VALUE.set(target, (long) VALUE.get(this));
-            ARGS.set(target, (int) ARGS.get(this));
             try {
-                XFUNC.invokeExact(target);
+                DriverInternals.handOn(this, target, connection);
             } catch (Throwable e) {
                 error("function " + name + " failed: " + e);
-            } finally {
-                CONTEXT.set(target, 0L);
-                VALUE.set(target, 0L);
-                ARGS.set(target, 0);
             }
         } finally {
             if (lock != null) {

@@ -15,7 +15,6 @@ import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteLimits;
 import org.sqlite.SQLiteOpenMode;
-import org.sqlite.core.DB;
 
 /**
  * Opens sqlite-jdbc connections the way the runtime needs them.
@@ -77,8 +76,6 @@ public final class SqliteConnections {
     public static SQLiteConnection openWriter(Path path, Synchronous synchronous, Duration busyTimeout,
             CheckpointMode checkpointMode) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
-        config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT,
-                checkpointMode == CheckpointMode.AUTO ? String.valueOf(AUTO_CHECKPOINT_PAGES) : "0");
         config.setOpenMode(SQLiteOpenMode.READWRITE);
         config.setOpenMode(SQLiteOpenMode.CREATE);
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
@@ -86,8 +83,24 @@ public final class SqliteConnections {
         config.setBusyTimeout(busyTimeoutMillis(busyTimeout));
         config.enforceForeignKeys(true);
         SQLiteConnection c = open(config, path, Limits.LOCKED_DOWN);
+        try {
+            walAutocheckpoint(c, checkpointMode == CheckpointMode.AUTO ? AUTO_CHECKPOINT_PAGES : 0);
+        } catch (SQLException | RuntimeException e) {
+            closeAfter(c, e);
+            throw e;
+        }
         c.getConnectionConfig().setAutoCommit(false);
         return c;
+    }
+
+    /**
+     * Sets {@code PRAGMA wal_autocheckpoint} on a connection just opened: a statement, since the
+     * driver's {@code SQLiteConfig} names this pragma only from 3.51 on.
+     */
+    public static void walAutocheckpoint(SQLiteConnection c, int pages) throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA wal_autocheckpoint = " + pages);
+        }
     }
 
     /**
@@ -129,24 +142,28 @@ public final class SqliteConnections {
             restrict(c, limits);
             return c;
         } catch (SQLException | RuntimeException e) {
-            try {
-                c.close();
-            } catch (SQLException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            closeAfter(c, e);
             throw e;
+        }
+    }
+
+    /** Closes {@code c} after {@code failure}, which keeps a failed close as suppressed. */
+    private static void closeAfter(SQLiteConnection c, Exception failure) {
+        try {
+            c.close();
+        } catch (SQLException suppressed) {
+            failure.addSuppressed(suppressed);
         }
     }
 
     /** Turns extension loading off and applies {@code limits}; see the class comment. */
     public static void restrict(SQLiteConnection c, Limits limits) throws SQLException {
-        DB db = c.getDatabase();
-        int rc = db.enable_load_extension(false);
+        int rc = DriverInternals.enableLoadExtension(c, false);
         if (rc != 0) {
             throw new SQLException("cannot turn extension loading off (SQLite result " + rc + ")");
         }
-        db.limit(SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId(), limits.attached());
-        db.limit(SQLiteLimits.SQLITE_LIMIT_LENGTH.getId(), limits.length());
+        DriverInternals.limit(c, SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId(), limits.attached());
+        DriverInternals.limit(c, SQLiteLimits.SQLITE_LIMIT_LENGTH.getId(), limits.length());
     }
 
     /**
@@ -157,8 +174,8 @@ public final class SqliteConnections {
         if (!(c instanceof SQLiteConnection)) {
             return -1;
         }
-        return ((SQLiteConnection) c).getDatabase().limit(SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId(),
-                -1);
+        return DriverInternals.limit((SQLiteConnection) c,
+                SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId(), -1);
     }
 
     /** Work on a connection, throwing what its JDBC calls throw. */
@@ -177,14 +194,14 @@ public final class SqliteConnections {
         if (!(c instanceof SQLiteConnection)) {
             return work.run();
         }
-        DB db = ((SQLiteConnection) c).getDatabase();
+        SQLiteConnection db = (SQLiteConnection) c;
         int id = SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId();
-        int limit = db.limit(id, -1);
-        db.limit(id, Math.min(MAX_ATTACHED, limit + 1));
+        int limit = DriverInternals.limit(db, id, -1);
+        DriverInternals.limit(db, id, Math.min(MAX_ATTACHED, limit + 1));
         try {
             return work.run();
         } finally {
-            db.limit(id, limit);
+            DriverInternals.limit(db, id, limit);
         }
     }
 

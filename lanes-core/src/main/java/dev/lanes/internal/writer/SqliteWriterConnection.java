@@ -7,6 +7,7 @@ import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sqlite.ControlStatement;
+import dev.lanes.internal.sqlite.DriverInternals;
 import dev.lanes.internal.sqlite.FaultInjector.Point;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
@@ -172,7 +173,7 @@ final class SqliteWriterConnection implements WriterConnection {
                     counters.increment(WriterCounters.ACQUISITIONS);
                     // every refusal this retry overcame
                     counters.add(WriterCounters.BUSY_ABSORBED, refused);
-                    totalChangesAtBegin = raw.getDatabase().total_changes();
+                    totalChangesAtBegin = DriverInternals.totalChanges(raw);
                     if (!changedTables.isEmpty()) {
                         changedTables = new HashSet<>();
                     }
@@ -209,7 +210,7 @@ final class SqliteWriterConnection implements WriterConnection {
 
     @Override
     public long changesSinceBegin() throws SQLException {
-        return raw.getDatabase().total_changes() - totalChangesAtBegin;
+        return DriverInternals.totalChanges(raw) - totalChangesAtBegin;
     }
 
     @Override

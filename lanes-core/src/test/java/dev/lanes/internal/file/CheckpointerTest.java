@@ -55,7 +55,7 @@ class CheckpointerTest {
     private final ManualClock clock = new ManualClock();
     private final WorkerPool pool = new WorkerPool("cp", 1, 256 * 1024, clock);
     private final ConnectionBudget budget = new ConnectionBudget(0);
-    private final Checkpointer.Stats stats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
+    private final CheckpointRecord stats = new CheckpointRecord(CheckpointMode.DEDICATED);
     private Path db;
     private Connection writer;
     private Connection reader;
@@ -72,15 +72,15 @@ class CheckpointerTest {
         db = dir.toRealPath().resolve("cp.db");
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, "0");
         writer = config.createConnection("jdbc:sqlite:" + db);
+        execute(writer, "PRAGMA wal_autocheckpoint = 0");
         execute(writer, "CREATE TABLE t(v)");
         insert(10);
         lease = Lease.acquire(db, "cp.db", this, "checkpointer-test");
         Identity unchecked = new Identity(db, "cp.db", false, 0, lease, null);
         checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
                 clock, unchecked, () -> stats, MetricsReporter.NONE, ConnectionSettings.NONE,
-                retired::add, this::onWriter);
+                retired::add, this::onWriter, false);
     }
 
     /**
@@ -360,6 +360,76 @@ class CheckpointerTest {
         awaitTrue("its connection closed", () -> budget.open() == 0);
     }
 
+    // ------------------------------------------------------------------ the WAL-reset bug
+
+    /**
+     * Replaces the test's checkpointer by one that runs every checkpoint whole on the writer, as
+     * on a SQLite with the WAL-reset bug.
+     */
+    private void onTheWriterOnly() throws Exception {
+        checkpointer.close().get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        checkpointer = new Checkpointer(db, "cp.db", Synchronous.NORMAL, pool, budget, clock,
+                clock, new Identity(db, "cp.db", false, 0, lease, null), () -> stats,
+                MetricsReporter.NONE, ConnectionSettings.NONE, retired::add, this::onWriter, true);
+    }
+
+    /**
+     * The connections here are the test's writer, its reader and whatever the checkpointer opens
+     * (counted by the budget): a checkpoint on any but the writer would show as a connection of
+     * the checkpointer's, or as a checkpoint not run through {@link #onWriter}.
+     */
+    @Test
+    void withTheWalResetBugEveryCheckpointRunsWholeOnTheWriterAndNoOtherConnectionOpens()
+            throws Exception {
+        onTheWriterOnly();
+        checkpointer.wrote();
+        holdSnapshot();
+        insert(10); // frames past the reader's snapshot: no checkpoint can copy them all
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + MIB);
+        tick();
+        awaitTrue("a checkpoint", () -> view().completed() == 1);
+        assertThat(tails.get()).as("run on the writer").isOne();
+        assertThat(view().lastMode()).contains("RESTART");
+        assertThat(view().last()).as("it waited for the reader, in vain")
+                .hasValueSatisfying(r -> assertThat(r.busy()).isTrue());
+        assertThat(budget.open()).as("no connection of the checkpointer's").isZero();
+
+        endSnapshot();
+        insert(5);
+        lengthenWal(Checkpointer.WAL_THRESHOLD_BYTES + 2 * MIB);
+        tick();
+        awaitTrue("the next look's checkpoint", () -> view().completed() == 2);
+        assertThat(tails.get()).isEqualTo(2);
+        assertThat(view().last()).as("with the reader gone, all copied")
+                .hasValueSatisfying(r -> assertThat(r.complete()).isTrue());
+
+        for (int i = 0; i <= quietTicks(); i++) {
+            tick();
+        }
+        awaitTrue("the quiet period's truncate", () -> view().completed() == 3);
+        assertThat(view().lastMode()).contains("TRUNCATE");
+        assertThat(tails.get()).as("on the writer too").isEqualTo(3);
+        assertThat(Files.size(wal())).isZero();
+        tick();
+        awaitPoolQuiet();
+        assertThat(checkpointer.active()).as("the looks end").isFalse();
+        assertThat(retired).containsExactly(checkpointer);
+        assertThat(budget.open()).as("never a connection of its own").isZero();
+    }
+
+    @Test
+    void withTheWalResetBugASmallWalQuietForThePeriodGetsNoCheckpoint() throws Exception {
+        onTheWriterOnly();
+        checkpointer.wrote();
+        for (int i = 0; i <= quietTicks(); i++) {
+            tick();
+        }
+        awaitPoolQuiet();
+        assertThat(checkpointer.active()).isFalse();
+        assertThat(tails.get()).as("nothing queued on the writer").isZero();
+        assertThat(view().completed()).isZero();
+    }
+
     /** Ticks in one quiet period. */
     private static int quietTicks() {
         return (int) (Checkpointer.QUIET.toMillis() / Checkpointer.TICK.toMillis());
@@ -425,11 +495,11 @@ class CheckpointerTest {
     @Test
     void aDatabaseNotYetCreatedIsLeftAlone() throws Exception {
         Path later = dir.toRealPath().resolve("later.db");
-        Checkpointer.Stats laterStats = new Checkpointer.Stats(CheckpointMode.DEDICATED);
+        CheckpointRecord laterStats = new CheckpointRecord(CheckpointMode.DEDICATED);
         Checkpointer early = new Checkpointer(later, "later.db", Synchronous.NORMAL, pool, budget,
                 clock, clock, new Identity(later, "later.db", false, 0, lease, null),
                 () -> laterStats, MetricsReporter.NONE, ConnectionSettings.NONE, retired::add,
-                this::onWriter);
+                this::onWriter, false);
         early.request(Checkpointer.Kind.TRUNCATE);
         awaitPoolQuiet();
         assertThat(budget.open()).as("no connection opened").isZero();
