@@ -55,6 +55,18 @@ public interface LanesRuntimeMXBean {
     /** Whether such a stretch is going on now. */
     boolean isSaturated();
 
+    /** The SQLite library's version ({@link dev.lanes.SqliteInfo#sqliteVersion()}). */
+    String getSqliteVersion();
+
+    /** The sqlite-jdbc driver's version ({@link dev.lanes.SqliteInfo#driverVersion()}). */
+    String getSqliteJdbcVersion();
+
+    /**
+     * Whether every checkpoint runs on the writer connection because SQLite has the WAL-reset
+     * bug ({@link dev.lanes.SqliteInfo#walResetMitigation()}).
+     */
+    boolean isWalResetMitigation();
+
     /**
      * The open databases by state: one entry for each {@link dev.lanes.DatabaseState} name
      * ({@code RUNNING}, {@code CLOSING}, {@code CLOSED}, {@code DEAD}), zeros included, and

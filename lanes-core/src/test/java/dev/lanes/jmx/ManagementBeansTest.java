@@ -12,6 +12,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
+import dev.lanes.SqliteInfo;
 import dev.lanes.Transaction;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -134,8 +135,15 @@ class ManagementBeansTest {
                 "LiveThreads", "MaxThreads", "BusyThreads", "RunnableForeground",
                 "RunnableBackground", "OpenDatabases", "OpenConnections", "ConnectionBudget",
                 "ConnectionTarget", "LongestQueueWaitMillis", "SaturationStretches", "Saturated",
-                "DatabasesByState");
+                "DatabasesByState", "SqliteVersion", "SqliteJdbcVersion", "WalResetMitigation");
         assertThat(server.getAttribute(runtimeBean, "Name")).isEqualTo(rt);
+        SqliteInfo sqlite = SqliteInfo.current();
+        assertThat(server.getAttribute(runtimeBean, "SqliteVersion"))
+                .isEqualTo(sqlite.sqliteVersion());
+        assertThat(server.getAttribute(runtimeBean, "SqliteJdbcVersion"))
+                .isEqualTo(sqlite.driverVersion());
+        assertThat(server.getAttribute(runtimeBean, "WalResetMitigation"))
+                .isEqualTo(sqlite.walResetMitigation());
         assertThat(server.getAttribute(runtimeBean, "MaxThreads")).isEqualTo(3);
         assertThat(server.getAttribute(runtimeBean, "ConnectionBudget")).isEqualTo(50);
         assertThat(server.getAttribute(runtimeBean, "ConnectionTarget"))

@@ -2,6 +2,7 @@ package dev.lanes.cli.inspect;
 
 import dev.lanes.DatabaseFiles;
 import dev.lanes.LeaseStatus;
+import dev.lanes.SqliteInfo;
 import dev.lanes.cli.SqliteFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,6 +53,7 @@ public final class DatabaseInspector {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        SqliteInfo sqlite = SqliteInfo.current();
         try (Connection c = config.createConnection("jdbc:sqlite:" + file);
                 Statement s = c.createStatement()) {
             return new Inspection(
@@ -65,7 +67,9 @@ public final class DatabaseInspector {
                     identity(s),
                     lease,
                     quickCheck(s),
-                    stringOf(s, "SELECT sqlite_version()"));
+                    stringOf(s, "SELECT sqlite_version()"),
+                    sqlite.driverVersion(),
+                    sqlite.walResetMitigation());
         }
     }
 

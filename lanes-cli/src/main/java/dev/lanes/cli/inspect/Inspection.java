@@ -19,6 +19,10 @@ import java.util.List;
  * @param lease whether a Lanes runtime holds the database's lease now
  * @param quickCheck the rows of {@code PRAGMA quick_check}: {@code ["ok"]} when it found nothing
  * @param sqliteVersion the SQLite library that read the file
+ * @param sqliteJdbcVersion the sqlite-jdbc driver that loaded it
+ * @param walResetMitigation whether that SQLite has the WAL-reset bug, so that a Lanes runtime
+ *     on it runs every checkpoint on the writer connection (a newer sqlite-jdbc ends it); of this
+ *     command's SQLite, which need not be the owner's
  */
 public record Inspection(
         String path,
@@ -31,7 +35,9 @@ public record Inspection(
         String identity,
         LeaseStatus lease,
         List<String> quickCheck,
-        String sqliteVersion) {
+        String sqliteVersion,
+        String sqliteJdbcVersion,
+        boolean walResetMitigation) {
 
     public Inspection {
         quickCheck = List.copyOf(quickCheck);

@@ -34,7 +34,10 @@ final class InspectionText {
         row(out, "lease", leaseText);
         row(out, "lock file", lease.lockFile() + ", byte " + lease.lockOffset());
         row(out, "quick_check", String.join("; ", i.quickCheck()));
-        row(out, "SQLite", i.sqliteVersion());
+        row(out, "SQLite", i.sqliteVersion() + " (sqlite-jdbc " + i.sqliteJdbcVersion() + ")");
+        row(out, "WAL-reset bug", i.walResetMitigation()
+                ? "yes: Lanes runs every checkpoint on the writer; upgrade sqlite-jdbc"
+                : "no");
         out.flush();
     }
 

@@ -8,6 +8,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseFiles;
 import dev.lanes.Lanes;
 import dev.lanes.LeaseStatus;
+import dev.lanes.SqliteInfo;
 import dev.lanes.cli.LanesCommand;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -58,6 +59,12 @@ class InspectCommandTest {
             assertThat(inspection.get("walBytes").asLong()).isPositive();
             assertThat(inspection.get("quickCheck").get(0).asText()).isEqualTo("ok");
             assertThat(inspection.get("ok").asBoolean()).isTrue();
+            SqliteInfo sqlite = lanes.diagnostics().sqlite();
+            assertThat(inspection.get("sqliteVersion").asText()).isEqualTo(sqlite.sqliteVersion());
+            assertThat(inspection.get("sqliteJdbcVersion").asText())
+                    .isEqualTo(sqlite.driverVersion());
+            assertThat(inspection.get("walResetMitigation").asBoolean())
+                    .isEqualTo(sqlite.walResetMitigation());
             // the probe dropped nothing: another process still finds the lease held, and the
             // owner goes on writing
             LeaseStatus slot = DatabaseFiles.lease(file);
@@ -136,7 +143,10 @@ class InspectCommandTest {
 
             assertThat(exit).as(err.toString()).isZero();
             assertThat(out.toString()).contains("database         " + file.toAbsolutePath(),
-                    "journal mode     wal", "lease            held", "quick_check      ok");
+                    "journal mode     wal", "lease            held", "quick_check      ok",
+                    "SQLite           " + SqliteInfo.current().sqliteVersion() + " (sqlite-jdbc "
+                            + SqliteInfo.current().driverVersion() + ")",
+                    "WAL-reset bug    " + (SqliteInfo.current().walResetMitigation() ? "yes" : "no"));
         }
     }
 

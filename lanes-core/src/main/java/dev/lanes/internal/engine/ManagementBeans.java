@@ -246,6 +246,21 @@ final class ManagementBeans {
         }
 
         @Override
+        public String getSqliteVersion() {
+            return runtime.diagnostics().sqlite().sqliteVersion();
+        }
+
+        @Override
+        public String getSqliteJdbcVersion() {
+            return runtime.diagnostics().sqlite().driverVersion();
+        }
+
+        @Override
+        public boolean isWalResetMitigation() {
+            return runtime.diagnostics().sqlite().walResetMitigation();
+        }
+
+        @Override
         public Map<String, Integer> getDatabasesByState() {
             Map<DatabaseState, Integer> counts = new EnumMap<>(DatabaseState.class);
             for (DatabaseState state : DatabaseState.values()) {

@@ -31,7 +31,9 @@ import org.springframework.boot.health.contributor.Status;
  *   <li>else {@code UP}.
  * </ul>
  *
- * <p>Details: the runtime's figures, counts of databases and tenants and of the unhealthy ones,
+ * <p>Details: the runtime's figures (with {@code sqlite}: SQLite's and sqlite-jdbc's versions, and
+ * whether checkpoints are confined to the writer against SQLite's WAL-reset bug, which a driver
+ * upgrade ends), counts of databases and tenants and of the unhealthy ones,
  * and the unhealthy databases themselves, at most {@value #MAX_LISTED} of them named (the rest
  * counted in {@code unhealthyNotListed}). Healthy databases are only counted. A health request
  * reads every open tenant's state and diagnostics (no SQL, no file-system call).
@@ -75,6 +77,11 @@ public final class LanesHealthIndicator implements HealthIndicator {
         runtimeDetails.put("busyThreads", runtime.busyThreads());
         runtimeDetails.put("maxThreads", runtime.maxThreads());
         runtimeDetails.put("saturated", runtime.saturated());
+        Map<String, Object> sqlite = new LinkedHashMap<>();
+        sqlite.put("version", runtime.sqlite().sqliteVersion());
+        sqlite.put("driverVersion", runtime.sqlite().driverVersion());
+        sqlite.put("walResetMitigation", runtime.sqlite().walResetMitigation());
+        runtimeDetails.put("sqlite", sqlite);
         Health.Builder health = Health.status(status)
                 .withDetail("runtime", runtimeDetails)
                 .withDetail("databases", findings.databases)

@@ -8,6 +8,7 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseState;
 import dev.lanes.IdentityMismatchException;
 import dev.lanes.LanesException;
+import dev.lanes.SqliteInfo;
 import dev.lanes.micrometer.DatabaseTagging;
 import dev.lanes.spring.LanesAutoConfiguration;
 import dev.lanes.spring.TenantDatabases;
@@ -70,6 +71,11 @@ class LanesActuatorTest {
                     .doesNotContainKeys("unhealthy", "belowDiskFloor");
             assertThat(map(health.getDetails().get("runtime")))
                     .containsEntry("openDatabases", 3);
+            SqliteInfo sqlite = SqliteInfo.current();
+            assertThat(map(map(health.getDetails().get("runtime")).get("sqlite")))
+                    .containsEntry("version", sqlite.sqliteVersion())
+                    .containsEntry("driverVersion", sqlite.driverVersion())
+                    .containsEntry("walResetMitigation", sqlite.walResetMitigation());
         });
     }
 
@@ -239,7 +245,7 @@ class LanesActuatorTest {
                     .containsEntry("writersPoisoned", poisoned)
                     .containsEntry("unhealthyNotListed", poisoned - LanesHealthIndicator.MAX_LISTED);
             assertThat(unhealthy(health)).hasSize(LanesHealthIndicator.MAX_LISTED);
-            assertThat(map(health.getDetails().get("runtime"))).hasSize(6);
+            assertThat(map(health.getDetails().get("runtime"))).hasSize(7);
         });
     }
 
