@@ -38,6 +38,10 @@ public enum CheckpointMode {
      * is left as {@link #AUTO} would leave it. So an idle database costs no timer task and no
      * extra connection, and one that is never written past 4 MiB never opens one. The
      * checkpointer's connection counts in the runtime's connection budget.
+     *
+     * <p>On a SQLite with the WAL-reset bug (see {@link SqliteInfo}) the checkpointer opens no
+     * connection: every checkpoint runs whole as a turn of the writer lane, and the writes wait
+     * for its copying.
      */
     DEDICATED,
     /**
@@ -48,6 +52,10 @@ public enum CheckpointMode {
      * deletes it. While the replicator runs it holds a connection of its own, so this does not
      * happen; if Lanes closes while the replicator is down, nothing is lost, but the replicator
      * starts a new generation (a full snapshot) when it comes back.
+     *
+     * <p>The replicator's checkpoints run beside Lanes' commits, the shape of SQLite's WAL-reset
+     * bug (see {@link SqliteInfo}), whose fix is in the checkpointing side: the replicator's own
+     * SQLite must be 3.51.3 or later (or 3.50.7, 3.44.6).
      */
     EXTERNAL
 }

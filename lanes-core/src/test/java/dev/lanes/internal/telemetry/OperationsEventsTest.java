@@ -102,7 +102,11 @@ class OperationsEventsTest {
             List<Checkpoint> background = checkpointsOf("dedicated.db");
             assertThat(background).extracting(Checkpoint::trigger)
                     .containsOnly(CheckpointTrigger.DEDICATED);
-            assertThat(background.get(0).type()).as("the first").isEqualTo(CheckpointType.PASSIVE);
+            // PASSIVE on the checkpointer's connection; a RESTART on the writer where SQLite has
+            // the WAL-reset bug and checkpoints are confined to the writer
+            assertThat(background.get(0).type()).as("the first").isEqualTo(
+                    dev.lanes.SqliteInfo.current().walResetMitigation() ? CheckpointType.RESTART
+                            : CheckpointType.PASSIVE);
             assertThat(background.get(0).walFrames()).isPositive();
             assertThat(background).extracting(Checkpoint::failed).containsOnly(false);
             assertThat(dedicated.diagnostics().checkpoints().completed()).isPositive();
