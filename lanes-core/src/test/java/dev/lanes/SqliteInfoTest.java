@@ -2,10 +2,6 @@ package dev.lanes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,13 +11,7 @@ class SqliteInfoTest {
 
     @Test
     void theRuntimeReportsTheSqliteAndTheDriverItRunsOn() throws Exception {
-        String sqlite;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
-            rs.next();
-            sqlite = rs.getString(1);
-        }
+        String sqlite = TestLanes.sqliteVersion();
         runtime.openWithTable("a.db").execute("INSERT INTO t(v) VALUES ('x')");
         SqliteInfo info = runtime.lanes().diagnostics().sqlite();
 

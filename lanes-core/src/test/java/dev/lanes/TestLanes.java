@@ -46,6 +46,16 @@ public final class TestLanes {
         return rawCount(file, "SELECT count(*) FROM t WHERE v LIKE ?", pattern);
     }
 
+    /** {@code sqlite_version()} of the driver on the class path, outside any runtime. */
+    public static String sqliteVersion() throws SQLException {
+        try (Connection raw = new SQLiteConfig().createConnection("jdbc:sqlite::memory:");
+                PreparedStatement s = raw.prepareStatement("SELECT sqlite_version()");
+                ResultSet rs = s.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     /**
      * A one-number query with at most one argument, on a read-only connection of its own, outside
      * any runtime.

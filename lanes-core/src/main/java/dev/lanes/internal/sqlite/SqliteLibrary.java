@@ -98,7 +98,7 @@ public final class SqliteLibrary {
     private static Facts find() {
         String driver = driverVersion();
         String missing = driver.equals(UNKNOWN) || compare(driver, OLDEST) >= 0
-                ? DriverInternals.missing() : null;
+                ? internalsMissing() : null;
         String refusal = null;
         if (!driver.equals(UNKNOWN) && compare(driver, OLDEST) < 0) {
             refusal = "sqlite-jdbc " + driver + " is on the class path, but Lanes needs "
@@ -112,6 +112,15 @@ public final class SqliteLibrary {
         }
         String sqlite = sqliteVersion();
         return new Facts(driver, sqlite, sqlite.equals(UNKNOWN) || hasWalResetBug(sqlite), null);
+    }
+
+    /** {@link DriverInternals#missing()}, or the class the adapter itself could not load with. */
+    private static String internalsMissing() {
+        try {
+            return DriverInternals.missing();
+        } catch (LinkageError e) {
+            return "a class of org.sqlite.core (" + e + ")";
+        }
     }
 
     /** The supported range, in words. */

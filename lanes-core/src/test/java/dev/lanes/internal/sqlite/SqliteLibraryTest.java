@@ -2,12 +2,9 @@ package dev.lanes.internal.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lanes.TestLanes;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -25,13 +22,7 @@ class SqliteLibraryTest {
 
     @Test
     void theFactsAreThoseOfTheDriverAndSqliteOnTheClassPath() throws Exception {
-        String sqlite;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT sqlite_version()")) {
-            rs.next();
-            sqlite = rs.getString(1);
-        }
+        String sqlite = TestLanes.sqliteVersion();
         SqliteLibrary.Facts facts = SqliteLibrary.require();
         assertThat(facts.driverVersion()).isEqualTo(driverUnderTest());
         assertThat(facts.sqliteVersion()).isEqualTo(sqlite);
