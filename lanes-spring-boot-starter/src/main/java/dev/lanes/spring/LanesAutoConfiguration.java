@@ -98,8 +98,8 @@ public class LanesAutoConfiguration {
                 reserves.put(LanesDatabases.PRIMARY, datasource.toOptionsBuilder(
                         LanesProperties.PREFIX + ".datasource").build().diskReserveBytes());
             } else {
-                log.info("{} is set, but {}: Lanes opens no primary database and leaves the "
-                        + "application's DataSource to that configuration",
+                log.info("{} is set, but {}: Lanes opens no primary database and makes no "
+                        + "DataSource",
                         PrimaryDataSourceCondition.PATH, PrimaryDataSourceCondition
                                 .otherDataSource(environment, beans));
             }
