@@ -24,18 +24,7 @@ import org.springframework.test.context.ActiveProfiles;
  */
 class OtherDatabaseTests {
 
-    static void runsOnH2(ApplicationContext context, DataSource dataSource) throws Exception {
-        assertThat(dataSource.isWrapperFor(Database.class)).isFalse();
-        try (Connection c = dataSource.getConnection()) {
-            assertThat(c.getMetaData().getDatabaseProductName()).isEqualTo("H2");
-        }
-        assertThat(context.getBeanNamesForType(Database.class)).isEmpty();
-    }
-
-    @Nested
-    @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
-    @ActiveProfiles("h2")
-    class Profile {
+    abstract static class OnAnotherDatabase {
         @Autowired
         ApplicationContext context;
 
@@ -45,10 +34,28 @@ class OtherDatabaseTests {
         @Autowired
         VetRepository vets;
 
+        /** The URL the application's data source must have. */
+        abstract String url();
+
         @Test
-        void theProfilesDatabaseIsTheApplicationsDatabase() throws Exception {
-            runsOnH2(context, dataSource);
-            assertThat(vets.findAll()).hasSize(2);
+        void theOtherDatabaseIsTheApplicationsDatabase() throws Exception {
+            assertThat(dataSource.isWrapperFor(Database.class)).isFalse();
+            try (Connection c = dataSource.getConnection()) {
+                assertThat(c.getMetaData().getDatabaseProductName()).isEqualTo("H2");
+                assertThat(c.getMetaData().getURL()).isEqualTo(url());
+            }
+            assertThat(context.getBeanNamesForType(Database.class)).isEmpty();
+            assertThat(vets.findAll()).hasSize(2); // db/h2/data.sql
+        }
+    }
+
+    @Nested
+    @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+    @ActiveProfiles("h2")
+    class Profile extends OnAnotherDatabase {
+        @Override
+        String url() {
+            return "jdbc:h2:mem:clinic";
         }
     }
 
@@ -56,7 +63,7 @@ class OtherDatabaseTests {
     @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
             properties = "database=h2")
     @Import(ConnectionDetails.Container.class)
-    class ConnectionDetails {
+    class ConnectionDetails extends OnAnotherDatabase {
         @TestConfiguration(proxyBeanMethods = false)
         static class Container {
             @Bean
@@ -80,22 +87,9 @@ class OtherDatabaseTests {
             }
         }
 
-        @Autowired
-        ApplicationContext context;
-
-        @Autowired
-        DataSource dataSource;
-
-        @Autowired
-        VetRepository vets;
-
-        @Test
-        void theConnectionDetailsAreTheApplicationsDatabase() throws Exception {
-            runsOnH2(context, dataSource);
-            try (Connection c = dataSource.getConnection()) {
-                assertThat(c.getMetaData().getURL()).isEqualTo("jdbc:h2:mem:container");
-            }
-            assertThat(vets.findAll()).hasSize(2);
+        @Override
+        String url() {
+            return "jdbc:h2:mem:container";
         }
     }
 }
