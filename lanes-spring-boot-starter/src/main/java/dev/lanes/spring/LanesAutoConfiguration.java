@@ -12,9 +12,12 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -24,9 +27,11 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 /**
@@ -40,12 +45,17 @@ import org.springframework.core.io.ResourceLoader;
  *
  * <p>It runs before Boot's {@code DataSourceAutoConfiguration}, so no connection pool is made for
  * the primary database; it backs off a {@link Lanes} or a {@link DataSource} the application
- * defines itself (the databases then open on the application's runtime). {@link
+ * defines itself (the databases then open on the application's runtime). The primary database
+ * is not opened at all when the application configures another data source or excludes Boot's
+ * ({@link PrimaryDataSourceCondition}). It is part of the JDBC test slices ({@code @JdbcTest},
+ * {@code @DataJpaTest}, {@code @DataJdbcTest}), after Boot's test database, so that a test asking
+ * {@code @AutoConfigureTestDatabase(replace = AUTO_CONFIGURED)} gets the embedded one. {@link
  * LanesBuilderCustomizer} beans change the runtime's builder after the properties; {@code
  * lanes.enabled=false} turns all of it off.
  */
-@AutoConfiguration(before = DataSourceAutoConfiguration.class, afterName =
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@AutoConfiguration(before = DataSourceAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.jdbc.test.autoconfigure.TestDatabaseAutoConfiguration"})
 @ConditionalOnClass(Lanes.class)
 @ConditionalOnProperty(prefix = LanesProperties.PREFIX, name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LanesProperties.class)
@@ -53,6 +63,8 @@ import org.springframework.core.io.ResourceLoader;
 public class LanesAutoConfiguration {
     /** The bean name of the primary {@link Database}. */
     public static final String PRIMARY_DATABASE = "lanesDatabase";
+
+    private static final Logger log = LoggerFactory.getLogger(LanesAutoConfiguration.class);
 
     /** The runtime, configured from {@code lanes.*}, then by the customizers in their order. */
     @Bean(destroyMethod = "close")
@@ -75,14 +87,22 @@ public class LanesAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public LanesDatabases lanesDatabases(Lanes lanes, LanesProperties properties,
-            ListableBeanFactory beans, ObjectProvider<TenantDatabases> tenants) {
+            ConfigurableListableBeanFactory beans, Environment environment,
+            ObjectProvider<TenantDatabases> tenants) {
         Map<String, Long> reserves = new LinkedHashMap<>();
         Database primary = null;
         LanesProperties.DatabaseProperties datasource = properties.datasource();
         if (datasource != null && datasource.path() != null) {
-            primary = beans.getBean(PRIMARY_DATABASE, Database.class);
-            reserves.put(LanesDatabases.PRIMARY, datasource.toOptionsBuilder(
-                    LanesProperties.PREFIX + ".datasource").build().diskReserveBytes());
+            if (beans.containsBean(PRIMARY_DATABASE)) {
+                primary = beans.getBean(PRIMARY_DATABASE, Database.class);
+                reserves.put(LanesDatabases.PRIMARY, datasource.toOptionsBuilder(
+                        LanesProperties.PREFIX + ".datasource").build().diskReserveBytes());
+            } else {
+                log.info("{} is set, but {}: Lanes opens no primary database and makes no "
+                        + "DataSource",
+                        PrimaryDataSourceCondition.PATH, PrimaryDataSourceCondition
+                                .otherDataSource(environment, beans));
+            }
         }
         Map<String, Database> named = new LinkedHashMap<>();
         properties.databases().forEach((name, db) -> {
@@ -93,16 +113,20 @@ public class LanesAutoConfiguration {
         return new LanesDatabases(lanes, primary, named, tenants.getIfAvailable(), reserves);
     }
 
-    /** {@code lanes.datasource.*}: the primary database and the application's DataSource. */
+    /**
+     * {@code lanes.datasource.*}: the primary database and the application's DataSource, unless
+     * the application configures another data source or excludes Boot's (see {@link
+     * PrimaryDataSourceCondition}).
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnProperty(prefix = LanesProperties.PREFIX + ".datasource", name = "path")
+    @Conditional(PrimaryDataSourceCondition.class)
     static class PrimaryDatabaseConfiguration {
 
         @Bean(PRIMARY_DATABASE)
         @Primary
-        Database lanesDatabase(Lanes lanes, LanesProperties properties) {
-            return DatabaseOpener.open(lanes, LanesProperties.PREFIX + ".datasource",
-                    properties.datasource());
+        Database lanesDatabase(Lanes lanes, LanesProperties properties, BeanFactory beans) {
+            return DatabaseOpener.open(beans, lanes, LanesProperties.PREFIX + ".datasource",
+                    properties.datasource(), "datasource");
         }
 
         @Bean
@@ -120,10 +144,12 @@ public class LanesAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         TenantDatabases tenantDatabases(Lanes lanes, LanesProperties properties,
-                ResourceLoader resources) {
+                ResourceLoader resources, BeanFactory beans) {
             LanesProperties.Tenants tenants = properties.tenants();
             String prefix = LanesProperties.PREFIX + ".tenants";
-            return new TenantDatabases(lanes, tenants.directory(),
+            Path directory = TestDatabaseDirectory.place(beans, prefix + ".directory",
+                    tenants.directory(), "tenants");
+            return new TenantDatabases(lanes, directory,
                     tenants.toOptionsBuilder(prefix).build(),
                     TenantMigrations.from(tenants.migrations(), resources));
         }

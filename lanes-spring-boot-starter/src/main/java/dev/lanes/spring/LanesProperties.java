@@ -25,6 +25,7 @@ import org.springframework.util.unit.DataSize;
  * @param databases further databases by name, each a {@code Database} bean qualified by its name
  * @param tenants one database per tenant in a directory, served by {@link TenantDatabases}
  * @param metrics how the runtime's meters are tagged in the application's {@code MeterRegistry}
+ * @param test where the databases open in a Spring test context
  */
 @ConfigurationProperties("lanes")
 public record LanesProperties(
@@ -34,7 +35,8 @@ public record LanesProperties(
         DatabaseProperties datasource,
         Map<String, DatabaseProperties> databases,
         Tenants tenants,
-        @DefaultValue Metrics metrics) {
+        @DefaultValue Metrics metrics,
+        @DefaultValue Test test) {
 
     /** The prefix of the properties. */
     public static final String PREFIX = "lanes";
@@ -173,4 +175,14 @@ public record LanesProperties(
      *     db="_other"}), so that many tenants do not mean many series
      */
     public record Metrics(@DefaultValue("true") boolean enabled, boolean perDatabase) {}
+
+    /**
+     * The databases of a Spring test context.
+     *
+     * @param freshDatabases whether, in a Spring test context, each database whose path comes
+     *     from the application's configuration (not from the test class itself) opens in a new
+     *     temporary directory of the context's own, deleted when the context closes, so that
+     *     cached test contexts and test JVMs side by side never share a file
+     */
+    public record Test(@DefaultValue("true") boolean freshDatabases) {}
 }

@@ -66,6 +66,7 @@ final class NamedDatabasesRegistrar implements ImportBeanDefinitionRegistrar, En
             // closed before the runtime it runs on
             beanFactory.registerDependentBean(runtime, name);
         }
-        return DatabaseOpener.open(lanes, PREFIX + "." + name, properties.databases().get(name));
+        return DatabaseOpener.open(beanFactory, lanes, PREFIX + "." + name,
+                properties.databases().get(name), "databases/" + name);
     }
 }

@@ -57,7 +57,7 @@ class ConfigurationMetadataTest {
     void theRuntimeTheNamedDatabasesTheMetricsAndTheSwitchesAreThere() {
         for (String name : new String[] {"lanes.max-threads", "lanes.max-open-connections",
                 "lanes.sqlite-soft-heap-limit", "lanes.databases", "lanes.metrics.enabled",
-                "lanes.metrics.per-database", "lanes.enabled",
+                "lanes.metrics.per-database", "lanes.enabled", "lanes.test.fresh-databases",
                 "management.health.lanes.enabled"}) {
             assertDescribed(name);
         }
@@ -66,6 +66,8 @@ class ConfigurationMetadataTest {
         assertThat(properties.get("lanes.metrics.enabled").get("defaultValue"))
                 .isEqualTo(true);
         assertThat(properties.get("lanes.enabled").get("defaultValue")).isEqualTo(true);
+        assertThat(properties.get("lanes.test.fresh-databases").get("defaultValue"))
+                .isEqualTo(true);
     }
 
     private static void assertDescribed(String name) {

@@ -37,9 +37,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
@@ -159,6 +161,74 @@ class LanesAutoConfigurationTest {
                     assertThat(context.getBean(Database.class).state())
                             .isEqualTo(DatabaseState.RUNNING);
                 });
+    }
+
+    @Test
+    void anotherDataSourceUrlIsTheApplicationsDataSourceAndNoLanesDatabaseOpens() {
+        // a profile (PetClinic's "postgres") pointing at another database
+        runner().withPropertyValues("lanes.datasource.path=" + path("app.db"),
+                "spring.datasource.url=jdbc:h2:mem:elsewhere")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(DataSource.class);
+                    DataSource dataSource = context.getBean(DataSource.class);
+                    assertThat(dataSource.isWrapperFor(Database.class)).isFalse();
+                    try (Connection c = dataSource.getConnection()) {
+                        assertThat(c.getMetaData().getURL()).isEqualTo("jdbc:h2:mem:elsewhere");
+                    }
+                    assertThat(context).doesNotHaveBean(Database.class);
+                    assertThat(context.getBean(LanesDatabases.class).primary()).isEmpty();
+                    assertThat(outcome(context)).contains("spring.datasource.url is set");
+                });
+        // a blank URL configures nothing: a profile can clear one that way
+        runner().withPropertyValues("lanes.datasource.path=" + path("blank.db"),
+                "spring.datasource.url=").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(DataSource.class).unwrap(Database.class).path())
+                            .isEqualTo(dir.resolve("blank.db").toRealPath());
+                });
+        assertThat(dir.resolve("app.db")).doesNotExist();
+    }
+
+    @Test
+    void jdbcConnectionDetailsAsFromAServiceConnectionWinOverLanes() {
+        runner().withUserConfiguration(ServiceConnection.class)
+                .withPropertyValues("lanes.datasource.path=" + path("app.db"))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    DataSource dataSource = context.getBean(DataSource.class);
+                    try (Connection c = dataSource.getConnection()) {
+                        assertThat(c.getMetaData().getURL()).isEqualTo("jdbc:h2:mem:container");
+                    }
+                    assertThat(context).doesNotHaveBean(Database.class);
+                    assertThat(outcome(context)).contains("JdbcConnectionDetails bean");
+                });
+        assertThat(dir.resolve("app.db")).doesNotExist();
+    }
+
+    @Test
+    void excludingBootsDataSourceAutoConfigurationLeavesTheContextWithoutADataSource() {
+        new ApplicationContextRunner().withUserConfiguration(ExcludesDataSource.class)
+                .withPropertyValues("lanes.datasource.path=" + path("app.db"))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(DataSource.class);
+                    assertThat(context).doesNotHaveBean(Database.class);
+                    assertThat(context).hasSingleBean(Lanes.class);
+                    assertThat(outcome(context))
+                            .contains("DataSourceAutoConfiguration is excluded");
+                });
+        assertThat(dir.resolve("app.db")).doesNotExist();
+    }
+
+    /** Why the primary database's configuration matched or not, as Boot's report says it. */
+    private static String outcome(org.springframework.context.ApplicationContext context) {
+        return org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport
+                .get(((ConfigurableApplicationContext) context).getBeanFactory())
+                .getConditionAndOutcomesBySource().entrySet().stream()
+                .filter(e -> e.getKey().contains("PrimaryDatabaseConfiguration"))
+                .flatMap(e -> e.getValue().stream())
+                .map(o -> o.getOutcome().getMessage()).reduce("", String::concat);
     }
 
     @Test
@@ -417,6 +487,34 @@ class LanesAutoConfigurationTest {
             return ds;
         }
     }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ServiceConnection {
+        @Bean
+        JdbcConnectionDetails containerConnection() {
+            return new JdbcConnectionDetails() {
+                @Override
+                public String getUsername() {
+                    return "sa";
+                }
+
+                @Override
+                public String getPassword() {
+                    return "";
+                }
+
+                @Override
+                public String getJdbcUrl() {
+                    return "jdbc:h2:mem:container";
+                }
+            };
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(classes = {LanesAutoConfiguration.class,
+            DataSourceAutoConfiguration.class}, exclude = DataSourceAutoConfiguration.class)
+    static class ExcludesDataSource {}
 
     @Configuration(proxyBeanMethods = false)
     static class UserLanes {
