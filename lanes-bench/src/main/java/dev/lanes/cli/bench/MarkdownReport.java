@@ -30,7 +30,9 @@ final class MarkdownReport {
      * @param command the command line that made the report, as a person would type it
      */
     static void write(BenchReport report, String command, Path file) throws IOException {
-        String section = BEGIN + "\n" + section(report, command) + END + "\n";
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                .getSystemLoadAverage();
+        String section = BEGIN + "\n" + section(report, command, load) + END + "\n";
         String page;
         if (Files.exists(file)) {
             String old = Files.readString(file, StandardCharsets.UTF_8);
@@ -53,8 +55,14 @@ final class MarkdownReport {
         Files.writeString(file, page, StandardCharsets.UTF_8);
     }
 
-    /** The section: what ran where and when, then one table of every comparison. */
-    static String section(BenchReport report, String command) {
+    /**
+     * The section: what ran where and when, then one table of every comparison.
+     *
+     * @param loadAverage the machine's one-minute load average as the bench ended, or negative
+     *     when unknown: above the CPU count, other processes shared the cores and the figures
+     *     are noisy
+     */
+    static String section(BenchReport report, String command, double loadAverage) {
         BenchReport.Environment e = report.environment();
         BenchReport.Settings s = report.settings();
         StringBuilder md = new StringBuilder();
@@ -64,7 +72,12 @@ final class MarkdownReport {
         md.append("- Machine: ").append(e.cpus()).append(e.cpus() == 1 ? " CPU" : " CPUs")
                 .append(e.cpuModel().isEmpty() ? "" : " (" + e.cpuModel() + ")")
                 .append(e.memoryBytes() < 0 ? "" : ", " + ReportTable.bytes(e.memoryBytes()))
-                .append("; ").append(e.os()).append('\n');
+                .append("; ").append(e.os())
+                .append(loadAverage < 0 ? "" : String.format(Locale.ROOT,
+                        "; load average %.1f as the bench ended%s", loadAverage,
+                        loadAverage > e.cpus() ? " (other processes shared the CPUs: the"
+                                + " figures are noisy)" : ""))
+                .append('\n');
         md.append("- Java ").append(e.java()).append("; SQLite ").append(e.sqlite())
                 .append(" (sqlite-jdbc ").append(e.sqliteJdbc()).append(")\n");
         md.append("- Databases on ").append(e.fileSystem()).append("; ")

@@ -15,18 +15,27 @@ class MarkdownReportTest {
 
     @Test
     void theSectionNamesTheCommandTheDateAndTheMachine() {
-        String section = MarkdownReport.section(ReportFixtures.sample(), COMMAND);
+        String section = MarkdownReport.section(ReportFixtures.sample(), COMMAND, 0.5);
 
         assertThat(section).contains("Made by `" + COMMAND + "` on 2025-01-01",
-                "2 CPUs (AMD EPYC), 24.0 GiB; Linux 6.1 amd64",
+                "2 CPUs (AMD EPYC), 24.0 GiB; Linux 6.1 amd64; load average 0.5 as the bench ended\n",
                 "Java 17.0.15 (OpenJDK 64-Bit Server VM, Debian); SQLite 3.53.4"
                         + " (sqlite-jdbc 3.53.4.0)",
                 "Databases on ext4; 1 s warm-up and 5 s measured per run; one run of each side");
     }
 
     @Test
+    void aLoadAboveTheCpusIsSaidToMakeTheFiguresNoisy() {
+        assertThat(MarkdownReport.section(ReportFixtures.sample(), COMMAND, 12.3))
+                .contains("load average 12.3 as the bench ended (other processes shared the CPUs:"
+                        + " the figures are noisy)");
+        assertThat(MarkdownReport.section(ReportFixtures.sample(), COMMAND, -1))
+                .doesNotContain("load average");
+    }
+
+    @Test
     void everyComparisonIsOneRowOfOneTableWithItsRatiosAndFailures() {
-        String section = MarkdownReport.section(ReportFixtures.sample(), COMMAND);
+        String section = MarkdownReport.section(ReportFixtures.sample(), COMMAND, 0.5);
 
         assertThat(section.lines().filter(l -> l.startsWith("| ")).count())
                 .as("a header, its rule and one row per comparison")

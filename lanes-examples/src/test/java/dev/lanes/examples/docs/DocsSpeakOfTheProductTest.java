@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,53 @@ class DocsSpeakOfTheProductTest {
             }
         }
         assertThat(journal).isEmpty();
+    }
+
+    /**
+     * Every relative link of the README and the guide reaches a file, and a heading of it when it
+     * names one (GitHub's anchors). docs/spring-boot.md is the Spring Boot starter's own page,
+     * kept beside the starter's code; a link to it is checked once it exists.
+     */
+    @Test
+    void everyLinkOfTheGuideReachesItsPageAndHeading() {
+        Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+        List<String> broken = new ArrayList<>();
+        for (Path page : Docs.pages()) {
+            Matcher m = link.matcher(Docs.read(page));
+            while (m.find()) {
+                String target = m.group(1);
+                if (target.matches("[a-z]+:.*")) {
+                    continue; // https:, mailto:
+                }
+                int hash = target.indexOf('#');
+                String file = hash < 0 ? target : target.substring(0, hash);
+                Path resolved = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
+                if (!Files.exists(resolved)) {
+                    if (!resolved.endsWith(Path.of("docs", "spring-boot.md"))) {
+                        broken.add(Docs.root().relativize(page) + ": " + target);
+                    }
+                } else if (hash >= 0 && resolved.toString().endsWith(".md")
+                        && !anchors(Docs.read(resolved)).contains(target.substring(hash + 1))) {
+                    broken.add(Docs.root().relativize(page) + ": " + target + " (no such heading)");
+                }
+            }
+        }
+        assertThat(broken).isEmpty();
+    }
+
+    /** The anchors GitHub gives a page's headings. */
+    static List<String> anchors(String markdown) {
+        List<String> anchors = new ArrayList<>();
+        boolean code = false;
+        for (String line : markdown.split("\n")) {
+            if (line.startsWith("```")) {
+                code = !code;
+            } else if (!code && line.startsWith("#")) {
+                String heading = line.replaceFirst("^#+\\s*", "").toLowerCase(java.util.Locale.ROOT);
+                anchors.add(heading.replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-'));
+            }
+        }
+        return anchors;
     }
 
     @Test
