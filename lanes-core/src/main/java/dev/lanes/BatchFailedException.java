@@ -9,6 +9,15 @@ public final class BatchFailedException extends LanesException {
     private final int failedIndex;
     private final int executed;
 
+    /**
+     * A batch whose statement {@code failedIndex} failed after {@code executed} statements ran.
+     *
+     * @param outcome what became of the batch
+     * @param message what happened
+     * @param failedIndex the zero-based index of the statement that failed
+     * @param executed how many statements ran before it
+     * @param cause the SQLite error, or null
+     */
     public BatchFailedException(WriteOutcome outcome, String message, int failedIndex,
             int executed, Throwable cause) {
         super(ErrorCode.BATCH_FAILED, outcome, message, cause);

@@ -141,14 +141,17 @@ public final class ConnectionSetup {
         return pragmas;
     }
 
+    /** The scalar functions, in the order given. */
     public List<FunctionDefinition> functions() {
         return functions;
     }
 
+    /** The aggregate and window functions, in the order given. */
     public List<AggregateDefinition> aggregates() {
         return aggregates;
     }
 
+    /** The collating sequences, in the order given. */
     public List<CollationDefinition> collations() {
         return collations;
     }

@@ -10,6 +10,14 @@ public class LanesException extends RuntimeException {
     private final ErrorCode code;
     private final WriteOutcome outcome;
 
+    /**
+     * A failure of this kind and outcome.
+     *
+     * @param code the kind, for machines
+     * @param outcome what became of the request
+     * @param message what happened, to which database, and what to do
+     * @param cause what failed beneath, or null
+     */
     public LanesException(ErrorCode code, WriteOutcome outcome, String message, Throwable cause) {
         super(message, cause);
         this.code = Objects.requireNonNull(code, "code");

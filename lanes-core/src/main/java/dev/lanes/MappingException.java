@@ -14,10 +14,12 @@ package dev.lanes;
  * statement that failed alone. Not retryable: the same data fails the same way.
  */
 public final class MappingException extends LanesException {
+    /** A failure with this message and no cause. */
     public MappingException(String message) {
         super(ErrorCode.MAPPING_FAILED, WriteOutcome.ROLLED_BACK, message, null);
     }
 
+    /** A failure with this message, caused by {@code cause} (null when none). */
     public MappingException(String message, Throwable cause) {
         super(ErrorCode.MAPPING_FAILED, WriteOutcome.ROLLED_BACK, message, cause);
     }

@@ -31,7 +31,16 @@ public interface MetricsListener {
     MetricsListener NONE = new MetricsListener() {};
 
     /** What a measured command was. */
-    enum Operation { WRITE, READ, MAINTENANCE, TRANSACTION }
+    enum Operation {
+        /** A write: a statement, a body, a batch or a script on the writer lane. */
+        WRITE,
+        /** A read on a reader connection. */
+        READ,
+        /** A maintenance request, or a checkpoint, on the writer lane outside a transaction. */
+        MAINTENANCE,
+        /** An interactive transaction, from {@code BEGIN} to its end. */
+        TRANSACTION
+    }
 
     /**
      * How a request ended. Writes, maintenance requests and interactive transactions end in one
@@ -54,7 +63,16 @@ public interface MetricsListener {
     }
 
     /** SQLite's checkpoint modes, as {@code PRAGMA wal_checkpoint(...)} takes them. */
-    enum CheckpointType { PASSIVE, FULL, RESTART, TRUNCATE }
+    enum CheckpointType {
+        /** Copies what it can without waiting for readers or writers. */
+        PASSIVE,
+        /** Waits for the writer, then copies everything readers allow. */
+        FULL,
+        /** As {@code FULL}, then waits for readers so that the WAL starts over. */
+        RESTART,
+        /** As {@code RESTART}, then truncates the WAL file to zero bytes. */
+        TRUNCATE
+    }
 
     /** Who ran a checkpoint. */
     enum CheckpointTrigger {
@@ -75,10 +93,13 @@ public interface MetricsListener {
      * the class comment): no SQL, no lock a turn holds.
      */
     interface PoolGauges {
+        /** Pool threads alive now. */
         int liveThreads();
 
+        /** Pool threads running a turn now. */
         int busyThreads();
 
+        /** Databases waiting for a pool thread now. */
         int runnable();
 
         /** The cap on pool threads ({@code maxThreads}); -1 when not reported. */
@@ -109,10 +130,13 @@ public interface MetricsListener {
      * class comment): no SQL, no lock a turn holds.
      */
     interface DatabaseGauges {
+        /** Writes waiting in the queue now. */
         int queueDepth();
 
+        /** Whether the writer refuses work after an unverifiable commit or rollback. */
         boolean writerPoisoned();
 
+        /** Whether an interactive transaction is open now. */
         boolean transactionOpen();
 
         /**

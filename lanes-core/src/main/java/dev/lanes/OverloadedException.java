@@ -7,10 +7,12 @@ package dev.lanes;
  * the process runs out of file descriptors, lower {@code maxOpenConnections}).
  */
 public final class OverloadedException extends LanesException {
+    /** A failure with this message and no cause. */
     public OverloadedException(String message) {
         super(ErrorCode.OVERLOADED, WriteOutcome.NOT_STARTED, message, null);
     }
 
+    /** A failure with this message, caused by {@code cause} (null when none). */
     public OverloadedException(String message, Throwable cause) {
         super(ErrorCode.OVERLOADED, WriteOutcome.NOT_STARTED, message, cause);
     }

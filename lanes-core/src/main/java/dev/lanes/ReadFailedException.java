@@ -6,6 +6,7 @@ package dev.lanes;
  * when it could not start (for example, no reader connection could be opened).
  */
 public final class ReadFailedException extends LanesException {
+    /** A failure with this outcome and message, caused by {@code cause} (null when none). */
     public ReadFailedException(WriteOutcome outcome, String message, Throwable cause) {
         super(ErrorCode.READ_FAILED, outcome, message, cause);
     }

@@ -66,6 +66,7 @@ public final class ReadOptions {
             return this;
         }
 
+        /** The options. */
         public ReadOptions build() {
             return new ReadOptions(this);
         }

@@ -23,6 +23,7 @@ public final class TransactionOptions {
         this.admission = w.build();
     }
 
+    /** A builder holding the defaults. */
     public static Builder builder() {
         return new Builder();
     }
@@ -69,6 +70,7 @@ public final class TransactionOptions {
             return this;
         }
 
+        /** The options. */
         public TransactionOptions build() {
             return new TransactionOptions(this);
         }

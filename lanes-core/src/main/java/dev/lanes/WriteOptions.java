@@ -90,6 +90,7 @@ public final class WriteOptions {
             return this;
         }
 
+        /** The options. */
         public WriteOptions build() {
             return new WriteOptions(this);
         }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6, the connection budget: {@code maxOpenConnections} caps the SQLite connections of a
+ * The connection budget: {@code maxOpenConnections} caps the SQLite connections of a
  * runtime; idle databases give up theirs in least-recently-used order and reopen on next use,
  * keeping their lease and passing the identity check again.
  *

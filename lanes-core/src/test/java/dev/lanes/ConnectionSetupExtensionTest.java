@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 17, {@code extension(Path)} with a real loadable extension: {@code src/test/c/halfext.c}
+ * {@code extension(Path)} with a real loadable extension: {@code src/test/c/halfext.c}
  * (it registers {@code half(x)}), built at test time with gcc against libsqlite3-dev by {@code
  * scripts/build-test-extension.sh}, which installs them with apt-get when it runs as root. Where
  * they are missing and cannot be installed the test is skipped, saying why.

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.Function;
 
 /**
- * Issue 17, the failure paths of the connection setup: a function that throws fails only its
+ * The failure paths of the connection setup: a function that throws fails only its
  * statement, naming it; one function instance serves several connections at once; an {@code
  * onConnect} that fails on the writer kills the database with its cause, on a reader fails that
  * read alone, and the next read opens a connection again.

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.sqlite.Function;
 
 /**
- * Issue 17, the checks of the connection settings: what {@code DatabaseOptions.builder()}
+ * The checks of the connection settings: what {@code DatabaseOptions.builder()}
  * refuses at once (names, values, the pragmas Lanes owns, naming the option to use instead), what
  * SQLite refuses when a connection opens (an unknown pragma, a value it ignores), and how a second
  * open with other settings is told apart.

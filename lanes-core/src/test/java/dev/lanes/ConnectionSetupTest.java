@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.sqlite.Function;
 
 /**
- * Issue 17: pragmas, functions, aggregates and collations hold on every connection of a database
+ * Pragmas, functions, aggregates and collations hold on every connection of a database
  * (the writer, each reader, the checkpointer's, a backup's), also on the connections reopened
  * after the connection budget evicted them and after an idle release. What each connection got is
  * read two ways: through {@code PRAGMA} reads and the function in queries on the writer and on

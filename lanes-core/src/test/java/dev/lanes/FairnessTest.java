@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6, fairness: a thousand background databases flooding a four-thread pool do not starve a
+ * Fairness: a thousand background databases flooding a four-thread pool do not starve a
  * foreground database, and they keep progressing themselves.
  */
 @Tag("slow") // timing: latency percentiles under a flood of 1,000 databases

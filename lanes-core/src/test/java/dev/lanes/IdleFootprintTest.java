@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21, item 5: the heap an idle database costs (open in the runtime, no SQLite connection
+ * The heap an idle database costs (open in the runtime, no SQLite connection
  * held) stays under {@link #MAX_BYTES_PER_IDLE_DATABASE}, before its first request and after
  * the connection budget evicted its connections. Measured in a child JVM of its own ({@link
  * IdleFootprintChild}: class histograms of the live heap after a full GC, before and after

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6: a database closed while it waits in the idle queue (its idle check armed) or in the
+ * A database closed while it waits in the idle queue (its idle check armed) or in the
  * pool's run queue (behind a held thread) is never run again, and its memory is released: once
  * closed and no longer referenced by the caller, the {@link Database} becomes unreachable.
  *

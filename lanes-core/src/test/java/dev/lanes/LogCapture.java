@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LogCapture implements AutoCloseable {
     /**
-     * Every logger name of the runtime, as the README lists them; {@code LogNamesTest} holds
-     * them to the runtime's own list.
+     * Every logger name of the runtime, as docs/operations.md lists them; {@code LogNamesTest}
+     * holds them to the runtime's own list.
      */
     public static final List<String> RUNTIME_LOGGERS = List.of("dev.lanes.writer",
             "dev.lanes.reads", "dev.lanes.pool", "dev.lanes.lifecycle", "dev.lanes.files",

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6, process memory: {@code sqliteSoftHeapLimit} sets SQLite's process-wide soft heap
+ * Process memory: {@code sqliteSoftHeapLimit} sets SQLite's process-wide soft heap
  * limit. Since the limit is process-wide, each test restores the value it found, so that the
  * tests after it in this JVM run with SQLite's setting as it was.
  */

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6: 5,000 databases on a pool of 8 threads, with a connection budget sized to the
+ * 5,000 databases on a pool of 8 threads, with a connection budget sized to the
  * process's file-descriptor limit.
  */
 @Tag("slow") // scale: 5,000 databases

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 17, {@code db.stream}: rows in order on one reader, the consumer's own exception given
+ * {@code db.stream}: rows in order on one reader, the consumer's own exception given
  * back unchanged with the reader returned, the read timeout applied to a stream that would never
  * end, and a million rows through a 64 MiB heap in a child JVM.
  */

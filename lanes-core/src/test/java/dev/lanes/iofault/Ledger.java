@@ -301,7 +301,7 @@ final class Ledger {
 
     /**
      * A cork section: an uncork that failed may have kept the writes corked after the one that
-     * ended the cork's transaction and lost those before it (the README's rule), so among its
+     * ended the cork's transaction and lost those before it (docs/writes.md, "Cork"), so among its
      * acknowledged writes the missing ones must all come before the present ones.
      */
     private static void checkSection(long sec, Map<String, Line> section, Map<Long, Line> requests,

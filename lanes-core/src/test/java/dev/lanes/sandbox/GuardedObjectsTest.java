@@ -107,7 +107,7 @@ class GuardedObjectsTest {
     @MethodSource("sides")
     void resultSetAndParameterMetaDataCannotBeCastBackToTheDriversObjects(String side) {
         // The driver's result set is its own ResultSetMetaData and its prepared statement its
-        // own ParameterMetaData: before the fix, a cast of either led to the raw connection.
+        // own ParameterMetaData: unwrapped, a cast of either would lead to the raw connection.
         List<Boolean> castable = on(side, db, c -> {
             PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?");
             ps.setLong(1, 1);

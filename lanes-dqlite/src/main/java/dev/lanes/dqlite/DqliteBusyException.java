@@ -6,6 +6,7 @@ package dev.lanes.dqlite;
  * did not run; it may be sent again later.
  */
 public final class DqliteBusyException extends DqliteServerException {
+    /** A busy refusal from {@code node}: SQLite's extended {@code code} and the server's text. */
     public DqliteBusyException(long code, boolean mayHaveRun, String node, String serverMessage,
             String message) {
         super(code, mayHaveRun, node, serverMessage, message);

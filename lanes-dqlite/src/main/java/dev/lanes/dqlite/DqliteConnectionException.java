@@ -7,6 +7,7 @@ package dev.lanes.dqlite;
  * and true when a request that can was sent, in part or in whole, before the failure.
  */
 public class DqliteConnectionException extends DqliteException {
+    /** A failed connection to {@code node}; {@code mayHaveRun} says whether a request that can change the cluster was sent before it failed. */
     public DqliteConnectionException(boolean mayHaveRun, String node, String message, Throwable cause) {
         super(0, mayHaveRun, node, message, cause);
     }

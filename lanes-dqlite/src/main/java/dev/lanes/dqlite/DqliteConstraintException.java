@@ -6,6 +6,7 @@ package dev.lanes.dqlite;
  * statement had no effect; sending it again fails the same way.
  */
 public final class DqliteConstraintException extends DqliteServerException {
+    /** A constraint failure from {@code node}: SQLite's extended {@code code} and the server's text. */
     public DqliteConstraintException(long code, boolean mayHaveRun, String node, String serverMessage,
             String message) {
         super(code, mayHaveRun, node, serverMessage, message);

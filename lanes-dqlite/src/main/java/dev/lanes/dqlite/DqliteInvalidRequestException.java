@@ -6,6 +6,7 @@ package dev.lanes.dqlite;
  * a statement of another session. Never ran; the connection is untouched.
  */
 public final class DqliteInvalidRequestException extends DqliteException {
+    /** A failure with this message and no cause. */
     public DqliteInvalidRequestException(String message) {
         super(0, false, null, message, null);
     }

@@ -8,6 +8,7 @@ package dev.lanes.dqlite;
  * outcome, never re-run it blindly. The session is closed.
  */
 public final class DqliteLeadershipLostException extends DqliteServerException {
+    /** Leadership lost by {@code node} while the request waited for Raft. */
     public DqliteLeadershipLostException(boolean mayHaveRun, String node, String serverMessage,
             String message) {
         super(DqliteCodes.LEADERSHIP_LOST, mayHaveRun, node, serverMessage, message);

@@ -6,6 +6,7 @@ package dev.lanes.dqlite;
  * ran. The message lists what each node answered last.
  */
 public final class DqliteNoLeaderException extends DqliteException {
+    /** A failure with this message and no cause. */
     public DqliteNoLeaderException(String message) {
         super(0, false, null, message, null);
     }

@@ -6,6 +6,7 @@ package dev.lanes.dqlite;
  * it). The session is closed, since its node no longer takes reads or writes.
  */
 public final class DqliteNotLeaderException extends DqliteServerException {
+    /** A refusal by {@code node}, which is not the leader. */
     public DqliteNotLeaderException(String node, String serverMessage, String message) {
         super(DqliteCodes.NOT_LEADER, false, node, serverMessage, message);
     }

@@ -6,6 +6,7 @@ package dev.lanes.dqlite;
  * cluster {@link #mayHaveRun() may have run}.
  */
 public final class DqliteProtocolException extends DqliteException {
+    /** An answer from {@code node} that did not follow the wire protocol. */
     public DqliteProtocolException(boolean mayHaveRun, String node, String message) {
         super(0, mayHaveRun, node, message, null);
     }

@@ -18,6 +18,7 @@ package dev.lanes.dqlite;
 public class DqliteServerException extends DqliteException {
     private final String serverMessage;
 
+    /** A FAILURE answer from {@code node}: SQLite's extended (or dqlite's own) {@code code} and the server's text. */
     public DqliteServerException(long code, boolean mayHaveRun, String node, String serverMessage,
             String message) {
         super(code, mayHaveRun, node, message, null);

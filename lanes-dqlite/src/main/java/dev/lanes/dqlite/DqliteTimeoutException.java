@@ -6,6 +6,7 @@ package dev.lanes.dqlite;
  * change the cluster and was sent {@link #mayHaveRun() may have run}.
  */
 public final class DqliteTimeoutException extends DqliteConnectionException {
+    /** No answer from {@code node} in time. */
     public DqliteTimeoutException(boolean mayHaveRun, String node, String message) {
         super(mayHaveRun, node, message, null);
     }

@@ -32,13 +32,21 @@ import io.micrometer.common.KeyValues;
 public class DefaultLanesObservationConvention implements LanesObservationConvention {
     /** The observations' name. */
     public static final String NAME = "lanes.request";
+    /** Low cardinality: the database system, always {@code sqlite}. */
     public static final String DB_SYSTEM = "db.system.name";
+    /** Low cardinality: {@code write}, {@code read}, {@code maintenance} or {@code transaction}. */
     public static final String DB_OPERATION = "db.operation";
+    /** Low cardinality: how the request ended ({@code committed}, {@code rolled_back}…). */
     public static final String OUTCOME = "outcome";
+    /** Low cardinality: whether the write ran again after a neighbour ended its group. */
     public static final String REPLAYED = "replayed";
+    /** High cardinality: the database's name. */
     public static final String DB_NAMESPACE = "db.namespace";
+    /** High cardinality: the write's {@code WriteOptions.label}, when it has one. */
     public static final String LABEL = "lanes.label";
+    /** High cardinality: the writes in the request's commit group. */
     public static final String GROUP_SIZE = "lanes.group.size";
+    /** High cardinality: how long the request waited in the queue, in nanoseconds. */
     public static final String QUEUE_WAIT = "lanes.queue.wait.nanos";
 
     /** The one instance the binding uses when given no convention. */

@@ -43,6 +43,7 @@ public final class LanesObservationContext extends Observation.Context {
         return database;
     }
 
+    /** What the request is: a write, a read, a maintenance request or a transaction. */
     public MetricsListener.Operation operation() {
         return operation;
     }

@@ -204,6 +204,7 @@ public final class MicrometerMetrics implements MetricsListener, AutoCloseable {
             return this;
         }
 
+        /** The binding, to give to {@code Lanes.builder().metrics(...)}. */
         public MicrometerMetrics build() {
             return new MicrometerMetrics(this);
         }

@@ -50,7 +50,7 @@ class OpsFilesTest {
     private static final Path OPS = Path.of("..", "ops").toAbsolutePath().normalize();
     private static final Path DASHBOARD = OPS.resolve("grafana/lanes-dashboard.json");
     private static final Path ALERTS = OPS.resolve("prometheus/lanes-alerts.yml");
-    private static final Path README = OPS.resolveSibling("README.md");
+    private static final Path OPERATIONS = OPS.resolveSibling("docs").resolve("operations.md");
     private static final Path PACKAGE_INFO =
             Path.of("src/main/java/dev/lanes/micrometer/package-info.java").toAbsolutePath();
     private static final Pattern METRIC = Pattern.compile("\\blanes_[a-z0-9_]+");
@@ -89,16 +89,17 @@ class OpsFilesTest {
     }
 
     /**
-     * Every meter a workload makes the binding register is documented: in the README's meter
-     * table (by its Prometheus name) and in the package Javadoc's table (by its own name).
+     * Every meter a workload makes the binding register is documented: in the meter table of
+     * docs/operations.md (by its Prometheus name) and in the package Javadoc's table (by its own
+     * name).
      */
     @Test
-    void everyMeterTheBindingRegistersIsInTheReadmeAndJavadocMeterTables() throws Exception {
-        String readme = Files.readString(README);
-        int from = readme.indexOf("### Meters");
-        int to = readme.indexOf("### Tagging", from);
-        assertThat(from).as("README has an Operating Lanes meter table").isPositive();
-        Set<String> readmeNames = metricsIn(readme.substring(from, to));
+    void everyMeterTheBindingRegistersIsInTheGuideAndJavadocMeterTables() throws Exception {
+        String guide = Files.readString(OPERATIONS);
+        int from = guide.indexOf("## Meters");
+        int to = guide.indexOf("## Tagging", from);
+        assertThat(from).as("docs/operations.md has a meter table").isPositive();
+        Set<String> guideNames = metricsIn(guide.substring(from, to));
         String javadoc = Files.readString(PACKAGE_INFO);
 
         Set<String> meters = publish().meters();
@@ -107,8 +108,8 @@ class OpsFilesTest {
         for (String meter : meters) {
             Pattern prometheus = Pattern.compile(Pattern.quote(meter.replace('.', '_'))
                     + "(_(seconds|bytes|writes|pages|threads))?(_(total|count|sum|max))?");
-            if (readmeNames.stream().noneMatch(n -> prometheus.matcher(n).matches())) {
-                undocumented.add(meter + " (README)");
+            if (guideNames.stream().noneMatch(n -> prometheus.matcher(n).matches())) {
+                undocumented.add(meter + " (docs/operations.md)");
             }
             if (!javadoc.contains("<td>{@code " + meter + "}</td>")) {
                 undocumented.add(meter + " (package-info.java)");

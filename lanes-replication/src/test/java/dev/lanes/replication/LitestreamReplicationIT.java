@@ -99,7 +99,7 @@ class LitestreamReplicationIT {
                         Workload.millis(latency.percentile(99)), Workload.millis(latency.max()),
                         workload.maxWalBytes(), checkpoints.size(), modes(checkpoints),
                         shadowWalIndex, diagnostics.checkpoints().completed());
-                // closed while Litestream still holds its connection: see the README on why the
+                // closed while Litestream still holds its connection: see docs/replication.md on why the
                 // last connection to close must not be the application's
                 db.close();
             }

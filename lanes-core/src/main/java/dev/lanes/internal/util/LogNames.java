@@ -2,8 +2,8 @@ package dev.lanes.internal.util;
 
 /**
  * The runtime's logger names, one per concept rather than per class, so that a user's logging
- * configuration (and a test that reads the log) does not depend on where a class lives. The
- * README lists them.
+ * configuration (and a test that reads the log) does not depend on where a class lives.
+ * docs/operations.md lists them (lanes-examples' DocsSpeakOfTheProductTest checks it).
  */
 public final class LogNames {
     /** Writer lanes: poisoning, failed turns, slow writes, corked writes lost. */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 21, item 5: under {@code maxOpenConnections}, a runtime whose databases churn through
+ * Under {@code maxOpenConnections}, a runtime whose databases churn through
  * their connections keeps fewer open, and keeps more again once they are reused. Real databases
  * and real evictions feed the budget here (the hit rate is what the runtime counted); the
  * runtime's once-a-second look runs when the test advances its manual clock. The working target

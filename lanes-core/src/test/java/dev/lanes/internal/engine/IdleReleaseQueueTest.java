@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6, idle release, from inside: the idle queue (the runtime's timer) holds each database at
+ * Idle release, from inside: the idle queue (the runtime's timer) holds each database at
  * most once, a release runs as a turn of the lane, and a database closed while its release waits
  * never runs it.
  *

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 6, idle release, through the public API, on a manual clock: an idle period passes when
+ * Idle release, through the public API, on a manual clock: an idle period passes when
  * the test advances the clock by {@link #IDLE}, and the idle checks that come due then run on the
  * test's thread before {@code advance} returns. Two ways to see a release:
  * <ul>

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 21, item 5, from inside: what many idle databases need not keep a copy each of is
+ * From inside: what many idle databases need not keep a copy each of is
  * shared, and what they may never use is made once, on first use, the same for every caller.
  * {@code IdleFootprintTest} holds the bytes; this holds that sharing changes nothing a caller
  * sees.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21, item 5: the databases of one volume share one {@code FileStore} (a store keeps its
+ * The databases of one volume share one {@code FileStore} (a store keeps its
  * volume's mount entry, a few hundred bytes a database otherwise), which samples through the
  * file it was made for. When that database's file is gone, the others still sample free space,
  * so the disk floor still holds for them. The volume's latest free-space sample serves every turn

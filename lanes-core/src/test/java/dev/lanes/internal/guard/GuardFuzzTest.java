@@ -30,12 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  * fixed with {@code -Dlanes.fuzz.seed=N} to replay it; {@code -Dlanes.fuzz.samples=N} sets how
  * many texts a test tries (default 600). A failing text is shrunk before it is reported.
  *
- * <p>The generator and its shrinking are written here rather than with jqwik, which issue 18
- * names: from 1.10 on jqwik's maintainers ask that it not be used with AI coding agents (its
- * release notes carry an "Anti-AI Usage Clause"; by its user guide the engine prints a line
- * addressed to such agents into every test run), and this project is written with them. The properties stay
- * properties: each test states one, draws its texts from a logged seed, and shrinks a failing
- * text before it reports it.
+ * <p>The generator and its shrinking are written here rather than with jqwik: from 1.10 on
+ * jqwik's maintainers ask that it not be used with AI coding agents (its release notes carry an
+ * "Anti-AI Usage Clause"; by its user guide the engine prints a line addressed to such agents
+ * into every test run), and this project is written with them. The properties stay properties:
+ * each test states one, draws its texts from a logged seed, and shrinks a failing text before it
+ * reports it.
  *
  * <p>The only false refusals allowed are the deliberately conservative ones of {@link
  * #CONSERVATIVE}, each a documented rule; a refusal of a text SQLite runs as a plain read for any

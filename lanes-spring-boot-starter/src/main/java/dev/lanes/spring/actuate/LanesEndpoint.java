@@ -45,6 +45,7 @@ public final class LanesEndpoint {
 
     private final LanesDatabases databases;
 
+    /** The endpoint over the application's databases. */
     public LanesEndpoint(LanesDatabases databases) {
         this.databases = Objects.requireNonNull(databases, "databases");
     }

@@ -48,6 +48,7 @@ public final class LanesHealthIndicator implements HealthIndicator {
     private final LanesDatabases databases;
     private final DiskFloor diskFloor;
 
+    /** The indicator over the application's databases. */
     public LanesHealthIndicator(LanesDatabases databases) {
         this(databases, new DiskFloor(TimeUnit.SECONDS.toNanos(DISK_SAMPLE_SECONDS),
                 System::nanoTime));

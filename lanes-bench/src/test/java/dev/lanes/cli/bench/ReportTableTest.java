@@ -182,7 +182,7 @@ class ReportTableTest {
         StringWriter out = new StringWriter();
         new ReportTable(new PrintWriter(out, true), 1).printHeader(new BenchOptions(
                 List.of(Scenario.SOAK), null, null, java.time.Duration.ofSeconds(1), 1, null,
-                1000, null, null, null, null,
+                1000, null, null, null, null, null,
                 BenchOptions.DEFAULT_SAMPLE_INTERVAL),
                 ReportFixtures.environment());
 

@@ -31,6 +31,7 @@ import java.util.Objects;
  * @param dir where the scratch directory of database files goes; {@code null} for java.io.tmpdir
  * @param json where to write the results as JSON; {@code null} for nowhere
  * @param report where to write the HTML report; {@code null} for nowhere
+ * @param markdown where to write the Markdown results section; {@code null} for nowhere
  * @param sampleInterval how often a soak samples ({@link #DEFAULT_SAMPLE_INTERVAL}; shorter only
  *     in tests)
  */
@@ -46,6 +47,7 @@ record BenchOptions(
         Path dir,
         Path json,
         Path report,
+        Path markdown,
         Duration sampleInterval) {
 
     /** The tenant (and soak) databases when {@code --databases} is not given. */

@@ -460,6 +460,40 @@ class BenchCommandTest {
         }
     }
 
+    @Test
+    void benchJoinsTheLanesCommandBesideInspect() {
+        assertThat(LanesCommand.commandLine().getSubcommands().keySet())
+                .contains("bench", "inspect");
+    }
+
+    @Test
+    void aWrongFlagValuePrintsTheErrorAndOneLineOfUsageNotTheHelp() {
+        assertThat(run("bench", "--threads", "many", "--dir", scratchParent.toString()))
+                .isEqualTo(2);
+
+        String[] lines = err.toString().strip().split("\\R");
+        assertThat(lines).hasSize(2);
+        assertThat(lines[0]).startsWith("lanes bench: ").contains("--threads", "many");
+        assertThat(lines[1]).isEqualTo(
+                "Usage: lanes bench [OPTIONS] (lanes bench --help lists everything)");
+        assertThat(scratchParent).isEmptyDirectory();
+    }
+
+    @Test
+    void theDurationHelpSaysThatEachRunAlsoWarmsUp() {
+        run("bench", "--help");
+
+        assertThat(out.toString().replaceAll("\\s+", " "))
+                .contains("Each run also warms up for --warmup first");
+    }
+
+    @Test
+    void markdownNamesTheFileTheResultsGoTo() {
+        assertThat(parse("bench", "--markdown", "docs/benchmarks.md").markdown())
+                .isEqualTo(Path.of("docs/benchmarks.md"));
+        assertThat(parse("bench").markdown()).isNull();
+    }
+
     private static BenchOptions parse(String... args) {
         CommandLine line = LanesCommand.commandLine();
         line.parseArgs(args);

@@ -37,7 +37,7 @@ final class RepeatedFixtures {
     static BenchOptions options(int repeat) {
         return new BenchOptions(List.of(Scenario.WRITE, Scenario.TENANTS), null,
                 Duration.ofSeconds(5), Duration.ofSeconds(1), repeat, List.of(Synchronous.NORMAL),
-                1000, null, null, null, null,
+                1000, null, null, null, null, null,
                 BenchOptions.DEFAULT_SAMPLE_INTERVAL);
     }
 

@@ -103,7 +103,7 @@ class BenchSuiteTest {
     @Test
     void withoutRepeatTheLabelsAndTheTotalAreAsBefore() throws Exception {
         BenchOptions once = new BenchOptions(List.of(Scenario.WRITE), null, Duration.ofSeconds(5),
-                Duration.ofSeconds(1), 1, null, 1000, null, null, null, null,
+                Duration.ofSeconds(1), 1, null, 1000, null, null, null, null, null,
                 BenchOptions.DEFAULT_SAMPLE_INTERVAL);
         RepeatedFixtures.ScriptedScenario write = new RepeatedFixtures.ScriptedScenario(
                 Scenario.WRITE, "one of each");

@@ -11,7 +11,7 @@ import java.util.function.ToLongFunction;
  * warm up and then stay level; a leak keeps rising for as long as the load goes on.
  *
  * <p>The thresholds were chosen from soaks of a healthy runtime on the project's 2-core machine
- * (README, "Soak"): each is several times the largest slope seen there, and far below what a
+ * (docs/cli.md, "Soak"): each is several times the largest slope seen there, and far below what a
  * small leak produces. Retaining 1 KiB per request, at the few thousand requests per second the
  * soak makes, grows the heap by hundreds of MiB a minute; even at 100 requests per second it
  * would be 5.9 MiB a minute, above the heap's threshold. One connection left open per eviction

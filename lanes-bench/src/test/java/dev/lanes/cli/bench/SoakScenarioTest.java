@@ -23,7 +23,7 @@ class SoakScenarioTest {
     void aRealLeakOfOneKibibytePerRequestFailsTheHeapSeries() throws Exception {
         BenchOptions options = new BenchOptions(List.of(Scenario.SOAK), 4, Duration.ofSeconds(3),
                 Duration.ZERO, 1, List.of(Synchronous.NORMAL), 50, dev.lanes.CheckpointMode.AUTO, null,
-                null, null,
+                null, null, null,
                 Duration.ofSeconds(1));
         SoakScenario leaking = new SoakScenario(options, dir, LEAK_BYTES);
 

@@ -3,6 +3,7 @@ package dev.lanes.cli.bench;
 import dev.lanes.CheckpointMode;
 import dev.lanes.Synchronous;
 import dev.lanes.cli.DurationConverter;
+import dev.lanes.cli.LanesSubcommand;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,8 +20,9 @@ import picocli.CommandLine.Spec;
  * in one process, and prints tables (and optionally JSON and an HTML report). This class only
  * reads the flags and wires the pieces: {@link BenchSuite} plans the scenarios, each {@link
  * ScenarioBench} makes its runs with {@link WorkloadRunner}, {@link ReportTable}, {@link
- * JsonReport} and {@link HtmlReport} present them, and a {@link Progress} shows how far it got.
- * It exits {@value #SOAK_FAILED} when a soak failed its verdict, after writing the reports.
+ * JsonReport}, {@link HtmlReport} and {@link MarkdownReport} present them, and a {@link Progress}
+ * shows how far it got. It exits {@value #SOAK_FAILED} when a soak failed its verdict, after
+ * writing the reports. It joins the {@code lanes} command as a {@link LanesSubcommand}.
  */
 @Command(
         name = "bench",
@@ -55,7 +57,7 @@ import picocli.CommandLine.Spec;
                     + " interleaved; rows then show medians, ratios the median (min-max) of the"
                     + " N repetition pairs."
         })
-public final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer>, LanesSubcommand {
     /** The exit code of a bench whose soak found something growing without bound. */
     public static final int SOAK_FAILED = 1;
 
@@ -75,7 +77,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "How long each run is measured, e.g. 5s, 500ms, 2m (default: 5s; a soak"
-                    + " 10m).")
+                    + " 10m). Each run also warms up for --warmup first, and every configuration"
+                    + " runs Lanes and its baseline: the default bench (write at NORMAL and FULL,"
+                    + " 64 writers and 1) makes 8 runs of 5s + 5s, about a minute and a half.")
     private Duration duration;
 
     // 5s, not less: in the first seconds the JIT compiler takes about a third of the CPU, and
@@ -131,6 +135,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Also write a self-contained HTML report with charts to FILE.html.")
     private Path report;
 
+    @Option(names = "--markdown", paramLabel = "FILE.md",
+            description = "Also write the results as one dated Markdown table, with this command"
+                    + " and the machine, into FILE.md: between its generated-section markers when"
+                    + " it has them (docs/benchmarks.md does), else appended.")
+    private Path markdown;
+
     @Override
     public Integer call() throws Exception {
         BenchOptions options = options();
@@ -154,6 +164,11 @@ public final class BenchCommand implements Callable<Integer> {
             out.println();
             out.println("wrote " + options.report());
         }
+        if (options.markdown() != null) {
+            MarkdownReport.write(result, command(), options.markdown());
+            out.println();
+            out.println("wrote " + options.markdown());
+        }
         if (!result.soaksPassed()) {
             // the ! lines above say which series grew; a script needs only the exit code
             out.flush();
@@ -161,6 +176,15 @@ public final class BenchCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** This command line as typed through the launcher: {@code ./lanes bench --repeat 3 …}. */
+    private String command() {
+        StringBuilder line = new StringBuilder("./lanes");
+        for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+            line.append(' ').append(arg.matches("[A-Za-z0-9_./,=:@%+-]+") ? arg : "'" + arg + "'");
+        }
+        return line.toString();
     }
 
     /** The options the flags ask for; package-private for tests. */
@@ -172,7 +196,7 @@ public final class BenchCommand implements Callable<Integer> {
         try {
             return new BenchOptions(chosen, threads, duration, warmup, repeat, synchronous,
                     databases != null ? databases : BenchOptions.DEFAULT_DATABASES, checkpoint,
-                    dir, json, report, sampleInterval);
+                    dir, json, report, markdown, sampleInterval);
         } catch (IllegalArgumentException e) {
             // reported like any other bad flag: the message and the usage, exit code 2
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);

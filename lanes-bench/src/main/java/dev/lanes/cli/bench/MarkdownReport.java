@@ -1,0 +1,158 @@
+package dev.lanes.cli.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code --markdown FILE}: one bench's results as a dated Markdown section, with the exact command
+ * that made them and the machine they ran on, so that a page quotes one measurement that one
+ * command regenerates. The section sits between {@value #BEGIN} and {@value #END}; writing into a
+ * file that has them replaces what is between them and keeps the rest (the page's hand-written
+ * methodology), a file without them gets the section appended, and a new file is the section
+ * under a title.
+ */
+final class MarkdownReport {
+    /** Where the generated section begins. */
+    static final String BEGIN = "<!-- lanes bench --markdown: begin; generated, do not edit -->";
+    /** Where the generated section ends. */
+    static final String END = "<!-- lanes bench --markdown: end -->";
+
+    private MarkdownReport() {}
+
+    /**
+     * Writes {@code report} into {@code file} as the section between the markers.
+     *
+     * @param command the command line that made the report, as a person would type it
+     */
+    static void write(BenchReport report, String command, Path file) throws IOException {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                .getSystemLoadAverage();
+        String section = BEGIN + "\n" + section(report, command, load) + END + "\n";
+        String page;
+        if (Files.exists(file)) {
+            String old = Files.readString(file, StandardCharsets.UTF_8);
+            int begin = old.indexOf(BEGIN);
+            int end = old.indexOf(END, Math.max(begin, 0));
+            if (begin >= 0 && end > begin) {
+                page = old.substring(0, begin) + section
+                        + old.substring(old.indexOf('\n', end) < 0 ? old.length()
+                                : old.indexOf('\n', end) + 1);
+            } else {
+                page = old + (old.endsWith("\n") ? "\n" : "\n\n") + section;
+            }
+        } else {
+            page = "# Lanes benchmark results\n\n" + section;
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, page, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The section: what ran where and when, then one table of every comparison.
+     *
+     * @param loadAverage the machine's one-minute load average as the bench ended, or negative
+     *     when unknown: above the CPU count, other processes shared the cores and the figures
+     *     are noisy
+     */
+    static String section(BenchReport report, String command, double loadAverage) {
+        BenchReport.Environment e = report.environment();
+        BenchReport.Settings s = report.settings();
+        StringBuilder md = new StringBuilder();
+        md.append("Made by `").append(command).append("` on ")
+                .append(e.startedAt(), 0, Math.min(10, e.startedAt().length()))
+                .append(" (").append(e.startedAt()).append(").\n\n");
+        md.append("- Machine: ").append(e.cpus()).append(e.cpus() == 1 ? " CPU" : " CPUs")
+                .append(e.cpuModel().isEmpty() ? "" : " (" + e.cpuModel() + ")")
+                .append(e.memoryBytes() < 0 ? "" : ", " + ReportTable.bytes(e.memoryBytes()))
+                .append("; ").append(e.os())
+                .append(loadAverage < 0 ? "" : String.format(Locale.ROOT,
+                        "; load average %.1f as the bench ended%s", loadAverage,
+                        loadAverage > e.cpus() ? " (other processes shared the CPUs: the"
+                                + " figures are noisy)" : ""))
+                .append('\n');
+        md.append("- Java ").append(e.java()).append("; SQLite ").append(e.sqlite())
+                .append(" (sqlite-jdbc ").append(e.sqliteJdbc()).append(")\n");
+        md.append("- Databases on ").append(e.fileSystem()).append("; ")
+                .append(seconds(s.warmupSeconds())).append(" warm-up and ")
+                .append(seconds(s.durationSeconds())).append(" measured per run; ")
+                .append(s.repeat() == 1 ? "one run of each side"
+                        : s.repeat() + " runs of each side, Lanes and its baseline interleaved;"
+                                + " figures are medians, ratios the median (min-max) of the "
+                                + s.repeat() + " pairs")
+                .append('\n');
+        if (!report.comparisons().isEmpty()) {
+            md.append('\n').append(table(report));
+        }
+        for (SoakResult soak : report.soaks()) {
+            md.append("\nSoak at ").append(soak.setup().synchronous()).append(": ")
+                    .append(soak.verdict().passed() ? "passed, nothing grew without bound"
+                            : "FAILED, something grew without bound")
+                    .append(".\n");
+        }
+        return md.toString();
+    }
+
+    private static String table(BenchReport report) {
+        List<String> rows = new ArrayList<>();
+        rows.add("| scenario | configuration | baseline | throughput lanes/baseline"
+                + " | p99 baseline/lanes | CPU per request baseline/lanes | Lanes | baseline"
+                + " | failures (Lanes; baseline) |");
+        rows.add("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        for (Comparison c : report.comparisons()) {
+            RunResult lanes = median(report, c, "lanes");
+            RunResult base = median(report, c, c.baseline());
+            String unit = c.scenario().unit();
+            rows.add("| " + c.scenario().id()
+                    + " | " + configuration(c)
+                    + " | " + c.baseline()
+                    + " | " + ReportTable.ratio(c.throughput())
+                    + " | " + ReportTable.ratio(c.p99())
+                    + " | " + ReportTable.ratio(c.cpu())
+                    + " | " + rate(lanes, unit)
+                    + " | " + rate(base, unit)
+                    + " | " + failures(lanes) + "; " + failures(base) + " |");
+        }
+        return String.join("\n", rows) + "\n";
+    }
+
+    private static String configuration(Comparison c) {
+        return c.threads() + (c.threads() == 1 ? " thread" : " threads")
+                + (c.scenario() == Scenario.DQLITE ? "" : ", " + c.synchronous())
+                + (c.variant().isEmpty() ? "" : ", " + c.variant());
+    }
+
+    /** The median of one side's runs in the comparison's configuration; null when none ran. */
+    private static RunResult median(BenchReport report, Comparison c, String system) {
+        List<RunResult> runs = report.runs().stream()
+                .filter(r -> r.scenario() == c.scenario() && r.variant().equals(c.variant())
+                        && r.synchronous() == c.synchronous() && r.threads() == c.threads()
+                        && r.system().equals(system))
+                .toList();
+        return runs.isEmpty() ? null : Repetitions.median(runs);
+    }
+
+    private static String rate(RunResult run, String unit) {
+        return run == null ? "n/a"
+                : String.format(Locale.ROOT, "%,.0f %s", run.operationsPerSecond(), unit);
+    }
+
+    private static String failures(RunResult run) {
+        if (run == null) {
+            return "n/a";
+        }
+        return run.errors().isEmpty() ? "0" : ReportTable.errors(run.errors());
+    }
+
+    private static String seconds(double seconds) {
+        return seconds == Math.rint(seconds) ? String.format(Locale.ROOT, "%.0f s", seconds)
+                : String.format(Locale.ROOT, "%.1f s", seconds);
+    }
+}

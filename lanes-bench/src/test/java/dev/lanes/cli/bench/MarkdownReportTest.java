@@ -1,0 +1,82 @@
+package dev.lanes.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MarkdownReportTest {
+    private static final String COMMAND = "./lanes bench --repeat 3 --markdown docs/benchmarks.md";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSectionNamesTheCommandTheDateAndTheMachine() {
+        String section = MarkdownReport.section(ReportFixtures.sample(), COMMAND, 0.5);
+
+        assertThat(section).contains("Made by `" + COMMAND + "` on 2025-01-01",
+                "2 CPUs (AMD EPYC), 24.0 GiB; Linux 6.1 amd64; load average 0.5 as the bench ended\n",
+                "Java 17.0.15 (OpenJDK 64-Bit Server VM, Debian); SQLite 3.53.4"
+                        + " (sqlite-jdbc 3.53.4.0)",
+                "Databases on ext4; 1 s warm-up and 5 s measured per run; one run of each side");
+    }
+
+    @Test
+    void aLoadAboveTheCpusIsSaidToMakeTheFiguresNoisy() {
+        assertThat(MarkdownReport.section(ReportFixtures.sample(), COMMAND, 12.3))
+                .contains("load average 12.3 as the bench ended (other processes shared the CPUs:"
+                        + " the figures are noisy)");
+        assertThat(MarkdownReport.section(ReportFixtures.sample(), COMMAND, -1))
+                .doesNotContain("load average");
+    }
+
+    @Test
+    void everyComparisonIsOneRowOfOneTableWithItsRatiosAndFailures() {
+        String section = MarkdownReport.section(ReportFixtures.sample(), COMMAND, 0.5);
+
+        assertThat(section.lines().filter(l -> l.startsWith("| ")).count())
+                .as("a header, its rule and one row per comparison")
+                .isEqualTo(2 + ReportFixtures.sample().comparisons().size());
+        // 64 writers: 120,000 against 60,000 writes/s, p99 4,000 us against 900
+        assertThat(section).contains("| write | 64 threads, NORMAL | hikari | 2.00x | 4.44x | 2.00x"
+                + " | 120,000 writes/s | 60,000 writes/s | 0; SQLITE_BUSY=12 |");
+        assertThat(section).contains("| read | 8 threads, NORMAL, with writer | raw |");
+        // the baseline of rtw completed nothing: no ratio, rather than infinity
+        assertThat(section).contains("| rtw | 16 threads, NORMAL | hikari | n/a | n/a |");
+        assertThat(section).contains("Soak at NORMAL: passed, nothing grew without bound.");
+    }
+
+    @Test
+    void aPageWithTheMarkersKeepsItsTextAndGetsOneResultInPlaceOfTheOld() throws Exception {
+        Path page = dir.resolve("benchmarks.md");
+        Files.writeString(page, "# Benchmarks\n\nHow we measure.\n\n" + MarkdownReport.BEGIN
+                + "\nan old result\n" + MarkdownReport.END + "\n\n## Afterwards\n");
+
+        MarkdownReport.write(ReportFixtures.sample(), COMMAND, page);
+        MarkdownReport.write(ReportFixtures.sample(), COMMAND, page);
+
+        String written = Files.readString(page);
+        assertThat(written).startsWith("# Benchmarks\n\nHow we measure.\n\n" + MarkdownReport.BEGIN)
+                .endsWith(MarkdownReport.END + "\n\n## Afterwards\n")
+                .doesNotContain("an old result");
+        assertThat(written.split(java.util.regex.Pattern.quote("Made by")).length - 1)
+                .as("one result, never a history").isEqualTo(1);
+    }
+
+    @Test
+    void aNewFileIsThePageAndAFileWithoutMarkersGetsTheSectionAppended() throws Exception {
+        Path fresh = dir.resolve("sub/results.md");
+        MarkdownReport.write(ReportFixtures.sample(), COMMAND, fresh);
+        assertThat(Files.readString(fresh)).startsWith("# Lanes benchmark results\n\n"
+                + MarkdownReport.BEGIN + "\nMade by");
+
+        Path notes = dir.resolve("notes.md");
+        Files.writeString(notes, "my notes");
+        MarkdownReport.write(ReportFixtures.sample(), COMMAND, notes);
+        assertThat(Files.readString(notes)).startsWith("my notes\n\n" + MarkdownReport.BEGIN)
+                .endsWith(MarkdownReport.END + "\n");
+    }
+}
