@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +33,8 @@ class CommitNotAppliedReplayTest {
     private final WriteTelemetry telemetry = new WriteTelemetry(
             PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM));
     private final GroupCommit groupCommit = new GroupCommit(transaction,
-            new Cork(transaction, telemetry, new ReentrantLock()), telemetry, Clock.SYSTEM);
+            new Cork(transaction, telemetry,
+                    new LaneState(PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM), null)), telemetry, Clock.SYSTEM);
 
     /** Applies a transaction's statements when its commit succeeds; fails chosen commits. */
     private static final class Recording implements LaneConnection {

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,7 +45,8 @@ class GroupCommitRulesTest {
     private final WriteTelemetry telemetry = new WriteTelemetry(
             PartialLaneSetup.forTelemetry(NAME, Duration.ofSeconds(10), clock));
     private final GroupCommit groupCommit = new GroupCommit(transaction,
-            new Cork(transaction, telemetry, new ReentrantLock()), telemetry, clock);
+            new Cork(transaction, telemetry,
+                    new LaneState(PartialLaneSetup.forTelemetry(NAME, Duration.ofSeconds(10), clock), null)), telemetry, clock);
     private final CommitObserver observer = new CommitObserver() {
         @Override
         public boolean tracksTables() {
