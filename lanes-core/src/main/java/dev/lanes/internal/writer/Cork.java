@@ -5,7 +5,7 @@ import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.writer.LaneState.CorkPhase;
+import dev.lanes.internal.writer.LaneDecision.CorkPhase;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +76,8 @@ final class Cork {
                 return;
             }
             if (outerOpen()) {
-                LaneTransaction.CommitResult result = commitOuter(c, "uncork's COMMIT");
+                LaneTransaction.CommitResult result = transaction.commit(c, "uncork's COMMIT",
+                        new LaneTransaction.Committed(0, 0, observer));
                 if (!result.committed()) {
                     WriteOutcome outcome = result.outcome();
                     r.fail(new WriteFailedException(outcome, name + ": uncork's " + result.what()
@@ -85,8 +86,6 @@ final class Cork {
                             + "writes persisted is unknown"), result.failure()));
                     return;
                 }
-                telemetry.counters.increment(WriterCounters.GROUPS);
-                transaction.committed(c, result.changed(), observer);
             }
             r.succeed(null);
         } finally {
@@ -127,8 +126,8 @@ final class Cork {
             log.warn("{}: shut down while corked: the corked writes were rolled back{}", name,
                     clean ? "" : " (not verified; SQLite rolls back on close)");
         } else {
-            LaneTransaction.CommitResult result = commitOuter(c, "the COMMIT of a close while "
-                    + "corked");
+            LaneTransaction.CommitResult result = transaction.commit(c, "the COMMIT of a close "
+                    + "while corked", LaneTransaction.Committed.UNCOUNTED);
             if (result.committed()) {
                 log.info("{}: closed while corked: the corked writes were committed", name);
             } else {
@@ -139,16 +138,6 @@ final class Cork {
             }
         }
         off();
-    }
-
-    /** Commits the outer transaction; a commit proven not applied counts as rolled back. */
-    private LaneTransaction.CommitResult commitOuter(LaneConnection c, String what) {
-        try {
-            return transaction.commit(c, what);
-        } catch (LaneConnection.CommitNotApplied e) {
-            return new LaneTransaction.CommitResult(0, transaction.commitFailed(c, e, what), e,
-                    "COMMIT failed (" + e.getMessage() + ")");
-        }
     }
 
     /** Whether writes are held in the outer transaction (reads then run on the lane). */

@@ -126,7 +126,8 @@ final class GroupCommit {
     }
 
     /**
-     * Runs the request at {@code index}.
+     * Runs the request at {@code index}, isolated by the protocol ({@link
+     * LaneTransaction#runMember}): a body that shares the transaction in its own savepoint.
      *
      * @return null to go on with the next request, or the requests to run again (possibly none)
      *     when the transaction is over
@@ -134,49 +135,36 @@ final class GroupCommit {
     private List<GroupWrite> runMember(List<GroupWrite> group, List<GroupWrite> ran, int index,
             LaneConnection c, boolean isolate) {
         GroupWrite r = group.get(index);
-        boolean savepoint = isolate && r instanceof BodyWrite;
-        if (savepoint) {
-            try {
-                c.savepoint();
-            } catch (SQLException e) {
-                return abandon(group, ran, index, c, e, "SAVEPOINT failed", null);
-            }
+        LaneTransaction.Isolated run = transaction.runMember(c, r,
+                isolate && r instanceof BodyWrite, () -> c.run(r));
+        Throwable failure = run.failure();
+        switch (run.how()) {
+            case DONE:
+                r.succeed(run.value());
+                ran.add(r);
+                return null;
+            case UNDONE:
+                r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+                return null;
+            case ENDED:
+                return transactionEnded(group, ran, index, c, failure, run.watch());
+            case SAVEPOINT_FAILED:
+                return abandon(group, ran, index, c, run.stepFailure(), "SAVEPOINT failed", null);
+            case RELEASE_FAILED:
+                return abandon(group, ran, index, c, run.stepFailure(), "RELEASE failed", null);
+            case UNDO_FAILED:
+                return abandon(group, ran, index, c, run.stepFailure(), "ROLLBACK TO failed",
+                        failure);
+            case FAILED_BARE:
+            default:
+                return failedBare(group, ran, index, c, failure);
         }
-        LaneConnection.Watch watch = c.watch();
-        WriteRequest.Ran once = r.runOnce(clock, () -> c.run(r));
-        Object value = once.value();
-        Throwable failure = once.failure();
-        if (watch.ended()) {
-            return transactionEnded(group, ran, index, c, failure, watch);
-        }
-        if (failure == null) {
-            if (savepoint) {
-                try {
-                    c.releaseSavepoint();
-                } catch (SQLException e) {
-                    return abandon(group, ran, index, c, e, "RELEASE failed", null);
-                }
-            }
-            r.succeed(value);
-            ran.add(r);
-            return null;
-        }
-        return failedAlone(group, ran, index, c, savepoint, failure);
     }
 
-    /** The request failed and the transaction is still open: undo the request alone. */
-    private List<GroupWrite> failedAlone(List<GroupWrite> group, List<GroupWrite> ran, int index,
-            LaneConnection c, boolean savepoint, Throwable failure) {
+    /** The request failed without a savepoint, and the transaction is still open. */
+    private List<GroupWrite> failedBare(List<GroupWrite> group, List<GroupWrite> ran, int index,
+            LaneConnection c, Throwable failure) {
         GroupWrite r = group.get(index);
-        if (savepoint) {
-            try {
-                c.rollBackToSavepoint();
-            } catch (SQLException e) {
-                return abandon(group, ran, index, c, e, "ROLLBACK TO failed", failure);
-            }
-            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
-            return null;
-        }
         if (r instanceof StatementWrite && changedBeforeFailing((StatementWrite) r, failure)) {
             return failedAfterChanging(group, ran, index, c, failure);
         }
@@ -186,13 +174,10 @@ final class GroupCommit {
             return null;
         }
         // A lone body without a savepoint: its transaction is the group's.
-        boolean clean = c.rollbackVerified();
+        boolean clean = transaction.rollBack(c, "the rollback after a failed write could not be "
+                + "verified: " + failure);
         r.fail(transaction.failure(r, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
                 failure));
-        if (!clean) {
-            transaction.poison("the rollback after a failed write could not be verified: "
-                    + failure);
-        }
         return List.of();
     }
 
@@ -212,19 +197,18 @@ final class GroupCommit {
     }
 
     /**
-     * Commits what ran; a failed commit fails them all, ROLLED_BACK only when certain, except one
-     * proven not applied ({@link LaneConnection.CommitNotApplied}): then they run again.
+     * Commits what ran through the protocol; a failed commit fails them all with its outcome,
+     * except one proven not applied: then they run again.
      *
      * @return the requests to run again in a fresh transaction (empty when the group is done)
      */
     private List<GroupWrite> commit(List<GroupWrite> ran, LaneConnection c,
             CommitObserver observer, long transactionStart) {
         long commitStart = clock.nanoTime();
-        LaneTransaction.CommitResult result;
-        try {
-            result = transaction.commit(c, "COMMIT");
-        } catch (LaneConnection.CommitNotApplied e) {
-            return replayNotApplied(ran, e);
+        LaneTransaction.CommitResult result = transaction.commit(c, "COMMIT",
+                new LaneTransaction.Committed(ran.size(), transactionStart, observer));
+        if (result.replayable()) {
+            return replayNotApplied(ran, result);
         }
         if (!result.committed()) {
             WriteOutcome outcome = result.outcome();
@@ -235,15 +219,10 @@ final class GroupCommit {
             }
             return List.of();
         }
-        long changed = result.changed();
-        long commitEnd = clock.nanoTime();
+        long commitNanos = clock.nanoTime() - commitStart;
         for (GroupWrite r : ran) {
-            r.commitNanos = commitEnd - commitStart;
+            r.commitNanos = commitNanos;
         }
-        telemetry.counters.add(WriterCounters.COMMITTED, ran.size());
-        telemetry.counters.increment(WriterCounters.GROUPS);
-        telemetry.groupCommitted(ran.size(), commitEnd - transactionStart);
-        transaction.committed(c, changed, observer);
         return List.of();
     }
 
@@ -253,16 +232,17 @@ final class GroupCommit {
      * failure (replayable ones that ran once only); the others fail {@code ROLLED_BACK}.
      */
     private List<GroupWrite> replayNotApplied(List<GroupWrite> ran,
-            LaneConnection.CommitNotApplied e) {
+            LaneTransaction.CommitResult result) {
         List<GroupWrite> again = new ArrayList<>(ran.size());
         for (GroupWrite r : ran) {
             if (requeued(r)) {
                 again.add(r);
             } else {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": the group's "
-                        + "COMMIT did not apply (" + e.getMessage() + ")" + (r.options.replayable()
-                        ? " and the write already ran twice" : " and the write is not replayable")
-                        + "; it did not persist", e));
+                        + "COMMIT did not apply (" + result.failure().getMessage() + ")"
+                        + (r.options.replayable() ? " and the write already ran twice"
+                        : " and the write is not replayable") + "; it did not persist",
+                        result.failure()));
             }
         }
         return again;

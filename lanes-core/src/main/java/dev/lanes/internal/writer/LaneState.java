@@ -1,26 +1,24 @@
 package dev.lanes.internal.writer;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import dev.lanes.CancelledException;
-import dev.lanes.ClosedException;
-import dev.lanes.ClosingException;
-import dev.lanes.DatabaseDeadException;
 import dev.lanes.DatabaseState;
-import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
-import dev.lanes.OverloadedException;
-import dev.lanes.QueueFullException;
-import dev.lanes.WriteOutcome;
-import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.scheduler.SerialTask;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.writer.InteractiveTransaction.State;
+import dev.lanes.internal.writer.LaneDecision.Admitted;
+import dev.lanes.internal.writer.LaneDecision.Closing;
+import dev.lanes.internal.writer.LaneDecision.CorkPhase;
+import dev.lanes.internal.writer.LaneDecision.Failed;
+import dev.lanes.internal.writer.LaneDecision.Next;
+import dev.lanes.internal.writer.LaneDecision.Taken;
+import dev.lanes.internal.writer.LaneDecision.View;
+import dev.lanes.internal.writer.LaneDecision.Withdrawn;
 import dev.lanes.internal.writer.WriteRequest.Close;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -33,11 +31,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * decision (lead, queued, schedule; the next turn's holder; idle) that the lane acts on once the
  * lock is released: no SQL, no caller's callback and no delivery runs under it. Fields marked
  * {@code @GuardedBy("lock")} and the private helpers that touch them are checked by ErrorProne's
- * {@code GuardedBy} check at build time and by {@link #assertHeld()} in tests. Four fields are
+ * {@code GuardedBy} check at build time and by {@link #assertHeld()} in tests. Five fields are
  * written only under the lock but volatile, so that gauges and fast paths read them without it:
- * {@link #lifecycle}, {@link #poisonCause}, {@link #pinned} and {@link #cork}. The fields of an
- * {@link InteractiveTransaction} that are its state ({@code state}, {@code endReason}, {@code
- * idleCheck}, {@code endedBy}) are written only here, under the lock.
+ * {@link #lifecycle}, {@link #poisonCause}, {@link #deadCause}, {@link #pinned} and {@link
+ * #cork}. An {@link InteractiveTransaction}'s state ({@code state}, {@code endReason}, {@code
+ * idleCheck}, {@code endedBy}) is written only here, under the lock.
  *
  * <h2>Turns</h2>
  * Exactly one thread, the holder, runs a turn: the caller that found the lane idle ({@link
@@ -47,37 +45,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * holder's writes before the next one's reads.
  */
 final class LaneState {
-    /** What admission decided; the caller acts on it once the lock is released. */
-    enum Admitted {
-        /** The caller holds the lane and runs the turn on its own thread. */
-        LEAD,
-        /** Queued; a turn under way, or already scheduled, will take it. */
-        QUEUED,
-        /** Queued, and the caller must submit the lane to the pool. */
-        SCHEDULE
-    }
-
-    /**
-     * What the holder does after its turn released the lane: nothing, submit it to the pool, or
-     * wake the blocked caller it was handed to ({@link #handedTo}).
-     */
-    record Next(boolean schedule, WriteRequest handedTo) {
-        static final Next IDLE = new Next(false, null);
-        static final Next SCHEDULE = new Next(true, null);
-    }
-
-    /** Requests failed under the lock, to deliver after it; and whether a transaction ended. */
-    record Failed(List<WriteRequest> requests, boolean transactionEnded) {}
-
-    /** A withdrawn request's context, for its message: what held the lane, what waited. */
-    record Withdrawn(int queued, boolean pinned) {}
-
-    /** What a close decided: the requests it failed, and whether to submit the lane. */
-    record Closing(List<WriteRequest> refused, boolean schedule) {}
-
-    /** The cork's phases; see {@link Cork}. */
-    enum CorkPhase { OFF, REQUESTED, OPEN, BROKEN }
-
     private final ReentrantLock lock = new ReentrantLock();
     /** The lane's name, options, clock and timer. */
     private final LaneSetup setup;
@@ -88,20 +55,14 @@ final class LaneState {
     private final SerialTask run = new SerialTask();
     @GuardedBy("lock")
     private final WriteQueue queue;
-    /** Null while nobody waits for room; made by the first waiter, dropped by the last. */
-    @GuardedBy("lock")
-    private Condition notFull;
-    @GuardedBy("lock")
-    private int notFullWaiters;
     @GuardedBy("lock")
     private boolean openRequested;
-    @GuardedBy("lock")
-    private Throwable deadCause;
     @GuardedBy("lock")
     private boolean uncorkRequested;
     // written under the lock, read anywhere
     private volatile DatabaseState lifecycle = DatabaseState.RUNNING;
     private volatile String poisonCause;
+    private volatile Throwable deadCause;
     private volatile InteractiveTransaction pinned;
     private volatile CorkPhase cork = CorkPhase.OFF;
 
@@ -111,7 +72,7 @@ final class LaneState {
         this.queue = new WriteQueue(setup.options());
     }
 
-    /** Asserts that the calling thread holds the lock; for the helpers' own checks in tests. */
+    /** Asserts that the calling thread holds the lock (tests run with assertions on). */
     private void assertHeld() {
         assert lock.isHeldByCurrentThread() : "the lane's lock is not held";
     }
@@ -121,11 +82,9 @@ final class LaneState {
         setup.pool().submit(task);
     }
 
-    // ------------------------------------------------------------------ admission
-
     /**
      * Admits {@code r}: refuses what may not wait (throws, nothing queued), waits for room, and
-     * decides whether the caller leads or queues.
+     * decides whether the caller leads or queues. What each refusal says is {@link LaneRefusals}'.
      *
      * @param mayLead whether the caller may run the turn itself
      * @param waits whether the caller will block on the outcome
@@ -133,12 +92,13 @@ final class LaneState {
     Admitted admit(WriteRequest r, boolean mayLead, boolean waits) {
         lock.lock();
         try {
-            if (waits) {
-                refuseWaitingInItsOwnBody();
+            if (waits && run.heldByCurrentThread()) {
+                throw LaneRefusals.waitInItsOwnBody(setup.name());
             }
             checkAdmission();
-            if (waits) {
-                refuseWaitingForItsOwnTransaction();
+            InteractiveTransaction tx = pinned;
+            if (waits && tx != null && tx.owner == Thread.currentThread()) {
+                throw LaneRefusals.waitForItsOwnTransaction(setup.name());
             }
             awaitRoom(r);
             r.depthAtEntry = queue.queuedWrites();
@@ -157,8 +117,7 @@ final class LaneState {
         lock.lock();
         try {
             if (run.heldByCurrentThread()) {
-                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, setup.name() + ": a "
-                        + "body cannot call its own transaction (it would wait for itself)", null);
+                throw LaneRefusals.stepFromItsOwnBody(setup.name());
             }
             if (pinned != r.tx || r.tx.state != State.OPEN) {
                 throw r.tx.notOpen();
@@ -173,103 +132,51 @@ final class LaneState {
         }
     }
 
-    @GuardedBy("lock")
-    private void refuseWaitingInItsOwnBody() {
-        if (run.heldByCurrentThread()) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, setup.name() + ": a body "
-                    + "cannot wait for another write to its own database (it would wait for "
-                    + "itself); do the work in the same body, or queue it with writeAsync and "
-                    + "do not wait for it there", null);
-        }
-    }
-
-    @GuardedBy("lock")
-    private void refuseWaitingForItsOwnTransaction() {
-        InteractiveTransaction tx = pinned;
-        if (tx != null && tx.owner == Thread.currentThread()) {
-            String name = setup.name();
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": this thread "
-                    + "holds an open transaction on " + name + "; a write from it outside that "
-                    + "transaction would wait for the transaction, which waits for this thread. "
-                    + "Run the write inside the transaction, or commit or roll it back first; "
-                    + "the write never ran", null);
-        }
-    }
-
     /** Refuses new work unless the lane runs and is not poisoned. */
     @GuardedBy("lock")
     private void checkAdmission() {
-        String name = setup.name();
-        switch (lifecycle) {
-            case RUNNING:
-                break;
-            case CLOSING:
-                throw new ClosingException(name + ": the database is closing and accepts no more "
-                        + "work; the request never ran");
-            case CLOSED:
-                throw new ClosedException(name + ": the database is closed; the request never ran");
-            case DEAD:
-            default:
-                throw new DatabaseDeadException(name + ": the database is dead (" + deadCause
-                        + "); the request never ran. Reopen it once the cause is fixed", deadCause);
+        assertHeld();
+        if (lifecycle != DatabaseState.RUNNING) {
+            throw LaneRefusals.notRunning(setup.name(), lifecycle, deadCause);
         }
         if (poisonCause != null) {
-            throw new WriterPoisonedException(WriteOutcome.NOT_STARTED, name + ": the writer is "
-                    + "poisoned and refuses work (" + poisonCause + "); reads continue. Check the "
-                    + "data, then close and reopen the database", null);
+            throw LaneRefusals.poisoned(setup.name(), poisonCause);
         }
     }
 
     /**
-     * Returns with room for {@code r}, waiting at most its enqueue timeout (a condition of the
-     * lock, which the wait releases), or throws {@link OverloadedException} or {@link
-     * QueueFullException}. The deadline covers admission only.
+     * Returns with room for {@code r}, waiting at most its enqueue timeout (on the queue's
+     * condition of the lock, which the wait releases), or throws. The deadline covers admission
+     * only; after each wait the lane's state is checked again.
      */
     @GuardedBy("lock")
     private void awaitRoom(WriteRequest r) {
+        assertHeld();
         if (!queue.full()) {
             return;
         }
-        String name = setup.name();
         if (r.options.enqueueTimeout().isEmpty()) {
-            throw new OverloadedException(name + ": write queue full (" + queue.size()
-                    + " queued, " + queue.runningGroupSize() + " in the running group); retry "
-                    + "later or raise writeQueueCapacity");
+            throw LaneRefusals.queueFull(setup.name(), queue.size(), queue.runningGroupSize());
         }
         long timeout = r.options.enqueueTimeout().get().toNanos();
         long remaining = timeout;
-        if (notFullWaiters++ == 0) {
-            notFull = lock.newCondition();
-        }
+        queue.waiterArrived(lock);
         try {
             while (queue.full()) {
                 if (remaining <= 0) {
-                    throw new QueueFullException(name + ": write queue stayed full for "
-                            + timeout / 1_000_000 + " ms (" + queue.size() + " queued, capacity "
-                            + queue.capacity() + "); the write never ran. Retry later or raise "
-                            + "writeQueueCapacity");
+                    throw LaneRefusals.queueStayedFull(setup.name(), timeout, queue.size(),
+                            queue.capacity());
                 }
                 try {
-                    remaining = setup.clock().awaitNanos(lock, notFull, remaining);
+                    remaining = queue.awaitRoom(lock, setup.clock(), remaining);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new CancelledException(WriteOutcome.NOT_STARTED, name + ": interrupted "
-                            + "while waiting for room in the write queue; the write never ran", e);
+                    throw LaneRefusals.interrupted(setup.name(), e);
                 }
                 checkAdmission();
             }
         } finally {
-            if (--notFullWaiters == 0) {
-                notFull = null;
-            }
-        }
-    }
-
-    /** Wakes callers waiting for room; admission re-checks the lane's state. */
-    @GuardedBy("lock")
-    private void signalRoom() {
-        if (notFullWaiters > 0) {
-            notFull.signalAll();
+            queue.waiterLeft();
         }
     }
 
@@ -285,7 +192,7 @@ final class LaneState {
             if (r.leadGranted || !queue.withdraw(r)) {
                 return null;
             }
-            signalRoom();
+            queue.signalRoom();
             return new Withdrawn(queue.queuedWrites(), pinned != null);
         } finally {
             lock.unlock();
@@ -304,8 +211,6 @@ final class LaneState {
         }
     }
 
-    // ------------------------------------------------------------------ turns
-
     /** A pool thread starts the turn of the scheduled lane. */
     void started() {
         lock.lock();
@@ -316,26 +221,13 @@ final class LaneState {
         }
     }
 
-    /** Whether the calling thread holds the lane now (it runs a body of this lane). */
-    boolean heldByCurrentThread() {
-        lock.lock();
-        try {
-            return run.heldByCurrentThread();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** A turn's work, and the cancelled requests dropped unrun before it (or null). */
-    record Taken(List<WriteRequest> group, List<WriteRequest> dropped) {}
-
     /** The next turn's work: {@code first} and the writes that follow it, a step, or the head. */
     Taken takeTurn(WriteRequest first) {
         lock.lock();
         try {
             assert run.heldByCurrentThread() : "a turn taken by a thread that does not hold it";
             List<WriteRequest> group = queue.takeGroup(first, pinned != null);
-            signalRoom();
+            queue.signalRoom();
             return new Taken(group, queue.takeDropped());
         } finally {
             lock.unlock();
@@ -355,8 +247,9 @@ final class LaneState {
             WriteRequest head = queue.head();
             if (tx != null) {
                 boolean schedule = run.finish(!queue.stepsEmpty());
-                if (!schedule) {
-                    armIdleCheck(tx);
+                if (!schedule && tx.idleCheck == null) {
+                    arm(tx, tx.idleTimeout.toNanos()
+                            - (setup.clock().nanoTime() - tx.lastActivityNanos));
                 }
                 return schedule ? Next.SCHEDULE : Next.IDLE;
             }
@@ -370,8 +263,6 @@ final class LaneState {
             lock.unlock();
         }
     }
-
-    // ------------------------------------------------------------------ the idle lane
 
     /**
      * Claims the lane for a turn of the calling thread if it is idle: nothing queued or running,
@@ -401,11 +292,10 @@ final class LaneState {
 
     @GuardedBy("lock")
     private boolean idle() {
+        assertHeld();
         return run.isIdle() && queue.isEmpty() && pinned == null && cork == CorkPhase.OFF
                 && lifecycle == DatabaseState.RUNNING;
     }
-
-    // ------------------------------------------------------------------ lifecycle
 
     DatabaseState lifecycle() {
         return lifecycle;
@@ -416,12 +306,7 @@ final class LaneState {
     }
 
     Throwable deadCause() {
-        lock.lock();
-        try {
-            return deadCause;
-        } finally {
-            lock.unlock();
-        }
+        return deadCause;
     }
 
     /**
@@ -439,10 +324,8 @@ final class LaneState {
             if (tx != null) {
                 failed.addAll(unpinLocked(tx, State.UNKNOWN, "the writer was poisoned: " + cause));
             }
-            String name = setup.name();
-            failed.addAll(failQueued(q -> new WriterPoisonedException(WriteOutcome.NOT_STARTED,
-                    name + ": the writer was poisoned (" + cause + ") before this write ran; it "
-                    + "never ran", null)));
+            failed.addAll(failQueued(q -> LaneRefusals.poisonedBeforeItRan(setup.name(),
+                    cause)));
             return new Failed(failed, tx != null);
         } finally {
             lock.unlock();
@@ -457,9 +340,7 @@ final class LaneState {
                 lifecycle = DatabaseState.DEAD;
             }
             deadCause = cause;
-            String name = setup.name();
-            return failQueued(q -> new DatabaseDeadException(name + ": the database cannot be "
-                    + "opened (" + cause + "); the request never ran", cause));
+            return failQueued(q -> LaneRefusals.cannotOpen(setup.name(), cause));
         } finally {
             lock.unlock();
         }
@@ -475,9 +356,7 @@ final class LaneState {
             List<WriteRequest> refused = List.of();
             boolean schedule = false;
             if (!drain) {
-                String name = setup.name();
-                refused = failQueued(r -> new ClosedException(name + ": the database was shut "
-                        + "down before this write ran; it never ran"));
+                refused = failQueued(r -> LaneRefusals.shutDownBeforeItRan(setup.name()));
                 schedule = rollBackOnShutdown(now) && run.schedule();
             }
             if (lifecycle == DatabaseState.RUNNING || lifecycle == DatabaseState.DEAD) {
@@ -485,7 +364,7 @@ final class LaneState {
                 queue.add(new Close(!drain, now));
                 schedule |= run.schedule();
             }
-            signalRoom();
+            queue.signalRoom();
             return new Closing(refused, schedule);
         } finally {
             lock.unlock();
@@ -505,12 +384,11 @@ final class LaneState {
     @GuardedBy("lock")
     private List<WriteRequest> failQueued(
             java.util.function.Function<WriteRequest, LanesException> failure) {
+        assertHeld();
         List<WriteRequest> failed = queue.failQueued(failure);
-        signalRoom();
+        queue.signalRoom();
         return failed;
     }
-
-    // ------------------------------------------------------------------ the pinned transaction
 
     /** The pinned transaction, or null; without the lock. */
     InteractiveTransaction pinned() {
@@ -523,16 +401,6 @@ final class LaneState {
         try {
             pinned = tx;
             tx.state = State.OPEN;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Whether {@code tx} still pins the lane (its steps may run). */
-    boolean stillPinned(InteractiveTransaction tx) {
-        lock.lock();
-        try {
-            return pinned == tx;
         } finally {
             lock.unlock();
         }
@@ -579,6 +447,7 @@ final class LaneState {
     /** A shutdown rolls the pinned transaction back as its next step; whether it was queued. */
     @GuardedBy("lock")
     private boolean rollBackOnShutdown(long now) {
+        assertHeld();
         InteractiveTransaction tx = pinned;
         if (tx == null || queue.hasStep(WriteRequest.Rollback.class)) {
             return false;
@@ -588,19 +457,14 @@ final class LaneState {
     }
 
     /**
-     * Arms the transaction's idle check, unless one is armed: the check, when it fires, arms
-     * itself again for what is left of the timeout after the latest activity. (Cancelling and
-     * scheduling a timer task after every step cost a tenth of a short transaction's CPU.)
+     * Arms the idle check of {@code tx} to fire in {@code dueNanos}: the check, when it fires,
+     * arms itself again for what is left of the timeout after the latest activity, so a step does
+     * not move it. (Cancelling and scheduling a timer task after every step cost a tenth of a
+     * short transaction's CPU.)
      */
     @GuardedBy("lock")
-    private void armIdleCheck(InteractiveTransaction tx) {
-        if (tx.idleCheck == null) {
-            arm(tx, tx.idleTimeout.toNanos() - (setup.clock().nanoTime() - tx.lastActivityNanos));
-        }
-    }
-
-    @GuardedBy("lock")
     private void arm(InteractiveTransaction tx, long dueNanos) {
+        assertHeld();
         try {
             tx.idleCheck = setup.timer().schedule(() -> expireIfIdle(tx), dueNanos);
         } catch (RejectedExecutionException e) {
@@ -609,10 +473,9 @@ final class LaneState {
     }
 
     /**
-     * On the timer: queues the expiry step when the transaction is still pinned and idle for its
-     * whole timeout, and submits the lane when it was idle; arms the check again for the rest of
-     * the timeout when it was active since. While steps are queued the lane is busy with it, and
-     * the end of that turn arms a new check.
+     * On the timer: queues the expiry step (and submits an idle lane) when the transaction is
+     * still pinned and was idle for its whole timeout, else arms the check for the rest. While
+     * steps are queued the lane is busy with it, and the end of that turn arms a new check.
      */
     private void expireIfIdle(InteractiveTransaction tx) {
         boolean submit;
@@ -641,8 +504,6 @@ final class LaneState {
         }
     }
 
-    // ------------------------------------------------------------------ the cork
-
     /** Whether writes are held by a cork (open or broken); without the lock. */
     boolean corked() {
         CorkPhase p = cork;
@@ -659,8 +520,7 @@ final class LaneState {
         try {
             checkAdmission();
             if (cork != CorkPhase.OFF) {
-                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, setup.name()
-                        + ": already corked; uncork first", null);
+                throw LaneRefusals.uncork(setup.name(), "already corked; uncork first");
             }
             cork = CorkPhase.REQUESTED;
         } finally {
@@ -679,16 +539,9 @@ final class LaneState {
         lock.lock();
         try {
             boolean transactionPinned = pinned != null;
-            String refused = cork == CorkPhase.OFF ? "not corked"
-                    : uncorkRequested ? "an uncork is already pending"
-                    // still queued behind the open transaction: an uncork deferred now would run
-                    // before it and leave the database corked
-                    : transactionPinned && !corked() ? "cork() has not taken effect yet (it "
-                            + "waits behind an open transaction); uncork after it returned"
-                    : null;
+            String refused = LaneRefusals.uncorkRefusal(cork, uncorkRequested, transactionPinned);
             if (refused != null) {
-                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, setup.name() + ": "
-                        + refused, null);
+                throw LaneRefusals.uncork(setup.name(), refused);
             }
             uncorkRequested = true;
             if (transactionPinned) {
@@ -723,17 +576,11 @@ final class LaneState {
         }
     }
 
-    // ------------------------------------------------------------------ views
-
     /** Writes waiting in the queue now, without the lock (a gauge: the queue's volatile mirror). */
     @SuppressWarnings("GuardedBy")
     int queueDepth() {
         return queue.depth();
     }
-
-    /** The lane's state at one instant, for diagnostics. */
-    record View(DatabaseState lifecycle, String poisonCause, Throwable deadCause, int queued,
-            InteractiveTransaction pinned, boolean corked) {}
 
     View view() {
         lock.lock();

@@ -60,7 +60,7 @@ final class LaneTurn {
         DatabaseOptions options = setup.options();
         this.telemetry = new WriteTelemetry(setup);
         this.transaction = new LaneTransaction(setup.name(), options.busyTimeout(),
-                setup.diskReserve(), this::poison, options.commitFence());
+                setup.diskReserve(), this::poison, options.commitFence(), telemetry);
         this.cork = new Cork(transaction, telemetry, state);
         this.connection = new WriterConnectionSlot(setup, telemetry, transaction);
     }
@@ -75,7 +75,7 @@ final class LaneTurn {
 
     /** Runs one turn: {@code first} (the leader's own request) and what follows, or the head. */
     Done run(WriteRequest first, CommitObserver observer) {
-        LaneState.Taken taken = state.takeTurn(first);
+        LaneDecision.Taken taken = state.takeTurn(first);
         List<WriteRequest> group = taken.group();
         if (taken.dropped() != null) {
             telemetry.dropped(taken.dropped());
@@ -209,7 +209,7 @@ final class LaneTurn {
 
     private void closeConnection(Close marker) {
         WriterConnection c = connection.current();
-        if (c != null && state.corkPhase() != LaneState.CorkPhase.OFF) {
+        if (c != null && state.corkPhase() != LaneDecision.CorkPhase.OFF) {
             cork.closeWhileCorked(c, marker.discardHeldWork);
         }
         connection.closeQuietly();
@@ -238,7 +238,7 @@ final class LaneTurn {
     private void poison(String cause) {
         log.error("{}: writer poisoned: {}. Queued writes fail NOT_STARTED; later writes are "
                 + "refused until the database is reopened", setup.name(), cause);
-        LaneState.Failed failed = state.poison(cause);
+        LaneDecision.Failed failed = state.poison(cause);
         failed.requests().forEach(this::deliverAfterTurn);
         if (failed.transactionEnded()) {
             setup.transactionListeners().changed(false);

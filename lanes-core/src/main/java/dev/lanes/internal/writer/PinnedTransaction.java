@@ -117,7 +117,7 @@ final class PinnedTransaction {
     void step(TransactionStep r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
         tx.running = r;
-        if (!state.stillPinned(tx)) {
+        if (state.pinned() != tx) {
             r.fail(tx.notOpen());
             return;
         }
@@ -155,39 +155,52 @@ final class PinnedTransaction {
      * leaves the transaction as it was before the step, as a failure of SQLite's own does.
      */
     private void runStatement(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
-        boolean savepoint = mayFailAfterChanging(r);
-        if (savepoint) {
-            try {
-                c.savepoint();
-            } catch (SQLException e) {
-                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name
-                        + ": SAVEPOINT failed (" + e.getMessage() + "); the transaction stays open",
-                        e));
-                return;
-            }
+        LaneTransaction.Isolated run = transaction.runMember(c, r, mayFailAfterChanging(r),
+                () -> run(r, c));
+        Throwable failure = run.failure();
+        SQLException step = run.stepFailure();
+        if (run.how() != LaneTransaction.Isolation.SAVEPOINT_FAILED) {
+            tx.lastActivityNanos = clock.nanoTime();
+            tx.statements++;
         }
-        LaneConnection.Watch watch = c.watch();
-        WriteRequest.Ran once = r.runOnce(clock, () -> run(r, c));
-        Object value = once.value();
-        Throwable failure = once.failure();
-        tx.lastActivityNanos = clock.nanoTime();
-        tx.statements++;
-        if (watch.ended()) {
-            endedInside(tx, r, c, failure, watch);
-        } else if (failure == null) {
-            if (savepoint && !released(tx, r, c)) {
-                return;
-            }
-            r.succeed(value);
-        } else if (savepoint && !rolledBackToSavepoint(tx, r, c, failure)) {
-            return;
-        } else if (failure instanceof Statements.ChangedThenFailed) {
-            // A key-reading insert ran bare and its row stays: only the whole rollback undoes it.
-            r.fail(rolledBackWhole(tx, r, c, "an insert's generated key could not be read: "
-                    + failure.getMessage(), failure));
-        } else {
-            // The statement (or body) undid itself; the transaction stays open.
-            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+        switch (run.how()) {
+            case DONE:
+                r.succeed(run.value());
+                break;
+            case ENDED:
+                endedInside(tx, r, c, failure, run.watch());
+                break;
+            case SAVEPOINT_FAILED:
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
+                        + "failed (" + step.getMessage() + "); the transaction stays open", step));
+                break;
+            case RELEASE_FAILED:
+                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE "
+                        + "failed (" + step.getMessage() + ")", step));
+                rollBack(tx, c, "RELEASE failed: " + step.getMessage());
+                break;
+            case UNDO_FAILED:
+                LanesException f = rolledBackWhole(tx, r, c, "ROLLBACK TO failed: "
+                        + step.getMessage(), failure);
+                f.addSuppressed(step);
+                r.fail(f);
+                break;
+            case FAILED_BARE:
+                if (failure instanceof Statements.ChangedThenFailed) {
+                    // A key-reading insert ran bare and its row stays: only the whole rollback
+                    // undoes it.
+                    r.fail(rolledBackWhole(tx, r, c, "an insert's generated key could not be "
+                            + "read: " + failure.getMessage(), failure));
+                    break;
+                }
+                // The statement undid itself; the transaction stays open.
+                r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+                break;
+            case UNDONE:
+            default:
+                // Its savepoint undid it; the transaction stays open.
+                r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+                break;
         }
     }
 
@@ -256,32 +269,6 @@ final class PinnedTransaction {
         }
     }
 
-    private boolean released(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
-        try {
-            c.releaseSavepoint();
-            return true;
-        } catch (SQLException e) {
-            r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name
-                    + ": RELEASE failed (" + e.getMessage() + ")", e));
-            rollBack(tx, c, "RELEASE failed: " + e.getMessage());
-            return false;
-        }
-    }
-
-    private boolean rolledBackToSavepoint(InteractiveTransaction tx, TransactionStep r,
-            WriterConnection c, Throwable failure) {
-        try {
-            c.rollBackToSavepoint();
-            return true;
-        } catch (SQLException e) {
-            LanesException f = rolledBackWhole(tx, r, c, "ROLLBACK TO failed: "
-                    + e.getMessage(), failure);
-            f.addSuppressed(e);
-            r.fail(f);
-            return false;
-        }
-    }
-
     /**
      * Only the rollback of the whole transaction undoes the failed step {@code r}: rolls it back,
      * and returns the step's failure, whose outcome is the transaction's (unknown when the
@@ -300,15 +287,9 @@ final class PinnedTransaction {
             commitIntoCork(tx, r, c);
             return;
         }
-        String what = "the COMMIT of an interactive transaction";
-        LaneTransaction.CommitResult result;
-        try {
-            result = transaction.commit(c, what);
-        } catch (LaneConnection.CommitNotApplied e) {
-            result = new LaneTransaction.CommitResult(0,
-                    transaction.commitFailed(c, e, what), e,
-                    "COMMIT failed (" + e.getMessage() + ")");
-        }
+        LaneTransaction.CommitResult result = transaction.commit(c,
+                "the COMMIT of an interactive transaction",
+                new LaneTransaction.Committed(1, tx.openedAtNanos, observer));
         if (!result.committed()) {
             boolean clean = result.outcome() == WriteOutcome.ROLLED_BACK;
             end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, result.what());
@@ -317,13 +298,7 @@ final class PinnedTransaction {
                     : "; whether it persisted is unknown"), result.failure()));
             return;
         }
-        long changed = result.changed();
-        long age = tx.ageNanos();
         end(tx, State.COMMITTED, "committed");
-        telemetry.counters.increment(WriterCounters.COMMITTED);
-        telemetry.counters.increment(WriterCounters.GROUPS);
-        telemetry.groupCommitted(1, age);
-        transaction.committed(c, changed, observer);
         r.succeed(null);
     }
 

@@ -2,12 +2,15 @@ package dev.lanes.internal.writer;
 
 import dev.lanes.DatabaseOptions;
 import dev.lanes.LanesException;
+import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.writer.WriteRequest.Close;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -38,6 +41,9 @@ final class WriteQueue {
     /** Its capacity and largest group. */
     private final DatabaseOptions options;
     private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
+    /** Null while nobody waits for room; made by the first waiter, dropped by the last. */
+    private Condition notFull;
+    private int notFullWaiters;
     /** Null until the first interactive transaction's first step. */
     private SmallDeque<TransactionStep> steps;
     private int runningGroupSize;
@@ -63,6 +69,35 @@ final class WriteQueue {
     /** Requests queued, the close marker counted. */
     int size() {
         return requests.size();
+    }
+
+    /**
+     * A caller starts waiting for room: the first makes the condition (of the owner's lock), so
+     * that every waiter of one wait waits on the same one and a signal reaches them all.
+     */
+    void waiterArrived(ReentrantLock lock) {
+        if (notFullWaiters++ == 0) {
+            notFull = lock.newCondition();
+        }
+    }
+
+    /** A caller stopped waiting for room; the last one drops the condition. */
+    void waiterLeft() {
+        if (--notFullWaiters == 0) {
+            notFull = null;
+        }
+    }
+
+    /** Waits for room at most {@code nanos}, releasing the lock meanwhile; the time left. */
+    long awaitRoom(ReentrantLock lock, Clock clock, long nanos) throws InterruptedException {
+        return clock.awaitNanos(lock, notFull, nanos);
+    }
+
+    /** Wakes callers waiting for room; admission re-checks the lane's state. */
+    void signalRoom() {
+        if (notFullWaiters > 0) {
+            notFull.signalAll();
+        }
     }
 
     /** The size of the group running now, for messages. */

@@ -143,7 +143,8 @@ final class WriterConnectionSlot {
             c.rollbackVerified();
             throw e;
         }
-        LaneTransaction.CommitResult result = transaction.commit(c, "the initializer's COMMIT");
+        LaneTransaction.CommitResult result = transaction.commit(c, "the initializer's COMMIT",
+                LaneTransaction.Committed.UNCOUNTED);
         if (!result.committed()) {
             throw result.failure();
         }

@@ -157,7 +157,7 @@ public final class WriterLane implements WorkerPool.Task {
      * @throws LanesException when the request is refused; it then never ran
      */
     public void submit(WriteRequest r, boolean mayLead, boolean waits) {
-        LaneState.Admitted admitted;
+        LaneDecision.Admitted admitted;
         try {
             admitted = state.admit(r, mayLead, waits);
         } catch (LanesException refusal) {
@@ -167,7 +167,7 @@ public final class WriterLane implements WorkerPool.Task {
             turns.telemetry().refused(r, refusal);
             throw refusal;
         }
-        if (admitted != LaneState.Admitted.LEAD && r.startTimeoutNanos > 0) {
+        if (admitted != LaneDecision.Admitted.LEAD && r.startTimeoutNanos > 0) {
             armStartTimeout(r);
         }
         proceed(r, admitted);
@@ -179,10 +179,10 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /** Acts on an admission, with the lock released: leads the turn, or submits the lane. */
-    private void proceed(WriteRequest r, LaneState.Admitted admitted) {
-        if (admitted == LaneState.Admitted.LEAD) {
+    private void proceed(WriteRequest r, LaneDecision.Admitted admitted) {
+        if (admitted == LaneDecision.Admitted.LEAD) {
             turn(r);
-        } else if (admitted == LaneState.Admitted.SCHEDULE) {
+        } else if (admitted == LaneDecision.Admitted.SCHEDULE) {
             state.submit();
         }
     }
@@ -263,7 +263,7 @@ public final class WriterLane implements WorkerPool.Task {
      * foreground work, since the caller is waiting for it.
      */
     private void withdrawIfUnstarted(WriteRequest r) {
-        LaneState.Withdrawn w = state.withdraw(r);
+        LaneDecision.Withdrawn w = state.withdraw(r);
         if (w == null) {
             return;
         }
@@ -292,7 +292,7 @@ public final class WriterLane implements WorkerPool.Task {
         try {
             submit(r, mayLead, true);
         } catch (LanesException e) {
-            state.cork(LaneState.CorkPhase.OFF);
+            state.cork(LaneDecision.CorkPhase.OFF);
             throw e;
         }
         Failures.join(r.future);
@@ -349,7 +349,7 @@ public final class WriterLane implements WorkerPool.Task {
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
     private void turn(WriteRequest first) {
         LaneTurn.Done done = turns.run(first, commitObserver);
-        LaneState.Next next = state.finishTurn();
+        LaneDecision.Next next = state.finishTurn();
         setup.events().used();
         act(next);
         turns.finish(done);
@@ -364,7 +364,7 @@ public final class WriterLane implements WorkerPool.Task {
      * @return completes when the connection is closed
      */
     public CompletableFuture<Void> beginClose(boolean drain) {
-        LaneState.Closing closing = state.beginClose(drain, clock().nanoTime());
+        LaneDecision.Closing closing = state.beginClose(drain, clock().nanoTime());
         turns.deliverAll(closing.refused());
         if (closing.schedule()) {
             state.submit();
@@ -395,7 +395,7 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /** Acts on the decision of a turn's end, with the lock released. */
-    private void act(LaneState.Next next) {
+    private void act(LaneDecision.Next next) {
         if (next.schedule()) {
             state.submit();
         } else if (next.handedTo() != null) {
@@ -485,7 +485,7 @@ public final class WriterLane implements WorkerPool.Task {
 
     /** A consistent view of the lane for diagnostics; never touches SQLite. */
     public View view() {
-        LaneState.View v = state.view();
+        LaneDecision.View v = state.view();
         InteractiveTransaction tx = v.pinned();
         WriterCounters c = turns.telemetry().counters;
         Throwable dead = v.deadCause();

@@ -27,11 +27,11 @@ import org.junit.jupiter.api.Test;
  */
 class CommitNotAppliedReplayTest {
     private final List<String> poisons = new ArrayList<>();
-    private final LaneTransaction transaction = new LaneTransaction("db", Duration.ofSeconds(1),
-            new DiskReserve("db", Path.of("db"), 0, Clock.SYSTEM, MetricsReporter.NONE), poisons::add,
-            null);
     private final WriteTelemetry telemetry = new WriteTelemetry(
             PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM));
+    private final LaneTransaction transaction = new LaneTransaction("db", Duration.ofSeconds(1),
+            new DiskReserve("db", Path.of("db"), 0, Clock.SYSTEM, MetricsReporter.NONE), poisons::add,
+            null, telemetry);
     private final GroupCommit groupCommit = new GroupCommit(transaction,
             new Cork(transaction, telemetry,
                     new LaneState(PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM), null)), telemetry, Clock.SYSTEM);

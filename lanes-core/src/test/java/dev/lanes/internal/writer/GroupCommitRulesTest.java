@@ -39,11 +39,11 @@ class GroupCommitRulesTest {
     private final ManualClock clock = new ManualClock();
     private final List<String> poisons = new ArrayList<>();
     private final List<Set<String>> commits = new ArrayList<>();
-    private final LaneTransaction transaction = new LaneTransaction(NAME, Duration.ofSeconds(5),
-            new DiskReserve(NAME, Path.of(NAME), 0, clock, MetricsReporter.NONE), poisons::add,
-            null);
     private final WriteTelemetry telemetry = new WriteTelemetry(
             PartialLaneSetup.forTelemetry(NAME, Duration.ofSeconds(10), clock));
+    private final LaneTransaction transaction = new LaneTransaction(NAME, Duration.ofSeconds(5),
+            new DiskReserve(NAME, Path.of(NAME), 0, clock, MetricsReporter.NONE), poisons::add,
+            null, telemetry);
     private final GroupCommit groupCommit = new GroupCommit(transaction,
             new Cork(transaction, telemetry,
                     new LaneState(PartialLaneSetup.forTelemetry(NAME, Duration.ofSeconds(10), clock), null)), telemetry, clock);
