@@ -29,9 +29,12 @@ import java.util.List;
  * A conflict clause {@code OR ROLLBACK}, {@code RAISE(ROLLBACK)} or an I/O error can end the
  * whole transaction from inside one request; the connection's {@linkplain LaneConnection#watch()
  * watch} reveals it. Then nothing of the group persisted: the request that ended it (the culprit)
- * fails, and the ones that ran before it run once more in a fresh transaction, unless not
- * {@linkplain dev.lanes.WriteOptions#replayable() replayable} or already run twice (they then
- * fail {@code ROLLED_BACK}, naming the culprit); the ones after it keep their place. A body that
+ * fails, and the ones that ran before it run again in a fresh transaction, unless not
+ * {@linkplain dev.lanes.WriteOptions#replayable() replayable} (they then fail {@code
+ * ROLLED_BACK}, naming the culprit); the ones after it keep their place. However many members
+ * end the transaction, every innocent one commits: each ending takes its culprit out, so the
+ * group runs at most as many transactions as it has members, and that is the bound on a
+ * member's runs ({@link #runsBound}). A body that
  * committed the transaction behind the lane's back makes what ran before it durable (acknowledged,
  * never replayed) and its own outcome unknown. A savepoint step that fails gives up the whole
  * transaction the same way.
@@ -39,9 +42,9 @@ import java.util.List;
  * <h2>A commit proven not applied</h2>
  * A cluster connection resolves a {@code COMMIT} whose outcome was uncertain (the leader was lost
  * during it); when it proves the commit did not apply it throws {@link
- * LaneConnection.CommitNotApplied}, and the group's writes run again in a fresh transaction under
- * the same bound as a replay (replayable, at most twice), the others failing {@code
- * ROLLED_BACK}.
+ * LaneConnection.CommitNotApplied}, and the group's writes run again in a fresh transaction
+ * (replayable ones, at most twice: no member is to blame, so nothing is taken out), the others
+ * failing {@code ROLLED_BACK}.
  *
  * <h2>Honest outcomes</h2>
  * Every rollback is verified. When it cannot be, what ran is {@code UNKNOWN}, what did not run
@@ -57,6 +60,8 @@ final class GroupCommit {
     private final Cork cork;
     private final WriteTelemetry telemetry;
     private final Clock clock;
+    /** The most runs a member may have: the size of the group as its turn took it. */
+    private int runsBound;
 
     GroupCommit(LaneTransaction transaction, Cork cork, WriteTelemetry telemetry, Clock clock) {
         this.name = transaction.name();
@@ -68,6 +73,7 @@ final class GroupCommit {
 
     /** Runs the group to its end, replays included; every request has its outcome recorded. */
     void runToEnd(List<GroupWrite> group, LaneConnection c, CommitObserver observer) {
+        runsBound = Math.max(2, group.size());
         List<GroupWrite> pending = group;
         while (!pending.isEmpty()) {
             pending = run(pending, c, observer);
@@ -235,7 +241,7 @@ final class GroupCommit {
             LaneTransaction.CommitResult result) {
         List<GroupWrite> again = new ArrayList<>(ran.size());
         for (GroupWrite r : ran) {
-            if (requeued(r)) {
+            if (requeued(r, 2)) {
                 again.add(r);
             } else {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": the group's "
@@ -248,9 +254,9 @@ final class GroupCommit {
         return again;
     }
 
-    /** Readies {@code r} to run again when it may (replayable, run once so far); counts it. */
-    private boolean requeued(GroupWrite r) {
-        if (!r.options.replayable() || r.runs >= 2) {
+    /** Readies {@code r} to run again when it may (replayable, run fewer than {@code bound}). */
+    private boolean requeued(GroupWrite r, int bound) {
+        if (!r.options.replayable() || r.runs >= bound) {
             return false;
         }
         r.reset();
@@ -373,13 +379,14 @@ final class GroupCommit {
             GroupWrite culprit) {
         List<GroupWrite> again = new ArrayList<>(group.size() - 1);
         for (GroupWrite r : ran) {
-            if (requeued(r)) {
+            if (requeued(r, runsBound)) {
                 again.add(r);
             } else {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": rolled back "
                         + "because " + culprit.describe() + " in the same group ended the shared "
-                        + "transaction" + (r.options.replayable() ? " twice" : " (the write is "
-                        + "not replayable)"), culprit.failure()));
+                        + "transaction" + (r.options.replayable() ? " (the write already ran "
+                        + r.runs + " times, as many as its group had members)" : " (the write "
+                        + "is not replayable)"), culprit.failure()));
             }
         }
         // Requests after the culprit, and ones that failed alone before it, keep their place:
