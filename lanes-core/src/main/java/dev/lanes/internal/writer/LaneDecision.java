@@ -33,7 +33,7 @@ final class LaneDecision {
     record Failed(List<WriteRequest> requests, boolean transactionEnded) {}
 
     /** A withdrawn request's context, for its message: what held the lane, what waited. */
-    record Withdrawn(int queued, boolean pinned) {}
+    record Withdrawn(boolean withdrawn, int queued, boolean pinned) {}
 
     /** What a close decided: the requests it failed, and whether to submit the lane. */
     record Closing(List<WriteRequest> refused, boolean schedule) {}

@@ -28,6 +28,18 @@ final class LaneRefusals {
                 + "there", null);
     }
 
+    /**
+     * A body waits for the future of a write it queued to its own lane, which cannot run before
+     * the body's turn ends: withdrawn unrun when it was still queued.
+     */
+    static LanesException joinedInItsOwnBody(String name, String what, boolean withdrawn) {
+        return new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body cannot "
+                + "wait for the future of " + what + ", queued to its own database, which runs "
+                + "only after the body's turn ends (it would wait for itself)"
+                + (withdrawn ? "; that write was withdrawn and never ran" : "") + ". Do the work "
+                + "in the same body, or wait for the future after the body returned", null);
+    }
+
     /** A body that calls the transaction pinning its own lane waits for itself. */
     static LanesException stepFromItsOwnBody(String name) {
         return new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body cannot "

@@ -92,9 +92,11 @@ final class LaneState {
     Admitted admit(WriteRequest r, boolean mayLead, boolean waits) {
         lock.lock();
         try {
-            if (waits && run.heldByCurrentThread()) {
+            boolean byHolder = run.heldByCurrentThread();
+            if (waits && byHolder) {
                 throw LaneRefusals.waitInItsOwnBody(setup.name());
             }
+            r.queuedByHolder = byHolder;
             checkAdmission();
             InteractiveTransaction tx = pinned;
             if (waits && tx != null && tx.owner == Thread.currentThread()) {
@@ -181,19 +183,23 @@ final class LaneState {
     }
 
     /**
-     * Takes {@code r} out of the queue if it is still there, unrun (its start timeout passed). A
-     * request the lane was handed to has started.
-     *
-     * @return null when it was not withdrawn, else its context for the message
+     * Takes {@code r} out of the queue, unrun, if it is still there (a request the lane was handed
+     * to has started): its start timeout passed, or ({@code holderOnly}) the lane's holder is about
+     * to wait for it in a body. Null when nothing applies (not withdrawn; or, {@code holderOnly},
+     * the calling thread does not hold the lane), else whether it was withdrawn, in context.
      */
-    Withdrawn withdraw(WriteRequest r) {
+    Withdrawn withdraw(WriteRequest r, boolean holderOnly) {
         lock.lock();
         try {
-            if (r.leadGranted || !queue.withdraw(r)) {
+            if (holderOnly && !run.heldByCurrentThread()) {
                 return null;
             }
-            queue.signalRoom();
-            return new Withdrawn(queue.queuedWrites(), pinned != null);
+            boolean out = !r.leadGranted && queue.withdraw(r);
+            if (out) {
+                queue.signalRoom();
+            }
+            return out || holderOnly ? new Withdrawn(out, queue.queuedWrites(), pinned != null)
+                    : null;
         } finally {
             lock.unlock();
         }

@@ -252,7 +252,7 @@ final class LaneTurn {
     }
 
     /** Collects a request whose outcome was recorded outside its own turn. Holder only. */
-    private void deliverAfterTurn(WriteRequest r) {
+    void deliverAfterTurn(WriteRequest r) {
         if (drained == null) {
             drained = new ArrayList<>();
         }

@@ -173,6 +173,36 @@ public final class WriterLane implements WorkerPool.Task {
         proceed(r, admitted);
     }
 
+    /**
+     * Submits a request whose caller does not wait for it now, and returns its future. Queued
+     * from inside a body of this lane, the request cannot run before that body's turn ends, so
+     * the future refuses to be waited for on the lane's holder ({@link OwnLaneFuture}) instead of
+     * waiting forever.
+     */
+    public CompletableFuture<Object> submitAsync(WriteRequest r) {
+        submit(r, false, false);
+        return r.queuedByHolder ? new OwnLaneFuture<>(this, r).following(r.future) : r.future;
+    }
+
+    /**
+     * The lane's holder asks to wait for {@code r} inside a body: refuses it, withdrawing {@code
+     * r} unrun when it is still queued (its failure is delivered after the turn).
+     *
+     * @return null when the calling thread does not hold the lane (it may wait), else the
+     *     refusal to throw
+     */
+    LanesException refuseWaitOnHolder(WriteRequest r) {
+        LaneDecision.Withdrawn w = state.withdraw(r, true);
+        if (w == null) {
+            return null;
+        }
+        if (w.withdrawn()) {
+            r.fail(LaneRefusals.joinedInItsOwnBody(name(), r.describe(), true));
+            turns.deliverAfterTurn(r);
+        }
+        return LaneRefusals.joinedInItsOwnBody(name(), r.describe(), w.withdrawn());
+    }
+
     /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */
     void submitStep(TransactionStep r, boolean mayLead) {
         proceed(r, state.admitStep(r, mayLead));
@@ -263,7 +293,7 @@ public final class WriterLane implements WorkerPool.Task {
      * foreground work, since the caller is waiting for it.
      */
     private void withdrawIfUnstarted(WriteRequest r) {
-        LaneDecision.Withdrawn w = state.withdraw(r);
+        LaneDecision.Withdrawn w = state.withdraw(r, false);
         if (w == null) {
             return;
         }
