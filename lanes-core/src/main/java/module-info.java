@@ -13,6 +13,8 @@ module dev.lanes {
     requires transitive java.management;
     requires transitive org.xerial.sqlitejdbc;
     requires org.slf4j;
+    // @GuardedBy: read by ErrorProne at compile time, class retention, never needed at run time
+    requires static com.google.errorprone.annotations;
 
     exports dev.lanes;
     exports dev.lanes.jmx;

@@ -98,6 +98,43 @@ class GroupEndingFailureTest {
         assertThat(db.diagnostics().writerPoisoned()).isFalse();
     }
 
+    /**
+     * Issue 36: two or more group-ending writes in one group made innocent neighbours fail
+     * ROLLED_BACK ("ended the shared transaction twice"). However many end it, every innocent
+     * member commits exactly once. The blocker holds the lane until all 56 are queued, so they
+     * form one group (maxGroupSize is 64).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"conflict", "raise"})
+    void everyInnocentCommitsOnceHoweverManyWritesInTheGroupEndIt(String kind) {
+        List<CompletableFuture<String>> innocents = new ArrayList<>();
+        List<CompletableFuture<Object>> culprits = new ArrayList<>();
+        try (Blocker blocker = block(db)) {
+            for (int i = 0; i < 56; i++) {
+                if (i % 7 == 3) {
+                    culprits.add(db.writeAsync(c -> {
+                        c.createStatement().executeUpdate(endingStatement(kind));
+                        return null;
+                    }));
+                } else {
+                    innocents.add(db.writeAsync(insert("innocent-" + i)));
+                }
+            }
+            blocker.release();
+        }
+
+        for (CompletableFuture<Object> culprit : culprits) {
+            assertThat(failureOf(culprit).outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+        }
+        for (CompletableFuture<String> innocent : innocents) {
+            String v = join(innocent);
+            assertThat(countOf(db, v)).as("%s committed once", v).isEqualTo(1);
+        }
+        assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t WHERE v LIKE 'innocent-%'"))
+                .isEqualTo(48);
+        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+    }
+
     @Test
     void aNonReplayableNeighbourFailsRolledBackNamingTheRequestThatEndedTheGroup() {
         CompletableFuture<String> once;

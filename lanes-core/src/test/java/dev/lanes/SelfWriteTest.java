@@ -74,6 +74,62 @@ class SelfWriteTest {
                 + "(SELECT id FROM t WHERE v = 'queued-from-body')")).isEqualTo(1);
     }
 
+    /**
+     * Issue 36: {@code db.write(c -> db.writeAsync(...).join())} deadlocked the database for
+     * good. The wait is refused at once, the queued write is withdrawn unrun, and the database
+     * goes on writing.
+     */
+    @Test
+    void aBodyJoiningTheFutureOfAWriteItQueuedToItsOwnDatabaseIsRefusedInsteadOfDeadlocking() {
+        AtomicReference<CompletableFuture<String>> queued = new AtomicReference<>();
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        String outer = db.write(c -> {
+            queued.set(db.writeAsync(insert("joined-in-body")));
+            try {
+                queued.get().join();
+            } catch (RuntimeException e) {
+                refused.set(e);
+            }
+            return insert("outer").apply(c);
+        });
+
+        assertThat(outer).isEqualTo("outer");
+        assertThat(refused.get()).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("withdrawn and never ran");
+        assertThat(((LanesException) refused.get()).outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+        LanesException later = failureOf(queued.get());
+        assertThat(later).isInstanceOf(InvalidRequestException.class);
+        assertThat(later.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+        assertThat(countOf(db, "joined-in-body")).isZero();
+        assertThat(db.write(insert("after"))).isEqualTo("after");
+    }
+
+    @Test
+    void aBodyWaitingOnAStageDerivedFromItsOwnQueuedWriteIsRefusedToo() {
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        db.write(c -> {
+            CompletableFuture<Integer> derived = db.writeAsync(insert("derived"))
+                    .thenApply(String::length);
+            try {
+                derived.get(1, java.util.concurrent.TimeUnit.MINUTES);
+            } catch (Exception e) {
+                refused.set(e);
+            }
+            return null;
+        });
+
+        assertThat(refused.get()).isInstanceOf(InvalidRequestException.class);
+        assertThat(countOf(db, "derived")).isZero();
+    }
+
+    @Test
+    void theRefusalOfAWaitingWriteInABodyNoLongerSuggestsWritingAsyncAndWaiting() {
+        InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
+                () -> db.write(c -> db.write(insert("inner"))));
+
+        assertThat(e.getMessage()).contains("do not wait for it there");
+    }
+
     @Test
     void callbacksChainedOnAWriteFutureRunAfterTheLaneIsReleasedSoTheyMayWriteAgain() {
         CompletableFuture<String> chained = db.writeAsync(insert("first"))

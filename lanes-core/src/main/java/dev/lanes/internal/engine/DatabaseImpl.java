@@ -353,9 +353,9 @@ public final class DatabaseImpl implements Database {
     /** Submits a request whose caller does not wait for it. */
     <T> CompletableFuture<T> submitAsync(WriteRequest r) {
         checkIdentity(r);
-        lane.submit(r, false, false);
         @SuppressWarnings("unchecked")
-        CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>) r.future();
+        CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>)
+                lane.submitAsync(r);
         return future;
     }
 

@@ -13,7 +13,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,13 +42,13 @@ import org.slf4j.LoggerFactory;
  * <h2>Concurrency</h2>
  * {@link #lastUsedNanos} and {@link #releasedSinceUse} are volatile stamps written by the uses
  * (the lane after each turn; reads at most about once a second, to keep reader threads off one
- * cache line). The lane's lock ({@link WriterLane#laneLock()}: a database keeps no lock of its
- * own for this) guards {@link #check} and {@link #closed}, so the timer holds at most one pending
- * check per database, whatever the number of uses; it is held here only around the timer's
- * schedule and cancel, which take no Lanes lock, and never while the lane's parts or the readers
- * are called. {@link #check} is volatile too: a use that finds a check pending takes no lock
- * (it wrote {@link #lastUsedNanos} first, so a check that fires concurrently and clears {@code
- * check} reads the new stamp and arms again). {@link #evicting} is the claim of the one
+ * cache line). {@link #check} holds the pending check, null, or {@link #CLOSED}, and changes only
+ * by compare-and-set ({@link #CHECK}; a database keeps no lock for it), so the timer holds at most
+ * one pending check per database, whatever the number of uses: a use that finds none schedules
+ * one and keeps it only if its compare-and-set wins (a loser cancels its own), and the close
+ * swaps in {@link #CLOSED} and cancels what it replaced. A use that finds a check pending does
+ * nothing more (it wrote {@link #lastUsedNanos} first, so a check that fires concurrently and
+ * clears {@code check} reads the new stamp and arms again). {@link #evicting} is the claim of the one
  * eviction under way (volatile, claimed by compare-and-set through {@link #EVICTING}).
  * {@link #releasedAt} is written by the thread that released the connections and taken (swapped
  * to 0 through {@link #RELEASED_AT}) by whichever connection opens first after.
@@ -77,9 +76,12 @@ final class IdleRelease implements ConnectionBudget.Evictable {
     /** Told, inside the release's turn, of each release and whether it closed connections. */
     private volatile Consumer<Boolean> observer = closeConnections -> {};
 
-    // guarded by the lane's lock; check is volatile, for the lock-free look of armIfUnarmed
-    private volatile Timer.Scheduled check;
-    private boolean closed;
+    /** The pending check (a {@link Timer.Scheduled}), null while none, or {@link #CLOSED}. */
+    private volatile Object check;
+    private static final VarHandle CHECK =
+            VarHandles.field(MethodHandles.lookup(), "check", Object.class);
+    /** {@link #check} once the database closed: no check is armed again. */
+    private static final Object CLOSED = new Object();
 
     IdleRelease(Duration idleRelease, WriterLane lane, ReaderSet readers) {
         this.idleNanos = idleRelease.toNanos();
@@ -114,60 +116,45 @@ final class IdleRelease implements ConnectionBudget.Evictable {
 
     /** The database is closing: no more checks, and no eviction will choose it. */
     void close() {
-        ReentrantLock lock = lane.laneLock();
-        lock.lock();
-        try {
-            closed = true;
-            if (check != null) {
-                check.cancel();
-                check = null;
-            }
-        } finally {
-            lock.unlock();
+        Object pending = CHECK.getAndSet(this, CLOSED);
+        if (pending instanceof Timer.Scheduled) {
+            ((Timer.Scheduled) pending).cancel();
         }
         lane.setup().budget().released(this);
     }
 
     private void armIfUnarmed() {
-        if (check != null) {
-            return;
-        }
-        ReentrantLock lock = lane.laneLock();
-        lock.lock();
-        try {
-            if (check == null && !closed) {
-                arm(idleNanos);
-            }
-        } finally {
-            lock.unlock();
+        if (check == null) {
+            arm(idleNanos);
         }
     }
 
-    // guarded by the lane's lock
+    /** Schedules a check, kept only when none is pending and the database is open. */
     private void arm(long delayNanos) {
+        Timer.Scheduled scheduled;
         try {
-            check = lane.setup().timer().schedule(this::due, delayNanos);
+            scheduled = lane.setup().timer().schedule(this::due, delayNanos);
         } catch (RejectedExecutionException e) {
-            check = null; // the runtime is shutting down
+            return; // the runtime is shutting down
+        }
+        if (!CHECK.compareAndSet(this, null, scheduled)) {
+            scheduled.cancel(); // another use armed one first, or the database closed
         }
     }
 
     /** On the timer: releases if still idle, else checks again when it could be. */
     private void due() {
-        ReentrantLock lock = lane.laneLock();
-        lock.lock();
-        try {
-            check = null;
-            if (closed || releasedSinceUse) {
-                return;
-            }
-            long idleFor = lane.clock().nanoTime() - lastUsedNanos;
-            if (idleFor < idleNanos) {
-                arm(idleNanos - idleFor);
-                return;
-            }
-        } finally {
-            lock.unlock();
+        Object pending = check;
+        if (pending == CLOSED || !CHECK.compareAndSet(this, pending, null)) {
+            return;
+        }
+        if (releasedSinceUse) {
+            return;
+        }
+        long idleFor = lane.clock().nanoTime() - lastUsedNanos;
+        if (idleFor < idleNanos) {
+            arm(idleNanos - idleFor);
+            return;
         }
         lane.setup().pool().submit(new WorkerPool.Task() {
             @Override

@@ -5,8 +5,8 @@ import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.writer.LaneDecision.CorkPhase;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,33 +25,28 @@ import org.slf4j.LoggerFactory;
  * corked writes, and maintenance is refused. In {@code BROKEN} the writes held so far are lost
  * ({@link #lostReason()} says why, and uncork reports it); the next write opens a new outer
  * transaction and the phase is {@code OPEN} again. An uncork may be requested once per cork
- * ({@link #uncorkRequested}).
+ * (see {@link LaneState#admitUncork}).
  *
  * <h2>Concurrency</h2>
- * {@link #phase} is written only under the lane's lock and is volatile, so that a read on any
- * thread asks {@link #corked()} without the lock. {@link #uncorkRequested} is guarded by the
- * lane's lock. {@link #lostReason} is touched only by the lane's holder.
+ * The phase is {@link LaneState}'s, changed under its lock and read without it; this class runs
+ * the cork's steps on the lane's holder, and {@link #lostReason} is touched only by the holder.
  */
 final class Cork {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
 
-    enum Phase { OFF, REQUESTED, OPEN, BROKEN }
-
     private final String name;
-    private final ReentrantLock laneLock;
+    /** Where the phase lives. */
+    private final LaneState state;
     private final LaneTransaction transaction;
     private final WriteTelemetry telemetry;
-    private volatile Phase phase = Phase.OFF;
-    // guarded by laneLock
-    private boolean uncorkRequested;
     // holder only
     private String lostReason;
 
-    Cork(LaneTransaction transaction, WriteTelemetry telemetry, ReentrantLock laneLock) {
+    Cork(LaneTransaction transaction, WriteTelemetry telemetry, LaneState state) {
         this.name = transaction.name();
         this.transaction = transaction;
         this.telemetry = telemetry;
-        this.laneLock = laneLock;
+        this.state = state;
     }
 
     // ------------------------------------------------------------------ the cork's turns
@@ -81,7 +76,8 @@ final class Cork {
                 return;
             }
             if (outerOpen()) {
-                LaneTransaction.CommitResult result = commitOuter(c, "uncork's COMMIT");
+                LaneTransaction.CommitResult result = transaction.commit(c, "uncork's COMMIT",
+                        new LaneTransaction.Committed(0, 0, observer));
                 if (!result.committed()) {
                     WriteOutcome outcome = result.outcome();
                     r.fail(new WriteFailedException(outcome, name + ": uncork's " + result.what()
@@ -90,8 +86,6 @@ final class Cork {
                             + "writes persisted is unknown"), result.failure()));
                     return;
                 }
-                telemetry.counters.increment(WriterCounters.GROUPS);
-                transaction.committed(c, result.changed(), observer);
             }
             r.succeed(null);
         } finally {
@@ -132,8 +126,8 @@ final class Cork {
             log.warn("{}: shut down while corked: the corked writes were rolled back{}", name,
                     clean ? "" : " (not verified; SQLite rolls back on close)");
         } else {
-            LaneTransaction.CommitResult result = commitOuter(c, "the COMMIT of a close while "
-                    + "corked");
+            LaneTransaction.CommitResult result = transaction.commit(c, "the COMMIT of a close "
+                    + "while corked", LaneTransaction.Committed.UNCOUNTED);
             if (result.committed()) {
                 log.info("{}: closed while corked: the corked writes were committed", name);
             } else {
@@ -146,71 +140,20 @@ final class Cork {
         off();
     }
 
-    /** Commits the outer transaction; a commit proven not applied counts as rolled back. */
-    private LaneTransaction.CommitResult commitOuter(LaneConnection c, String what) {
-        try {
-            return transaction.commit(c, what);
-        } catch (LaneConnection.CommitNotApplied e) {
-            return new LaneTransaction.CommitResult(0, transaction.commitFailed(c, e, what), e,
-                    "COMMIT failed (" + e.getMessage() + ")");
-        }
-    }
-
     /** Whether writes are held in the outer transaction (reads then run on the lane). */
     boolean corked() {
-        Phase p = phase;
-        return p == Phase.OPEN || p == Phase.BROKEN;
+        return state.corked();
     }
 
     /** Whether the outer transaction is open now. Holder only. */
     boolean outerOpen() {
-        return phase == Phase.OPEN;
-    }
-
-    /** Whether a cork was asked for and not yet undone (the lane is then never idle). */
-    boolean engaged() {
-        return phase != Phase.OFF;
-    }
-
-    // guarded by laneLock: refuses a second cork, else asks for this one
-    void admitCork() {
-        if (phase != Phase.OFF) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name
-                    + ": already corked; uncork first", null);
-        }
-        set(Phase.REQUESTED);
-    }
-
-    /**
-     * Guarded by laneLock: refuses an uncork that cannot run now, else notes it as asked for
-     * (once per cork).
-     *
-     * @param transactionPinned whether an interactive transaction pins the lane now
-     */
-    void admitUncork(boolean transactionPinned) {
-        String refused = phase == Phase.OFF ? "not corked"
-                : uncorkRequested ? "an uncork is already pending"
-                // still queued behind the open transaction: an uncork deferred now would run
-                // before it and leave the database corked
-                : transactionPinned && !corked() ? "cork() has not taken effect "
-                        + "yet (it waits behind an open transaction); uncork after it returned"
-                : null;
-        if (refused != null) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": "
-                    + refused, null);
-        }
-        uncorkRequested = true;
-    }
-
-    // guarded by laneLock: an uncork refused at admission may be asked for again
-    void uncorkRefused() {
-        uncorkRequested = false;
+        return state.corkPhase() == CorkPhase.OPEN;
     }
 
     /** The outer transaction is open: the cork's turn began it, or a write after a break did. */
     void outerOpened() {
-        boolean first = phase == Phase.REQUESTED;
-        set(Phase.OPEN);
+        boolean first = state.corkPhase() == CorkPhase.REQUESTED;
+        state.cork(CorkPhase.OPEN);
         if (first) {
             lostReason = null;
         }
@@ -221,8 +164,8 @@ final class Cork {
      * say why. Holder only; nothing happens when no outer transaction is open.
      */
     void lost(String why) {
-        if (phase == Phase.OPEN) {
-            set(Phase.BROKEN);
+        if (outerOpen()) {
+            state.cork(CorkPhase.BROKEN);
             lostReason = why;
             log.error("{}: the corked transaction was rolled back ({}); every write applied "
                     + "since cork() is lost, and uncork() will report it", name, why);
@@ -231,8 +174,8 @@ final class Cork {
 
     /** A body committed the outer transaction behind the lane's back: the next write reopens. */
     void committedUnderneath() {
-        if (phase == Phase.OPEN) {
-            set(Phase.BROKEN);
+        if (outerOpen()) {
+            state.cork(CorkPhase.BROKEN);
         }
     }
 
@@ -243,22 +186,7 @@ final class Cork {
 
     /** The cork ended: uncork ran, its request failed, or the lane closed. */
     void off() {
-        laneLock.lock();
-        try {
-            phase = Phase.OFF;
-            uncorkRequested = false;
-        } finally {
-            laneLock.unlock();
-        }
+        state.cork(CorkPhase.OFF);
         lostReason = null;
-    }
-
-    private void set(Phase next) {
-        laneLock.lock();
-        try {
-            phase = next;
-        } finally {
-            laneLock.unlock();
-        }
     }
 }

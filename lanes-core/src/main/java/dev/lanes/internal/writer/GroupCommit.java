@@ -29,9 +29,12 @@ import java.util.List;
  * A conflict clause {@code OR ROLLBACK}, {@code RAISE(ROLLBACK)} or an I/O error can end the
  * whole transaction from inside one request; the connection's {@linkplain LaneConnection#watch()
  * watch} reveals it. Then nothing of the group persisted: the request that ended it (the culprit)
- * fails, and the ones that ran before it run once more in a fresh transaction, unless not
- * {@linkplain dev.lanes.WriteOptions#replayable() replayable} or already run twice (they then
- * fail {@code ROLLED_BACK}, naming the culprit); the ones after it keep their place. A body that
+ * fails, and the ones that ran before it run again in a fresh transaction, unless not
+ * {@linkplain dev.lanes.WriteOptions#replayable() replayable} (they then fail {@code
+ * ROLLED_BACK}, naming the culprit); the ones after it keep their place. However many members
+ * end the transaction, every innocent one commits: each ending takes its culprit out, so the
+ * group runs at most as many transactions as it has members, and that is the bound on a
+ * member's runs ({@link #runsBound}). A body that
  * committed the transaction behind the lane's back makes what ran before it durable (acknowledged,
  * never replayed) and its own outcome unknown. A savepoint step that fails gives up the whole
  * transaction the same way.
@@ -39,9 +42,9 @@ import java.util.List;
  * <h2>A commit proven not applied</h2>
  * A cluster connection resolves a {@code COMMIT} whose outcome was uncertain (the leader was lost
  * during it); when it proves the commit did not apply it throws {@link
- * LaneConnection.CommitNotApplied}, and the group's writes run again in a fresh transaction under
- * the same bound as a replay (replayable, at most twice), the others failing {@code
- * ROLLED_BACK}.
+ * LaneConnection.CommitNotApplied}, and the group's writes run again in a fresh transaction
+ * (replayable ones, at most twice: no member is to blame, so nothing is taken out), the others
+ * failing {@code ROLLED_BACK}.
  *
  * <h2>Honest outcomes</h2>
  * Every rollback is verified. When it cannot be, what ran is {@code UNKNOWN}, what did not run
@@ -57,6 +60,8 @@ final class GroupCommit {
     private final Cork cork;
     private final WriteTelemetry telemetry;
     private final Clock clock;
+    /** The most runs a member may have: the size of the group as its turn took it. */
+    private int runsBound;
 
     GroupCommit(LaneTransaction transaction, Cork cork, WriteTelemetry telemetry, Clock clock) {
         this.name = transaction.name();
@@ -68,6 +73,7 @@ final class GroupCommit {
 
     /** Runs the group to its end, replays included; every request has its outcome recorded. */
     void runToEnd(List<GroupWrite> group, LaneConnection c, CommitObserver observer) {
+        runsBound = Math.max(2, group.size());
         List<GroupWrite> pending = group;
         while (!pending.isEmpty()) {
             pending = run(pending, c, observer);
@@ -126,7 +132,8 @@ final class GroupCommit {
     }
 
     /**
-     * Runs the request at {@code index}.
+     * Runs the request at {@code index}, isolated by the protocol ({@link
+     * LaneTransaction#runMember}): a body that shares the transaction in its own savepoint.
      *
      * @return null to go on with the next request, or the requests to run again (possibly none)
      *     when the transaction is over
@@ -134,49 +141,36 @@ final class GroupCommit {
     private List<GroupWrite> runMember(List<GroupWrite> group, List<GroupWrite> ran, int index,
             LaneConnection c, boolean isolate) {
         GroupWrite r = group.get(index);
-        boolean savepoint = isolate && r instanceof BodyWrite;
-        if (savepoint) {
-            try {
-                c.savepoint();
-            } catch (SQLException e) {
-                return abandon(group, ran, index, c, e, "SAVEPOINT failed", null);
-            }
+        LaneTransaction.Isolated run = transaction.runMember(c, r,
+                isolate && r instanceof BodyWrite, () -> c.run(r));
+        Throwable failure = run.failure();
+        switch (run.how()) {
+            case DONE:
+                r.succeed(run.value());
+                ran.add(r);
+                return null;
+            case UNDONE:
+                r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+                return null;
+            case ENDED:
+                return transactionEnded(group, ran, index, c, failure, run.watch());
+            case SAVEPOINT_FAILED:
+                return abandon(group, ran, index, c, run.stepFailure(), "SAVEPOINT failed", null);
+            case RELEASE_FAILED:
+                return abandon(group, ran, index, c, run.stepFailure(), "RELEASE failed", null);
+            case UNDO_FAILED:
+                return abandon(group, ran, index, c, run.stepFailure(), "ROLLBACK TO failed",
+                        failure);
+            case FAILED_BARE:
+            default:
+                return failedBare(group, ran, index, c, failure);
         }
-        LaneConnection.Watch watch = c.watch();
-        WriteRequest.Ran once = r.runOnce(clock, () -> c.run(r));
-        Object value = once.value();
-        Throwable failure = once.failure();
-        if (watch.ended()) {
-            return transactionEnded(group, ran, index, c, failure, watch);
-        }
-        if (failure == null) {
-            if (savepoint) {
-                try {
-                    c.releaseSavepoint();
-                } catch (SQLException e) {
-                    return abandon(group, ran, index, c, e, "RELEASE failed", null);
-                }
-            }
-            r.succeed(value);
-            ran.add(r);
-            return null;
-        }
-        return failedAlone(group, ran, index, c, savepoint, failure);
     }
 
-    /** The request failed and the transaction is still open: undo the request alone. */
-    private List<GroupWrite> failedAlone(List<GroupWrite> group, List<GroupWrite> ran, int index,
-            LaneConnection c, boolean savepoint, Throwable failure) {
+    /** The request failed without a savepoint, and the transaction is still open. */
+    private List<GroupWrite> failedBare(List<GroupWrite> group, List<GroupWrite> ran, int index,
+            LaneConnection c, Throwable failure) {
         GroupWrite r = group.get(index);
-        if (savepoint) {
-            try {
-                c.rollBackToSavepoint();
-            } catch (SQLException e) {
-                return abandon(group, ran, index, c, e, "ROLLBACK TO failed", failure);
-            }
-            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
-            return null;
-        }
         if (r instanceof StatementWrite && changedBeforeFailing((StatementWrite) r, failure)) {
             return failedAfterChanging(group, ran, index, c, failure);
         }
@@ -186,13 +180,10 @@ final class GroupCommit {
             return null;
         }
         // A lone body without a savepoint: its transaction is the group's.
-        boolean clean = c.rollbackVerified();
+        boolean clean = transaction.rollBack(c, "the rollback after a failed write could not be "
+                + "verified: " + failure);
         r.fail(transaction.failure(r, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
                 failure));
-        if (!clean) {
-            transaction.poison("the rollback after a failed write could not be verified: "
-                    + failure);
-        }
         return List.of();
     }
 
@@ -212,19 +203,18 @@ final class GroupCommit {
     }
 
     /**
-     * Commits what ran; a failed commit fails them all, ROLLED_BACK only when certain, except one
-     * proven not applied ({@link LaneConnection.CommitNotApplied}): then they run again.
+     * Commits what ran through the protocol; a failed commit fails them all with its outcome,
+     * except one proven not applied: then they run again.
      *
      * @return the requests to run again in a fresh transaction (empty when the group is done)
      */
     private List<GroupWrite> commit(List<GroupWrite> ran, LaneConnection c,
             CommitObserver observer, long transactionStart) {
         long commitStart = clock.nanoTime();
-        LaneTransaction.CommitResult result;
-        try {
-            result = transaction.commit(c, "COMMIT");
-        } catch (LaneConnection.CommitNotApplied e) {
-            return replayNotApplied(ran, e);
+        LaneTransaction.CommitResult result = transaction.commit(c, "COMMIT",
+                new LaneTransaction.Committed(ran.size(), transactionStart, observer));
+        if (result.replayable()) {
+            return replayNotApplied(ran, result);
         }
         if (!result.committed()) {
             WriteOutcome outcome = result.outcome();
@@ -235,15 +225,10 @@ final class GroupCommit {
             }
             return List.of();
         }
-        long changed = result.changed();
-        long commitEnd = clock.nanoTime();
+        long commitNanos = clock.nanoTime() - commitStart;
         for (GroupWrite r : ran) {
-            r.commitNanos = commitEnd - commitStart;
+            r.commitNanos = commitNanos;
         }
-        telemetry.counters.add(WriterCounters.COMMITTED, ran.size());
-        telemetry.counters.increment(WriterCounters.GROUPS);
-        telemetry.groupCommitted(ran.size(), commitEnd - transactionStart);
-        transaction.committed(c, changed, observer);
         return List.of();
     }
 
@@ -253,24 +238,25 @@ final class GroupCommit {
      * failure (replayable ones that ran once only); the others fail {@code ROLLED_BACK}.
      */
     private List<GroupWrite> replayNotApplied(List<GroupWrite> ran,
-            LaneConnection.CommitNotApplied e) {
+            LaneTransaction.CommitResult result) {
         List<GroupWrite> again = new ArrayList<>(ran.size());
         for (GroupWrite r : ran) {
-            if (requeued(r)) {
+            if (requeued(r, 2)) {
                 again.add(r);
             } else {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": the group's "
-                        + "COMMIT did not apply (" + e.getMessage() + ")" + (r.options.replayable()
-                        ? " and the write already ran twice" : " and the write is not replayable")
-                        + "; it did not persist", e));
+                        + "COMMIT did not apply (" + result.failure().getMessage() + ")"
+                        + (r.options.replayable() ? " and the write already ran twice"
+                        : " and the write is not replayable") + "; it did not persist",
+                        result.failure()));
             }
         }
         return again;
     }
 
-    /** Readies {@code r} to run again when it may (replayable, run once so far); counts it. */
-    private boolean requeued(GroupWrite r) {
-        if (!r.options.replayable() || r.runs >= 2) {
+    /** Readies {@code r} to run again when it may (replayable, run fewer than {@code bound}). */
+    private boolean requeued(GroupWrite r, int bound) {
+        if (!r.options.replayable() || r.runs >= bound) {
             return false;
         }
         r.reset();
@@ -393,13 +379,14 @@ final class GroupCommit {
             GroupWrite culprit) {
         List<GroupWrite> again = new ArrayList<>(group.size() - 1);
         for (GroupWrite r : ran) {
-            if (requeued(r)) {
+            if (requeued(r, runsBound)) {
                 again.add(r);
             } else {
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": rolled back "
                         + "because " + culprit.describe() + " in the same group ended the shared "
-                        + "transaction" + (r.options.replayable() ? " twice" : " (the write is "
-                        + "not replayable)"), culprit.failure()));
+                        + "transaction" + (r.options.replayable() ? " (the write already ran "
+                        + r.runs + " times, as many as its group had members)" : " (the write "
+                        + "is not replayable)"), culprit.failure()));
             }
         }
         // Requests after the culprit, and ones that failed alone before it, keep their place:

@@ -23,11 +23,11 @@ import java.util.Objects;
  * A {@link Transaction}: a handle whose every call becomes one step on the writer lane it pins
  * (see {@link PinnedTransaction}).
  *
- * <p>Concurrency: {@link #state} and {@link #endReason} are written only under the lane's lock
- * (by the lane), so admission of a step and the end of the transaction cannot interleave; they
- * are volatile so that {@link #isOpen()} reads them without the lock. Activity stamps are written
- * by the lane's holder and read by the idle check; {@link #idleCheck} is guarded by the lane's
- * lock.
+ * <p>Concurrency: {@link #state}, {@link #endReason}, {@link #endedBy} and {@link #idleCheck}
+ * are written only by {@link LaneState}, under its lock, so admission of a step and the end of
+ * the transaction cannot interleave; state and reason are volatile so that {@link #isOpen()}
+ * reads them without the lock. Activity stamps and {@link #running} are written by the lane's
+ * holder and read by the idle check.
  */
 public final class InteractiveTransaction implements Transaction {
     enum State { PENDING, OPEN, COMMITTED, ROLLED_BACK, UNKNOWN }
@@ -61,6 +61,8 @@ public final class InteractiveTransaction implements Transaction {
      * under the lane's lock by the holder that ran the step, read by that same thread.
      */
     TransactionStep endedBy;
+    /** The step running now, or the last one that ran. Turn only. */
+    TransactionStep running;
 
     InteractiveTransaction(WriterLane lane, String name, Clock clock, TransactionOptions options,
             Duration defaultIdleTimeout) {

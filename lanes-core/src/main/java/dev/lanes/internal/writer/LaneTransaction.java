@@ -22,22 +22,33 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lane's own transaction steps and the outcomes they give requests, shared by group
- * commit, the pinned transaction and the cork:
+ * The one transaction protocol of a writer lane, which group commit, the pinned transaction, the
+ * cork and maintenance all call, so that each outcome rule is written once:
  *
  * <ul>
- *   <li>{@code BEGIN IMMEDIATE}: refused busy for the whole {@code busyTimeout} it fails the
- *       requests {@link BusyException}; failing otherwise, {@code NOT_STARTED}, and the writer
- *       is poisoned when the connection's state cannot be verified afterwards;
- *   <li>the disk floor, sampled once the write lock is held: below it the requests fail {@code
- *       NOT_STARTED} and the transaction just begun is rolled back, verified;
- *   <li>a failed {@code COMMIT}: rolled back only when that is certain (see {@link
- *       LaneConnection#rolledBackAfterFailedCommit}), else {@code UNKNOWN}, and the writer is
- *       poisoned;
- *   <li>a committed transaction that changed rows tells the commit observer;
- *   <li>and the failure a request gets when its body or statement failed ({@link #failure}).
+ *   <li>{@link #begin}: {@code BEGIN IMMEDIATE}; refused busy for the whole {@code busyTimeout}
+ *       it fails the members {@link BusyException}; failing otherwise, {@code NOT_STARTED}, and
+ *       the writer is poisoned when the connection's state cannot be verified afterwards;
+ *   <li>{@link #aboveFloor}: the disk floor, sampled once the write lock is held: below it the
+ *       members fail {@code NOT_STARTED} and the transaction just begun is rolled back, verified;
+ *   <li>{@link #runMember}: one member isolated inside the open transaction: {@code SAVEPOINT},
+ *       run, {@code RELEASE}, or its undo ({@code ROLLBACK TO}); the result says which step
+ *       ended how, and whether the member ended the whole transaction;
+ *   <li>{@link #commit}: the changes since {@code BEGIN}, the commit fence, {@code COMMIT}, and
+ *       the outcome: committed (counted, and the commit observer told), rolled back when that is
+ *       certain, or {@code UNKNOWN}, which poisons the writer; a commit proven not applied (a
+ *       cluster's) is rolled back and says so, so that group commit may run its members again;
+ *   <li>{@link #rollBack}: the verified rollback, which poisons the writer when it cannot be
+ *       verified;
+ *   <li>and the failure a member gets when its body or statement failed ({@link #failure}).
  * </ul>
- * Stateless but for its settings; used by the lane's holder only.
+ * The members are whatever shares the transaction: the writes of a group, the steps of one
+ * interactive transaction, or the cork's writes. Several interactive transactions can become
+ * members of one shared transaction the same way, each in its own savepoint: {@link #runMember}
+ * isolates a member whatever it is, and {@link #commit} decides the outcome of all members at
+ * once.
+ *
+ * <p>Stateless but for its settings; used by the lane's holder only.
  */
 final class LaneTransaction {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
@@ -48,14 +59,17 @@ final class LaneTransaction {
     private final Consumer<String> poison;
     /** The database's commit fence, or null. */
     private final CommitFence fence;
+    /** Counts commits and reports them. */
+    private final WriteTelemetry telemetry;
 
     LaneTransaction(String name, Duration busyTimeout, DiskReserve diskReserve,
-            Consumer<String> poison, CommitFence fence) {
+            Consumer<String> poison, CommitFence fence, WriteTelemetry telemetry) {
         this.name = name;
         this.busyTimeout = busyTimeout;
         this.diskReserve = diskReserve;
         this.poison = poison;
         this.fence = fence;
+        this.telemetry = telemetry;
     }
 
     /**
@@ -64,13 +78,21 @@ final class LaneTransaction {
      *
      * @param changed the rows the transaction changed
      */
-    record CommitResult(long changed, WriteOutcome outcome, Exception failure, String what) {
-        static CommitResult committed(long changed) {
-            return new CommitResult(changed, null, null, null);
+    record CommitResult(long changed, WriteOutcome outcome, Exception failure, String what,
+            boolean notApplied) {
+        static final CommitResult COMMITTED = new CommitResult(0, null, null, null, false);
+
+        static CommitResult failed(WriteOutcome outcome, Exception failure, String what) {
+            return new CommitResult(0, outcome, failure, what, false);
         }
 
         boolean committed() {
             return failure == null;
+        }
+
+        /** Proven not applied and rolled back: its members may run again in a fresh one. */
+        boolean replayable() {
+            return notApplied && outcome == WriteOutcome.ROLLED_BACK;
         }
     }
 
@@ -84,13 +106,12 @@ final class LaneTransaction {
      * @param what the commit, for the poison cause ("COMMIT", "uncork's COMMIT", ...)
      * @throws LaneConnection.CommitNotApplied when the commit is proven not applied (a cluster's)
      */
-    CommitResult commit(LaneConnection c, String what) throws LaneConnection.CommitNotApplied {
+    CommitResult commit(LaneConnection c, String what, Committed committed) {
         long changed;
         try {
             changed = c.changesSinceBegin();
         } catch (SQLException e) {
-            return new CommitResult(0, commitFailed(c, e, what), e, "COMMIT failed ("
-                    + e.getMessage() + ")");
+            return CommitResult.failed(commitFailed(c, e, what), e, failedText(e));
         }
         if (fence != null) {
             CommitResult refused = fenceBeforeCommit(c, what);
@@ -101,18 +122,41 @@ final class LaneTransaction {
         try {
             c.commit();
         } catch (LaneConnection.CommitNotApplied e) {
-            throw e;
+            return new CommitResult(0, commitFailed(c, e, what), e, "COMMIT did not apply ("
+                    + e.getMessage() + ")", true);
         } catch (SQLException e) {
-            return new CommitResult(0, commitFailed(c, e, what), e, "COMMIT failed ("
-                    + e.getMessage() + ")");
+            return CommitResult.failed(commitFailed(c, e, what), e, failedText(e));
         }
         if (!heldThroughCommit(what)) {
-            return new CommitResult(changed, WriteOutcome.UNKNOWN, new IllegalStateException(
-                    "the commit fence could not confirm that the right to write was held through "
+            return CommitResult.failed(WriteOutcome.UNKNOWN, new IllegalStateException("the "
+                    + "commit fence could not confirm that the right to write was held through "
                     + what), "the commit fence could not confirm that this writer held the right "
                     + "to write through " + what);
         }
-        return CommitResult.committed(changed);
+        if (committed.members() > 0) {
+            telemetry.counters.add(WriterCounters.COMMITTED, committed.members());
+            telemetry.groupCommitted(committed.members(),
+                    telemetry.clock().nanoTime() - committed.startedNanos());
+        }
+        if (committed.members() >= 0) {
+            telemetry.counters.increment(WriterCounters.GROUPS);
+        }
+        committed(c, changed, committed.observer());
+        return CommitResult.COMMITTED;
+    }
+
+    private static String failedText(SQLException e) {
+        return "COMMIT failed (" + e.getMessage() + ")";
+    }
+
+    /**
+     * What a successful commit reports: {@code members} committed (0 for the cork's, whose writes
+     * were counted as they applied; -1 for one that is no group at all), the transaction's start on the lane's clock for the
+     * metrics, and the observer told of the tables changed.
+     */
+    record Committed(int members, long startedNanos, CommitObserver observer) {
+        /** A commit of the lane's own (the initializer's, a fence's, a close's): not counted. */
+        static final Committed UNCOUNTED = new Committed(-1, 0, CommitObserver.NONE);
     }
 
     /** Runs the fence; null when it let the commit go on, else the refused commit's result. */
@@ -135,7 +179,7 @@ final class LaneTransaction {
             poison("the commit fence refused " + what + " (" + refusal + ") and the rollback "
                     + "could not be verified");
         }
-        return new CommitResult(0, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
+        return CommitResult.failed(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
                 refusal, "the commit fence refused the commit (" + refusal.getMessage() + ")");
     }
 
@@ -159,6 +203,83 @@ final class LaneTransaction {
                     + "through " + what + "; whether it persisted is unknown");
         }
         return held;
+    }
+
+    /**
+     * Rolls the open transaction back, if any, and verifies the connection is outside one; when
+     * it cannot be verified, poisons the writer with {@code poisonCause}.
+     *
+     * @return whether the rollback was verified
+     */
+    boolean rollBack(LaneConnection c, String poisonCause) {
+        boolean clean = c.rollbackVerified();
+        if (!clean) {
+            poison(poisonCause);
+        }
+        return clean;
+    }
+
+    /** How one member's isolated run inside the open transaction ended. */
+    enum Isolation {
+        /** It ran and its savepoint, if any, was released: it stays in the transaction. */
+        DONE,
+        /** It failed and its savepoint undid it; the transaction stays open. */
+        UNDONE,
+        /** It failed without a savepoint: undone by SQLite (a statement) or not at all. */
+        FAILED_BARE,
+        /** The transaction ended inside it (committed or rolled back under the lane). */
+        ENDED,
+        /** {@code SAVEPOINT} failed: it never ran; only the whole rollback is certain. */
+        SAVEPOINT_FAILED,
+        /** {@code RELEASE} failed after it ran: only the whole rollback undoes it. */
+        RELEASE_FAILED,
+        /** {@code ROLLBACK TO} failed after it failed: only the whole rollback undoes it. */
+        UNDO_FAILED
+    }
+
+    /**
+     * What {@link #runMember} gave: how it ended, the member's value or failure, the savepoint
+     * step's own failure, and the watch on the transaction's end.
+     */
+    record Isolated(Isolation how, Object value, Throwable failure, SQLException stepFailure,
+            LaneConnection.Watch watch) {}
+
+    /**
+     * Runs one member inside the open transaction, isolated by its own savepoint when {@code
+     * savepoint}: {@code SAVEPOINT}, the member once ({@link WriteRequest#runOnce}), then {@code
+     * RELEASE}, or {@code ROLLBACK TO} when it failed. Records no outcome: the caller decides it
+     * from the result, by its own rules for what follows.
+     */
+    Isolated runMember(LaneConnection c, WriteRequest r, boolean savepoint,
+            WriteRequest.Body body) {
+        if (savepoint) {
+            try {
+                c.savepoint();
+            } catch (SQLException e) {
+                return new Isolated(Isolation.SAVEPOINT_FAILED, null, null, e, null);
+            }
+        }
+        LaneConnection.Watch watch = c.watch();
+        WriteRequest.Ran once = r.runOnce(telemetry.clock(), body);
+        Throwable failure = once.failure();
+        if (watch.ended()) {
+            return new Isolated(Isolation.ENDED, null, failure, null, watch);
+        }
+        if (!savepoint) {
+            return new Isolated(failure == null ? Isolation.DONE : Isolation.FAILED_BARE, once.value(),
+                    failure, null, watch);
+        }
+        try {
+            if (failure == null) {
+                c.releaseSavepoint();
+                return new Isolated(Isolation.DONE, once.value(), null, null, watch);
+            }
+            c.rollBackToSavepoint();
+            return new Isolated(Isolation.UNDONE, null, failure, null, watch);
+        } catch (SQLException e) {
+            return new Isolated(failure == null ? Isolation.RELEASE_FAILED : Isolation.UNDO_FAILED, null,
+                    failure, e, watch);
+        }
     }
 
     /** Whether the database has a commit fence. */

@@ -101,13 +101,8 @@ final class MaintenanceRun {
             return false;
         }
         String what = "the commit fence's transaction before a maintenance request";
-        LaneTransaction.CommitResult result;
-        try {
-            result = transaction.commit(c, what);
-        } catch (LaneConnection.CommitNotApplied e) {
-            result = new LaneTransaction.CommitResult(0, transaction.commitFailed(c, e, what), e,
-                    "COMMIT failed (" + e.getMessage() + ")");
-        }
+        LaneTransaction.CommitResult result = transaction.commit(c, what,
+                LaneTransaction.Committed.UNCOUNTED);
         if (result.committed()) {
             return true;
         }

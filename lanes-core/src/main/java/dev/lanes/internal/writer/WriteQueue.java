@@ -1,22 +1,22 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.CancelledException;
+import dev.lanes.DatabaseOptions;
 import dev.lanes.LanesException;
-import dev.lanes.OverloadedException;
-import dev.lanes.QueueFullException;
-import dev.lanes.WriteOutcome;
+import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.SmallDeque;
 import dev.lanes.internal.writer.WriteRequest.Close;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * The bounded queue of one writer lane, and the forming of commit groups from it.
+ * The bounded queue of one writer lane, and the forming of commit groups from it: a data
+ * structure owned by {@link LaneState}, which calls it only under its lock (it is not thread-safe
+ * on purpose, and keeps no lock or lane of its own).
  *
  * <p>Two queues: the requests, of which at most {@code writeQueueCapacity} wait (the close marker
  * does not count), and the steps of the pinned interactive transaction, which run ahead of them.
@@ -26,50 +26,83 @@ import java.util.function.Function;
  * withdrawn unrun ({@link #withdraw}), under the same lock that a turn takes it under, so that
  * exactly one of the two happens.
  *
- * <p>Admission waits for room only with an enqueue timeout; the deadline covers admission only,
- * so an accepted write is never reported as failed because it was slow.
- *
- * <h2>Concurrency</h2>
- * Every field is guarded by the lane's lock, which every caller holds; {@link #notFull} belongs
- * to that lock, and exists only while a caller waits for room: made by the first waiter, dropped
- * by the last one to leave, so that every waiter of one wait waits on the same condition and a
- * signal (given only while {@link #notFullWaiters} is positive) reaches them all. {@link #contended} is the leader policy's memory: set when a turn finds more than
- * one request waiting, cleared when a pool turn finds at most one, so that callers woken together
- * by one group's delivery do not each lead a group of one in a convoy. {@link #depth} mirrors
- * {@link #queuedWrites()}: written under the lock after every change of the queue, volatile, so
- * that a gauge reads it without the lock. {@link #dropped} collects, under the lock, the
- * cancelled requests a turn dropped, for the turn to report once the lock is released.
+ * <p>{@link #contended} is the leader policy's memory: set when a turn finds more than one
+ * request waiting, cleared when a pool turn finds at most one, so that callers woken together by
+ * one group's delivery do not each lead a group of one in a convoy. {@link #depth} mirrors
+ * {@link #queuedWrites()}: written after every change of the queue, volatile, so that a gauge
+ * reads it without the lock. {@link #dropped} collects the cancelled requests a turn dropped, for
+ * the turn to report once the lock is released.
  *
  * <p>Memory: both queues are {@link SmallDeque}s, so an idle lane (the common case with many
  * databases) holds no queue array, and a burst's array is let go once the queue drained; the
- * steps' queue is made by the first interactive transaction's first step (under the lock).
+ * steps' queue is made by the first interactive transaction's first step.
  */
 final class WriteQueue {
-    /**
-     * The lane, for its name, options, clock and lock: one reference, not one each, as a
-     * database keeps this object while idle.
-     */
-    private final WriterLane lane;
-    // guarded by the lane's lock
-    /** Null while nobody waits for room; see the class comment. */
-    private Condition notFull;
+    /** Its capacity and largest group. */
+    private final DatabaseOptions options;
     private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
+    /** Null while nobody waits for room; made by the first waiter, dropped by the last. */
+    private Condition notFull;
+    private int notFullWaiters;
     /** Null until the first interactive transaction's first step. */
     private SmallDeque<TransactionStep> steps;
-    private int notFullWaiters;
     private int runningGroupSize;
     private boolean contended;
     private List<WriteRequest> dropped;
-    // written under the lane's lock, read anywhere
+    // written under the owner's lock, read anywhere
     private volatile int depth;
 
-    WriteQueue(WriterLane lane) {
-        this.lane = lane;
+    WriteQueue(DatabaseOptions options) {
+        this.options = options;
     }
 
     /** Requests the queue holds at most; a full queue refuses or blocks new ones. */
-    private int capacity() {
-        return lane.setup().options().writeQueueCapacity();
+    int capacity() {
+        return options.writeQueueCapacity();
+    }
+
+    /** Whether a request must wait for room (or be refused). */
+    boolean full() {
+        return requests.size() >= capacity();
+    }
+
+    /** Requests queued, the close marker counted. */
+    int size() {
+        return requests.size();
+    }
+
+    /**
+     * A caller starts waiting for room: the first makes the condition (of the owner's lock), so
+     * that every waiter of one wait waits on the same one and a signal reaches them all.
+     */
+    void waiterArrived(ReentrantLock lock) {
+        if (notFullWaiters++ == 0) {
+            notFull = lock.newCondition();
+        }
+    }
+
+    /** A caller stopped waiting for room; the last one drops the condition. */
+    void waiterLeft() {
+        if (--notFullWaiters == 0) {
+            notFull = null;
+        }
+    }
+
+    /** Waits for room at most {@code nanos}, releasing the lock meanwhile; the time left. */
+    long awaitRoom(ReentrantLock lock, Clock clock, long nanos) throws InterruptedException {
+        return clock.awaitNanos(lock, notFull, nanos);
+    }
+
+    /** Wakes callers waiting for room; admission re-checks the lane's state. */
+    void signalRoom() {
+        if (notFullWaiters > 0) {
+            notFull.signalAll();
+        }
+    }
+
+    /** The size of the group running now, for messages. */
+    int runningGroupSize() {
+        return runningGroupSize;
     }
 
     boolean isEmpty() {
@@ -91,7 +124,7 @@ final class WriteQueue {
         return depth;
     }
 
-    // guarded by the lane's lock: after every change of requests
+    // after every change of requests
     private void counted() {
         depth = queuedWrites();
     }
@@ -127,7 +160,6 @@ final class WriteQueue {
             return false;
         }
         counted();
-        signalRoom();
         return true;
     }
 
@@ -157,53 +189,6 @@ final class WriteQueue {
     }
 
     /**
-     * Returns with room for {@code r}, waiting at most its enqueue timeout, or throws.
-     *
-     * @param stillAdmitted re-checks, after each wait, that the lane still admits work (throws)
-     * @param overloaded told of each refusal for a full queue, before it is thrown
-     */
-    void awaitRoom(WriteRequest r, Runnable stillAdmitted, Runnable overloaded) {
-        if (requests.size() < capacity()) {
-            return;
-        }
-        if (r.options.enqueueTimeout().isEmpty()) {
-            overloaded.run();
-            throw new OverloadedException(lane.name() + ": write queue full (" + requests.size()
-                    + " queued, " + runningGroupSize + " in the running group); retry later or "
-                    + "raise writeQueueCapacity");
-        }
-        Duration timeout = r.options.enqueueTimeout().get();
-        long remaining = timeout.toNanos();
-        if (notFullWaiters++ == 0) {
-            notFull = lane.laneLock().newCondition();
-        }
-        try {
-            while (requests.size() >= capacity()) {
-                if (remaining <= 0) {
-                    overloaded.run();
-                    throw new QueueFullException(lane.name() + ": write queue stayed full for "
-                            + timeout.toMillis() + " ms (" + requests.size() + " queued, "
-                            + "capacity " + capacity() + "); the write never ran. Retry later or "
-                            + "raise writeQueueCapacity");
-                }
-                try {
-                    remaining = lane.clock().awaitNanos(lane.laneLock(), notFull, remaining);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new CancelledException(WriteOutcome.NOT_STARTED, lane.name()
-                            + ": interrupted "
-                            + "while waiting for room in the write queue; the write never ran", e);
-                }
-                stillAdmitted.run();
-            }
-        } finally {
-            if (--notFullWaiters == 0) {
-                notFull = null;
-            }
-        }
-    }
-
-    /**
      * Takes the next turn's work: {@code first} (a caller that leads its own turn) and the group
      * writes that follow it, or the pinned transaction's next step, or the head of the queue.
      */
@@ -219,7 +204,7 @@ final class WriteQueue {
         }
         if (!pinned && (first == null || first instanceof GroupWrite)) {
             WriteRequest next;
-            while (group.size() < lane.setup().options().maxGroupSize()
+            while (group.size() < options.maxGroupSize()
                     && (next = requests.peekFirst()) != null) {
                 if (next.future.isCancelled()) {
                     requests.pollFirst(); // its caller gave up before it ran: it never runs
@@ -247,7 +232,6 @@ final class WriteQueue {
         } else if (group.size() > 1) {
             contended = true;
         }
-        signalRoom();
         return group;
     }
 
@@ -276,7 +260,6 @@ final class WriteQueue {
             requests.addLast(closeMarker);
         }
         counted();
-        signalRoom();
         return failed;
     }
 
@@ -288,12 +271,5 @@ final class WriteQueue {
             steps.clear();
         }
         return taken;
-    }
-
-    /** Wakes callers waiting for room; admission re-checks the lane's state. */
-    void signalRoom() {
-        if (notFullWaiters > 0) {
-            notFull.signalAll();
-        }
     }
 }

@@ -69,7 +69,12 @@ public abstract sealed class WriteRequest
      * Set by its caller before admission.
      */
     long startTimeoutNanos;
-    /** The timer task that withdraws it, armed under the lane's lock when it was queued. */
+    /**
+     * Whether the lane's holder queued it, from inside a body of the same lane (set under the
+     * lane's lock at admission): its future then refuses to be waited for on the holder.
+     */
+    boolean queuedByHolder;
+    /** The timer task that withdraws it, armed when it was queued. */
     volatile Timer.Scheduled startExpiry;
     /**
      * The operation {@code requestStarted} bracketed it as, or null when it is not bracketed (no

@@ -5,6 +5,7 @@ import dev.lanes.MetricsListener;
 import dev.lanes.WriteObservation;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.telemetry.MetricsReporter;
+import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,6 +77,11 @@ final class WriteTelemetry {
     WriteObservation lastWrite() {
         Observed o = lastWrite;
         return o == null ? null : o.view();
+    }
+
+    /** The lane's clock, on which stages are timed. */
+    Clock clock() {
+        return setup.clock();
     }
 
     MetricsReporter metrics() {

@@ -1,27 +1,26 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.DatabaseDeadException;
 import dev.lanes.IdentityMismatchException;
+import dev.lanes.LanesException;
 import dev.lanes.OverloadedException;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.util.LogNames;
 import java.sql.SQLException;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The writer connection of one lane: none until a turn needs it, then opened through the lane's
- * {@link WriterConnector}. The database's initializer runs, in one transaction, at the first open
+ * {@link WriterConnector} ({@link #openIfClosed}). The database's initializer runs, in one transaction, at the first open
  * only; a later open (after an idle release or an eviction closed the connection) is reported as
  * a reopen. A connection that cannot be opened the first time makes the lane dead. A reopen that
  * fails refuses only that turn's requests, as retryable and never run ({@link
  * OverloadedException}), and the next turn tries again: its cause is usually passing (the process
  * out of file descriptors, {@code SQLITE_CANTOPEN}, while thousands of tenants reopen), and a
  * database that once opened must not be lost to it. A reopen that finds another file at the path
- * ({@link IdentityMismatchException}) still makes the lane dead. Closing the connection gives its
- * place in the connection budget back.
+ * ({@link IdentityMismatchException}) still makes the lane dead: {@link LaneTurn} decides, from
+ * {@link #reopenable}. Closing the connection gives its place in the connection budget back.
  *
  * <h2>Concurrency</h2>
  * Turn only: {@link #connection}, {@link #initialized} and {@link #justOpened} are touched only by
@@ -33,11 +32,11 @@ import org.slf4j.LoggerFactory;
 final class WriterConnectionSlot {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
 
-    /**
-     * The lane, whose parts this one works with: one reference, not one per part, as a database
-     * keeps this object while idle. Its setup says how to open the connection.
-     */
-    private final WriterLane lane;
+    /** How to open the connection, and the initializer to run at the first open. */
+    private final LaneSetup setup;
+    private final WriteTelemetry telemetry;
+    /** Commits the initializer's transaction (behind the commit fence). */
+    private final LaneTransaction transaction;
     private volatile FaultInjector faults = FaultInjector.NONE;
 
     // turn only
@@ -46,8 +45,10 @@ final class WriterConnectionSlot {
     /** Set by the turn that opened the connection, so the turn completes {@code ready}. */
     private boolean justOpened;
 
-    WriterConnectionSlot(WriterLane lane) {
-        this.lane = lane;
+    WriterConnectionSlot(LaneSetup setup, WriteTelemetry telemetry, LaneTransaction transaction) {
+        this.setup = setup;
+        this.telemetry = telemetry;
+        this.transaction = transaction;
     }
 
     void faults(FaultInjector injector) {
@@ -67,59 +68,46 @@ final class WriterConnectionSlot {
     }
 
     /**
-     * Opens the connection unless it is open. When it cannot be opened (now, or before), fails
-     * every request of {@code group}, which never ran: with {@link DatabaseDeadException}, or,
-     * when only a reopen failed, with {@link OverloadedException}.
+     * Opens the connection unless it is open.
      *
-     * @return whether the connection is open
+     * @return null when it is open; else why it could not be opened (it is closed again)
      */
-    boolean ensureOpen(List<WriteRequest> group) {
+    Throwable openIfClosed() {
         if (connection != null) {
-            return true;
+            return null;
         }
-        Throwable dead = lane.lifecycle().deadCause();
-        if (dead == null) {
-            try {
-                open();
-                return true;
-            } catch (Throwable e) {
-                closeQuietly();
-                if (initialized && e instanceof Exception
-                        && !(e instanceof IdentityMismatchException)) {
-                    reopenFailed(group, e);
-                    return false;
-                }
-                dead = e;
-                log.error("{}: cannot open the database at {}; it is dead", lane.name(),
-                        lane.setup().path(), e);
-                lane.lifecycle().markDead(e);
-            }
+        try {
+            open();
+            return null;
+        } catch (Throwable e) {
+            closeQuietly();
+            return e;
         }
-        for (WriteRequest r : group) {
-            r.fail(new DatabaseDeadException(lane.name() + ": the database cannot be opened ("
-                    + dead
-                    + "); the request never ran", dead));
-        }
-        return false;
     }
 
-    /** A reopen failed: this turn's requests are refused, retryable; the lane stays alive. */
-    private void reopenFailed(List<WriteRequest> group, Throwable e) {
+    /**
+     * Whether a failed open ({@code failure}) leaves the lane alive: it was a reopen, failing for
+     * a cause that may pass, not another file at the path.
+     */
+    boolean reopenable(Throwable failure) {
+        return initialized && failure instanceof Exception
+                && !(failure instanceof IdentityMismatchException);
+    }
+
+    /** A reopen failed: the requests of this turn are refused, retryable; the lane stays alive. */
+    LanesException reopenFailed(int requests, Throwable e) {
         log.warn("{}: cannot reopen the writer connection at {} ({}); the {} write(s) of this "
-                + "turn are refused, never run, and the next turn tries again", lane.name(),
-                lane.setup().path(), e.toString(), group.size());
-        for (WriteRequest r : group) {
-            r.fail(new OverloadedException(lane.name()
-                    + ": the writer connection, closed by an idle "
-                    + "release or the connection budget, cannot be reopened now (" + e + "); the "
-                    + "write never ran. Retry later; if the process runs out of file "
-                    + "descriptors, lower maxOpenConnections", e));
-        }
+                + "turn are refused, never run, and the next turn tries again", setup.name(),
+                setup.path(), e.toString(), requests);
+        return new OverloadedException(setup.name() + ": the writer connection, closed by an "
+                + "idle release or the connection budget, cannot be reopened now (" + e + "); "
+                + "the write never ran. Retry later; if the process runs out of file "
+                + "descriptors, lower maxOpenConnections", e);
     }
 
     private void open() throws Exception {
-        long openStart = lane.clock().nanoTime();
-        connection = lane.setup().connector().open(new FaultInjector() {
+        long openStart = setup.clock().nanoTime();
+        connection = setup.connector().open(new FaultInjector() {
             // reads the field, so that later installations apply
             @Override
             public void before(Point point) throws SQLException {
@@ -130,12 +118,11 @@ final class WriterConnectionSlot {
             public void after(Point point) throws SQLException {
                 faults.after(point);
             }
-        }, lane.telemetry().counters);
+        }, telemetry.counters);
         if (initialized) {
             // opened before, so it was closed since (an eviction): a reopen
-            lane.telemetry().reopened(lane.clock().nanoTime() - openStart);
-        }
-        if (!initialized) {
+            telemetry.reopened(setup.clock().nanoTime() - openStart);
+        } else {
             // Once per database: a reopen after an eviction must not run it again.
             initialize(connection);
             initialized = true;
@@ -145,7 +132,7 @@ final class WriterConnectionSlot {
 
     /** Runs the initializer, if any, in one transaction; throws when it fails. */
     private void initialize(WriterConnection c) throws Exception {
-        SqlFunction<?> initializer = lane.setup().options().initializer();
+        SqlFunction<?> initializer = setup.options().initializer();
         if (initializer == null) {
             return;
         }
@@ -156,8 +143,8 @@ final class WriterConnectionSlot {
             c.rollbackVerified();
             throw e;
         }
-        LaneTransaction.CommitResult result = lane.laneTransaction().commit(c,
-                "the initializer's COMMIT");
+        LaneTransaction.CommitResult result = transaction.commit(c, "the initializer's COMMIT",
+                LaneTransaction.Committed.UNCOUNTED);
         if (!result.committed()) {
             throw result.failure();
         }
@@ -171,9 +158,9 @@ final class WriterConnectionSlot {
             try {
                 c.close();
             } catch (SQLException | RuntimeException e) {
-                log.warn("{}: closing the writer connection failed", lane.name(), e);
+                log.warn("{}: closing the writer connection failed", setup.name(), e);
             }
-            lane.setup().budget().closed();
+            setup.budget().closed();
         }
     }
 }

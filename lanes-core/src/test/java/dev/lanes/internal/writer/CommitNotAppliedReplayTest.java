@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,13 +27,14 @@ import org.junit.jupiter.api.Test;
  */
 class CommitNotAppliedReplayTest {
     private final List<String> poisons = new ArrayList<>();
-    private final LaneTransaction transaction = new LaneTransaction("db", Duration.ofSeconds(1),
-            new DiskReserve("db", Path.of("db"), 0, Clock.SYSTEM, MetricsReporter.NONE), poisons::add,
-            null);
     private final WriteTelemetry telemetry = new WriteTelemetry(
             PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM));
+    private final LaneTransaction transaction = new LaneTransaction("db", Duration.ofSeconds(1),
+            new DiskReserve("db", Path.of("db"), 0, Clock.SYSTEM, MetricsReporter.NONE), poisons::add,
+            null, telemetry);
     private final GroupCommit groupCommit = new GroupCommit(transaction,
-            new Cork(transaction, telemetry, new ReentrantLock()), telemetry, Clock.SYSTEM);
+            new Cork(transaction, telemetry,
+                    new LaneState(PartialLaneSetup.forTelemetry("db", Duration.ofSeconds(10), Clock.SYSTEM), null)), telemetry, Clock.SYSTEM);
 
     /** Applies a transaction's statements when its commit succeeds; fails chosen commits. */
     private static final class Recording implements LaneConnection {
