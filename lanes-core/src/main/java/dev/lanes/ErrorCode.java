@@ -23,7 +23,13 @@ public enum ErrorCode {
     RESULT_TOO_LARGE(false),
     BATCH_FAILED(false),
     READ_FAILED(false),
-    MAPPING_FAILED(false);
+    MAPPING_FAILED(false),
+    /**
+     * The database belongs to another process of a fleet ({@code lanes-fleet}): the request was
+     * not started here; it may succeed at the owner the exception names, or here once the
+     * tenant has moved here.
+     */
+    NOT_OWNER(true);
 
     private final boolean retryable;
 
