@@ -128,6 +128,17 @@ public final class EtcdOwnership implements Ownership {
     }
 
     @Override
+    public Optional<OwnerRecord> readOwner(String tenant) {
+        GetResponse r = call(kv.get(bytes(prefix + "owners/" + tenant)));
+        if (r.getKvs().isEmpty()) {
+            return Optional.empty();
+        }
+        KeyValue k = r.getKvs().get(0);
+        return Optional.of(new OwnerRecord(tenant, text(k.getValue()), k.getModRevision(),
+                k.getLease()));
+    }
+
+    @Override
     public Collection<OwnerRecord> owners() {
         return List.copyOf(owners.values());
     }

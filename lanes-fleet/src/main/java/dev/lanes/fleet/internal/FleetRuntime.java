@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +55,8 @@ import org.slf4j.LoggerFactory;
 public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FleetRuntime.class);
     private static final int PARALLEL_MOVES = 4;
+    /** How long after a change of its owner key a tenant's owner is read from etcd itself. */
+    private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final FleetSettings settings;
     private final Ownership ownership;
@@ -69,6 +70,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private final AtomicLong changes = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
     private final Set<String> knownNodes = ConcurrentHashMap.newKeySet();
+    /** When each tenant's owner key last changed, kept a little past {@link #RECENT_NANOS}. */
+    private final Map<String, Long> recent = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
     public FleetRuntime(FleetSettings settings, Ownership ownership, Replicator replicator) {
@@ -131,15 +134,20 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 }
             }
             Optional<OwnerRecord> owner = ownership.ownerOf(tenant);
-            if (owner.isPresent()) {
-                if (!mine(owner.get())) {
-                    throw notOwner(tenant, owner.get().node(), "tenant " + tenant
-                            + " is owned by node " + owner.get().node());
+            if (owner.isPresent() && (mine(owner.get()) || recentlyChanged(tenant))) {
+                // the watch may lag a hand-over or a move: ask etcd itself
+                owner = readOwner(tenant);
+                if (owner.isPresent() && mine(owner.get())) {
+                    TenantSlot handed = acquire(tenant, owner.get().token());
+                    if (handed != null) {
+                        await(handed.ready, deadline, tenant);
+                    }
+                    continue;
                 }
-                // the key names this node: a hand-over being acquired, or a move just finished
-                // whose new owner the watch has not shown yet
-                pause(deadline, tenant);
-                continue;
+            }
+            if (owner.isPresent()) {
+                throw notOwner(tenant, owner.get().node(), "tenant " + tenant
+                        + " is owned by node " + owner.get().node());
             }
             String placed = place(tenant);
             if (!placed.equals(nodeId())) {
@@ -187,6 +195,29 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         return slot;
     }
 
+    private Optional<OwnerRecord> readOwner(String tenant) {
+        try {
+            return ownership.readOwner(tenant);
+        } catch (RuntimeException e) {
+            throw new OverloadedException("etcd did not say who owns tenant " + tenant + ": " + e,
+                    e);
+        }
+    }
+
+    /** Whether the tenant's owner key changed within the last {@link #RECENT_NANOS}. */
+    private boolean recentlyChanged(String tenant) {
+        Long at = recent.get(tenant);
+        return at != null && System.nanoTime() - at < RECENT_NANOS;
+    }
+
+    private void noteChange(String tenant) {
+        long now = System.nanoTime();
+        recent.put(tenant, now);
+        if (recent.size() > 4096) {
+            recent.values().removeIf(t -> now - t > RECENT_NANOS);
+        }
+    }
+
     private void acquireInBackground(String tenant, long handedToken) {
         workers.execute(() -> {
             if (closing) {
@@ -223,6 +254,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
 
     @Override
     public void ownerChanged(String tenant, OwnerRecord before, OwnerRecord after) {
+        noteChange(tenant);
         TenantSlot slot = slots.get(tenant);
         if (after == null) {
             if (slot != null && slot.state() != TenantSlot.State.ACQUIRING && before != null
@@ -439,14 +471,6 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new OverloadedException("interrupted while waiting for tenant " + tenant, e);
         }
-    }
-
-    private void pause(long deadline, String tenant) {
-        if (System.nanoTime() - deadline > 0) {
-            throw new OverloadedException("tenant " + tenant + " was not ready within "
-                    + settings.acquireTimeout(), null);
-        }
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
     }
 
     /**

@@ -42,6 +42,9 @@ public interface Ownership extends AutoCloseable {
     /** The owner the watched map shows, if any. */
     Optional<OwnerRecord> ownerOf(String tenant);
 
+    /** The owner as etcd holds it now (a linearizable read, not the watched map). */
+    Optional<OwnerRecord> readOwner(String tenant);
+
     /** Every owner key the watched map shows. */
     Collection<OwnerRecord> owners();
 
