@@ -315,7 +315,7 @@ public final class Fleet implements AutoCloseable {
                     leaseTtl, margin);
             LitestreamReplicator replicator = new LitestreamReplicator(litestream,
                     dataDirectory.resolve("litestream"), objectStore, litestreamProcesses,
-                    replicationInterval, Duration.ofMillis(50));
+                    replicationInterval, Duration.ofMillis(100));
             FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator);
             try {
                 runtime.start();

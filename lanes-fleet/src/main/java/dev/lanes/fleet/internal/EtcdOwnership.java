@@ -101,7 +101,19 @@ public final class EtcdOwnership implements Ownership {
     @Override
     public void start(Listener l) {
         this.listener = l;
-        register();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                register(); // etcd may be electing a leader: try for a while
+                break;
+            } catch (EtcdUnavailableException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                log.warn("fleet {}: joining failed ({}); trying again", nodeId, e.getMessage());
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+            }
+        }
         load();
         long period = Math.max(100, ttlSeconds * 1000 / 4);
         keeper.scheduleWithFixedDelay(this::keepAlive, period, period, TimeUnit.MILLISECONDS);

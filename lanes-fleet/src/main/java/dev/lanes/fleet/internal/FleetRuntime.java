@@ -86,7 +86,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             return t;
         });
         this.acquirer = new TenantAcquirer(settings, ownership, replicator, files, slots,
-                restores, changes, refusals);
+                restores, changes, refusals, slot -> workers.execute(() -> revalidate(slot)));
         this.mover = new TenantMover(settings, ownership, replicator, files, slots, changes);
     }
 
@@ -113,9 +113,6 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         }
         long deadline = System.nanoTime() + settings.acquireTimeout().toNanos();
         while (true) {
-            if (closing) {
-                throw notOwner(tenant, null, "node " + nodeId() + " is leaving the fleet");
-            }
             TenantSlot slot = slots.get(tenant);
             if (slot != null) {
                 switch (slot.state()) {
@@ -150,6 +147,10 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                         + " is owned by node " + owner.get().node());
             }
             String placed = place(tenant);
+            if (closing) {
+                throw notOwner(tenant, placed.equals(nodeId()) ? null : placed, "tenant " + tenant
+                        + " has no owner, and node " + nodeId() + " is leaving the fleet");
+            }
             if (!placed.equals(nodeId())) {
                 throw notOwner(tenant, placed, "tenant " + tenant + " has no owner; placement"
                         + " gives it to node " + placed);
@@ -314,6 +315,26 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         slot.end(false, null);
     }
 
+    /**
+     * A commit of the tenant ended past the lease's deadline (its outcome unknown, its writer
+     * refusing writes): if etcd still holds this epoch's key for this node's lease, the epoch
+     * goes on and the database is reopened; otherwise the tenant is lost.
+     */
+    private void revalidate(TenantSlot slot) {
+        Optional<OwnerRecord> owner;
+        try {
+            owner = ownership.readOwner(slot.tenant);
+        } catch (RuntimeException e) {
+            lost(slot, "a commit ended past the lease's deadline and etcd did not answer");
+            return;
+        }
+        if (owner.isPresent() && owner.get().token() == slot.token() && mine(owner.get())) {
+            mover.reopenAfterLapse(slot);
+        } else {
+            lost(slot, "a commit ended past the lease's deadline, and the key is gone");
+        }
+    }
+
     /** Moves every served tenant that placement gives to another live node, a few at a time. */
     public void rebalance() {
         List<CompletableFuture<Boolean>> pending = new ArrayList<>();
@@ -385,7 +406,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             }
             slot.recorded.get(bound.toNanos(), TimeUnit.NANOSECONDS);
             long left = Math.max(0, deadline - System.nanoTime());
-            boolean caughtUp = replicator.awaitCaughtUp(slot.tenant, Duration.ofNanos(left));
+            boolean caughtUp = replicator.awaitCaughtUp(slot.tenant,
+                    slot.fence().lastChange(), Duration.ofNanos(left));
             if (caughtUp && ownership.clock().held() && slot.state() != TenantSlot.State.GONE) {
                 return;
             }

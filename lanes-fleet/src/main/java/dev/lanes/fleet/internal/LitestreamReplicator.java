@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * (each copies new WAL frames into the shadow WAL), the shadow WAL's position and the replica's.
  * {@link #awaitCaughtUp} waits for two syncs to finish after the call (the second started after
  * it, so it saw every frame committed before it), takes the shadow's position then, and waits for
- * the replica to reach it.
+ * the replica to reach it. A shard restarted after the database's last change needs none of
+ * that: Litestream ships what it has when it exits on SIGTERM, and a restarted Litestream reports
+ * no replica position for a database nothing has written since (so that is not waited for).
  *
  * <p>Thread-safety: shards guard their own state; applying runs on one scheduler thread.
  */
@@ -47,7 +49,7 @@ public final class LitestreamReplicator implements Replicator {
     private final Map<String, Path> replicated = new ConcurrentHashMap<>();
     private final Set<LitestreamShard> dirty = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService applier;
-    private final HttpClient http = HttpClient.newBuilder()
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(1)).build();
 
     /**
@@ -115,7 +117,8 @@ public final class LitestreamReplicator implements Replicator {
     }
 
     @Override
-    public boolean awaitCaughtUp(String tenant, Duration bound) throws InterruptedException {
+    public boolean awaitCaughtUp(String tenant, long lastChange, Duration bound)
+            throws InterruptedException {
         Path db = replicated.get(tenant);
         if (db == null) {
             return false;
@@ -129,6 +132,9 @@ public final class LitestreamReplicator implements Replicator {
         while (System.nanoTime() - deadline < 0) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
+            }
+            if (shard.cleanStopAsked() - lastChange > 0) {
+                return true; // a clean stop after the last change shipped it
             }
             long s = shard.starts();
             LitestreamMetrics m = dirty.contains(shard) ? null : shard.scrape();

@@ -50,6 +50,8 @@ final class LitestreamShard implements AutoCloseable {
     private Process process;
     private volatile int port;
     private volatile long starts;
+    /** When the last stop that ended with a clean exit was asked for (nanoTime); 0: none. */
+    private volatile long cleanStopAsked;
 
     LitestreamShard(String name, Path binary, Path dir, ObjectStore store, Duration interval,
             HttpClient http) {
@@ -86,6 +88,14 @@ final class LitestreamShard implements AutoCloseable {
         return starts;
     }
 
+    /**
+     * When the last stop that ended in a clean exit was asked for: Litestream ships what it
+     * has seen when it closes on SIGTERM, so every commit before that moment is in the store.
+     */
+    long cleanStopAsked() {
+        return cleanStopAsked;
+    }
+
     /** Restarts the process on the current set (or just stops it when the set is empty). */
     void apply() {
         lock.lock();
@@ -98,8 +108,12 @@ final class LitestreamShard implements AutoCloseable {
             Path config = dir.resolve(name + ".yml");
             Files.createDirectories(dir);
             Files.writeString(config, yaml(p, tenants), StandardCharsets.UTF_8);
-            process = new ProcessBuilder(binary.toString(), "replicate", "-config",
-                    config.toString())
+            // a shell between this JVM and Litestream: it ends Litestream (SIGTERM) when its
+            // standard input ends, which is when this JVM closes it or dies (kill -9), so no
+            // replicator outlives its node
+            process = new ProcessBuilder("sh", "-c", "\"$0\" replicate -config \"$1\" & c=$!;"
+                    + " trap 'kill -TERM $c' TERM; read -r _; kill -TERM $c 2>/dev/null;"
+                    + " wait $c", binary.toString(), config.toString())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(
                             dir.resolve(name + ".log").toFile()))
@@ -175,16 +189,30 @@ final class LitestreamShard implements AutoCloseable {
         }
         process = null;
         port = 0;
-        p.destroy(); // SIGTERM: Litestream syncs and ships what it has, then exits
+        long asked = System.nanoTime();
         try {
+            p.getOutputStream().close(); // the shell sends SIGTERM: Litestream ships, then exits
             if (!p.waitFor(15, TimeUnit.SECONDS)) {
                 log.warn("fleet: Litestream {} did not exit within 15 s of SIGTERM; killing it",
                         name);
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
+                kill(p);
+            } else if (p.exitValue() == 0) {
+                cleanStopAsked = asked;
             }
+        } catch (IOException e) {
+            kill(p);
         } catch (InterruptedException e) {
-            p.destroyForcibly();
+            kill(p);
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void kill(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }

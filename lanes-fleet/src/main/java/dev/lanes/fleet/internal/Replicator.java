@@ -15,12 +15,15 @@ public interface Replicator extends AutoCloseable {
     void start(String tenant, Path db, long epoch);
 
     /**
-     * Waits until everything committed to the tenant's database before this call is in the
-     * store (its first snapshot included).
+     * Waits until everything committed to the tenant's database up to {@code lastChange} is in
+     * the store (its first snapshot included).
      *
+     * @param lastChange when ({@link System#nanoTime()}) the database last changed: its last
+     *     commit, or when its file was put in place
      * @return false if that was not seen within {@code bound}
      */
-    boolean awaitCaughtUp(String tenant, Duration bound) throws InterruptedException;
+    boolean awaitCaughtUp(String tenant, long lastChange, Duration bound)
+            throws InterruptedException;
 
     /** Stops replicating the tenant; what was not shipped yet stays only local. */
     void stop(String tenant);

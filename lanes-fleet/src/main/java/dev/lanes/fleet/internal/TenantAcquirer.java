@@ -33,10 +33,12 @@ final class TenantAcquirer {
     private final AtomicLong restores;
     private final AtomicLong changes;
     private final AtomicLong refusals;
+    private final java.util.function.Consumer<TenantSlot> lapsed;
 
     TenantAcquirer(FleetSettings settings, Ownership ownership, Replicator replicator,
             TenantFiles files, Map<String, TenantSlot> slots, AtomicLong restores,
-            AtomicLong changes, AtomicLong refusals) {
+            AtomicLong changes, AtomicLong refusals,
+            java.util.function.Consumer<TenantSlot> lapsed) {
         this.settings = settings;
         this.ownership = ownership;
         this.replicator = replicator;
@@ -45,6 +47,7 @@ final class TenantAcquirer {
         this.restores = restores;
         this.changes = changes;
         this.refusals = refusals;
+        this.lapsed = lapsed;
     }
 
     /**
@@ -55,6 +58,7 @@ final class TenantAcquirer {
      */
     OwnerRecord acquire(TenantSlot slot, long handedToken) {
         String tenant = slot.tenant;
+        long started = System.nanoTime();
         long token = handedToken;
         ReplicaRecord replica;
         if (handedToken == 0) {
@@ -68,10 +72,12 @@ final class TenantAcquirer {
             replica = ownership.replicaOf(tenant).orElse(null);
         }
         Database db = null;
+        long claimed = System.nanoTime();
         try {
             Path file = prepare(tenant, replica);
+            long prepared = System.nanoTime();
             TenantFence fence = new TenantFence(tenant, ownership.nodeId(), token,
-                    ownership.clock(), refusals);
+                    ownership.clock(), refusals, () -> lapsed.accept(slot));
             db = settings.lanes().open(file, settings.options().toBuilder()
                     .checkpointMode(CheckpointMode.EXTERNAL).commitFence(fence).build());
             checkNotStale(db, tenant, token);
@@ -79,8 +85,11 @@ final class TenantAcquirer {
             replicator.start(tenant, file, token);
             slot.serve(db, fence);
             changes.incrementAndGet();
-            log.info("fleet {}: serving tenant {} at epoch {} ({})", ownership.nodeId(), tenant,
-                    token, replica == null ? "new" : "from epoch " + replica.epoch());
+            log.info("fleet {}: serving tenant {} at epoch {} ({}; claim {} ms, files {} ms, open"
+                    + " {} ms)", ownership.nodeId(), tenant, token,
+                    replica == null ? "new" : "from epoch " + replica.epoch(),
+                    (claimed - started) / 1_000_000, (prepared - claimed) / 1_000_000,
+                    (System.nanoTime() - prepared) / 1_000_000);
             return null;
         } catch (RuntimeException | Error e) {
             if (db != null) {
@@ -104,7 +113,7 @@ final class TenantAcquirer {
         String tenant = slot.tenant;
         long token = slot.token();
         try {
-            if (!replicator.awaitCaughtUp(tenant, RECORD_BOUND)) {
+            if (!replicator.awaitCaughtUp(tenant, slot.fence().lastChange(), RECORD_BOUND)) {
                 throw new IllegalStateException("the replica of tenant " + tenant + " epoch "
                         + token + " did not catch up within " + RECORD_BOUND);
             }

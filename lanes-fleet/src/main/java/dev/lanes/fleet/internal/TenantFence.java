@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TenantFence implements CommitFence {
     /** The table that holds the fencing token. */
     public static final String TABLE = "lanes_fleet_fence";
-    static final String CREATE = "CREATE TABLE IF NOT EXISTS " + TABLE + " (id INTEGER PRIMARY KEY"
+    /** The table's definition, {@code IF NOT EXISTS}: an application may make it first. */
+    public static final String CREATE = "CREATE TABLE IF NOT EXISTS " + TABLE + " (id INTEGER PRIMARY KEY"
             + " CHECK (id = 1), token INTEGER NOT NULL, node TEXT NOT NULL, groups INTEGER NOT NULL)";
     private static final String UPSERT = "INSERT INTO " + TABLE + " (id, token, node, groups)"
             + " VALUES (1, ?, ?, 1) ON CONFLICT (id) DO UPDATE SET token = excluded.token,"
@@ -45,20 +46,26 @@ public final class TenantFence implements CommitFence {
     private final long token;
     private final LeaseClock clock;
     private final AtomicLong refusals;
+    private final Runnable lapsed;
     private volatile boolean closed;
+    /** When (nanoTime) the last commit of this epoch ended while the lease was held. */
+    private volatile long lastCommit = System.nanoTime();
     // writer thread only: whether a commit of this epoch made the table (the first may not)
     private boolean created;
 
     /**
      * @param refusals the node's count of refused commits, bumped on each refusal
+     * @param lapsed told (on the writer's thread) when a commit ended past the deadline: its
+     *     outcome is unknown and the database's writer refuses writes until it is reopened
      */
     public TenantFence(String tenant, String node, long token, LeaseClock clock,
-            AtomicLong refusals) {
+            AtomicLong refusals, Runnable lapsed) {
         this.tenant = tenant;
         this.node = node;
         this.token = token;
         this.clock = clock;
         this.refusals = refusals;
+        this.lapsed = lapsed;
     }
 
     /** The epoch's fencing token. */
@@ -96,7 +103,19 @@ public final class TenantFence implements CommitFence {
     public boolean heldThroughCommit() {
         boolean held = clock.held();
         created |= held;
+        lastCommit = System.nanoTime();
+        if (!held) {
+            lapsed.run();
+        }
         return held;
+    }
+
+    /**
+     * When the database last changed in this epoch: its last commit, or, before any, when the
+     * fence was made (the file was just put in place).
+     */
+    public long lastChange() {
+        return lastCommit;
     }
 
     @Override

@@ -56,7 +56,7 @@ final class TenantMover {
         long token = slot.token();
         long started = System.nanoTime();
         slot.db().close(); // accepted writes commit; later ones on this handle are refused
-        if (!replicator.awaitCaughtUp(tenant, CATCH_UP)) {
+        if (!replicator.awaitCaughtUp(tenant, slot.fence().lastChange(), CATCH_UP)) {
             log.warn("fleet {}: tenant {}'s replica did not catch up within {}; it stays here",
                     ownership.nodeId(), tenant, CATCH_UP);
             reopen(slot);
@@ -89,6 +89,21 @@ final class TenantMover {
                 to == null ? "released" : "handed to " + to.id(),
                 (System.nanoTime() - started) / 1_000_000);
         return true;
+    }
+
+    /**
+     * Reopens a serving tenant whose writer refuses writes after a commit that ended past the
+     * lease's deadline (the epoch still holds: etcd still has this epoch's key). Requests wait
+     * meanwhile, as for a move.
+     */
+    void reopenAfterLapse(TenantSlot slot) {
+        if (!slot.beginMove()) {
+            return;
+        }
+        slot.db().shutdownNow();
+        reopen(slot);
+        log.info("fleet {}: tenant {} epoch {} reopened after a commit past the lease's deadline",
+                ownership.nodeId(), slot.tenant, slot.token());
     }
 
     private void finish(TenantSlot slot, boolean clean) {
