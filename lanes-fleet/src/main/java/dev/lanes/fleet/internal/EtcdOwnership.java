@@ -354,13 +354,25 @@ public final class EtcdOwnership implements Ownership {
     @Override
     public boolean handOver(String tenant, long token, NodeRecord to, ReplicaRecord record) {
         ByteSequence owner = bytes(prefix + "owners/" + tenant);
-        return call(kv.txn()
-                .If(new Cmp(owner, Cmp.Op.EQUAL, CmpTarget.modRevision(token)))
-                .Then(Op.put(owner, bytes(to.id()),
-                                PutOption.builder().withLeaseId(to.lease()).build()),
-                        Op.put(bytes(prefix + "replicas/" + tenant), bytes(record.encode()),
-                                PutOption.DEFAULT))
-                .commit()).isSucceeded();
+        try {
+            return call(kv.txn()
+                    .If(new Cmp(owner, Cmp.Op.EQUAL, CmpTarget.modRevision(token)))
+                    .Then(Op.put(owner, bytes(to.id()),
+                                    PutOption.builder().withLeaseId(to.lease()).build()),
+                            Op.put(bytes(prefix + "replicas/" + tenant), bytes(record.encode()),
+                                    PutOption.DEFAULT))
+                    .commit()).isSucceeded();
+        } catch (EtcdUnavailableException e) {
+            if (String.valueOf(e.getMessage()).contains("lease not found")) {
+                return false; // the target's lease is gone: etcd refused the whole transaction
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void leave() {
+        call(kv.delete(bytes(prefix + "nodes/" + nodeId)));
     }
 
     @Override

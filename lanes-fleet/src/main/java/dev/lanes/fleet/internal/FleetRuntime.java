@@ -117,6 +117,11 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             if (slot != null) {
                 switch (slot.state()) {
                     case SERVING:
+                        if (slot.db().state() == dev.lanes.DatabaseState.DEAD) {
+                            lost(slot, "its database is dead (" + slot.db().whenTerminated()
+                                    .getNow(null) + ")");
+                            continue;
+                        }
                         return slot;
                     case ACQUIRING:
                         await(slot.ready, deadline, tenant);
@@ -308,6 +313,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         Database db = slot.db();
         if (db != null) {
             db.shutdownNow();
+            awaitTerminated(db); // its files may be replaced by the next acquisition
         }
         replicator.stop(slot.tenant);
         slots.remove(slot.tenant, slot);
@@ -332,6 +338,16 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             mover.reopenAfterLapse(slot);
         } else {
             lost(slot, "a commit ended past the lease's deadline, and the key is gone");
+        }
+    }
+
+    static void awaitTerminated(Database db) {
+        try {
+            db.whenTerminated().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("fleet: {} did not end within 30 s: {}", db.path(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -503,6 +519,12 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     public void close() {
         closing = true;
         try {
+            try {
+                ownership.leave();
+            } catch (RuntimeException e) {
+                log.warn("fleet {}: leaving the node list failed ({}); handing over anyway",
+                        nodeId(), e.toString());
+            }
             List<CompletableFuture<Boolean>> pending = new ArrayList<>();
             for (TenantSlot slot : List.copyOf(slots.values())) {
                 if (slot.state() == TenantSlot.State.SERVING) {

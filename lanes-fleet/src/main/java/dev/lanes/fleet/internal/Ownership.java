@@ -72,6 +72,12 @@ public interface Ownership extends AutoCloseable {
     /** The replica record of a tenant, read from the store (not the watched map). */
     Optional<ReplicaRecord> replicaOf(String tenant);
 
+    /**
+     * Deletes this node's registration while keeping its lease: other nodes stop placing
+     * tenants here, and the tenants this node still owns stay its own until it gives them up.
+     */
+    void leave();
+
     /** Revokes the lease (every key attached to it goes at once) and closes the client. */
     @Override
     void close();

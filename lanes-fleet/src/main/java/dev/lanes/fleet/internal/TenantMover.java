@@ -101,6 +101,7 @@ final class TenantMover {
             return;
         }
         slot.db().shutdownNow();
+        FleetRuntime.awaitTerminated(slot.db());
         reopen(slot);
         log.info("fleet {}: tenant {} epoch {} reopened after a commit past the lease's deadline",
                 ownership.nodeId(), slot.tenant, slot.token());
