@@ -59,12 +59,12 @@ public final class EtcdOwnership implements Ownership {
     private final long ttlSeconds;
     private final Client client;
     private final KV kv;
-    private final LeaseClock clock;
+    private final long marginNanos;
     private final String prefix;
     private final Map<String, OwnerRecord> owners = new ConcurrentHashMap<>();
     private final Map<String, NodeRecord> nodes = new ConcurrentHashMap<>();
     private final ScheduledExecutorService keeper;
-    private volatile long lease;
+    private volatile LeaseHandle lease = new LeaseHandle(0, new LeaseClock(0));
     private volatile Listener listener;
     private volatile Watch.Watcher watcher;
     private volatile boolean closed;
@@ -82,7 +82,7 @@ public final class EtcdOwnership implements Ownership {
         this.nodeId = nodeId;
         this.address = address;
         this.ttlSeconds = Math.max(1, (ttl.toMillis() + 999) / 1000);
-        this.clock = new LeaseClock(margin.toNanos());
+        this.marginNanos = margin.toNanos();
         this.prefix = "/lanes-fleet/" + fleet + "/";
         this.client = Client.builder().endpoints(endpoints.toArray(String[]::new))
                 .connectTimeout(Duration.ofSeconds(1))
@@ -126,12 +126,12 @@ public final class EtcdOwnership implements Ownership {
 
     @Override
     public long lease() {
-        return lease;
+        return lease.id();
     }
 
     @Override
-    public LeaseClock clock() {
-        return clock;
+    public LeaseHandle handle() {
+        return lease;
     }
 
     @Override
@@ -168,8 +168,10 @@ public final class EtcdOwnership implements Ownership {
     private void register() {
         long sent = System.nanoTime();
         long id = call(client.getLeaseClient().grant(ttlSeconds)).getID();
+        LeaseClock clock = new LeaseClock(marginNanos);
         clock.renewed(sent, ttlSeconds);
-        lease = id;
+        lease.clock().lose();
+        lease = new LeaseHandle(id, clock);
         ByteSequence key = bytes(prefix + "nodes/" + nodeId);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2 * ttlSeconds + 10);
         while (true) {
@@ -279,8 +281,8 @@ public final class EtcdOwnership implements Ownership {
         try {
             if (!keepAliveOnce()) {
                 log.warn("fleet {}: lease {} expired on etcd's side; registering again", nodeId,
-                        lease);
-                clock.lose();
+                        lease.id());
+                lease.clock().lose();
                 listener.leaseLost();
                 register();
             }
@@ -292,14 +294,15 @@ public final class EtcdOwnership implements Ownership {
 
     /** One keep-alive; false when etcd says the lease is gone. */
     private boolean keepAliveOnce() {
+        LeaseHandle h = lease;
         long sent = System.nanoTime();
         try {
-            LeaseKeepAliveResponse r = client.getLeaseClient().keepAliveOnce(lease)
+            LeaseKeepAliveResponse r = client.getLeaseClient().keepAliveOnce(h.id())
                     .get(Math.max(1, ttlSeconds / 2), TimeUnit.SECONDS);
             if (r.getTTL() <= 0) {
                 return false;
             }
-            clock.renewed(sent, r.getTTL());
+            h.clock().renewed(sent, r.getTTL());
             return true;
         } catch (ExecutionException e) {
             String m = String.valueOf(e.getCause());
@@ -319,7 +322,8 @@ public final class EtcdOwnership implements Ownership {
     public Claim claim(String tenant) {
         ByteSequence owner = bytes(prefix + "owners/" + tenant);
         ByteSequence replica = bytes(prefix + "replicas/" + tenant);
-        long myLease = lease;
+        LeaseHandle h = lease;
+        long myLease = h.id();
         TxnResponse r = call(kv.txn()
                 .If(new Cmp(owner, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
                 .Then(Op.put(owner, bytes(nodeId), PutOption.builder().withLeaseId(myLease).build()),
@@ -332,13 +336,13 @@ public final class EtcdOwnership implements Ownership {
                 : ReplicaRecord.decode(text(replicaGet.getKvs().get(0).getValue()));
         if (r.isSucceeded()) {
             OwnerRecord mine = new OwnerRecord(tenant, nodeId, r.getHeader().getRevision(), myLease);
-            return new Claim(true, mine, rec);
+            return new Claim(true, mine, rec, h);
         }
         List<KeyValue> current = gets.get(0).getKvs();
         OwnerRecord other = current.isEmpty() ? null : new OwnerRecord(tenant,
                 text(current.get(0).getValue()), current.get(0).getModRevision(),
                 current.get(0).getLease());
-        return new Claim(false, other, rec);
+        return new Claim(false, other, rec, h);
     }
 
     @Override
@@ -403,12 +407,13 @@ public final class EtcdOwnership implements Ownership {
         if (w != null) {
             w.close();
         }
-        clock.lose();
+        LeaseHandle h = lease;
+        h.clock().lose();
         try {
-            client.getLeaseClient().revoke(lease).get(CALL_SECONDS, TimeUnit.SECONDS);
+            client.getLeaseClient().revoke(h.id()).get(CALL_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             log.warn("fleet {}: revoking lease {} failed ({}); it expires by itself", nodeId,
-                    lease, e.toString());
+                    h.id(), e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

@@ -140,7 +140,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 // the watch may lag a hand-over or a move: ask etcd itself
                 owner = readOwner(tenant);
                 if (owner.isPresent() && mine(owner.get())) {
-                    TenantSlot handed = acquire(tenant, owner.get().token());
+                    TenantSlot handed = acquire(tenant, owner.get().token(),
+                            owner.get().lease());
                     if (handed != null) {
                         await(handed.ready, deadline, tenant);
                     }
@@ -160,7 +161,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 throw notOwner(tenant, placed, "tenant " + tenant + " has no owner; placement"
                         + " gives it to node " + placed);
             }
-            TenantSlot mineNow = acquire(tenant, 0);
+            TenantSlot mineNow = acquire(tenant, 0, 0);
             if (mineNow != null) {
                 await(mineNow.ready, deadline, tenant);
             }
@@ -172,14 +173,14 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
      *
      * @return the slot being acquired or served, or null when another node won the claim
      */
-    private TenantSlot acquire(String tenant, long handedToken) {
+    private TenantSlot acquire(String tenant, long handedToken, long handedLease) {
         TenantSlot slot = new TenantSlot(tenant);
         TenantSlot existing = slots.putIfAbsent(tenant, slot);
         if (existing != null) {
             return existing;
         }
         try {
-            OwnerRecord other = acquirer.acquire(slot, handedToken);
+            OwnerRecord other = acquirer.acquire(slot, handedToken, handedLease);
             if (other != null) {
                 slots.remove(tenant, slot);
                 slot.end(false, notOwner(tenant, other.node(), "tenant " + tenant
@@ -224,13 +225,13 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         }
     }
 
-    private void acquireInBackground(String tenant, long handedToken) {
+    private void acquireInBackground(String tenant, long handedToken, long handedLease) {
         workers.execute(() -> {
             if (closing) {
                 return;
             }
             try {
-                acquire(tenant, handedToken);
+                acquire(tenant, handedToken, handedLease);
             } catch (RuntimeException e) {
                 // logged by acquire; a request for the tenant tries again
             }
@@ -268,11 +269,11 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 workers.execute(() -> lost(slot, "its owner key was deleted"));
             } else if (slot == null && !closing
                     && place(tenant, before == null ? null : before.node()).equals(nodeId())) {
-                acquireInBackground(tenant, 0);
+                acquireInBackground(tenant, 0, 0);
             }
         } else if (mine(after)) {
             if (slot == null && !closing) {
-                acquireInBackground(tenant, after.token());
+                acquireInBackground(tenant, after.token(), after.lease());
             }
         } else if (slot != null && slot.state() == TenantSlot.State.SERVING
                 && slot.token() != after.token()) {
@@ -424,7 +425,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             long left = Math.max(0, deadline - System.nanoTime());
             boolean caughtUp = replicator.awaitCaughtUp(slot.tenant,
                     slot.fence().lastChange(), Duration.ofNanos(left));
-            if (caughtUp && ownership.clock().held() && slot.state() != TenantSlot.State.GONE) {
+            if (caughtUp && slot.fence().held() && slot.state() != TenantSlot.State.GONE) {
                 return;
             }
             if (slot.gone.isDone()) {

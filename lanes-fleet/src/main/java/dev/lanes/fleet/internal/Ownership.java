@@ -24,8 +24,10 @@ public interface Ownership extends AutoCloseable {
         void leaseLost();
     }
 
-    /** The outcome of a claim: {@code won}, else who owns the tenant now. */
-    record Claim(boolean won, OwnerRecord owner, ReplicaRecord replica) {}
+    /**
+     * The outcome of a claim: {@code won} (under {@code lease}), else who owns the tenant now.
+     */
+    record Claim(boolean won, OwnerRecord owner, ReplicaRecord replica, LeaseHandle lease) {}
 
     /** Grants the lease, registers the node, loads and watches the map, keeps the lease alive. */
     void start(Listener listener);
@@ -36,8 +38,13 @@ public interface Ownership extends AutoCloseable {
     /** This node's current lease. */
     long lease();
 
-    /** The local deadline of the lease. */
-    LeaseClock clock();
+    /** The current lease and its local deadline. */
+    LeaseHandle handle();
+
+    /** The local deadline of the current lease. */
+    default LeaseClock clock() {
+        return handle().clock();
+    }
 
     /** The owner the watched map shows, if any. */
     Optional<OwnerRecord> ownerOf(String tenant);

@@ -54,13 +54,15 @@ final class TenantAcquirer {
      * Acquires {@code slot}'s tenant (the slot is already in the map, ACQUIRING).
      *
      * @param handedToken the token of a key handed to this node, or 0 to claim an absent key
+     * @param handedLease the lease the handed key is attached to
      * @return the owner when another node won the claim, else null (the slot then serves)
      */
-    OwnerRecord acquire(TenantSlot slot, long handedToken) {
+    OwnerRecord acquire(TenantSlot slot, long handedToken, long handedLease) {
         String tenant = slot.tenant;
         long started = System.nanoTime();
         long token = handedToken;
         ReplicaRecord replica;
+        LeaseHandle lease;
         if (handedToken == 0) {
             Ownership.Claim claim = ownership.claim(tenant);
             if (!claim.won()) {
@@ -68,7 +70,13 @@ final class TenantAcquirer {
             }
             token = claim.owner().token();
             replica = claim.replica();
+            lease = claim.lease();
         } else {
+            lease = ownership.handle();
+            if (lease.id() != handedLease) {
+                throw new IllegalStateException("tenant " + tenant + " was handed to lease "
+                        + handedLease + ", which this node no longer holds");
+            }
             replica = ownership.replicaOf(tenant).orElse(null);
         }
         Database db = null;
@@ -77,13 +85,18 @@ final class TenantAcquirer {
             Path file = prepare(tenant, replica);
             long prepared = System.nanoTime();
             TenantFence fence = new TenantFence(tenant, ownership.nodeId(), token,
-                    ownership.clock(), refusals, () -> lapsed.accept(slot));
+                    lease.clock(), refusals, () -> lapsed.accept(slot));
             db = settings.lanes().open(file, settings.options().toBuilder()
                     .checkpointMode(CheckpointMode.EXTERNAL).commitFence(fence).build());
             checkNotStale(db, tenant, token);
             files.clearReleased(tenant);
             replicator.start(tenant, file, token);
-            slot.serve(db, fence);
+            if (!slot.serve(db, fence)) {
+                // lost while it was being acquired (the lease went): never serve it
+                fence.close();
+                throw new IllegalStateException("tenant " + tenant + " epoch " + token
+                        + " was lost while it was being acquired");
+            }
             changes.incrementAndGet();
             log.info("fleet {}: serving tenant {} at epoch {} ({}; claim {} ms, files {} ms, open"
                     + " {} ms)", ownership.nodeId(), tenant, token,

@@ -73,6 +73,11 @@ public final class TenantFence implements CommitFence {
         return token;
     }
 
+    /** Whether this epoch's lease is surely held now. */
+    public boolean held() {
+        return !closed && clock.held();
+    }
+
     /** Ends the epoch: later commits are refused. */
     public void close() {
         closed = true;

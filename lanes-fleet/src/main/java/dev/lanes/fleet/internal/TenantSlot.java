@@ -45,12 +45,15 @@ final class TenantSlot {
         return f == null ? 0 : f.token();
     }
 
-    /** ACQUIRING → SERVING, publishing the open database. */
-    void serve(Database database, TenantFence f) {
+    /** ACQUIRING → SERVING, publishing the open database; false if it was ended meanwhile. */
+    boolean serve(Database database, TenantFence f) {
         this.fence = f;
         this.db = database;
-        state.set(State.SERVING);
+        if (!state.compareAndSet(State.ACQUIRING, State.SERVING)) {
+            return false;
+        }
         ready.complete(this);
+        return true;
     }
 
     /** SERVING → MOVING; false if it was not serving. */

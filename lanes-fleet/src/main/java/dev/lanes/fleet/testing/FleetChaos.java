@@ -240,8 +240,8 @@ public final class FleetChaos {
         long before = failures();
         long from = System.nanoTime();
         for (LocalFleet.Node n : fleet.nodes()) {
+            reachable.remove(n.address()); // clients go elsewhere while it hands over
             fleet.closeGracefully(n);
-            reachable.remove(n.address());
             fleet.restart(n);
             reachable.add(n.address());
             report.events.add("rolling restart " + n.id());
