@@ -145,7 +145,7 @@ public final class Fleet implements AutoCloseable {
         private ObjectStore objectStore;
         private Path litestream;
         private Duration replicationInterval = Duration.ofMillis(200);
-        private int litestreamProcesses = 4;
+        private int litestreamProcesses = 8;
         private Durability durability = Durability.LOCAL;
         private Lanes lanes;
         private DatabaseOptions options = DatabaseOptions.DEFAULTS;
@@ -227,7 +227,12 @@ public final class Fleet implements AutoCloseable {
             return this;
         }
 
-        /** How many Litestream processes share this node's tenants. Default 4. */
+        /**
+         * How many Litestream processes share this node's tenants. A tenant taken or given up
+         * restarts the one process it belongs to, and that restart makes each of its tenants
+         * written since take a new snapshot; more processes mean fewer tenants per restart, at
+         * about 28 MB each. Default 8.
+         */
         public Builder litestreamProcesses(int count) {
             this.litestreamProcesses = count;
             return this;

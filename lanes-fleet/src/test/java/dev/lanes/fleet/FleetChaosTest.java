@@ -31,7 +31,7 @@ class FleetChaosTest {
                 Path.of("target", "fleet-chaos").toAbsolutePath()), "run-");
         try (Engines engines = Engines.start(dir, LocalEtcd.Timing.TUNED)) {
             LocalFleet.Settings settings = new LocalFleet.Settings(Durability.REPLICATED, 2, 100,
-                    1, "160m");
+                    8, "160m");
             FleetChaos.Plan plan = new FleetChaos.Plan(3, 24, 6, 4, Duration.ofSeconds(3),
                     Duration.ofSeconds(3));
             ChaosReport report = FleetChaos.run(dir.resolve("chaos"), engines.etcd,

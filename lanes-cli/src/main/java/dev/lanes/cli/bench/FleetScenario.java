@@ -43,7 +43,7 @@ final class FleetScenario implements ScenarioBench {
     public void run(Sink sink) throws Exception {
         Duration phase = options.durationFor(Scenario.FLEET);
         FleetBench.Options o = new FleetBench.Options(options.databases(),
-                options.threadsFor(Scenario.FLEET), phase, 2, 100, 4);
+                options.threadsFor(Scenario.FLEET), phase, 2, 100, 16);
         for (Durability d : Durability.values()) {
             try {
                 ChaosReport report = FleetBench.run(directory.resolve("fleet"), o, d,
