@@ -31,9 +31,11 @@ import org.slf4j.LoggerFactory;
  * (each copies new WAL frames into the shadow WAL), the shadow WAL's position and the replica's.
  * {@link #awaitCaughtUp} waits for two syncs to finish after the call (the second started after
  * it, so it saw every frame committed before it), takes the shadow's position then, and waits for
- * the replica to reach it. A shard restarted after the database's last change needs none of
- * that: Litestream ships what it has when it exits on SIGTERM, and a restarted Litestream reports
- * no replica position for a database nothing has written since (so that is not waited for).
+ * the replica to reach it. A clean stop, after the database's last change, of a process that
+ * replicated the tenant to the same place needs none of that: Litestream ships what it has when
+ * it exits on SIGTERM, and a restarted Litestream reports no replica position for a database
+ * nothing has written since (so that is not waited for). A process that never had the tenant
+ * proves nothing: the new epoch's first snapshot may not exist yet.
  *
  * <p>Thread-safety: shards guard their own state; applying runs on one scheduler thread.
  */
@@ -125,6 +127,10 @@ public final class LitestreamReplicator implements Replicator {
         }
         String key = db.toString();
         LitestreamShard shard = shardOf(tenant);
+        LitestreamShard.Entry entry = shard.entry(tenant);
+        if (entry == null) {
+            return false;
+        }
         long deadline = System.nanoTime() + bound.toNanos();
         long starts = -1;
         long syncsAtCall = -1;
@@ -133,8 +139,10 @@ public final class LitestreamReplicator implements Replicator {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            if (shard.cleanStopAsked() - lastChange > 0) {
-                return true; // a clean stop after the last change shipped it
+            LitestreamShard.CleanStop stop = shard.cleanStop();
+            if (stop != null && stop.asked() - lastChange > 0
+                    && entry.equals(stop.replicated().get(tenant))) {
+                return true; // a clean stop, after the last change, of a process that had it
             }
             long s = shard.starts();
             LitestreamMetrics m = dirty.contains(shard) ? null : shard.scrape();

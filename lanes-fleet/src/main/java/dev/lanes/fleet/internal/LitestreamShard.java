@@ -50,8 +50,16 @@ final class LitestreamShard implements AutoCloseable {
     private Process process;
     private volatile int port;
     private volatile long starts;
-    /** When the last stop that ended with a clean exit was asked for (nanoTime); 0: none. */
-    private volatile long cleanStopAsked;
+    /** What the current process replicates: the set it was started with. */
+    private Map<String, Entry> running = Map.of();
+    /** The last stop that ended in a clean exit, or null. */
+    private volatile CleanStop cleanStop;
+
+    /**
+     * A stop that ended in a clean exit: when it was asked for (nanoTime) and what that process
+     * replicated. Litestream ships what it has seen when it closes on SIGTERM.
+     */
+    record CleanStop(long asked, Map<String, Entry> replicated) {}
 
     LitestreamShard(String name, Path binary, Path dir, ObjectStore store, Duration interval,
             HttpClient http) {
@@ -73,6 +81,16 @@ final class LitestreamShard implements AutoCloseable {
         }
     }
 
+    /** The tenant's entry, or null. */
+    Entry entry(String tenant) {
+        lock.lock();
+        try {
+            return tenants.get(tenant);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Removes a tenant; {@link #apply()} restarts the process without it. */
     boolean remove(String tenant) {
         lock.lock();
@@ -88,12 +106,9 @@ final class LitestreamShard implements AutoCloseable {
         return starts;
     }
 
-    /**
-     * When the last stop that ended in a clean exit was asked for: Litestream ships what it
-     * has seen when it closes on SIGTERM, so every commit before that moment is in the store.
-     */
-    long cleanStopAsked() {
-        return cleanStopAsked;
+    /** The last stop that ended in a clean exit, or null. */
+    CleanStop cleanStop() {
+        return cleanStop;
     }
 
     /** Restarts the process on the current set (or just stops it when the set is empty). */
@@ -119,6 +134,7 @@ final class LitestreamShard implements AutoCloseable {
                             dir.resolve(name + ".log").toFile()))
                     .start();
             port = p;
+            running = Map.copyOf(tenants);
             starts++;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start Litestream for " + name, e);
@@ -197,7 +213,7 @@ final class LitestreamShard implements AutoCloseable {
                         name);
                 kill(p);
             } else if (p.exitValue() == 0) {
-                cleanStopAsked = asked;
+                cleanStop = new CleanStop(asked, running);
             }
         } catch (IOException e) {
             kill(p);
