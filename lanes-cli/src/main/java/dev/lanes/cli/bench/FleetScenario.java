@@ -39,12 +39,19 @@ final class FleetScenario implements ScenarioBench {
         return 0;
     }
 
+    /** One run per durability level, counted like a soak's: a run that compares nothing. */
+    @Override
+    public int plannedSoaks() {
+        return Durability.values().length;
+    }
+
     @Override
     public void run(Sink sink) throws Exception {
         Duration phase = options.durationFor(Scenario.FLEET);
         FleetBench.Options o = new FleetBench.Options(options.databases(),
                 options.threadsFor(Scenario.FLEET), phase, 2, 100, 16);
         for (Durability d : Durability.values()) {
+            sink.runStarting("fleet " + d);
             try {
                 ChaosReport report = FleetBench.run(directory.resolve("fleet"), o, d,
                         line -> sink.status("fleet: " + line));
