@@ -35,6 +35,15 @@ import org.slf4j.LoggerFactory;
 final class LitestreamShard implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LitestreamShard.class);
 
+    /** {@code $0} Litestream, {@code $1} its configuration, {@code $2} this JVM's pid. */
+    private static final String WRAPPER = "\"$0\" replicate -config \"$1\" & c=$!;"
+            + " ( while kill -0 $2 2>/dev/null && kill -0 $c 2>/dev/null; do sleep 1; done;"
+            + " if ! kill -0 $2 2>/dev/null; then kill -TERM $c 2>/dev/null; sleep 30;"
+            + " kill -KILL $c 2>/dev/null; kill -TERM $$ 2>/dev/null; fi ) & w=$!;"
+            + " trap 'exit 143' TERM;"
+            + " read -r _; kill -TERM $c 2>/dev/null; ( sleep 30; kill -KILL $c 2>/dev/null ) & k=$!;"
+            + " wait $c; s=$?; kill $w $k 2>/dev/null; exit $s";
+
     /** A replicated database. */
     record Entry(Path db, String replicaPath) {}
 
@@ -123,12 +132,12 @@ final class LitestreamShard implements AutoCloseable {
             Path config = dir.resolve(name + ".yml");
             Files.createDirectories(dir);
             Files.writeString(config, yaml(p, tenants), StandardCharsets.UTF_8);
-            // a shell between this JVM and Litestream: it ends Litestream (SIGTERM) when its
-            // standard input ends, which is when this JVM closes it or dies (kill -9), so no
-            // replicator outlives its node
-            process = new ProcessBuilder("sh", "-c", "\"$0\" replicate -config \"$1\" & c=$!;"
-                    + " trap 'kill -TERM $c' TERM; read -r _; kill -TERM $c 2>/dev/null;"
-                    + " wait $c", binary.toString(), config.toString())
+            // a shell between this JVM and Litestream ends Litestream (SIGTERM, then SIGKILL 30 s
+            // later, should the store be unreachable for its last sync) when its standard input
+            // ends, which is when this JVM closes it or dies, or when this JVM's process is gone
+            // (a helper that inherited the pipe may keep it open): no replicator outlives its node
+            process = new ProcessBuilder("sh", "-c", WRAPPER, binary.toString(),
+                    config.toString(), Long.toString(ProcessHandle.current().pid()))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(
                             dir.resolve(name + ".log").toFile()))
