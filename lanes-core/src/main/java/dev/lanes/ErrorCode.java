@@ -102,7 +102,13 @@ public enum ErrorCode {
      * {@link MappingException}: a value did not convert to the type asked for, or a result had
      * more rows than one.
      */
-    MAPPING_FAILED(false);
+    MAPPING_FAILED(false),
+    /**
+     * The database belongs to another process of a fleet ({@code lanes-fleet}): the request was
+     * not started here; it may succeed at the owner the exception names, or here once the
+     * tenant has moved here.
+     */
+    NOT_OWNER(true);
 
     private final boolean retryable;
 

@@ -52,6 +52,11 @@ import picocli.CommandLine.Spec;
             "  jdbc     the same JDBC code on db.dataSource() and on HikariCP / raw sqlite-jdbc:"
                     + " 64 threads' auto-commit inserts, 16 threads' and a lone thread's Spring"
                     + " TransactionTemplate + JdbcClient transactions, 8 threads' point reads.",
+            "  fleet    --databases tenants on 3 lanes-fleet node processes (etcd, s3proxy and"
+                    + " Litestream started on 127.0.0.1) written by --threads clients through any"
+                    + " node, under kill -9, SIGSTOP, etcd's leader killed, a node added and a"
+                    + " rolling restart; failover and move times, lost writes, at LOCAL and"
+                    + " REPLICATED. Not in the default set; --duration is each phase.",
             "Every run uses fresh database files. Ratios above 1 mean Lanes is better.",
             "With --repeat N every configuration runs N times, Lanes and its baseline"
                     + " interleaved; rows then show medians, ratios the median (min-max) of the"
@@ -66,7 +71,7 @@ public final class BenchCommand implements Callable<Integer>, LanesSubcommand {
 
     @Option(names = "--scenario", paramLabel = "NAMES", split = ",",
             description = "Scenarios to run, comma-separated: write, read, rtw, tenants, jdbc,"
-                    + " dqlite, soak"
+                    + " dqlite, soak, fleet"
                     + " (default: write; tenants alone when only --databases is given).")
     private List<Scenario> scenarios;
 

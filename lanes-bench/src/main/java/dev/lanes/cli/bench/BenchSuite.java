@@ -56,6 +56,8 @@ final class BenchSuite {
                 return new DqliteScenario(options, directory);
             case SOAK:
                 return new SoakScenario(options, directory);
+            case FLEET:
+                return new FleetScenario(options, directory);
             case JDBC:
                 return new JdbcScenario(options, directory);
             default:

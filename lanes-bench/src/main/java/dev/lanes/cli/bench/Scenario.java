@@ -34,6 +34,11 @@ enum Scenario {
      */
     DQLITE(64, List.of(Synchronous.NORMAL), "writes/s", "single-row inserts on a dqlite cluster"),
     /**
+     * Tenants owned across 3 fleet node processes (lanes-fleet) under kill -9, SIGSTOP, etcd
+     * failures, a node added and a rolling restart: failover and move times, lost writes.
+     */
+    FLEET(32, List.of(Synchronous.NORMAL), "writes/s", "tenants across a fleet, under chaos"),
+    /**
      * A long mixed workload over many databases in one runtime, sampled every few seconds; fails
      * when something grows without bound. Runs once, without a baseline.
      */

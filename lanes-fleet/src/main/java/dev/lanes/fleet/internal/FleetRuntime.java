@@ -1,0 +1,546 @@
+package dev.lanes.fleet.internal;
+
+import dev.lanes.Database;
+import dev.lanes.InvalidRequestException;
+import dev.lanes.LanesException;
+import dev.lanes.OverloadedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.fleet.FleetStatus;
+import dev.lanes.fleet.Member;
+import dev.lanes.fleet.NotOwnerException;
+import dev.lanes.fleet.ReplicationUnconfirmedException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node of a fleet: the tenants it serves (a {@link TenantSlot} each), what it learns from
+ * the ownership map, and the requests it routes. A tenant is a local {@link Database} plus the
+ * services behind small interfaces: {@link Ownership} (who may write it, the fencing token),
+ * {@link Replicator} (its copy in object storage).
+ *
+ * <ul>
+ *   <li>{@link #database}: the local database when this node serves the tenant; waits while it
+ *       is being acquired or moved away; claims it when nobody owns it and placement gives it to
+ *       this node; else {@link NotOwnerException} naming the node to ask.
+ *   <li>Failover: when an owner key is deleted (its node's lease expired), the node that
+ *       placement now picks acquires the tenant at once, on the worker pool, in parallel with the
+ *       others.
+ *   <li>Hand-over: a key written for this node and its current lease is acquired at once.
+ *   <li>A key that vanishes under a served tenant, or a lost lease, ends the tenant here: its
+ *       fence refuses every later commit, and a commit in flight ends unknown.
+ *   <li>Rebalance: when a node joins, tenants placement gives it are moved there, a few at a
+ *       time.
+ * </ul>
+ *
+ * <p>Thread-safety: the slot map is concurrent and a slot's state changes by compare-and-set;
+ * the ownership listener runs on the watch thread and only hands work to the pool.
+ */
+public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(FleetRuntime.class);
+    private static final int PARALLEL_MOVES = 4;
+    /** How long after a change of its owner key a tenant's owner is read from etcd itself. */
+    private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final FleetSettings settings;
+    private final Ownership ownership;
+    private final Replicator replicator;
+    private final Map<String, TenantSlot> slots = new ConcurrentHashMap<>();
+    private final ExecutorService workers;
+    private final TenantAcquirer acquirer;
+    private final TenantMover mover;
+    private final Semaphore moves = new Semaphore(PARALLEL_MOVES);
+    private final AtomicLong restores = new AtomicLong();
+    private final AtomicLong changes = new AtomicLong();
+    private final AtomicLong refusals = new AtomicLong();
+    private final Set<String> knownNodes = ConcurrentHashMap.newKeySet();
+    /** When each tenant's owner key last changed, kept a little past {@link #RECENT_NANOS}. */
+    private final Map<String, Long> recent = new ConcurrentHashMap<>();
+    private volatile boolean closing;
+
+    public FleetRuntime(FleetSettings settings, Ownership ownership, Replicator replicator) {
+        this.settings = settings;
+        this.ownership = ownership;
+        this.replicator = replicator;
+        TenantFiles files = new TenantFiles(settings.dataDirectory());
+        AtomicInteger n = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(settings.workers(), r -> {
+            Thread t = new Thread(r, "fleet-worker-" + settings.nodeId() + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.acquirer = new TenantAcquirer(settings, ownership, replicator, files, slots,
+                restores, changes, refusals, slot -> workers.execute(() -> revalidate(slot)));
+        this.mover = new TenantMover(settings, ownership, replicator, files, slots, changes);
+    }
+
+    /** Joins the fleet: registers, loads and watches the ownership map. */
+    public void start() {
+        ownership.start(this);
+    }
+
+    public String nodeId() {
+        return ownership.nodeId();
+    }
+
+    /** The local database of {@code tenant}; see the class comment. */
+    public Database database(String tenant) {
+        return slotFor(tenant).db();
+    }
+
+    /** The serving slot of {@code tenant}, acquiring it if this node should. */
+    TenantSlot slotFor(String tenant) {
+        if (!TenantFiles.validName(tenant)) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "not a tenant name: '"
+                    + tenant + "' (letters, digits, '.', '_' and '-', at most 128, no leading dot)",
+                    null);
+        }
+        long deadline = System.nanoTime() + settings.acquireTimeout().toNanos();
+        while (true) {
+            TenantSlot slot = slots.get(tenant);
+            if (slot != null) {
+                switch (slot.state()) {
+                    case SERVING:
+                        if (slot.db().state() == dev.lanes.DatabaseState.DEAD) {
+                            lost(slot, "its database is dead (" + slot.db().whenTerminated()
+                                    .getNow(null) + ")");
+                            continue;
+                        }
+                        return slot;
+                    case ACQUIRING:
+                        await(slot.ready, deadline, tenant);
+                        continue;
+                    case MOVING:
+                        long hold = System.nanoTime() + settings.moveHold().toNanos();
+                        await(slot.gone, Math.min(deadline, hold), tenant);
+                        continue;
+                    default:
+                        slots.remove(tenant, slot);
+                        continue;
+                }
+            }
+            Optional<OwnerRecord> owner = ownership.ownerOf(tenant);
+            if (owner.isPresent() && (mine(owner.get()) || recentlyChanged(tenant))) {
+                // the watch may lag a hand-over or a move: ask etcd itself
+                owner = readOwner(tenant);
+                if (owner.isPresent() && mine(owner.get())) {
+                    TenantSlot handed = acquire(tenant, owner.get().token(),
+                            owner.get().lease());
+                    if (handed != null) {
+                        await(handed.ready, deadline, tenant);
+                    }
+                    continue;
+                }
+            }
+            if (owner.isPresent()) {
+                throw notOwner(tenant, owner.get().node(), "tenant " + tenant
+                        + " is owned by node " + owner.get().node());
+            }
+            String placed = place(tenant);
+            if (closing) {
+                throw notOwner(tenant, placed.equals(nodeId()) ? null : placed, "tenant " + tenant
+                        + " has no owner, and node " + nodeId() + " is leaving the fleet");
+            }
+            if (!placed.equals(nodeId())) {
+                throw notOwner(tenant, placed, "tenant " + tenant + " has no owner; placement"
+                        + " gives it to node " + placed);
+            }
+            TenantSlot mineNow = acquire(tenant, 0, 0);
+            if (mineNow != null) {
+                await(mineNow.ready, deadline, tenant);
+            }
+        }
+    }
+
+    /**
+     * Starts acquiring {@code tenant} on the calling thread unless a slot exists.
+     *
+     * @return the slot being acquired or served, or null when another node won the claim
+     */
+    private TenantSlot acquire(String tenant, long handedToken, long handedLease) {
+        TenantSlot slot = new TenantSlot(tenant);
+        TenantSlot existing = slots.putIfAbsent(tenant, slot);
+        if (existing != null) {
+            return existing;
+        }
+        try {
+            OwnerRecord other = acquirer.acquire(slot, handedToken, handedLease);
+            if (other != null) {
+                slots.remove(tenant, slot);
+                slot.end(false, notOwner(tenant, other.node(), "tenant " + tenant
+                        + " was claimed by node " + other.node()));
+                return null;
+            }
+        } catch (RuntimeException | Error e) {
+            Throwable failure = e instanceof LanesException ? e : new OverloadedException(
+                    "tenant " + tenant + " could not be acquired on node " + nodeId() + ": " + e, e);
+            slots.remove(tenant, slot);
+            slot.end(false, failure);
+            log.warn("fleet {}: acquiring tenant {} failed: {}", nodeId(), tenant, e.toString());
+            if (failure instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+        workers.execute(() -> acquirer.recordEpoch(slot));
+        return slot;
+    }
+
+    private Optional<OwnerRecord> readOwner(String tenant) {
+        try {
+            return ownership.readOwner(tenant);
+        } catch (RuntimeException e) {
+            throw new OverloadedException("etcd did not say who owns tenant " + tenant + ": " + e,
+                    e);
+        }
+    }
+
+    /** Whether the tenant's owner key changed within the last {@link #RECENT_NANOS}. */
+    private boolean recentlyChanged(String tenant) {
+        Long at = recent.get(tenant);
+        return at != null && System.nanoTime() - at < RECENT_NANOS;
+    }
+
+    private void noteChange(String tenant) {
+        long now = System.nanoTime();
+        recent.put(tenant, now);
+        if (recent.size() > 4096) {
+            recent.values().removeIf(t -> now - t > RECENT_NANOS);
+        }
+    }
+
+    private void acquireInBackground(String tenant, long handedToken, long handedLease) {
+        workers.execute(() -> {
+            if (closing) {
+                return;
+            }
+            try {
+                acquire(tenant, handedToken, handedLease);
+            } catch (RuntimeException e) {
+                // logged by acquire; a request for the tenant tries again
+            }
+        });
+    }
+
+    private boolean mine(OwnerRecord owner) {
+        return owner.node().equals(nodeId()) && owner.lease() == ownership.lease();
+    }
+
+    /** The live node placement gives {@code tenant} to, never {@code except} unless alone. */
+    private String place(String tenant, String except) {
+        Set<String> live = new HashSet<>(ownership.liveNodes().keySet());
+        live.add(nodeId());
+        if (closing) {
+            live.remove(nodeId());
+        }
+        if (except != null) {
+            live.remove(except);
+        }
+        return Placement.pick(tenant, live).orElse(nodeId());
+    }
+
+    private String place(String tenant) {
+        return place(tenant, null);
+    }
+
+    @Override
+    public void ownerChanged(String tenant, OwnerRecord before, OwnerRecord after) {
+        noteChange(tenant);
+        TenantSlot slot = slots.get(tenant);
+        if (after == null) {
+            if (slot != null && slot.state() != TenantSlot.State.ACQUIRING && before != null
+                    && before.token() == slot.token()) {
+                workers.execute(() -> lost(slot, "its owner key was deleted"));
+            } else if (slot == null && !closing
+                    && place(tenant, before == null ? null : before.node()).equals(nodeId())) {
+                acquireInBackground(tenant, 0, 0);
+            }
+        } else if (mine(after)) {
+            if (slot == null && !closing) {
+                acquireInBackground(tenant, after.token(), after.lease());
+            }
+        } else if (slot != null && slot.state() == TenantSlot.State.SERVING
+                && slot.token() != after.token()) {
+            workers.execute(() -> lost(slot, "node " + after.node() + " owns it now"));
+        }
+    }
+
+    @Override
+    public void nodesChanged(Map<String, NodeRecord> live) {
+        boolean joined = false;
+        for (String id : live.keySet()) {
+            joined |= knownNodes.add(id);
+        }
+        knownNodes.retainAll(live.keySet());
+        if (joined && settings.autoRebalance() && !closing) {
+            workers.execute(this::rebalance);
+        }
+    }
+
+    @Override
+    public void leaseLost() {
+        for (TenantSlot slot : List.copyOf(slots.values())) {
+            lost(slot, "this node's lease expired");
+        }
+    }
+
+    /** The tenant is no longer this node's: refuse its commits and let it go. */
+    private void lost(TenantSlot slot, String why) {
+        if (slot.state() == TenantSlot.State.GONE) {
+            return;
+        }
+        log.warn("fleet {}: tenant {} epoch {} lost: {}", nodeId(), slot.tenant, slot.token(),
+                why);
+        TenantFence fence = slot.fence();
+        if (fence != null) {
+            fence.close();
+        }
+        Database db = slot.db();
+        if (db != null) {
+            db.shutdownNow();
+            awaitTerminated(db); // its files may be replaced by the next acquisition
+        }
+        replicator.stop(slot.tenant);
+        slots.remove(slot.tenant, slot);
+        changes.incrementAndGet();
+        slot.end(false, null);
+    }
+
+    /**
+     * A commit of the tenant ended past the lease's deadline (its outcome unknown, its writer
+     * refusing writes): if etcd still holds this epoch's key for this node's lease, the epoch
+     * goes on and the database is reopened; otherwise the tenant is lost.
+     */
+    private void revalidate(TenantSlot slot) {
+        Optional<OwnerRecord> owner;
+        try {
+            owner = ownership.readOwner(slot.tenant);
+        } catch (RuntimeException e) {
+            lost(slot, "a commit ended past the lease's deadline and etcd did not answer");
+            return;
+        }
+        if (owner.isPresent() && owner.get().token() == slot.token() && mine(owner.get())) {
+            mover.reopenAfterLapse(slot);
+        } else {
+            lost(slot, "a commit ended past the lease's deadline, and the key is gone");
+        }
+    }
+
+    static void awaitTerminated(Database db) {
+        try {
+            db.whenTerminated().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("fleet: {} did not end within 30 s: {}", db.path(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Moves every served tenant that placement gives to another live node, a few at a time. */
+    public void rebalance() {
+        List<CompletableFuture<Boolean>> pending = new ArrayList<>();
+        for (TenantSlot slot : List.copyOf(slots.values())) {
+            if (slot.state() != TenantSlot.State.SERVING) {
+                continue;
+            }
+            String target = place(slot.tenant);
+            NodeRecord to = ownership.liveNodes().get(target);
+            if (!target.equals(nodeId()) && to != null) {
+                pending.add(moveAsync(slot, to));
+            }
+        }
+        pending.forEach(CompletableFuture::join);
+    }
+
+    /**
+     * Moves {@code tenant} to node {@code to} (null: release it) and waits for the outcome.
+     *
+     * @return whether it left this node cleanly
+     */
+    public boolean move(String tenant, String to) {
+        TenantSlot slot = slots.get(tenant);
+        if (slot == null || slot.state() != TenantSlot.State.SERVING) {
+            return false;
+        }
+        NodeRecord target = null;
+        if (to != null) {
+            target = ownership.liveNodes().get(to);
+            if (target == null || to.equals(nodeId())) {
+                throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "node " + to
+                        + " is not another live node of the fleet", null);
+            }
+        }
+        return moveAsync(slot, target).join();
+    }
+
+    private CompletableFuture<Boolean> moveAsync(TenantSlot slot, NodeRecord to) {
+        return CompletableFuture.supplyAsync(() -> {
+            moves.acquireUninterruptibly();
+            try {
+                return mover.move(slot, to);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (RuntimeException e) {
+                log.warn("fleet {}: moving tenant {} failed: {}", nodeId(), slot.tenant,
+                        e.toString());
+                return false;
+            } finally {
+                moves.release();
+            }
+        }, workers);
+    }
+
+    /**
+     * Waits until everything the tenant committed before the call is in object storage, while
+     * this node surely owns it; a tenant handed over or released cleanly since counts as
+     * replicated (its final replication came first).
+     *
+     * @throws LanesException with outcome UNKNOWN when that could not be confirmed
+     */
+    public void awaitReplicated(TenantSlot slot, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        try {
+            if (slot.gone.isDone()) {
+                confirmGone(slot);
+                return;
+            }
+            slot.recorded.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            long left = Math.max(0, deadline - System.nanoTime());
+            boolean caughtUp = replicator.awaitCaughtUp(slot.tenant,
+                    slot.fence().lastChange(), Duration.ofNanos(left));
+            if (caughtUp && slot.fence().held() && slot.state() != TenantSlot.State.GONE) {
+                return;
+            }
+            if (slot.gone.isDone()) {
+                confirmGone(slot);
+                return;
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            if (slot.gone.isDone()) {
+                confirmGone(slot);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        throw unconfirmed(slot);
+    }
+
+    private ReplicationUnconfirmedException unconfirmed(TenantSlot slot) {
+        return new ReplicationUnconfirmedException(slot.tenant, "tenant " + slot.tenant
+                + ": the write committed on node " + nodeId() + ", but its replication was not"
+                + " confirmed while this node surely owned the tenant; the next owner may or may"
+                + " not serve it");
+    }
+
+    private void confirmGone(TenantSlot slot) {
+        if (!slot.gone.join()) {
+            throw unconfirmed(slot);
+        }
+    }
+
+    /** Who owns {@code tenant}, as the watched map shows it. */
+    public Optional<Member> ownerOf(String tenant) {
+        return ownership.ownerOf(tenant).map(o -> member(o.node()));
+    }
+
+    /** The live nodes. */
+    public List<Member> members() {
+        return ownership.liveNodes().values().stream()
+                .map(n -> new Member(n.id(), n.address())).toList();
+    }
+
+    /** The tenants this node serves. */
+    public Set<String> tenants() {
+        Set<String> out = new HashSet<>();
+        slots.forEach((t, s) -> {
+            if (s.state() == TenantSlot.State.SERVING) {
+                out.add(t);
+            }
+        });
+        return out;
+    }
+
+    public FleetStatus status() {
+        return new FleetStatus(member(nodeId()), ownership.lease(),
+                Duration.ofNanos(Math.max(0, ownership.clock().remainingNanos())),
+                tenants().size(), ownership.liveNodes().size(), replicator.lagBytes(),
+                changes.get(), restores.get(), refusals.get());
+    }
+
+    private Member member(String id) {
+        NodeRecord n = ownership.liveNodes().get(id);
+        return new Member(id, n == null ? "" : n.address());
+    }
+
+    private NotOwnerException notOwner(String tenant, String node, String message) {
+        return new NotOwnerException(tenant, node == null ? null : member(node), message);
+    }
+
+    private void await(CompletableFuture<?> f, long deadline, String tenant) {
+        try {
+            f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof LanesException le) {
+                throw le;
+            }
+            throw new OverloadedException("tenant " + tenant + " could not be acquired: "
+                    + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new OverloadedException("tenant " + tenant + " was not ready within "
+                    + settings.acquireTimeout(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OverloadedException("interrupted while waiting for tenant " + tenant, e);
+        }
+    }
+
+    /**
+     * Leaves the fleet: hands every served tenant to the node placement picks among the others
+     * (or releases it when none is left), then stops replicating and revokes the lease.
+     */
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            try {
+                ownership.leave();
+            } catch (RuntimeException e) {
+                log.warn("fleet {}: leaving the node list failed ({}); handing over anyway",
+                        nodeId(), e.toString());
+            }
+            List<CompletableFuture<Boolean>> pending = new ArrayList<>();
+            for (TenantSlot slot : List.copyOf(slots.values())) {
+                if (slot.state() == TenantSlot.State.SERVING) {
+                    NodeRecord to = ownership.liveNodes().get(place(slot.tenant));
+                    pending.add(moveAsync(slot, to == null || to.id().equals(nodeId()) ? null : to));
+                }
+            }
+            pending.forEach(CompletableFuture::join);
+            for (TenantSlot slot : List.copyOf(slots.values())) {
+                lost(slot, "this node is leaving the fleet");
+            }
+        } finally {
+            workers.shutdownNow();
+            replicator.close();
+            ownership.close();
+        }
+    }
+}

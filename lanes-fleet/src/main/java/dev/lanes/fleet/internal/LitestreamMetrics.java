@@ -1,0 +1,80 @@
+package dev.lanes.fleet.internal;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One scrape of a Litestream process's Prometheus endpoint ({@code addr} in its configuration),
+ * by database: how many syncs (WAL to shadow WAL) ran, where the shadow WAL ends, and where the
+ * replica's copy of it ends. Litestream's shadow WAL copies the database's WAL frame for frame,
+ * and a new shadow index starts when the WAL starts over, so a replica position at or past the
+ * shadow's end means the store holds every frame Litestream had seen then.
+ */
+public final class LitestreamMetrics {
+    /** Litestream's positions for one database. */
+    public record Position(long syncs, long shadowIndex, long shadowSize, long replicaIndex,
+            long replicaOffset) {
+        /** Whether the replica holds everything up to {@code shadow}. */
+        public boolean replicaCovers(long index, long size) {
+            return replicaIndex > index || (replicaIndex == index && replicaOffset >= size);
+        }
+    }
+
+    private final Map<String, long[]> byDb = new HashMap<>();
+
+    private LitestreamMetrics() {}
+
+    /** Parses the text exposition format; lines it does not know are skipped. */
+    public static LitestreamMetrics parse(String text) {
+        LitestreamMetrics m = new LitestreamMetrics();
+        for (String line : text.split("\n")) {
+            if (line.startsWith("#") || !line.startsWith("litestream_")) {
+                continue;
+            }
+            int brace = line.indexOf('{');
+            int close = line.lastIndexOf('}');
+            if (brace < 0 || close < brace) {
+                continue;
+            }
+            int slot = switch (line.substring(0, brace)) {
+                case "litestream_sync_count" -> 0;
+                case "litestream_shadow_wal_index" -> 1;
+                case "litestream_shadow_wal_size" -> 2;
+                case "litestream_replica_wal_index" -> 3;
+                case "litestream_replica_wal_offset" -> 4;
+                default -> -1;
+            };
+            if (slot < 0) {
+                continue;
+            }
+            String db = label(line.substring(brace + 1, close), "db");
+            if (db == null) {
+                continue;
+            }
+            long value = (long) Double.parseDouble(line.substring(close + 1).trim());
+            long[] v = m.byDb.computeIfAbsent(db, k -> new long[] {-1, -1, -1, -1, -1});
+            v[slot] = value;
+        }
+        return m;
+    }
+
+    /** The positions of {@code db} (its absolute path), if Litestream reported all of them. */
+    public Position of(String db) {
+        long[] v = byDb.get(db);
+        if (v == null || v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[4] < 0) {
+            return null;
+        }
+        return new Position(v[0], v[1], v[2], v[3], v[4]);
+    }
+
+    private static String label(String labels, String name) {
+        String needle = name + "=\"";
+        int at = labels.indexOf(needle);
+        if (at < 0) {
+            return null;
+        }
+        int start = at + needle.length();
+        int end = labels.indexOf('"', start);
+        return end < 0 ? null : labels.substring(start, end);
+    }
+}

@@ -1,0 +1,241 @@
+package dev.lanes.fleet.internal;
+
+import dev.lanes.fleet.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link Replicator} on Litestream 0.3: a node's tenants are spread over a few {@link
+ * LitestreamShard}s (by tenant hash), each one {@code litestream replicate} process with a
+ * managed configuration. A change of a shard's set restarts only that shard, and changes that
+ * arrive together (a failover's many acquisitions) are applied in one restart per shard: each
+ * is applied {@code debounce} after the first change marked it.
+ *
+ * <p>Where a commit is: Litestream's metrics endpoint reports per database the number of syncs
+ * (each copies new WAL frames into the shadow WAL), the shadow WAL's position and the replica's.
+ * {@link #awaitCaughtUp} waits for two syncs to finish after the call (the second started after
+ * it, so it saw every frame committed before it), takes the shadow's position then, and waits for
+ * the replica to reach it. A clean stop, after the database's last change, of a process that
+ * replicated the tenant to the same place needs none of that: Litestream ships what it has when
+ * it exits on SIGTERM, and a restarted Litestream reports no replica position for a database
+ * nothing has written since (so that is not waited for). A process that never had the tenant
+ * proves nothing: the new epoch's first snapshot may not exist yet.
+ *
+ * <p>Thread-safety: shards guard their own state; applying runs on one scheduler thread.
+ */
+public final class LitestreamReplicator implements Replicator {
+    private static final Logger log = LoggerFactory.getLogger(LitestreamReplicator.class);
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final Path binary;
+    private final Path dir;
+    private final ObjectStore store;
+    private final Duration debounce;
+    private final List<LitestreamShard> shards = new ArrayList<>();
+    private final Map<String, Path> replicated = new ConcurrentHashMap<>();
+    private final Set<LitestreamShard> dirty = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService applier;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(1)).build();
+
+    /**
+     * @param binary the Litestream v0.3 binary
+     * @param dir where configurations and logs go
+     * @param store the object store
+     * @param shardCount Litestream processes on this node
+     * @param interval Litestream's monitor and sync intervals (the LOCAL recovery window's
+     *     main part)
+     * @param debounce how long changes gather before a shard restarts
+     */
+    public LitestreamReplicator(Path binary, Path dir, ObjectStore store, int shardCount,
+            Duration interval, Duration debounce) {
+        this.binary = binary;
+        this.dir = dir;
+        this.store = store;
+        this.debounce = debounce;
+        for (int i = 0; i < shardCount; i++) {
+            shards.add(new LitestreamShard("litestream-" + i, binary, dir, store, interval, http));
+        }
+        this.applier = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fleet-litestream");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The replica path of a tenant's epoch, inside the bucket. */
+    String replicaPath(String tenant, long epoch) {
+        return store.prefix() + "tenants/" + tenant + "/" + epoch;
+    }
+
+    private LitestreamShard shardOf(String tenant) {
+        return shards.get(Math.floorMod(tenant.hashCode(), shards.size()));
+    }
+
+    @Override
+    public void start(String tenant, Path db, long epoch) {
+        LitestreamShard shard = shardOf(tenant);
+        shard.put(tenant, new LitestreamShard.Entry(db.toAbsolutePath(), replicaPath(tenant, epoch)));
+        replicated.put(tenant, db.toAbsolutePath());
+        markDirty(shard);
+    }
+
+    @Override
+    public void stop(String tenant) {
+        replicated.remove(tenant);
+        LitestreamShard shard = shardOf(tenant);
+        if (shard.remove(tenant)) {
+            markDirty(shard);
+        }
+    }
+
+    private void markDirty(LitestreamShard shard) {
+        if (dirty.add(shard)) {
+            applier.schedule(() -> {
+                dirty.remove(shard);
+                try {
+                    shard.apply();
+                } catch (RuntimeException e) {
+                    log.error("fleet: restarting a Litestream shard failed", e);
+                }
+            }, debounce.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public boolean awaitCaughtUp(String tenant, long lastChange, Duration bound)
+            throws InterruptedException {
+        Path db = replicated.get(tenant);
+        if (db == null) {
+            return false;
+        }
+        String key = db.toString();
+        LitestreamShard shard = shardOf(tenant);
+        LitestreamShard.Entry entry = shard.entry(tenant);
+        if (entry == null) {
+            return false;
+        }
+        long deadline = System.nanoTime() + bound.toNanos();
+        long starts = -1;
+        long syncsAtCall = -1;
+        long[] shadow = null;
+        while (System.nanoTime() - deadline < 0) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            LitestreamShard.CleanStop stop = shard.cleanStop();
+            if (stop != null && stop.asked() - lastChange > 0
+                    && entry.equals(stop.replicated().get(tenant))) {
+                return true; // a clean stop, after the last change, of a process that had it
+            }
+            long s = shard.starts();
+            LitestreamMetrics m = dirty.contains(shard) ? null : shard.scrape();
+            LitestreamMetrics.Position p = m == null ? null : m.of(key);
+            if (p == null || s != shard.starts()) {
+                LockSupport.parkNanos(POLL_NANOS);
+                continue;
+            }
+            if (s != starts) { // a new process: its syncs count from its start
+                starts = s;
+                syncsAtCall = p.syncs();
+                shadow = null;
+            }
+            if (shadow == null && p.syncs() >= syncsAtCall + 2) {
+                shadow = new long[] {p.shadowIndex(), p.shadowSize()};
+            }
+            if (shadow != null && p.replicaCovers(shadow[0], shadow[1])) {
+                return true;
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+        return false;
+    }
+
+    @Override
+    public boolean restore(String tenant, long epoch, Path target) {
+        try {
+            Files.createDirectories(dir);
+            Path config = Files.createTempFile(dir, "restore-", ".yml");
+            try {
+                // the path only names the database in the configuration: restore writes to -o
+                Path name = dir.resolve("restore-" + tenant + ".db").toAbsolutePath();
+                List<String> y = new ArrayList<>();
+                y.add("access-key-id: " + store.accessKeyId());
+                y.add("secret-access-key: " + store.secretAccessKey());
+                y.add("dbs:");
+                y.add("  - path: " + name);
+                y.addAll(LitestreamShard.replicaYaml(store, replicaPath(tenant, epoch), null,
+                        "    "));
+                y.add("");
+                Files.writeString(config, String.join("\n", y), StandardCharsets.UTF_8);
+                Process p = new ProcessBuilder(binary.toString(), "restore", "-config",
+                        config.toString(), "-if-replica-exists", "-o", target.toString(),
+                        name.toString())
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                                dir.resolve("restore.log").toFile()))
+                        .start();
+                if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException("litestream restore of " + tenant
+                            + " took over 60 s");
+                }
+                if (p.exitValue() != 0) {
+                    throw new IllegalStateException("litestream restore of " + tenant + " epoch "
+                            + epoch + " failed (exit " + p.exitValue() + "); see "
+                            + dir.resolve("restore.log"));
+                }
+                return Files.exists(target);
+            } finally {
+                Files.deleteIfExists(config);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restoring " + tenant, e);
+        }
+    }
+
+    @Override
+    public long lagBytes() {
+        long lag = 0;
+        for (LitestreamShard shard : shards) {
+            LitestreamMetrics m = shard.scrape();
+            if (m == null) {
+                continue;
+            }
+            for (Path db : replicated.values()) {
+                LitestreamMetrics.Position p = m.of(db.toString());
+                if (p != null && p.replicaIndex() == p.shadowIndex()) {
+                    lag += Math.max(0, p.shadowSize() - p.replicaOffset());
+                }
+            }
+        }
+        return lag;
+    }
+
+    @Override
+    public void close() {
+        applier.shutdownNow();
+        for (LitestreamShard shard : shards) {
+            shard.close();
+        }
+    }
+}

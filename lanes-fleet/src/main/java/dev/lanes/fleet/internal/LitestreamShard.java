@@ -1,0 +1,264 @@
+package dev.lanes.fleet.internal;
+
+import dev.lanes.fleet.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code litestream replicate} process and its managed configuration: the tenants this shard
+ * replicates, each to its epoch's prefix. Litestream 0.3 reads its configuration only at start
+ * (SIGHUP ends it), so a change of the set restarts the process: SIGTERM (it ships what it has
+ * and exits), then a new process on the new file. A database written while no process watched
+ * it starts a new generation (a snapshot) when the next one starts; nothing is lost.
+ *
+ * <p>Thread-safety: the tenant set and the process are guarded by one lock; scrapes read the
+ * current process's port without it.
+ */
+final class LitestreamShard implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LitestreamShard.class);
+
+    /** {@code $0} Litestream, {@code $1} its configuration, {@code $2} this JVM's pid. */
+    private static final String WRAPPER = "\"$0\" replicate -config \"$1\" & c=$!;"
+            + " ( while kill -0 $2 2>/dev/null && kill -0 $c 2>/dev/null; do sleep 1; done;"
+            + " if ! kill -0 $2 2>/dev/null; then kill -TERM $c 2>/dev/null; sleep 30;"
+            + " kill -KILL $c 2>/dev/null; kill -TERM $$ 2>/dev/null; fi ) & w=$!;"
+            + " trap 'exit 143' TERM;"
+            + " read -r _; kill -TERM $c 2>/dev/null; ( sleep 30; kill -KILL $c 2>/dev/null ) & k=$!;"
+            + " wait $c; s=$?; kill $w $k 2>/dev/null; exit $s";
+
+    /** A replicated database. */
+    record Entry(Path db, String replicaPath) {}
+
+    private final String name;
+    private final Path binary;
+    private final Path dir;
+    private final ObjectStore store;
+    private final Duration interval;
+    private final HttpClient http;
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private final Map<String, Entry> tenants = new TreeMap<>();
+    private Process process;
+    private volatile int port;
+    private volatile long starts;
+    /** What the current process replicates: the set it was started with. */
+    private Map<String, Entry> running = Map.of();
+    /** The last stop that ended in a clean exit, or null. */
+    private volatile CleanStop cleanStop;
+
+    /**
+     * A stop that ended in a clean exit: when it was asked for (nanoTime) and what that process
+     * replicated. Litestream ships what it has seen when it closes on SIGTERM.
+     */
+    record CleanStop(long asked, Map<String, Entry> replicated) {}
+
+    LitestreamShard(String name, Path binary, Path dir, ObjectStore store, Duration interval,
+            HttpClient http) {
+        this.name = name;
+        this.binary = binary;
+        this.dir = dir;
+        this.store = store;
+        this.interval = interval;
+        this.http = http;
+    }
+
+    /** Adds or replaces a tenant; {@link #apply()} restarts the process with it. */
+    void put(String tenant, Entry entry) {
+        lock.lock();
+        try {
+            tenants.put(tenant, entry);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The tenant's entry, or null. */
+    Entry entry(String tenant) {
+        lock.lock();
+        try {
+            return tenants.get(tenant);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes a tenant; {@link #apply()} restarts the process without it. */
+    boolean remove(String tenant) {
+        lock.lock();
+        try {
+            return tenants.remove(tenant) != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many times a process started: a waiter that saw another count saw another process. */
+    long starts() {
+        return starts;
+    }
+
+    /** The last stop that ended in a clean exit, or null. */
+    CleanStop cleanStop() {
+        return cleanStop;
+    }
+
+    /** Restarts the process on the current set (or just stops it when the set is empty). */
+    void apply() {
+        lock.lock();
+        try {
+            stopProcess();
+            if (tenants.isEmpty()) {
+                return;
+            }
+            int p = freePort();
+            Path config = dir.resolve(name + ".yml");
+            Files.createDirectories(dir);
+            Files.writeString(config, yaml(p, tenants), StandardCharsets.UTF_8);
+            // a shell between this JVM and Litestream ends Litestream (SIGTERM, then SIGKILL 30 s
+            // later, should the store be unreachable for its last sync) when its standard input
+            // ends, which is when this JVM closes it or dies, or when this JVM's process is gone
+            // (a helper that inherited the pipe may keep it open): no replicator outlives its node
+            process = new ProcessBuilder("sh", "-c", WRAPPER, binary.toString(),
+                    config.toString(), Long.toString(ProcessHandle.current().pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            dir.resolve(name + ".log").toFile()))
+                    .start();
+            port = p;
+            running = Map.copyOf(tenants);
+            starts++;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Litestream for " + name, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current process's metrics, or null while none answers. */
+    LitestreamMetrics scrape() {
+        int p = port;
+        if (p == 0) {
+            return null;
+        }
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + p + "/metrics"))
+                    .timeout(Duration.ofSeconds(2)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? LitestreamMetrics.parse(r.body()) : null;
+        } catch (IOException e) {
+            return null; // starting or restarting
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    String yaml(int metricsPort, Map<String, Entry> set) {
+        List<String> y = new ArrayList<>();
+        y.add("addr: \"127.0.0.1:" + metricsPort + "\"");
+        y.add("logging:");
+        y.add("  level: warn");
+        y.add("access-key-id: " + store.accessKeyId());
+        y.add("secret-access-key: " + store.secretAccessKey());
+        y.add("dbs:");
+        for (Entry e : set.values()) {
+            y.add("  - path: " + e.db().toAbsolutePath());
+            y.add("    monitor-interval: " + interval.toMillis() + "ms");
+            y.addAll(replicaYaml(store, e.replicaPath(), interval, "    "));
+        }
+        y.add("");
+        return String.join("\n", y);
+    }
+
+    /** The {@code replicas:} block of one database in Litestream 0.3's configuration. */
+    static List<String> replicaYaml(ObjectStore store, String path, Duration sync, String indent) {
+        List<String> y = new ArrayList<>();
+        y.add(indent + "replicas:");
+        y.add(indent + "  - type: s3");
+        y.add(indent + "    bucket: " + store.bucket());
+        y.add(indent + "    path: " + path);
+        y.add(indent + "    region: " + store.region());
+        if (store.endpoint() != null) {
+            y.add(indent + "    endpoint: " + store.endpoint());
+            y.add(indent + "    force-path-style: true");
+        }
+        if (sync != null) {
+            y.add(indent + "    sync-interval: " + sync.toMillis() + "ms");
+        }
+        return y;
+    }
+
+    private void stopProcess() {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
+        process = null;
+        port = 0;
+        long asked = System.nanoTime();
+        try {
+            p.getOutputStream().close(); // the shell sends SIGTERM: Litestream ships, then exits
+            if (!p.waitFor(15, TimeUnit.SECONDS)) {
+                log.warn("fleet: Litestream {} did not exit within 15 s of SIGTERM; killing it",
+                        name);
+                kill(p);
+            } else if (p.exitValue() == 0) {
+                cleanStop = new CleanStop(asked, running);
+            }
+        } catch (IOException e) {
+            kill(p);
+        } catch (InterruptedException e) {
+            kill(p);
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void kill(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops the process (it ships what it has first). */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            tenants.clear();
+            stopProcess();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.lanes.fleet.internal;
+
+import dev.lanes.Database;
+import dev.lanes.Transaction;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * A fleet tenant's {@link Database} at {@code REPLICATED} durability: every call that may write
+ * (a statement, a batch, a script, a body, an uncork, an interactive transaction's commit)
+ * returns only once the tenant's replica holds what it committed ({@link
+ * FleetRuntime#awaitReplicated}); an asynchronous write's future completes then. Calls that only
+ * read or look pass straight through. {@code dataSource()} is the local one: its commits are
+ * acknowledged at {@code LOCAL} durability.
+ *
+ * <p>Thread-safety: stateless; the waits are {@link FleetRuntime}'s.
+ */
+final class ReplicatedDatabase implements InvocationHandler {
+    private static final Set<String> PASS = Set.of("path", "query", "queryAs", "queryOne",
+            "queryOneAs", "queryProfiled", "read", "readAsync", "readProfiled", "stream",
+            "onChange", "changeVersion", "checkpoint", "backup", "cork", "dataSource", "profiled",
+            "state", "whenReady", "awaitReady", "whenTerminated", "isTransactionOpen",
+            "transactionOpen", "onTransactionStateChange", "diagnostics", "setBackground",
+            "close", "shutdownNow", "toString", "hashCode", "equals", "isOpen", "rollback");
+
+    private final FleetRuntime fleet;
+    private final TenantSlot slot;
+    private final Object target;
+    private final Duration bound;
+    private final Executor async;
+
+    private ReplicatedDatabase(FleetRuntime fleet, TenantSlot slot, Object target, Duration bound,
+            Executor async) {
+        this.fleet = fleet;
+        this.slot = slot;
+        this.target = target;
+        this.bound = bound;
+        this.async = async;
+    }
+
+    static Database of(FleetRuntime fleet, TenantSlot slot, Duration bound, Executor async) {
+        return (Database) Proxy.newProxyInstance(Database.class.getClassLoader(),
+                new Class<?>[] {Database.class},
+                new ReplicatedDatabase(fleet, slot, slot.db(), bound, async));
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        Object result;
+        try {
+            result = method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+        String name = method.getName();
+        if (PASS.contains(name) || method.getDeclaringClass() == Object.class) {
+            return result;
+        }
+        if (name.equals("begin") && result instanceof Transaction t) {
+            return Proxy.newProxyInstance(Transaction.class.getClassLoader(),
+                    new Class<?>[] {Transaction.class},
+                    new ReplicatedDatabase(fleet, slot, t, bound, async));
+        }
+        if (target instanceof Transaction && !name.equals("commit")) {
+            return result; // statements of an open transaction: its commit waits
+        }
+        if (result instanceof CompletableFuture<?> f) {
+            return f.thenApplyAsync(v -> {
+                fleet.awaitReplicated(slot, bound);
+                return v;
+            }, async);
+        }
+        fleet.awaitReplicated(slot, bound);
+        return result;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.lanes.fleet;
+
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import dev.lanes.fleet.testing.LocalEtcd;
+import dev.lanes.fleet.testing.LocalObjectStore;
+import dev.lanes.fleet.testing.Tools;
+import java.nio.file.Path;
+
+/**
+ * The real engines a fleet test runs on, on 127.0.0.1: a 3-member etcd cluster, s3proxy and
+ * Litestream; the calling test is skipped, with what to install, when one cannot be had.
+ * {@link #close()} stops every process it started.
+ */
+final class Engines implements AutoCloseable {
+    final LocalEtcd etcd;
+    final LocalObjectStore store;
+    final Path litestream;
+
+    private Engines(LocalEtcd etcd, LocalObjectStore store, Path litestream) {
+        this.etcd = etcd;
+        this.store = store;
+        this.litestream = litestream;
+    }
+
+    static Engines start(Path dir, LocalEtcd.Timing timing) {
+        Path litestream;
+        try {
+            litestream = Tools.litestream();
+            Tools.etcd();
+            Tools.s3proxyJar();
+        } catch (Tools.Unavailable e) {
+            return abort("fleet tests skipped: " + e.getMessage());
+        }
+        LocalEtcd etcd = null;
+        try {
+            etcd = LocalEtcd.start(dir.resolve("etcd"), 3, timing);
+            LocalObjectStore store = LocalObjectStore.start(dir.resolve("s3"));
+            return new Engines(etcd, store, litestream);
+        } catch (Tools.Unavailable e) {
+            if (etcd != null) {
+                etcd.close();
+            }
+            return abort("fleet tests skipped: " + e.getMessage());
+        } catch (RuntimeException e) {
+            if (etcd != null) {
+                etcd.close();
+            }
+            throw e;
+        }
+    }
+
+    /** A node builder wired to these engines. */
+    Fleet.Builder node(String id, Path dataDir) {
+        return Fleet.builder().nodeId(id).address("node:" + id).etcd(etcd.endpoints())
+                .dataDirectory(dataDir).objectStore(store.objectStore()).litestream(litestream)
+                .replicationInterval(java.time.Duration.ofMillis(100))
+                .litestreamProcesses(1);
+    }
+
+    @Override
+    public void close() {
+        try {
+            store.close();
+        } finally {
+            etcd.close();
+        }
+    }
+}
