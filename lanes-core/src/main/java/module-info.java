@@ -13,6 +13,7 @@ module dev.lanes {
     requires transitive java.management;
     requires transitive org.xerial.sqlitejdbc;
     requires org.slf4j;
+    requires com.github.benmanes.caffeine;
 
     exports dev.lanes;
     exports dev.lanes.jmx;
