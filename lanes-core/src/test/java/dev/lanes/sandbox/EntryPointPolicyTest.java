@@ -230,7 +230,7 @@ class EntryPointPolicyTest {
                 assertThat(rows(db) - before).as("the whole text ran").isEqualTo(2);
             }
         } else {
-            LanesException e = lanes(t);
+            LanesException e = Sandbox.lanesFailure(t);
             assertThat(e).as("%s at %s: %s", rule, entry, t).isInstanceOf(expect.type);
             assertThat(e.getMessage()).as("%s at %s", rule, entry).contains(expect.fragment)
                     .contains(db == local ? "local.db" : "matrix");
@@ -246,18 +246,34 @@ class EntryPointPolicyTest {
         Sandbox.assertHealthy(db);
     }
 
-    private static long rows(Database db) {
-        return Sandbox.scalar(db, "SELECT count(*) FROM t");
+    /**
+     * Regression: a batch in a read-only data-source transaction failed with a bare {@code
+     * NullPointerException}. A batch may neither write there nor return rows: refused, typed.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(Backend.class)
+    void aBatchInAReadOnlyDataSourceTransactionIsRefusedTyped(Backend backend) throws Exception {
+        Database db = backend == Backend.LOCAL ? local : cluster;
+        long before = rows(db);
+        for (String sql : List.of("INSERT INTO t(v) VALUES ('batch')", "SELECT 1")) {
+            try (Connection c = db.dataSource().getConnection()) {
+                c.setReadOnly(true);
+                c.setAutoCommit(false);
+                java.sql.Statement s = c.createStatement();
+                s.addBatch(sql);
+                Throwable t = catchThrowable(s::executeBatch);
+                assertThat(t).as(sql).isInstanceOf(SQLException.class);
+                LanesException e = Sandbox.lanesFailure(t);
+                assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+                assertThat(e.getMessage()).contains("statement 0 of the batch");
+                c.rollback();
+            }
+        }
+        assertThat(rows(db)).isEqualTo(before);
     }
 
-    /** The Lanes failure behind what an entry point threw (a JDBC one wraps it). */
-    private static LanesException lanes(Throwable t) {
-        Throwable e = t;
-        while (e != null && !(e instanceof LanesException)) {
-            e = e.getCause();
-        }
-        assertThat(e).as("a typed failure behind %s", t).isNotNull();
-        return (LanesException) e;
+    private static long rows(Database db) {
+        return Sandbox.scalar(db, "SELECT count(*) FROM t");
     }
 
     private static void run(Database db, Entry entry, String sql) throws Exception {

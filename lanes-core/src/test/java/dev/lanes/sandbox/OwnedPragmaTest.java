@@ -92,7 +92,7 @@ class OwnedPragmaTest {
     void anOwnedOrProcessWidePragmaIsRefusedBeforeSqliteAppliesIt(String how, String sql)
             throws Exception {
         Throwable t = catchThrowable(() -> run(how, sql));
-        LanesException e = lanes(t);
+        LanesException e = Sandbox.lanesFailure(t);
         assertThat(e).as("%s: %s", how, t).isInstanceOf(InvalidRequestException.class);
         // a body's transaction ends rolled back when its statement was refused
         assertThat(e.outcome()).isIn(WriteOutcome.NOT_STARTED, how.contains("body")
@@ -158,14 +158,5 @@ class OwnedPragmaTest {
             default:
                 Sandbox.runOnWriter(db, how, sql);
         }
-    }
-
-    private static LanesException lanes(Throwable t) {
-        Throwable e = t;
-        while (e != null && !(e instanceof LanesException)) {
-            e = e.getCause();
-        }
-        assertThat(e).as("a typed failure behind %s", t).isNotNull();
-        return (LanesException) e;
     }
 }
