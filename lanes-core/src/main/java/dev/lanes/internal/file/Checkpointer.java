@@ -552,10 +552,14 @@ public final class Checkpointer implements WorkerPool.Task {
         }
     }
 
+    /**
+     * Sets the busy timeout on the driver's connection itself: Lanes owns the pragma, which the
+     * guard of a body on the writer refuses in SQL.
+     */
     private static void setBusyTimeout(java.sql.Connection c, long millis) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA busy_timeout = " + millis);
-        }
+        SQLiteConnection raw = c instanceof SQLiteConnection ? (SQLiteConnection) c
+                : c.unwrap(SQLiteConnection.class);
+        raw.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, millis));
     }
 
     private SQLiteConnection open() throws SQLException {
