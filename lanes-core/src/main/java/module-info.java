@@ -15,6 +15,7 @@ module dev.lanes {
     requires org.slf4j;
     // @GuardedBy: read by ErrorProne at compile time, class retention, never needed at run time
     requires static com.google.errorprone.annotations;
+    requires com.github.benmanes.caffeine;
 
     exports dev.lanes;
     exports dev.lanes.jmx;

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Comparator;
+import dev.lanes.internal.sql.text.PragmaTable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -64,7 +64,15 @@ import org.sqlite.Function;
  *       DatabaseOptions.Builder#checkpointMode}</td></tr>
  *   <tr><td>{@code soft_heap_limit}</td><td>{@code Lanes.builder().sqliteSoftHeapLimit(...)}:
  *       it is process-wide</td></tr>
+ *   <tr><td>{@code hard_heap_limit}, {@code temp_store_directory}, {@code
+ *       data_store_directory}</td><td>none: they are process-wide</td></tr>
+ *   <tr><td>{@code max_page_count}, {@code writable_schema}, {@code schema_version}, {@code
+ *       trusted_schema}, {@code threads}, {@code count_changes}, {@code lock_proxy_file}</td>
+ *       <td>none: Lanes relies on them as SQLite sets them</td></tr>
  * </table>
+ * The same pragmas, and every per-connection setting given here, are refused in SQL: a setting
+ * made by one request would stay on a connection later requests share, and be lost when the
+ * connection is reopened.
  *
  * <p><b>Threads.</b> Functions, aggregates and collations run inside SQLite, on whichever
  * platform thread steps the statement (the caller's, or a pool thread of the runtime), on several
@@ -106,17 +114,6 @@ public final class ConnectionSetup {
     /** SQLite's rule for an unquoted identifier, which is all a name here may be. */
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
     private static final int MAX_NAME = 255;
-
-    /** Pragmas Lanes sets itself, each with what to use instead. */
-    static final Map<String, String> OWNED = Map.of(
-            "journal_mode", "Lanes runs every database in WAL mode, which its readers and group "
-                    + "commit need; it is not configurable",
-            "synchronous", "use DatabaseOptions.builder().synchronous(...)",
-            "busy_timeout", "use DatabaseOptions.builder().busyTimeout(...)",
-            "locking_mode", "Lanes needs NORMAL locking: EXCLUSIVE would lock the readers out",
-            "query_only", "Lanes sets it on readers itself, and writes go through the writer lane",
-            "wal_checkpoint", "use db.checkpoint(), or DatabaseOptions.builder().checkpointMode(...)",
-            "soft_heap_limit", "it is process-wide: use Lanes.builder().sqliteSoftHeapLimit(...)");
 
     private final List<PragmaSetting> pragmas;
     private final List<FunctionDefinition> functions;
@@ -241,9 +238,17 @@ public final class ConnectionSetup {
                 + (value instanceof Number ? " (SQLite would truncate a fraction silently)" : ""));
     }
 
-    /** The names of the refused pragmas (lower case), for tests and documentation. */
+    /**
+     * The names of the pragmas refused here (lower case), the one that depends on the checkpoint
+     * mode ({@code wal_autocheckpoint}) among them, for tests and documentation.
+     */
     static Set<String> ownedPragmas() {
-        Set<String> names = new HashSet<>(OWNED.keySet());
+        Set<String> names = new HashSet<>();
+        for (PragmaTable.Entry e : PragmaTable.all()) {
+            if (!e.setup()) {
+                names.add(e.name());
+            }
+        }
         names.add("wal_autocheckpoint");
         return names;
     }

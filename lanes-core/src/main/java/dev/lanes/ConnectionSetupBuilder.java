@@ -4,6 +4,7 @@ import dev.lanes.ConnectionSetup.AggregateDefinition;
 import dev.lanes.ConnectionSetup.CollationDefinition;
 import dev.lanes.ConnectionSetup.FunctionDefinition;
 import dev.lanes.ConnectionSetup.PragmaSetting;
+import dev.lanes.internal.sql.text.PragmaTable;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -53,17 +54,18 @@ public abstract class ConnectionSetupBuilder<B extends ConnectionSetupBuilder<B>
      * Runs {@code PRAGMA name = value} on every connection, in the order given. {@code name}
      * must be an SQLite identifier; {@code value} an integer, a boolean (as 1 or 0), a string
      * (quoted as an SQL literal) or null (for a pragma run without one, such as {@code
-     * optimize}). A pragma Lanes sets itself is refused with the option to use instead; a pragma
+     * optimize}). A pragma Lanes sets itself, or one that is process-wide, is refused with the
+     * option to use instead, if there is one; a pragma
      * SQLite does not know, or a value it does not take, fails the database's open naming it.
      *
      * @throws IllegalArgumentException for a bad name or value, or a pragma Lanes owns
      */
     public B pragma(String name, Object value) {
         String key = ConnectionSetup.identifier("pragma", name).toLowerCase(Locale.ROOT);
-        String owned = ConnectionSetup.OWNED.get(key);
-        if (owned != null) {
-            throw new IllegalArgumentException("pragma " + name + " is set by Lanes and "
-                    + "refused: " + owned);
+        PragmaTable.Entry entry = PragmaTable.of(key);
+        if (entry != null && !entry.setup()) {
+            throw new IllegalArgumentException("pragma " + name + " is refused: "
+                    + entry.reason());
         }
         pragmas.add(new PragmaSetting(name, ConnectionSetup.pragmaValue(name, value)));
         return self();

@@ -67,7 +67,8 @@ public final class Migrations implements SqlFunction<Integer> {
         for (int v = version; v < scripts.size(); v++) {
             int statement = 0;
             try (java.sql.Statement s = c.createStatement()) {
-                for (String sql : dev.lanes.internal.sql.SqlText.split(scripts.get(v))) {
+                for (String sql : dev.lanes.internal.sql.text.StatementShape.of(scripts.get(v))
+                        .statements()) {
                     s.execute(sql);
                     statement++;
                 }

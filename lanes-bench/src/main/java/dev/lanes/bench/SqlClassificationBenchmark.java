@@ -1,7 +1,8 @@
 package dev.lanes.bench;
 
-import dev.lanes.internal.sql.SqlText;
-import java.util.List;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,10 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The SQL classification every guarded statement pays before SQLite sees it: {@link
- * SqlText#transactionControl(String)} (is any statement {@code BEGIN}, {@code COMMIT}, …?) and
- * {@link SqlText#split(String)} (the statements of a script), on typical texts. Pure CPU; no
- * database.
+ * What every statement pays before SQLite sees it: its shape read in one lexer pass ({@link
+ * StatementShape#of}, a cold text), found again in the runtime's cache ({@link Shapes#of}, a warm
+ * one), and admitted by a place's policy ({@link StatementPolicy#admit}), on typical texts. Pure
+ * CPU; no database.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -41,6 +42,8 @@ public class SqlClassificationBenchmark {
         public String kind;
 
         String text;
+        Shapes shapes;
+        StatementShape shape;
 
         @Setup
         public void pick() {
@@ -63,16 +66,31 @@ public class SqlClassificationBenchmark {
                         """;
                 default -> throw new IllegalArgumentException("unknown kind " + kind);
             };
+            shapes = new Shapes();
+            shape = shapes.of(text);
         }
     }
 
+    /** A cold text: its shape read with the lexer, one pass. */
     @Benchmark
-    public String transactionControl(Sql s) {
-        return SqlText.transactionControl(s.text);
+    public StatementShape read(Sql s) {
+        return StatementShape.of(s.text);
     }
 
+    /** A warm text: its shape found in the runtime's cache. */
     @Benchmark
-    public List<String> split(Sql s) {
-        return SqlText.split(s.text);
+    public StatementShape cached(Sql s) {
+        return s.shapes.of(s.text);
+    }
+
+    /** A warm text admitted by a writer's body policy (the refused {@code begin} throws). */
+    @Benchmark
+    public Object admit(Sql s) {
+        try {
+            StatementPolicy.SCRIPT.admit("bench", s.shapes.of(s.text), 0);
+            return s.shape;
+        } catch (RuntimeException refused) {
+            return refused;
+        }
     }
 }

@@ -43,7 +43,8 @@ class ArchitectureTest {
                 .layer("telemetry").definedBy("dev.lanes.internal.telemetry..")
                 .layer("notify").definedBy("dev.lanes.internal.notify..")
                 .layer("scheduler").definedBy("dev.lanes.internal.scheduler..")
-                .layer("sql").definedBy("dev.lanes.internal.sql..")
+                .layer("sql").definedBy("dev.lanes.internal.sql")
+                .layer("text").definedBy("dev.lanes.internal.sql.text..")
                 .layer("types").definedBy("dev.lanes.internal.types..")
                 .layer("sqlite").definedBy("dev.lanes.internal.sqlite..")
                 .layer("util").definedBy("dev.lanes.internal.util..")
@@ -63,12 +64,14 @@ class ArchitectureTest {
                         "reader", "file")
                 .whereLayer("sql").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
                         "writer", "reader", "file", "guard", "telemetry")
+                .whereLayer("text").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
+                        "writer", "reader", "guard", "sql")
                 .whereLayer("types").mayOnlyBeAccessedByLayers("api", "sql", "jdbc")
                 .whereLayer("sqlite").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc",
                         "writer", "reader", "file", "guard", "sql")
                 .whereLayer("util").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
                         "writer", "reader", "file", "guard", "telemetry", "notify", "scheduler",
-                        "sql", "types", "sqlite");
+                        "sql", "text", "types", "sqlite");
         layers.check(classes);
     }
 }

@@ -14,8 +14,7 @@ import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteFailedException;
 import dev.lanes.internal.guard.HostileSql;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.Texts;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -92,8 +91,8 @@ class HostileSqlThroughLanesTest {
         for (int i = 0; i < SAMPLES; i++) {
             String sql = gen.any().sql();
             String shown = HostileSql.printable(sql) + " (seed " + seed + ")";
-            boolean readRefused = ReadOnlyClassifier.refusal(sql) != null;
-            if (SqlText.noStatement(sql)) {
+            boolean readRefused = Texts.refusal(sql) != null;
+            if (Texts.noStatement(sql)) {
                 // nothing for SQLite to run, refused as such on every path before any other rule
                 for (Runnable r : List.<Runnable>of(() -> db.query(sql),
                         () -> db.read(c -> c.createStatement().executeUpdate(sql)),
@@ -113,7 +112,7 @@ class HostileSqlThroughLanesTest {
                 refusedReads++;
             }
             Throwable read = failureOf(() -> db.read(c -> c.createStatement().executeUpdate(sql)));
-            if (readRefused || SqlText.driverCommand(sql) != null) {
+            if (readRefused || Texts.driverCommand(sql) != null) {
                 assertThat(read).as("read body running %s", shown)
                         .isInstanceOfAny(ReadOnlyViolationException.class,
                                 InvalidRequestException.class);
@@ -125,7 +124,7 @@ class HostileSqlThroughLanesTest {
             Throwable write = failureOf(() -> db.write(bodyThatEnds(sql)));
             assertThat(write).as("a write body that throws always fails: %s", shown)
                     .isNotNull();
-            if (SqlText.transactionControl(sql) != null) {
+            if (Texts.transactionControl(sql) != null) {
                 // refused before it ran: as transaction control, or for an earlier rule (the
                 // driver's commands are looked for first)
                 assertThat(write).as("write body running %s", shown)

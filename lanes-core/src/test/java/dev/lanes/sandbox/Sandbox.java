@@ -54,6 +54,16 @@ final class Sandbox {
         assertThat(check.get(0).get(0)).isEqualTo("ok");
     }
 
+    /** The Lanes failure behind what an entry point threw (a JDBC one wraps it). */
+    static LanesException lanesFailure(Throwable t) {
+        Throwable e = t;
+        while (e != null && !(e instanceof LanesException)) {
+            e = e.getCause();
+        }
+        assertThat(e).as("a typed failure behind %s", t).isNotNull();
+        return (LanesException) e;
+    }
+
     /** The failure of a future that must fail within {@link #WAIT}. */
     static Throwable failureOf(CompletableFuture<?> future) throws InterruptedException {
         try {

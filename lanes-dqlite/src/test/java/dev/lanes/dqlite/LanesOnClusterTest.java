@@ -159,6 +159,57 @@ class LanesOnClusterTest {
         assertThat(cluster.nodes()).allMatch(LocalCluster.Node::alive);
     }
 
+    /**
+     * The statement rules on a real cluster, each with the message it has on a local file (the
+     * full matrix of entry points and rules runs in lanes-core's {@code EntryPointPolicyTest}):
+     * two statements where one runs are refused, never cut; {@code ATTACH}, owned and
+     * process-wide pragmas, a NUL and a lone surrogate are refused before anything is sent; and
+     * nothing of a refused text ran.
+     */
+    @Test
+    void theStatementRulesAnswerAsOnALocalFileAndNothingOfARefusedTextRuns() throws Exception {
+        Database db = open("rules");
+        String two = "INSERT INTO t(v) VALUES ('one'); INSERT INTO t(v) VALUES ('two')";
+        List<Runnable> refused = List.of(
+                () -> {
+                    try (Transaction tx = db.begin()) {
+                        tx.execute(two);
+                        tx.commit();
+                    }
+                },
+                () -> db.query("SELECT 1 AS a; SELECT 2 AS b"),
+                () -> db.execute(two),
+                () -> db.execute("ATTACH DATABASE ':memory:' AS other"),
+                () -> db.execute("PRAGMA foreign_keys"),
+                () -> db.execute("PRAGMA main.busy_timeout = 0"),
+                () -> db.execute("PRAGMA soft_heap_limit = 1000"),
+                () -> db.executeScript("INSERT INTO t(v) VALUES ('a');\0"
+                        + "INSERT INTO t(v) VALUES ('b')"),
+                () -> db.execute("INSERT INTO t(v) VALUES ('lone \uD800')"));
+        List<String> says = List.of("more than one statement", "more than one statement",
+                "more than one statement", "ATTACH is refused", "returns rows, which",
+                "is refused on the writer", "process-wide", "holding a NUL",
+                "lone UTF-16 surrogate");
+        for (int i = 0; i < refused.size(); i++) {
+            InvalidRequestException e = catchThrowableOfType(refused.get(i)::run,
+                    InvalidRequestException.class);
+            assertThat(e).as("case %d", i).isNotNull();
+            assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+            assertThat(e.getMessage()).contains(says.get(i)).contains("nothing ran");
+        }
+        try (java.sql.Connection c = db.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            java.sql.SQLException e = catchThrowableOfType(
+                    () -> c.createStatement().execute(two), java.sql.SQLException.class);
+            assertThat(e.getMessage()).contains("more than one statement");
+            c.rollback();
+        }
+        assertThat(count(db, "SELECT count(*) AS n FROM t")).isZero();
+        assertThat(db.executeScript(two)).as("a script runs whole").isEqualTo(2);
+        assertThat(count(db, "SELECT count(*) AS n FROM t")).isEqualTo(2);
+        assertThat(cluster.nodes()).allMatch(LocalCluster.Node::alive);
+    }
+
     @Test
     void sixtyFourConcurrentWritersLandEveryRowExactlyOnceWithoutAnError() throws Exception {
         Database db = open("concurrent");

@@ -20,12 +20,13 @@ import dev.lanes.WriteOptions;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.LanesRuntime;
 import dev.lanes.internal.file.DiskReserve;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.scheduler.ConnectionBudget;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.CloseWait;
@@ -107,7 +108,8 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), budget, metrics, transactionListeners,
                 new ClusterWriterConnector(name, engine, database, options.busyTimeout(),
-                        options.maxResultBytes(), ledger, resolutions, budget, schema),
+                        options.maxResultBytes(), ledger, resolutions, budget, schema,
+                        runtime.shapes()),
                 new DiskReserve(name, path, 0, runtime.clock(), metrics), new LaneSetup.Events() {
                     @Override
                     public void used() {
@@ -118,7 +120,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
                     public void closed() {
                         forget.run();
                     }
-                }));
+                }, runtime.shapes()));
         lane.background(options.background());
         this.reads = new ReadSessions(name, engine, database, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(), options.maxResultBytes());
@@ -221,20 +223,20 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
 
     @Override
     public int execute(String sql, Object... args) {
-        return runAndWait(statement(sql, args, "db.execute"));
+        return runAndWait(statement(sql, args));
     }
 
     /** A statement request, refused before anything runs when it may not run. */
-    WriteRequest statement(String sql, Object[] args, String where) {
+    WriteRequest statement(String sql, Object[] args) {
         Objects.requireNonNull(sql, "sql");
-        checkWrite(where, sql);
-        return lane.statement(sql, args == null ? new Object[0] : args);
+        StatementShape shape = shapes().of(sql);
+        StatementPolicy.CLUSTER_WRITER.admit(name, shape, options.maxAttachedDatabases());
+        return lane.statement(shape, args == null ? new Object[0] : args);
     }
 
-    private void checkWrite(String where, String sql) {
-        Refusals.transactionControl(name, where, sql);
-        Refusals.severalStatements(name, where, sql);
-        ClusterSql.refuseRows(name, where, sql);
+    /** The runtime's statement shapes. */
+    Shapes shapes() {
+        return runtime.shapes();
     }
 
     @Override
@@ -247,7 +249,8 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         Objects.requireNonNull(statements, "statements");
         List<dev.lanes.Statement> batch = List.copyOf(statements);
         for (int i = 0; i < batch.size(); i++) {
-            checkWrite("statement " + i + " of the batch", batch.get(i).sql());
+            StatementPolicy.CLUSTER_WRITER.admit(name, shapes().of(batch.get(i).sql()),
+                    options.maxAttachedDatabases(), "statement " + i + " of the batch");
         }
         return lane.body(WriteOptions.DEFAULTS, new LaneWorks.Batch(batch));
     }
@@ -255,12 +258,9 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     @Override
     public int executeScript(String sql) {
         Objects.requireNonNull(sql, "sql");
-        List<String> statements = SqlText.split(sql);
-        for (int i = 0; i < statements.size(); i++) {
-            String where = "statement " + i + " of the script";
-            Refusals.transactionControl(name, where, statements.get(i));
-            ClusterSql.refuseRows(name, where, statements.get(i));
-        }
+        StatementShape shape = shapes().of(sql);
+        StatementPolicy.CLUSTER_SCRIPT.admit(name, shape, options.maxAttachedDatabases());
+        List<String> statements = shapes().statements(shape);
         return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Script(statements)));
     }
 
@@ -282,7 +282,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     public Transaction begin(TransactionOptions options) {
         Objects.requireNonNull(options, "options");
         Transaction tx = runAndWait(lane.begin(options));
-        return new ClusterTransaction(name, tx);
+        return new ClusterTransaction(this, (InteractiveTransaction) tx);
     }
 
     @Override
@@ -333,15 +333,27 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
         Object[] bound = args == null ? new Object[0] : args;
-        return measuredRead(sql, () -> {
-            Refusals.writeOnReader(name, sql);
-            Refusals.severalStatements(name, "db.query", sql);
-            if (lane.corked()) {
-                return runAndWait(lane.body(WriteOptions.DEFAULTS,
-                        new LaneWorks.Query(sql, bound)));
-            }
-            return reads.queryWithColumns(sql, bound);
+        StatementShape shape = shapes().of(sql);
+        return measuredRead(shape.firstKeyword(), () -> {
+            StatementPolicy.READER.admit(name, shape, StatementPolicy.UNKNOWN_ATTACH_LIMIT);
+            return onReadPath(sql, bound);
         });
+    }
+
+    /**
+     * A query of the data source, which admitted {@code shape} as a read: {@code sql} (its text,
+     * or the connection's rewrite of it) runs as {@link #queryWithColumns} runs a query.
+     */
+    ClusterSession.Result admittedQuery(StatementShape shape, String sql, Object[] args) {
+        return measuredRead(shape.firstKeyword(), () -> onReadPath(sql, args));
+    }
+
+    /** A read on a read session; while corked, on the lane. */
+    private ClusterSession.Result onReadPath(String sql, Object[] bound) {
+        if (lane.corked()) {
+            return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Query(sql, bound)));
+        }
+        return reads.queryWithColumns(sql, bound);
     }
 
     @Override
@@ -361,14 +373,15 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         return rows.size();
     }
 
-    private <T> T measuredRead(String sql, Supplier<T> read) {
+    /** A read measured for the telemetry; {@code kind} is its first keyword. */
+    private <T> T measuredRead(String kind, Supplier<T> read) {
         long started = runtime.clock().nanoTime();
         try {
             T value = read.get();
-            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, null);
+            readTelemetry.finished(kind, runtime.clock().nanoTime() - started, null);
             return value;
         } catch (RuntimeException e) {
-            readTelemetry.finished(sql, runtime.clock().nanoTime() - started, e);
+            readTelemetry.finished(kind, runtime.clock().nanoTime() - started, e);
             throw e;
         }
     }

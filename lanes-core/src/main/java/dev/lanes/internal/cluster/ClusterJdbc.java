@@ -8,6 +8,9 @@ import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriterLane;
@@ -63,16 +66,33 @@ final class ClusterJdbc implements JdbcBackend {
     }
 
     @Override
-    public ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging) {
-        // the whole result, never streamed: a cluster read holds no reader to keep
-        return ClusterSql.resultData(db.queryWithColumns(options, sql, args), schema, sql);
+    public Shapes shapes() {
+        return db.shapes();
     }
 
     @Override
-    public Object write(String sql, Object[] args, Returns returns, Duration startTimeout) {
-        JdbcBackend.refuseInAutoCommit(name(), sql);
-        ClusterSql.refuseRows(name(), JdbcBackend.AUTO_COMMIT_STATEMENT, sql);
-        return db.runAndWait(lane.statement(sql, args == null ? new Object[0] : args, returns),
+    public int attachLimit() {
+        return db.options().maxAttachedDatabases();
+    }
+
+    /** A write on a cluster returns no rows, whether they are read or not. */
+    @Override
+    public StatementPolicy writePolicy(boolean readsRows) {
+        return readsRows ? StatementPolicy.CLUSTER_WRITE_BODY : StatementPolicy.CLUSTER_WRITER;
+    }
+
+    @Override
+    public ResultData queryData(ReadOptions options, StatementShape shape, String sql,
+            Object[] args, Paging paging) {
+        // the whole result, never streamed: a cluster read holds no reader to keep
+        return ClusterSql.resultData(db.admittedQuery(shape, sql, args == null ? new Object[0]
+                : args), schema, sql);
+    }
+
+    @Override
+    public Object write(StatementShape shape, Object[] args, Returns returns,
+            Duration startTimeout) {
+        return db.runAndWait(lane.statement(shape, args == null ? new Object[0] : args, returns),
                 startTimeout);
     }
 

@@ -35,7 +35,7 @@ final class ClusterProfiling implements Profiling {
 
     @Override
     public Profiled<Integer> execute(String sql, Object... args) {
-        WriteRequest r = db.statement(sql, args, "db.execute");
+        WriteRequest r = db.statement(sql, args);
         Integer count = db.runAndWait(r);
         int binds = args == null ? 0 : args.length;
         return new Profiled<>(count, new Profile(Duration.ofNanos(Math.max(0, r.waitedNanos())),

@@ -1,51 +1,18 @@
 package dev.lanes.internal.cluster;
 
-import dev.lanes.InvalidRequestException;
-import dev.lanes.WriteOutcome;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.SqlText;
 import dev.lanes.spi.ClusterSession;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The SQL rules that differ on a cluster database, decided from the text before anything is sent.
+ * A cluster session's parameters and results as the rest of the runtime takes them. (What SQL a
+ * cluster refuses is {@code StatementPolicy.CLUSTER_WRITER}'s and {@code CLUSTER_SCRIPT}'s.)
  * Stateless.
  */
 final class ClusterSql {
     private ClusterSql() {}
-
-    /**
-     * Refuses a statement given to a write that would return rows (a query, or a write with
-     * {@code RETURNING}): a write runs as an exec, which does not read rows, and libdqlite 1.11's
-     * leader aborts on the next write after a write whose rows were left unread.
-     */
-    static void refuseRows(String database, String where, String sql) {
-        String why = ReadOnlyClassifier.refusal(sql) == null ? "a query"
-                : SqlText.hasWord(sql, "RETURNING") ? "a write with RETURNING" : null;
-        if (why != null) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, database + ": " + where
-                    + " is " + why + " ('" + SqlText.shorten(sql) + "'), which returns rows; on a "
-                    + "cluster database a write returns no rows: run the write, then read with "
-                    + "query; nothing ran", null);
-        }
-    }
-
-    /** Whether the statement's update count is its changes: SQLite leaves it stale for others. */
-    static boolean countsRows(String sql) {
-        switch (SqlText.firstKeyword(sql)) {
-            case "INSERT":
-            case "UPDATE":
-            case "DELETE":
-            case "REPLACE":
-            case "WITH":
-                return true;
-            default:
-                return false;
-        }
-    }
 
     /**
      * A query's result from a cluster session, as a JDBC result: the labels are the columns the

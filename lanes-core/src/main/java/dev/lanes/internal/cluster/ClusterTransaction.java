@@ -3,44 +3,52 @@ package dev.lanes.internal.cluster;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.Transaction;
-import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
+import dev.lanes.internal.writer.InteractiveTransaction;
+import dev.lanes.internal.writer.WriteRequest.Returns;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A {@link Transaction} of a cluster database: the lane's interactive transaction, with the
- * refusals a cluster adds before anything is queued ({@code run(body)}, which needs a JDBC
- * connection; several statements in one call, which the engine would run all; a write that
- * returns rows). Thread-safe as the lane's transaction is.
+ * A {@link Transaction} of a cluster database: the lane's interactive transaction, whose
+ * statements a cluster's policy admits before anything is queued ({@link
+ * StatementPolicy#CLUSTER_WRITER} for {@code execute}: no rows come back from a write there; the
+ * body policy for {@code query}, whose rows are read), and refusing {@code run(body)}, which
+ * needs a JDBC connection. Thread-safe as the lane's transaction is.
  */
 final class ClusterTransaction implements Transaction {
-    private final String name;
-    private final Transaction tx;
+    private final ClusterDatabase db;
+    private final InteractiveTransaction tx;
 
-    ClusterTransaction(String name, Transaction tx) {
-        this.name = name;
+    ClusterTransaction(ClusterDatabase db, InteractiveTransaction tx) {
+        this.db = db;
         this.tx = tx;
     }
 
     @Override
     public int execute(String sql, Object... args) {
-        Objects.requireNonNull(sql, "sql");
-        Refusals.severalStatements(name, "tx.execute", sql);
-        ClusterSql.refuseRows(name, "tx.execute", sql);
-        return tx.execute(sql, args);
+        return (Integer) tx.execute(admitted(StatementPolicy.CLUSTER_WRITER, sql), args,
+                Returns.COUNT);
     }
 
     @Override
     public List<Row> query(String sql, Object... args) {
-        Objects.requireNonNull(sql, "sql");
-        Refusals.severalStatements(name, "tx.query", sql);
+        admitted(StatementPolicy.WRITE_BODY, sql);
         return tx.query(sql, args);
+    }
+
+    private StatementShape admitted(StatementPolicy policy, String sql) {
+        Objects.requireNonNull(sql, "sql");
+        StatementShape shape = db.shapes().of(sql);
+        policy.admit(db.name(), shape, db.options().maxAttachedDatabases());
+        return shape;
     }
 
     @Override
     public <T> T run(SqlFunction<T> body) {
         Objects.requireNonNull(body, "body");
-        throw ClusterWriterConnection.bodyRefused(name);
+        throw ClusterWriterConnection.bodyRefused(db.name());
     }
 
     @Override

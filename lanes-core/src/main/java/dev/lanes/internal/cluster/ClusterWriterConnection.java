@@ -5,10 +5,9 @@ import dev.lanes.ResultTooLargeException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.guard.Refusals;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
 import dev.lanes.internal.sql.Rows;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.writer.BusyTimeout;
@@ -84,6 +83,8 @@ final class ClusterWriterConnection implements WriterConnection {
     private final Resolutions resolutions;
     /** Tells the declared types of a JDBC query's columns. */
     private final SchemaCopy schema;
+    /** The runtime's statement shapes: whether a statement's count is its changes. */
+    private final Shapes shapes;
 
     /** The session with the leader; null when there is none yet or it was lost. */
     private ClusterSession session;
@@ -97,7 +98,8 @@ final class ClusterWriterConnection implements WriterConnection {
     ClusterWriterConnection(String name, ClusterEngine engine, String database,
             Duration busyTimeout, long maxResultBytes, GroupLedger ledger,
             WriterCounters counters, Resolutions resolutions, SchemaCopy schema,
-            ClusterSession first) {
+            ClusterSession first, Shapes shapes) {
+        this.shapes = shapes;
         this.name = name;
         this.engine = engine;
         this.database = database;
@@ -310,7 +312,7 @@ final class ClusterWriterConnection implements WriterConnection {
     public Object run(GroupWrite request) throws Exception {
         if (request instanceof StatementWrite) {
             StatementWrite statement = (StatementWrite) request;
-            return execute(statement.sql(), statement.args(), statement.returns());
+            return execute(statement.shape(), statement.args(), statement.returns());
         }
         return runGuarded(((BodyWrite) request).body(), true, null);
     }
@@ -320,19 +322,18 @@ final class ClusterWriterConnection implements WriterConnection {
      * on the same session right after the write (the session is the lane's alone, so nothing ran
      * between); when that read fails, the write's rows are still in the transaction, and it
      * fails {@link Statements.ChangedThenFailed}, which the lane undoes. Rows come only from a
-     * read-only statement, read as a query; a write that returns
-     * rows ({@code RETURNING}) can abort a libdqlite 1.11 leader (see the lanes-dqlite README),
-     * so it is refused before anything is sent, as are several statements in one, which the
-     * server would run all.
+     * read-only statement, read as a query; a write that returns rows ({@code RETURNING}) can
+     * abort a libdqlite 1.11 leader (see the lanes-dqlite README), so its caller refused it
+     * before anything was sent ({@code StatementPolicy.CLUSTER_WRITER}), as it refused several
+     * statements in one, which the server would run all.
      */
     @Override
-    public Object execute(String sql, Object[] args, WriteRequest.Returns returns)
+    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns)
             throws SQLException {
-        Refusals.severalStatements(name, "a JDBC statement", sql);
-        if (returns == WriteRequest.Returns.ROWS && ReadOnlyClassifier.refusal(sql) == null) {
+        String sql = shape.sql();
+        if (returns == WriteRequest.Returns.ROWS && shape.reads()) {
             return ClusterSql.resultData(queryWithColumns(sql, args), schema, sql);
         }
-        ClusterSql.refuseRows(name, "a JDBC statement", sql);
         if (returns == WriteRequest.Returns.ROWS) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a database on "
                     + "a cluster returns no rows from a write: " + sql, null);
@@ -363,7 +364,7 @@ final class ClusterWriterConnection implements WriterConnection {
     @Override
     public int update(String sql, Object[] args) throws SQLException {
         long n = request(s -> s.execute(sql, ClusterSql.params(args)));
-        if (!ClusterSql.countsRows(sql)) {
+        if (!shapes.of(sql).countsChanges()) {
             return 0;
         }
         changes += n;
@@ -395,7 +396,8 @@ final class ClusterWriterConnection implements WriterConnection {
                 bytes += Rows.sizeOf(row.get(j));
             }
             if (bytes > maxBytes) {
-                throw new ResultTooLargeException(name + ": the result of '" + SqlText.shorten(sql)
+                throw new ResultTooLargeException(name + ": the result of '"
+                        + StatementShape.shorten(sql)
                         + "' grew past maxResultBytes (" + maxBytes + " bytes) at row " + (i + 1)
                         + "; narrow the query (LIMIT, fewer columns), page through it, or raise "
                         + "maxResultBytes");

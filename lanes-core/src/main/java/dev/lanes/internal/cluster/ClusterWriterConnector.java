@@ -1,6 +1,7 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.writer.WriterConnection;
 import dev.lanes.internal.writer.WriterConnector;
@@ -25,10 +26,12 @@ final class ClusterWriterConnector implements WriterConnector {
     private final Resolutions resolutions;
     private final ConnectionBudget budget;
     private final SchemaCopy schema;
+    private final Shapes shapes;
 
     ClusterWriterConnector(String name, ClusterEngine engine, String database,
             Duration busyTimeout, long maxResultBytes, GroupLedger ledger,
-            Resolutions resolutions, ConnectionBudget budget, SchemaCopy schema) {
+            Resolutions resolutions, ConnectionBudget budget, SchemaCopy schema, Shapes shapes) {
+        this.shapes = shapes;
         this.name = name;
         this.engine = engine;
         this.database = database;
@@ -52,6 +55,6 @@ final class ClusterWriterConnector implements WriterConnector {
         }
         budget.opened(); // the lane tells the budget when it closes the connection
         return new ClusterWriterConnection(name, engine, database, busyTimeout, maxResultBytes,
-                ledger, counters, resolutions, schema, session);
+                ledger, counters, resolutions, schema, session, shapes);
     }
 }

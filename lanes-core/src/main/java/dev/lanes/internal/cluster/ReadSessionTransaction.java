@@ -3,10 +3,9 @@ package dev.lanes.internal.cluster;
 import dev.lanes.ReadFailedException;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.spi.ClusterException;
 import dev.lanes.spi.ClusterSession;
 import java.util.List;
@@ -55,8 +54,6 @@ final class ReadSessionTransaction implements ReadTransaction {
 
     @Override
     public ResultData query(String sql, Object[] args) {
-        Refusals.writeOnReader(name, sql);
-        Refusals.severalStatements(name, "a read-only transaction", sql);
         List<Object> params = ClusterSql.params(args);
         ClusterSession.Result result = inSnapshot(sql, s -> s.queryWithColumns(sql, params));
         ClusterWriterConnection.checkSize(name, sql, result.rows(), maxResultBytes);
@@ -167,7 +164,8 @@ final class ReadSessionTransaction implements ReadTransaction {
     private ReadFailedException snapshotLost(String sql, ClusterException cause) {
         return new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": the read-only "
                 + "transaction's session failed (" + cause.getMessage() + "), and its snapshot "
-                + "with it; '" + SqlText.shorten(sql) + "' read nothing. Roll back and begin "
+                + "with it; '" + StatementShape.shorten(sql)
+                + "' read nothing. Roll back and begin "
                 + "again", cause);
     }
 

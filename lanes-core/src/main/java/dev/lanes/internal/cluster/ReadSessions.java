@@ -172,7 +172,8 @@ final class ReadSessions {
 
     ReadFailedException failed(String sql, ClusterException e, ClusterException first) {
         ReadFailedException failure = new ReadFailedException(WriteOutcome.NOT_STARTED, name
-                + ": the read '" + dev.lanes.internal.sql.SqlText.shorten(sql) + "' failed: "
+                + ": the read '" + dev.lanes.internal.sql.text.StatementShape.shorten(sql)
+                + "' failed: "
                 + e.getMessage(), e);
         if (first != null) {
             failure.addSuppressed(first);

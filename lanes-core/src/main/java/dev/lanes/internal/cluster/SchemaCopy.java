@@ -8,7 +8,7 @@ import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import java.sql.Connection;
@@ -77,7 +77,7 @@ final class SchemaCopy {
     /** Runs a metadata body on a copy of the schema the caller sees now ({@link #visible}). */
     <T> T run(SqlFunction<T> body) throws Exception {
         return onCopy(copy -> Reads.runGuarded(ConnectionGuard.read(db.name(), copy,
-                ConnectionGuard.StopCheck.NONE), body));
+                ConnectionGuard.StopCheck.NONE, db.shapes()), body));
     }
 
     /**
@@ -93,7 +93,7 @@ final class SchemaCopy {
             return onCopy(copy -> ResultData.declaredTypesOf(copy, sql, labels));
         } catch (Exception e) {
             LOG.debug("{}: the declared types of '{}' are unknown: the schema's copy could not "
-                    + "describe it ({})", db.name(), SqlText.shorten(sql), e.toString());
+                    + "describe it ({})", db.name(), StatementShape.shorten(sql), e.toString());
             return Collections.nCopies(labels.size(), null);
         }
     }

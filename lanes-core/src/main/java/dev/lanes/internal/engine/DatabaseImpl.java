@@ -20,7 +20,6 @@ import dev.lanes.WriteOptions;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.file.Lease;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
@@ -31,8 +30,10 @@ import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.RowStream;
-import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
@@ -124,7 +125,7 @@ public final class DatabaseImpl implements Database {
                 runtime.changeDispatcher());
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
-                events, diskReserve, events));
+                events, diskReserve, events, runtime.shapes()));
         lane.background(options.background());
         this.readers = Reads.readerSet(name, path, options, runtime.budget(), runtime.pool(),
                 runtime.timer(), runtime.clock());
@@ -164,7 +165,8 @@ public final class DatabaseImpl implements Database {
         public WriterConnection open(FaultInjector faults, WriterCounters counters)
                 throws Exception {
             return new SqliteWriterConnector(name, path, options, guards.identity(),
-                    runtime.budget(), DatabaseImpl.this::writerOpened).open(faults, counters);
+                    runtime.budget(), DatabaseImpl.this::writerOpened, runtime.shapes())
+                    .open(faults, counters);
         }
 
         @Override
@@ -204,13 +206,13 @@ public final class DatabaseImpl implements Database {
     private ReadRouting routing() {
         return new ReadRouting(this, lane, reads(), idle,
                 new ReadTelemetry(name, options.maxReadDuration(), guards.metrics()),
-                runtime.clock());
+                runtime.clock(), runtime.shapes());
     }
 
     /** The read path of this database on its reader set; stateless, so made per use. */
     private Reads reads() {
         return Reads.on(readers, name, path, options, lane::awaitReady, runtime.pool(),
-                runtime.timer(), runtime.clock());
+                runtime.timer(), runtime.clock(), runtime.shapes());
     }
 
     /** The writer lane, for white-box tests of the engine. Not API. */
@@ -270,16 +272,19 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public int execute(String sql, Object... args) {
-        return runAndWait(statement(sql, args, "db.execute"));
+        return runAndWait(statement(sql, args));
     }
 
     /** A statement request, refused before anything runs when it may not run. */
-    WriteRequest statement(String sql, Object[] args, String where) {
+    WriteRequest statement(String sql, Object[] args) {
         Objects.requireNonNull(sql, "sql");
-        Refusals.transactionControl(name, where, sql);
-        Refusals.severalStatements(name, where, sql);
-        Refusals.attach(name, where, sql, options.maxAttachedDatabases());
-        return lane.statement(sql, args == null ? new Object[0] : args);
+        StatementShape shape = shapes().of(sql);
+        StatementPolicy.WRITER.admit(name, shape, options.maxAttachedDatabases());
+        return lane.statement(shape, args == null ? new Object[0] : args);
+    }
+
+    private Shapes shapes() {
+        return runtime.shapes();
     }
 
     @Override
@@ -292,9 +297,8 @@ public final class DatabaseImpl implements Database {
         Objects.requireNonNull(statements, "statements");
         List<dev.lanes.Statement> batch = List.copyOf(statements);
         for (int i = 0; i < batch.size(); i++) {
-            String where = "statement " + i + " of the batch";
-            Refusals.transactionControl(name, where, batch.get(i).sql());
-            Refusals.severalStatements(name, where, batch.get(i).sql());
+            StatementPolicy.WRITER.admit(name, shapes().of(batch.get(i).sql()),
+                    options.maxAttachedDatabases(), "statement " + i + " of the batch");
         }
         return lane.body(WriteOptions.DEFAULTS, c -> Statements.batch(c, batch));
     }
@@ -302,11 +306,9 @@ public final class DatabaseImpl implements Database {
     @Override
     public int executeScript(String sql) {
         Objects.requireNonNull(sql, "sql");
-        List<String> statements = SqlText.split(sql);
-        for (int i = 0; i < statements.size(); i++) {
-            Refusals.transactionControl(name, "statement " + i + " of the script",
-                    statements.get(i));
-        }
+        StatementShape shape = shapes().of(sql);
+        StatementPolicy.SCRIPT.admit(name, shape, options.maxAttachedDatabases());
+        List<String> statements = shapes().statements(shape);
         return write(c -> Statements.script(c, statements));
     }
 
@@ -456,16 +458,25 @@ public final class DatabaseImpl implements Database {
         }
 
         @Override
-        public ResultData queryData(ReadOptions options, String sql, Object[] args,
-                Paging paging) {
-            return routing().queryData(options, sql, args, paging);
+        public ResultData queryData(ReadOptions options, StatementShape shape, String sql,
+                Object[] args, Paging paging) {
+            return routing().queryData(options, shape, sql, args, paging);
         }
 
         @Override
-        public Object write(String sql, Object[] args, WriteRequest.Returns returns,
+        public Object write(StatementShape shape, Object[] args, WriteRequest.Returns returns,
                 Duration startTimeout) {
-            JdbcBackend.refuseInAutoCommit(name, sql);
-            return runAndWait(lane.statement(sql, args, returns), startTimeout);
+            return runAndWait(lane.statement(shape, args, returns), startTimeout);
+        }
+
+        @Override
+        public Shapes shapes() {
+            return runtime.shapes();
+        }
+
+        @Override
+        public int attachLimit() {
+            return options.maxAttachedDatabases();
         }
 
         @Override

@@ -44,7 +44,7 @@ final class DatabaseProfiling implements Profiling {
 
     @Override
     public Profiled<Integer> execute(String sql, Object... args) {
-        WriteRequest r = db.statement(sql, args, "db.execute");
+        WriteRequest r = db.statement(sql, args);
         Integer count = db.runAndWait(r);
         Object[] bound = args == null ? new Object[0] : args;
         // the request's own stamps, read after its outcome arrived (the future orders them)

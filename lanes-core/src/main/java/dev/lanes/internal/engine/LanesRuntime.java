@@ -14,6 +14,7 @@ import dev.lanes.internal.file.CanonicalPath;
 import dev.lanes.internal.file.Lease;
 import dev.lanes.internal.notify.ChangeDispatcher;
 import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.SqliteLibrary;
 import dev.lanes.internal.util.Clock;
@@ -71,6 +72,8 @@ public final class LanesRuntime {
     private final ChangeDispatcher changeDispatcher;
     private final MetricsListener metrics;
     private final ConnectionBudget budget;
+    /** The statement shapes of every database's SQL, kept by text. */
+    private final Shapes shapes = new Shapes();
     private final long sqliteSoftHeapLimit;
     private final AtomicBoolean processLimitsApplied = new AtomicBoolean();
     /** The management beans; null unless {@link #registerMBeans} switched them on. */
@@ -172,6 +175,11 @@ public final class LanesRuntime {
 
     public Clock clock() {
         return clock;
+    }
+
+    /** The statement shapes of this runtime's SQL texts. */
+    public Shapes shapes() {
+        return shapes;
     }
 
     ConnectionBudget budget() {

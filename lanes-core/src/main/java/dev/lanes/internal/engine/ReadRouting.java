@@ -4,13 +4,15 @@ import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.RowStream;
 import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
@@ -41,9 +43,11 @@ final class ReadRouting {
     private final IdleRelease idle;
     private final ReadTelemetry telemetry;
     private final Clock clock;
+    private final Shapes shapes;
 
     ReadRouting(DatabaseImpl db, WriterLane lane, Reads reads, IdleRelease idle,
-            ReadTelemetry telemetry, Clock clock) {
+            ReadTelemetry telemetry, Clock clock, Shapes shapes) {
+        this.shapes = shapes;
         this.name = db.name();
         this.db = db;
         this.lane = lane;
@@ -58,8 +62,9 @@ final class ReadRouting {
      * profile of this very path).
      */
     List<Row> query(ReadOptions options, String sql, Object[] bound, long[] span) {
-        return measured(sql, () -> {
-            Refusals.writeOnReader(name, sql);
+        StatementShape shape = shapes.of(sql);
+        return measured(shape.firstKeyword(), () -> {
+            StatementPolicy.READER.admit(name, shape, StatementPolicy.UNKNOWN_ATTACH_LIMIT);
             if (lane.corked()) {
                 return onLane(c -> Statements.query(c, sql, bound, maxResultBytes(), name));
             }
@@ -70,8 +75,9 @@ final class ReadRouting {
 
     /** A streamed query, row by row into {@code rows}; while corked, on the lane. */
     long stream(ReadOptions options, String sql, Object[] bound, RowStream rows) {
-        return rows.run(() -> measured(sql, () -> {
-            Refusals.writeOnReader(name, sql);
+        StatementShape shape = shapes.of(sql);
+        return rows.run(() -> measured(shape.firstKeyword(), () -> {
+            StatementPolicy.READER.admit(name, shape, StatementPolicy.UNKNOWN_ATTACH_LIMIT);
             return lane.corked() ? onLane(c -> Statements.stream(c, sql, bound, rows))
                     : reads.stream(options, sql, bound, rows);
         }));
@@ -82,11 +88,13 @@ final class ReadRouting {
      * rows beyond the first page stream ({@code paging} gets them; the read's measure ends with
      * the first page, and a stream that held its reader past {@code maxReadDuration} is warned
      * about when it ends); corked, the whole result is read on the lane. The
-     * data source classified {@code sql} once, when it found its shape (a text without a
-     * statement, or one that writes, never comes here), so it is not classified again per run.
+     * data source admitted {@code shape} as a read once, when it found it, so it is not admitted
+     * again per run; {@code sql} is what runs (the shape's text, or the data source's rewrite of
+     * it).
      */
-    ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging) {
-        return measured(sql, () -> {
+    ResultData queryData(ReadOptions options, StatementShape shape, String sql, Object[] args,
+            Paging paging) {
+        return measured(shape.firstKeyword(), () -> {
             if (lane.corked()) {
                 return onLane(c -> Statements.queryData(c, sql, args, maxResultBytes(), name));
             }
@@ -132,26 +140,27 @@ final class ReadRouting {
         return db.options().maxResultBytes();
     }
 
-    private <T> T measured(String sql, Supplier<T> read) {
+    /** A read measured for the telemetry; {@code kind} is its first keyword, null for a body. */
+    private <T> T measured(String kind, Supplier<T> read) {
         idle.touched();
         long started = clock.nanoTime();
         boolean traced = telemetry.tracing();
         Object trace = traced ? telemetry.started() : null;
         try {
             T value = read.get();
-            ended(sql, started, traced, trace, null);
+            ended(kind, started, traced, trace, null);
             return value;
         } catch (RuntimeException e) {
-            ended(sql, started, traced, trace, e);
+            ended(kind, started, traced, trace, e);
             throw e;
         }
     }
 
     /** A read ended: its telemetry, and the end of its bracket when {@code traced}. */
-    private void ended(String sql, long started, boolean traced, Object trace,
+    private void ended(String kind, long started, boolean traced, Object trace,
             Throwable failure) {
         long nanos = clock.nanoTime() - started;
-        telemetry.finished(sql, nanos, failure);
+        telemetry.finished(kind, nanos, failure);
         if (traced) {
             telemetry.completed(trace, nanos, failure);
         }
@@ -165,6 +174,7 @@ final class ReadRouting {
     /** The lane's request for a read while corked; the lane brackets it when {@code traced}. */
     private WriteRequest requestOnLane(SqlFunction<?> body, boolean traced) {
         return lane.readBody(c -> Reads.runGuarded(
-                ConnectionGuard.read(name, c, ConnectionGuard.StopCheck.NONE), body), traced);
+                ConnectionGuard.read(name, c, ConnectionGuard.StopCheck.NONE, shapes), body),
+                traced);
     }
 }

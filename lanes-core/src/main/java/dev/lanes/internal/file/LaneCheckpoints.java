@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConnection;
 
 /**
  * The checkpoints a {@link Checkpointer} runs on its database's writer lane ({@link
@@ -153,9 +154,13 @@ final class LaneCheckpoints {
         }
     }
 
+    /**
+     * Sets the busy timeout on the driver's connection itself: Lanes owns the pragma, which the
+     * guard of a body on the writer refuses in SQL.
+     */
     private static void setBusyTimeout(Connection c, long millis) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA busy_timeout = " + millis);
-        }
+        SQLiteConnection raw = c instanceof SQLiteConnection ? (SQLiteConnection) c
+                : c.unwrap(SQLiteConnection.class);
+        raw.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, millis));
     }
 }

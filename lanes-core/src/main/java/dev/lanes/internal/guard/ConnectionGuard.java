@@ -3,8 +3,9 @@ package dev.lanes.internal.guard;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.sql.SqlLexer;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -41,18 +42,17 @@ import java.util.List;
  * <p>Both policies refuse, before SQLite runs anything: {@code close} and {@code abort} of the
  * connection, connection-wide settings (isolation, catalog, schema, holdability, network timeout,
  * type map), and the JDBC transaction methods ({@code commit}, {@code rollback}, savepoints,
- * {@code setAutoCommit}), and a text the driver would take for its own {@code backup}/{@code
- * restore} command. The write policy also refuses, in any statement of a text, transaction
- * control (the lane owns the transaction), {@code VACUUM INTO} (it writes a file outside the
- * database: {@code db.backup} does that, never over an existing file), {@code ATTACH} while
- * the connection allows no attachment, and an assignment of {@code query_only} or {@code
- * locking_mode}, which would take the writer connection away from what the runtime needs of it;
- * outside the group's transaction (a maintenance body), an
- * in-place {@code VACUUM} first passes the disk reserve's headroom check and then runs with the
- * one attachment slot SQLite's {@code VACUUM} needs (see {@code SqliteConnections}).
- * The read policy refuses SQL that writes (see {@code ReadOnlyClassifier}) and checks the read's
- * deadline and cancellation before each statement runs. Each refusal is remembered, so a body
- * that swallows it still fails ({@link #refusal()}).
+ * {@code setAutoCommit}). SQL given to any call is admitted by the statement policy of its
+ * place ({@link StatementPolicy}): {@link StatementPolicy#WRITE_BODY} on the writer and {@link
+ * StatementPolicy#READER} on a reader for a call that runs one statement, {@link
+ * StatementPolicy#BODY_SCRIPT} and {@link StatementPolicy#READ_SCRIPT} for {@code
+ * Statement.executeUpdate(String)}, which the driver runs whole; {@code ATTACH} is judged against
+ * the connection's own attachment limit. On the writer, outside the group's transaction (a
+ * maintenance body), an in-place {@code VACUUM} first passes the disk reserve's headroom check
+ * and then runs with the one attachment slot SQLite's {@code VACUUM} needs (see {@code
+ * SqliteConnections}). The read policy also checks the read's deadline and cancellation before
+ * each statement runs. Each refusal is remembered, so a body that swallows it still fails
+ * ({@link #refusal()}).
  *
  * <h2>Confinement</h2>
  * A guard has one user: the thread that runs the request, until the request ends ({@link
@@ -74,13 +74,15 @@ public final class ConnectionGuard {
     private final boolean inTransaction;
     private final Runnable vacuumCheck;
     private final StopCheck stopCheck;
+    private final Shapes shapes;
     private final Connection connection;
     private final List<Statement> statements = new ArrayList<>(2);
     private boolean open = true;
     private LanesException refusal;
 
     private ConnectionGuard(String database, Connection raw, boolean reader, boolean inTransaction,
-            Runnable vacuumCheck, StopCheck stopCheck) {
+            Runnable vacuumCheck, StopCheck stopCheck, Shapes shapes) {
+        this.shapes = shapes;
         this.database = database;
         this.raw = raw;
         this.owner = Thread.currentThread();
@@ -100,14 +102,15 @@ public final class ConnectionGuard {
      *     refuse it by throwing; null for none
      */
     public static ConnectionGuard write(String database, Connection raw, boolean inTransaction,
-            Runnable vacuumCheck) {
+            Runnable vacuumCheck, Shapes shapes) {
         return new ConnectionGuard(database, raw, false, inTransaction, vacuumCheck,
-                StopCheck.NONE);
+                StopCheck.NONE, shapes);
     }
 
     /** A guard for a read body, on a reader or on the writer while corked. */
-    public static ConnectionGuard read(String database, Connection raw, StopCheck stopCheck) {
-        return new ConnectionGuard(database, raw, true, true, null, stopCheck);
+    public static ConnectionGuard read(String database, Connection raw, StopCheck stopCheck,
+            Shapes shapes) {
+        return new ConnectionGuard(database, raw, true, true, null, stopCheck, shapes);
     }
 
     /** The guarded connection to hand to the body. */
@@ -149,25 +152,33 @@ public final class ConnectionGuard {
     }
 
     /**
-     * Checks SQL before any statement runs or is prepared with it.
+     * Admits SQL before any statement runs or is prepared with it.
      *
+     * @param whole whether the call runs the whole text ({@code Statement.executeUpdate(String)})
      * @return whether it holds an in-place {@code VACUUM} to run outside a transaction, which
      *     needs an attachment slot
      */
-    private boolean checkSql(String sql) {
+    private boolean checkSql(String sql, boolean whole) {
         checkOwner();
         if (sql == null) {
             return false;
         }
         try {
-            Refusals.driverCommand(database, sql);
+            StatementShape shape = shapes.of(sql);
+            StatementPolicy policy = reader ? (whole ? StatementPolicy.READ_SCRIPT
+                    : StatementPolicy.READER) : whole ? StatementPolicy.BODY_SCRIPT
+                            : StatementPolicy.WRITE_BODY;
+            policy.admit(database, shape, shape.attaches() && !reader
+                    ? SqliteConnections.attachLimit(raw) : StatementPolicy.UNKNOWN_ATTACH_LIMIT);
             if (reader) {
-                Refusals.writeOnReader(database, sql);
                 stopCheck.check();
                 return false;
             }
-            Refusals.transactionControl(database, "a body", sql);
-            return checkWriteStatements(sql);
+            boolean vacuum = shape.vacuumsInPlace();
+            if (vacuum && vacuumCheck != null) {
+                vacuumCheck.run();
+            }
+            return vacuum && !shape.attaches() && !inTransaction;
         } catch (LanesException e) {
             throw remember(e);
         } catch (SQLException e) {
@@ -175,47 +186,6 @@ public final class ConnectionGuard {
                     + ": cannot read the connection's attachment limit (" + e.getMessage()
                     + "); nothing ran", e));
         }
-    }
-
-    /**
-     * The write policy's checks of each statement: {@code ATTACH} against the connection's limit,
-     * {@code VACUUM INTO} refused, an in-place {@code VACUUM} past the headroom check.
-     *
-     * @return whether an in-place {@code VACUUM} runs outside a transaction (and no {@code
-     *     ATTACH} beside it)
-     */
-    private boolean checkWriteStatements(String sql) throws SQLException {
-        boolean vacuum = false;
-        boolean attach = false;
-        for (String statement : SqlText.statementsOf(sql)) {
-            String keyword = SqlText.firstKeyword(statement);
-            if (keyword.equals("ATTACH")) {
-                attach = true;
-            } else if (keyword.equals("VACUUM")) {
-                if (vacuumInto(statement)) {
-                    throw Refusals.vacuumInto(database, sql);
-                }
-                vacuum = true;
-            }
-        }
-        if (attach) {
-            Refusals.attach(database, "a body", sql, SqliteConnections.attachLimit(raw));
-        }
-        if (vacuum && vacuumCheck != null) {
-            vacuumCheck.run();
-        }
-        return vacuum && !attach && !inTransaction;
-    }
-
-    /** Whether a statement starting with VACUUM is {@code VACUUM [schema] INTO …}. */
-    private static boolean vacuumInto(String statement) {
-        SqlLexer lex = new SqlLexer(statement);
-        while (lex.next()) {
-            if (lex.is("INTO")) { // a keyword SQLite reserves: it is no schema name unquoted
-                return true;
-            }
-        }
-        return false;
     }
 
     /** What a call on the guarded connection itself does, when the policy decides it. */
@@ -270,6 +240,16 @@ public final class ConnectionGuard {
     private static boolean runsSql(String method) {
         return method.startsWith("execute") || method.equals("addBatch")
                 || method.startsWith("prepare");
+    }
+
+    /**
+     * Whether a call of this name runs the whole text it is given: the driver runs {@code
+     * Statement.executeUpdate(String)} with {@code sqlite3_exec}, every statement of it, where
+     * {@code execute}, {@code executeQuery}, {@code addBatch} and {@code prepare…} take the first
+     * statement alone.
+     */
+    private static boolean runsWhole(String method) {
+        return method.equals("executeUpdate") || method.equals("executeLargeUpdate");
     }
 
     /** Whether {@code o} is one of the driver's objects that lead back to its connection. */
@@ -359,7 +339,7 @@ public final class ConnectionGuard {
             }
             boolean runs = runsSql(name);
             if (runs && args != null && args.length > 0 && args[0] instanceof String) {
-                sqlVacuums = checkSql((String) args[0]);
+                sqlVacuums = checkSql((String) args[0], runsWhole(name));
             } else {
                 checkOwner();
                 if (runs && target instanceof Statement) {

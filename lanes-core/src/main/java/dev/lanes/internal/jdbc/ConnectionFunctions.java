@@ -2,7 +2,8 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.SqlLexer;
+import dev.lanes.internal.sql.text.SqlLexer;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sql.Statements;
 import java.util.Collections;
 import java.util.List;
@@ -32,7 +33,7 @@ final class ConnectionFunctions {
     private long changes;
 
     /** Records what an auto-commit write did: its count, and its keys when they were fetched. */
-    void wrote(SqlShape shape, int count, Statements.Update keys) {
+    void wrote(StatementShape shape, int count, Statements.Update keys) {
         if (keys != null && keys.count() > 0) {
             lastInsertRowid = keys.lastInsertRowid();
         }
@@ -42,26 +43,10 @@ final class ConnectionFunctions {
     }
 
     /**
-     * Whether {@code sql} may call one of these functions: a scan for their names, so that the
-     * common query pays no lexer pass.
-     */
-    static boolean mentions(String sql) {
-        for (int i = sql.length() - "changes".length(); i >= 0; i--) {
-            char c = sql.charAt(i);
-            if (((c == 'c' || c == 'C') && sql.regionMatches(true, i, "changes", 0, 7))
-                    || ((c == 'l' || c == 'L')
-                            && sql.regionMatches(true, i, "last_insert_rowid", 0, 17))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
      * The shape's SQL with each call of these functions (outside strings, comments and quoted names)
      * replaced by this connection's value; the SQL itself when it calls neither.
      */
-    String substituted(SqlShape shape) {
+    String substituted(StatementShape shape) {
         String sql = shape.sql();
         if (!shape.callsFunctions()) {
             return sql;
@@ -98,7 +83,7 @@ final class ConnectionFunctions {
      * The result of the shape's SQL when it only selects one of these functions, answered from this
      * connection's own writes; null for any other SQL.
      */
-    ResultData answer(SqlShape shape) {
+    ResultData answer(StatementShape shape) {
         String sql = shape.sql();
         if (!shape.callsFunctions()) {
             return null;

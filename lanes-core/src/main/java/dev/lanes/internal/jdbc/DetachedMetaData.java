@@ -2,7 +2,6 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.TextMemo;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -21,7 +20,7 @@ import java.util.regex.Pattern;
  * first. Equality is identity; {@code unwrap} gives the metadata itself.
  *
  * <p>The declared types come with the result, except for an auto-commit read of a text whose
- * results' types were never asked for (see {@link #typesAsked}): reading them costs a native
+ * results' types were never asked for (see {@link TypesAsked}): reading them costs a native
  * call per column on every read, about a fifteenth of a point read, for what few callers ask.
  * Then the first type asked finds them ({@link DeclaredTypes}: the text prepared again on a
  * reader, without running it), and marks the text, whose later reads carry their types again.
@@ -35,13 +34,6 @@ import java.util.regex.Pattern;
 final class DetachedMetaData implements ResultSetMetaData, OwnWrapper {
     /** sqlite-jdbc's pattern for the type of {@code cast(x as type)} in a column's name. */
     private static final Pattern CAST = Pattern.compile("cast\\(.*?\\s+as\\s+(.*?)\\s*\\)");
-
-    /**
-     * The texts whose results' declared types were asked for when they had not been read: their
-     * reads read them again. Bounded as {@link TextMemo} is: a text it forgot, or one too long to
-     * keep, is asked again, its results finding their types when they are asked for.
-     */
-    private static final TextMemo<Boolean> TYPES_ASKED = new TextMemo<>();
 
     /** Finds the declared types of a result read without them. */
     @FunctionalInterface
@@ -62,19 +54,6 @@ final class DetachedMetaData implements ResultSetMetaData, OwnWrapper {
     DetachedMetaData(ResultData data, DeclaredTypes source) {
         this.data = data;
         this.source = source;
-    }
-
-    /**
-     * Whether an auto-commit read of {@code sql} reads its declared types: once one of its
-     * results was asked for them without having them.
-     */
-    static boolean typesAsked(String sql) {
-        return TYPES_ASKED.contains(sql);
-    }
-
-    /** Marks {@code sql}: its reads read their declared types from now on. */
-    static void askedTypes(String sql) {
-        TYPES_ASKED.remember(sql, Boolean.TRUE);
     }
 
     /** The declared types: the result's, else found once. */

@@ -3,15 +3,16 @@ package dev.lanes.internal.jdbc;
 import dev.lanes.Database;
 import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What a JDBC connection needs of its database, beyond the public {@link Database}: queries that
@@ -24,41 +25,41 @@ public interface JdbcBackend {
 
     Database database();
 
+    /** The runtime's statement shapes, by which the data source finds each text's once. */
+    Shapes shapes();
+
+    /** How many databases SQL may attach ({@code DatabaseOptions.maxAttachedDatabases}). */
+    int attachLimit();
+
+    /**
+     * The policy of a statement on the writer: {@link StatementPolicy#WRITE_BODY} when its rows
+     * are read, {@link StatementPolicy#WRITER} when they are not; a cluster's own otherwise.
+     */
+    default StatementPolicy writePolicy(boolean readsRows) {
+        return readsRows ? StatementPolicy.WRITE_BODY : StatementPolicy.WRITER;
+    }
+
     /**
      * A query in auto-commit mode: on a reader (on the lane while corked), with metadata. {@code
-     * sql} is one statement this data source classified read-only ({@link SqlShape#read}); it is
-     * not classified again. Returns the first page as {@code paging} bounds it; a backend that
-     * streams sets {@link Paging#rest} when rows remain (holding the reader for them), one that
-     * does not returns the whole result and leaves it null ({@code paging}'s rest is null when
-     * this is called). A backend may leave out the declared types when {@link
+     * shape} is one statement this data source admitted as a read; it is not admitted again;
+     * {@code sql} is what runs (the shape's text, or the connection's rewrite of it). Returns the
+     * first page as {@code paging} bounds it; a backend that streams sets {@link Paging#rest}
+     * when rows remain (holding the reader for them), one that does not returns the whole result
+     * and leaves it null ({@code paging}'s rest is null when this is called). A backend may leave out the declared types when {@link
      * Paging#declaredTypes()} is false (the data source finds them on a reader if they are
      * asked for); one that gives them anyway is right too.
      */
-    ResultData queryData(ReadOptions options, String sql, Object[] args, Paging paging);
+    ResultData queryData(ReadOptions options, StatementShape shape, String sql, Object[] args,
+            Paging paging);
 
     /**
-     * One statement as a write on the lane, in auto-commit mode, refused first when it may not
-     * run; returns what {@code returns} says.
+     * One statement the data source admitted ({@link #writePolicy}), as a write on the lane in
+     * auto-commit mode; returns what {@code returns} says.
      *
      * @param startTimeout how long the write may wait for the lane to take it; past it, it is
      *     withdrawn unrun ({@code NOT_STARTED}); null for no limit. Once taken it runs to its end.
      */
-    Object write(String sql, Object[] args, Returns returns, Duration startTimeout);
-
-    /** Where an auto-commit statement was, as its refusals name it. */
-    String AUTO_COMMIT_STATEMENT = "a JDBC statement (use setAutoCommit(false) and commit() for "
-            + "a transaction)";
-
-    /**
-     * Refuses, before anything is queued, what one auto-commit statement given to {@link #write}
-     * may not be, on every backend: transaction control (the connection's own calls do that) and
-     * several statements in one text.
-     */
-    static void refuseInAutoCommit(String database, String sql) {
-        Objects.requireNonNull(sql, "sql");
-        Refusals.transactionControl(database, AUTO_COMMIT_STATEMENT, sql);
-        Refusals.severalStatements(database, AUTO_COMMIT_STATEMENT, sql);
-    }
+    Object write(StatementShape shape, Object[] args, Returns returns, Duration startTimeout);
 
     /**
      * A batch as one atomic write request, as {@code db.executeBatch}, with {@code

@@ -1,6 +1,6 @@
 package dev.lanes.internal.jdbc;
 
-import dev.lanes.internal.sql.SqlLexer;
+import dev.lanes.internal.sql.text.SqlLexer;
 import java.sql.ParameterMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;

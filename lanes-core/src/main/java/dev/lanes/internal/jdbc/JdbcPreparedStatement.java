@@ -1,5 +1,6 @@
 package dev.lanes.internal.jdbc;
 
+import dev.lanes.internal.sql.text.StatementShape;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -30,8 +31,8 @@ import java.util.List;
 
 /**
  * A {@link PreparedStatement} of a {@link LogicalConnection}: a {@link JdbcStatement} with its
- * own SQL, whose routing ({@link SqlShape}) is found once, and its parameters. A setter keeps the
- * value as the lane binds it: the value itself (the driver converts it when it binds), the bytes
+ * own SQL, whose shape ({@link StatementShape}) is found once, and its parameters. A setter
+ * keeps the value as the lane binds it: the value itself (the driver converts it when it binds), the bytes
  * of a binary stream, the text of a character or ASCII stream (at most its length, where one is
  * given), null for {@code setNull}. LOB objects, arrays, refs, row ids, URLs and XML are refused
  * with {@link SQLFeatureNotSupportedException}, as the driver refuses them. Calendars and target
@@ -43,7 +44,7 @@ import java.util.List;
  */
 final class JdbcPreparedStatement extends JdbcStatement implements PreparedStatement {
     private final String sql;
-    private final SqlShape shape;
+    private final StatementShape shape;
     private final boolean generatedKeys;
     private Object[] parameters = NO_ARGS;
     /** The parameters of {@code addBatch()}; made at the first one. */
@@ -52,7 +53,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
     JdbcPreparedStatement(LogicalConnection connection, String sql, boolean generatedKeys) {
         super(connection);
         this.sql = sql;
-        this.shape = SqlShape.of(sql);
+        this.shape = connection.shape(sql);
         this.generatedKeys = generatedKeys;
     }
 

@@ -1,6 +1,7 @@
 package dev.lanes.internal.jdbc;
 
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.text.StatementShape;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -71,7 +72,7 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
      * Runs one statement where its connection says and keeps what it produced: a fresh result
      * set (cut to {@code maxRows}), or the update count and its keys.
      */
-    final Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys)
+    final Execution run(StatementShape shape, Object[] args, Execution.Intent intent, boolean keys)
             throws SQLException {
         closeCurrent();
         Execution o = connection.run(shape, args, intent, keys, timeout, firstPageRows());
@@ -99,7 +100,7 @@ sealed class JdbcStatement implements Statement, OwnWrapper permits JdbcPrepared
 
     private Execution runSql(String sql, Execution.Intent intent, boolean keys)
             throws SQLException {
-        return run(SqlShape.of(sql), NO_ARGS, intent, keys);
+        return run(connection.shape(sql), NO_ARGS, intent, keys);
     }
 
     final QueryTimeout timeout() {

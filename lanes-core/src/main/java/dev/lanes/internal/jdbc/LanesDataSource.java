@@ -15,12 +15,14 @@ import javax.sql.DataSource;
  * User and password are not used (SQLite has none) and are accepted as given.
  *
  * <p>Invariants: thread-safe; connections are independent of each other but for the shared,
- * thread-safe cache of constant metadata answers; the log writer and login timeout are volatile
- * settings JDBC requires, unused by a local database.
+ * thread-safe cache of constant metadata answers and the texts whose declared types were asked
+ * for ({@link TypesAsked}); the log writer and login timeout are volatile settings JDBC
+ * requires, unused by a local database.
  */
 public final class LanesDataSource implements DataSource {
     private final JdbcBackend db;
     private final JdbcMetaData.Constants metaData = new JdbcMetaData.Constants();
+    private final TypesAsked typesAsked = new TypesAsked();
     private volatile PrintWriter logWriter;
     private volatile int loginTimeout;
 
@@ -33,7 +35,7 @@ public final class LanesDataSource implements DataSource {
         if (db.database().state() == dev.lanes.DatabaseState.CLOSED) {
             throw new SQLException(db.name() + ": the database is closed", "08003");
         }
-        return new LogicalConnection(db, metaData);
+        return new LogicalConnection(db, metaData, typesAsked);
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.lanes.LanesException;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.ResultPages;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
 import java.sql.Array;
@@ -72,6 +74,8 @@ final class LogicalConnection implements Connection {
     private final JdbcBackend db;
     /** The data source's constant metadata answers, shared by its connections. */
     private final JdbcMetaData.Constants metaData;
+    /** The data source's texts whose declared types were asked for, shared by its connections. */
+    private final TypesAsked typesAsked;
     /** The open statements, in creation order; null before the first one and once closed. */
     private List<JdbcStatement> statements;
     private boolean closed;
@@ -91,9 +95,15 @@ final class LogicalConnection implements Connection {
      */
     private Paging paging;
 
-    LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData) {
+    LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData, TypesAsked typesAsked) {
         this.db = db;
         this.metaData = metaData;
+        this.typesAsked = typesAsked;
+    }
+
+    /** The shape of {@code sql}, found once per text for the runtime. */
+    StatementShape shape(String sql) {
+        return db.shapes().of(sql);
     }
 
     /** The transaction of manual-commit mode, made at its first use. */
@@ -121,14 +131,18 @@ final class LogicalConnection implements Connection {
      * result is read, on the transaction's own connection. The caller takes the rest at once
      * ({@link #takeRest}).
      */
-    Execution run(SqlShape shape, Object[] args, Execution.Intent intent, boolean keys,
+    Execution run(StatementShape shape, Object[] args, Execution.Intent intent, boolean keys,
             QueryTimeout timeout, int pageRows) throws SQLException {
         checkOpen();
-        boolean read = intent != Execution.Intent.UPDATE && shape.read();
+        boolean read = intent != Execution.Intent.UPDATE && shape.reads();
         Returns returns = intent == Execution.Intent.QUERY
                 || (intent == Execution.Intent.ANY && shape.returnsRows())
                 ? Returns.ROWS : keys ? Returns.KEYS : Returns.COUNT;
         try {
+            // a read-only transaction runs everything on its snapshot: reads only
+            StatementPolicy policy = read || (readOnly && !autoCommit) ? StatementPolicy.READER
+                    : db.writePolicy(returns == Returns.ROWS);
+            policy.admit(db.name(), shape, db.attachLimit());
             if (autoCommit) {
                 return read ? Execution.ofRows(autoCommitRead(shape, args, timeout, pageRows))
                         : autoCommitWrite(shape, args, returns, timeout);
@@ -145,7 +159,7 @@ final class LogicalConnection implements Connection {
      * One auto-commit read on a reader, unless this connection answers it itself: its first page;
      * when the reader is kept for the rest, {@link #takeRest} gives it.
      */
-    private ResultData autoCommitRead(SqlShape shape, Object[] args, QueryTimeout timeout,
+    private ResultData autoCommitRead(StatementShape shape, Object[] args, QueryTimeout timeout,
             int pageRows) {
         ResultData own = functions.answer(shape);
         if (own != null) {
@@ -157,8 +171,8 @@ final class LogicalConnection implements Connection {
             paging = p;
         }
         p.pageRows(pageRows);
-        p.declaredTypes(DetachedMetaData.typesAsked(shape.sql()));
-        return db.queryData(timeout.read(), functions.substituted(shape), args, p);
+        p.declaredTypes(typesAsked.contains(shape.sql()));
+        return db.queryData(timeout.read(), shape, functions.substituted(shape), args, p);
     }
 
     /**
@@ -169,7 +183,7 @@ final class LogicalConnection implements Connection {
      */
     DetachedMetaData.DeclaredTypes declaredTypes(String sql, ResultData data) {
         return () -> {
-            DetachedMetaData.askedTypes(sql);
+            typesAsked.add(sql);
             return metaDataCall(() -> db.metaData(
                     c -> ResultData.declaredTypesOf(c, sql, data.labels())));
         };
@@ -193,10 +207,10 @@ final class LogicalConnection implements Connection {
      * does after every insert) so that a later {@code SELECT last_insert_rowid()} on this
      * connection answers what it inserted.
      */
-    private Execution autoCommitWrite(SqlShape shape, Object[] args, Returns returns,
+    private Execution autoCommitWrite(StatementShape shape, Object[] args, Returns returns,
             QueryTimeout timeout) {
         Returns asked = returns == Returns.COUNT && shape.mayInsert() ? Returns.KEYS : returns;
-        Execution o = Execution.of(db.write(shape.sql(), args, asked, timeout.start()));
+        Execution o = Execution.of(db.write(shape, args, asked, timeout.start()));
         if (o.rows() == null) {
             functions.wrote(shape, o.count(), o.keys());
         }

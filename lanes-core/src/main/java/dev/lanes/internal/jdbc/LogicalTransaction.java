@@ -1,9 +1,10 @@
 package dev.lanes.internal.jdbc;
 
 import dev.lanes.SqlFunction;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
@@ -60,25 +61,38 @@ final class LogicalTransaction {
      * last_insert_rowid()} and {@code changes()} from {@code functions}), else on the pinned
      * lane, with rows when it is a read.
      */
-    Execution run(SqlShape shape, Object[] args, boolean read, Returns returns,
+    Execution run(StatementShape shape, Object[] args, boolean read, Returns returns,
             ConnectionFunctions functions) {
         if (snapshot != null) {
             ResultData own = functions.answer(shape);
             return Execution.ofRows(own != null ? own
                     : snapshot.query(functions.substituted(shape), args));
         }
-        return Execution.of(transaction.execute(shape.sql(), args, read ? Returns.ROWS : returns));
+        return Execution.of(transaction.execute(shape, args, read ? Returns.ROWS : returns));
     }
 
-    /** Runs a batch statement by statement inside the begun transaction; its counts. */
+    /**
+     * Runs a batch statement by statement inside the begun transaction; its counts. Each is
+     * admitted first as one statement that returns no rows: in a read-only transaction, where a
+     * batch may neither write nor return rows, every statement is refused.
+     */
     int[] runBatch(List<dev.lanes.Statement> batch) {
+        StatementPolicy policy = snapshot != null ? StatementPolicy.READ_BATCH
+                : db.writePolicy(false);
+        StatementShape[] shapes = new StatementShape[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            shapes[i] = db.shapes().of(batch.get(i).sql());
+            policy.admit(db.name(), shapes[i], db.attachLimit(), "statement " + i
+                    + " of the batch");
+        }
         int[] counts = new int[batch.size()];
         for (int i = 0; i < batch.size(); i++) {
-            dev.lanes.Statement s = batch.get(i);
+            Object[] args = batch.get(i).args().toArray();
             if (snapshot != null) {
-                Refusals.writeOnReader(db.name(), s.sql());
+                snapshot.query(shapes[i].sql(), args); // returns no rows, writes nothing
+            } else {
+                counts[i] = (Integer) transaction.execute(shapes[i], args, Returns.COUNT);
             }
-            counts[i] = (Integer) transaction.execute(s.sql(), s.args().toArray(), Returns.COUNT);
         }
         return counts;
     }

@@ -8,7 +8,7 @@ import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.ResultPages;
 import dev.lanes.internal.sql.Rows;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.LogNames;
 import java.sql.ResultSet;
@@ -257,7 +257,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
             }
             log.warn("{}: a JDBC result set of '{}' was never closed; its reader, held {} ms, "
                     + "goes back now that the result set was garbage collected. Close result sets "
-                    + "(or their statements) when done", reads.name(), SqlText.shorten(sql),
+                    + "(or their statements) when done", reads.name(), StatementShape.shorten(sql),
                     TimeUnit.NANOSECONDS.toMillis(reads.clock().nanoTime() - lease.acquiredAt));
             closeNow(null);
         }

@@ -2,7 +2,6 @@ package dev.lanes.internal.reader;
 
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
@@ -46,10 +45,9 @@ public final class ReadSnapshot implements ReadTransaction {
         this.maxResultBytes = maxResultBytes;
     }
 
-    /** One query of the snapshot, with its columns' metadata. */
+    /** One query of the snapshot, with its columns' metadata; its caller admitted it. */
     @Override
     public ResultData query(String sql, Object[] args) {
-        Refusals.writeOnReader(name, sql);
         return onPlatform(() -> Statements.queryDetailed(begun().cache, sql, args,
                 maxResultBytes, name));
     }
@@ -58,7 +56,7 @@ public final class ReadSnapshot implements ReadTransaction {
     @Override
     public <T> T run(SqlFunction<T> body) {
         return onPlatform(() -> Reads.runGuarded(ConnectionGuard.read(name, begun().raw,
-                ConnectionGuard.StopCheck.NONE), body));
+                ConnectionGuard.StopCheck.NONE, reads.shapes()), body));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.lanes.internal.reader;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.Clock;
 import java.util.List;
@@ -36,10 +37,12 @@ interface ReadWork<T> {
     final class Body<T> implements ReadWork<T> {
         private final String database;
         private final SqlFunction<T> body;
+        private final Shapes shapes;
 
-        Body(String database, SqlFunction<T> body) {
+        Body(String database, SqlFunction<T> body, Shapes shapes) {
             this.database = database;
             this.body = body;
+            this.shapes = shapes;
         }
 
         @Override
@@ -49,7 +52,7 @@ interface ReadWork<T> {
 
         @Override
         public T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception {
-            return Reads.runGuarded(ConnectionGuard.read(database, c.raw, stop), body);
+            return Reads.runGuarded(ConnectionGuard.read(database, c.raw, stop, shapes), body);
         }
     }
 

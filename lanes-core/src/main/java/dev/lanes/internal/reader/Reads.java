@@ -11,12 +11,12 @@ import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.guard.Refusals;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Clock;
@@ -86,10 +86,12 @@ public final class Reads {
     private final Clock clock;
     private final long maxResultBytes;
     private final Duration busyTimeout;
+    private final Shapes shapes;
 
     Reads(String name, Path path, java.util.function.Supplier<CompletableFuture<Void>> writerReady,
             ReaderSet readers, WorkerPool pool, Timer timer, Clock clock, long maxResultBytes,
-            Duration busyTimeout) {
+            Duration busyTimeout, Shapes shapes) {
+        this.shapes = shapes;
         this.name = name;
         this.path = path;
         this.writerReadiness = writerReady;
@@ -114,9 +116,9 @@ public final class Reads {
     public static Reads on(ReaderSet readers, String name, Path path,
             dev.lanes.DatabaseOptions options,
             java.util.function.Supplier<CompletableFuture<Void>> writerReady, WorkerPool pool,
-            Timer timer, Clock clock) {
+            Timer timer, Clock clock, Shapes shapes) {
         return new Reads(name, path, writerReady, readers, pool, timer, clock,
-                options.maxResultBytes(), options.busyTimeout());
+                options.maxResultBytes(), options.busyTimeout(), shapes);
     }
 
     public ReaderSet readers() {
@@ -125,6 +127,11 @@ public final class Reads {
 
     String name() {
         return name;
+    }
+
+    /** The runtime's statement shapes, for the SQL a read body runs. */
+    Shapes shapes() {
+        return shapes;
     }
 
     WorkerPool pool() {
@@ -147,10 +154,10 @@ public final class Reads {
     // ------------------------------------------------------------------ entry points
 
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
-        return run(ReadLimits.of(options, clock), new ReadWork.Body<>(name, body));
+        return run(ReadLimits.of(options, clock), new ReadWork.Body<>(name, body, shapes));
     }
 
-    /** A query, already refused when it would write (see {@link Refusals#writeOnReader}). */
+    /** A query its caller admitted as a read ({@code StatementPolicy.READER}). */
     public List<Row> query(ReadOptions options, String sql, Object[] args) {
         return run(ReadLimits.of(options, clock), new ReadWork.Query(sql, args, null,
                 maxResultBytes, name, clock));
@@ -202,7 +209,8 @@ public final class Reads {
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body,
             Outcome outcome) {
         ReadLimits limits = ReadLimits.of(options, clock);
-        AsyncRead<T> read = new AsyncRead<>(new ReadWork.Body<>(name, body), limits, outcome);
+        AsyncRead<T> read = new AsyncRead<>(new ReadWork.Body<>(name, body, shapes), limits,
+                outcome);
         CompletableFuture<Void> writerReady = writerReady();
         if (writerReady == null) {
             read.start();

@@ -11,7 +11,7 @@ import dev.lanes.SqlFunction;
  * <p>Used by one thread at a time, as a JDBC connection is.
  */
 public interface ReadTransaction extends AutoCloseable {
-    /** One query of the transaction, with its columns' metadata; a write is refused. */
+    /** One query of the transaction, with its columns' metadata; its caller admitted it. */
     ResultData query(String sql, Object[] args);
 
     /** A read body on the transaction's guarded JDBC connection (metadata, say). */

@@ -3,6 +3,7 @@ package dev.lanes.internal.sql;
 import dev.lanes.ResultTooLargeException;
 import dev.lanes.Row;
 import dev.lanes.internal.sqlite.DriverInternals;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.types.Parameters;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -63,7 +64,8 @@ public final class Rows {
                 bytes += sizeOf(values);
             }
             if (bounded && bytes > maxBytes) {
-                throw new ResultTooLargeException(name + ": the result of '" + SqlText.shorten(sql)
+                throw new ResultTooLargeException(name + ": the result of '"
+                        + StatementShape.shorten(sql)
                         + "' grew past maxResultBytes (" + maxBytes + " bytes) at row "
                         + (rows.size() + 1) + "; narrow the query (LIMIT, fewer columns), page "
                         + "through it, or raise maxResultBytes");

@@ -2,7 +2,6 @@ package dev.lanes.internal.telemetry;
 
 import dev.lanes.LanesException;
 import dev.lanes.MetricsListener;
-import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.util.LogNames;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -73,17 +72,18 @@ public final class ReadTelemetry {
     /**
      * A read finished.
      *
-     * @param sql the query, or null for a read body
+     * @param kind the query's first keyword (see {@code StatementShape#firstKeyword}), or null
+     *     for a read body
      * @param failure why it failed, or null
      */
-    public void finished(String sql, long nanos, Throwable failure) {
+    public void finished(String kind, long nanos, Throwable failure) {
         held(nanos);
         if (!metrics.enabled()) {
             return;
         }
         metrics.report(m -> {
             m.command(name, MetricsListener.Operation.READ, false,
-                    sql == null ? "BODY" : SqlText.firstKeyword(sql), nanos, failure == null);
+                    kind == null ? "BODY" : kind, nanos, failure == null);
             if (failure instanceof LanesException) {
                 m.error(name, ((LanesException) failure).code());
             }

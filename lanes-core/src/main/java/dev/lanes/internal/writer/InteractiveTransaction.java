@@ -9,7 +9,8 @@ import dev.lanes.TransactionOptions;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOptions;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.guard.Refusals;
+import dev.lanes.internal.sql.text.StatementPolicy;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.Threads;
@@ -79,16 +80,16 @@ public final class InteractiveTransaction implements Transaction {
 
     @Override
     public int execute(String sql, Object... args) {
-        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args),
-                WriteRequest.Returns.COUNT, clock.nanoTime()));
+        return step(new WriteRequest.Execute(this, admitted(StatementPolicy.WRITER, sql),
+                argsOf(args), WriteRequest.Returns.COUNT, clock.nanoTime()));
     }
 
     /**
-     * One statement of a JDBC caller, returning what {@code returns} says; refused when it is
-     * transaction control.
+     * One statement its caller admitted (a JDBC caller, a cluster's transaction), returning what
+     * {@code returns} says.
      */
-    public Object execute(String sql, Object[] args, WriteRequest.Returns returns) {
-        return step(new WriteRequest.Execute(this, checked(sql), argsOf(args), returns,
+    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns) {
+        return step(new WriteRequest.Execute(this, shape, argsOf(args), returns,
                 clock.nanoTime()));
     }
 
@@ -99,7 +100,8 @@ public final class InteractiveTransaction implements Transaction {
 
     @Override
     public List<Row> query(String sql, Object... args) {
-        return step(new WriteRequest.Query(this, checked(sql), argsOf(args), clock.nanoTime()));
+        return step(new WriteRequest.Query(this, admitted(StatementPolicy.WRITE_BODY, sql),
+                argsOf(args), clock.nanoTime()));
     }
 
     @Override
@@ -141,11 +143,13 @@ public final class InteractiveTransaction implements Transaction {
         return args == null ? new Object[0] : args;
     }
 
-    private String checked(String sql) {
+    /** The shape of {@code sql}, admitted by {@code policy} before anything is queued. */
+    private StatementShape admitted(StatementPolicy policy, String sql) {
         Objects.requireNonNull(sql, "sql");
-        Refusals.transactionControl(name, "a transaction (end it with commit() or rollback())",
-                sql);
-        return sql;
+        LaneSetup setup = lane.setup();
+        StatementShape shape = setup.shapes().of(sql);
+        policy.admit(name, shape, setup.options().maxAttachedDatabases());
+        return shape;
     }
 
     private <T> T step(TransactionStep r) {

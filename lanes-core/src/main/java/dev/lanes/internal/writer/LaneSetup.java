@@ -5,6 +5,7 @@ import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
@@ -18,11 +19,12 @@ import java.nio.file.Path;
  * @param path the canonical path of the database file
  * @param connector opens the writer connection whenever the lane needs one
  * @param events told of the lane's use and close
+ * @param shapes the runtime's statement shapes, for the SQL of interactive transactions
  */
 public record LaneSetup(String name, Path path, DatabaseOptions options, WorkerPool pool,
         Clock clock, Timer timer, ConnectionBudget budget, MetricsReporter metrics,
         TransactionStateListeners transactionListeners, WriterConnector connector,
-        DiskReserve diskReserve, Events events) {
+        DiskReserve diskReserve, Events events, Shapes shapes) {
 
     /** What the lane tells its database; called on the lane's holder, with no lock held. */
     public interface Events {

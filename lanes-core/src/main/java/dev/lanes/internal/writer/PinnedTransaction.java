@@ -5,10 +5,7 @@ import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.notify.TransactionStateListeners;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
-import dev.lanes.internal.sql.SqlText;
 import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.sql.TextMemo;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.writer.InteractiveTransaction.State;
@@ -56,7 +53,6 @@ import org.slf4j.LoggerFactory;
  */
 final class PinnedTransaction {
     private static final Logger log = LoggerFactory.getLogger(LogNames.WRITER);
-    private static final TextMemo<Boolean> RETURNING_WRITES = new TextMemo<>();
 
     private final String name;
     private final LaneState state;
@@ -221,24 +217,18 @@ final class PinnedTransaction {
     private static boolean mayFailAfterChanging(TransactionStep r) {
         if (r instanceof Execute) {
             Execute e = (Execute) r;
-            return e.returns == Returns.ROWS && returningWrite(e.sql);
+            return e.returns == Returns.ROWS && e.shape.returningWrite();
         }
         if (r instanceof Query) {
-            return returningWrite(((Query) r).sql);
+            return ((Query) r).shape.returningWrite();
         }
         return r instanceof Run;
-    }
-
-    /** Whether {@code sql} writes and returns rows; remembered by text, as it repeats. */
-    private static boolean returningWrite(String sql) {
-        return RETURNING_WRITES.get(sql, text -> ReadOnlyClassifier.refusal(text) != null
-                && SqlText.hasWord(text, "RETURNING"));
     }
 
     private static Object run(TransactionStep r, WriterConnection c) throws Exception {
         if (r instanceof Execute) {
             Execute e = (Execute) r;
-            return c.execute(e.sql, e.args, e.returns);
+            return c.execute(e.shape, e.args, e.returns);
         }
         if (r instanceof WriteRequest.Savepoint) {
             c.savepointStatement(((WriteRequest.Savepoint) r).sql());
@@ -246,7 +236,7 @@ final class PinnedTransaction {
         }
         if (r instanceof Query) {
             Query q = (Query) r;
-            return c.query(q.sql, q.args);
+            return c.query(q.shape.sql(), q.args);
         }
         return c.runGuarded(((Run) r).body, true, null);
     }

@@ -6,6 +6,8 @@ import dev.lanes.SqlFunction;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.sql.Statements;
+import dev.lanes.internal.sql.text.Shapes;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sqlite.ControlStatement;
 import dev.lanes.internal.sqlite.DriverInternals;
 import dev.lanes.internal.sqlite.FaultInjector.Point;
@@ -53,6 +55,8 @@ final class SqliteWriterConnection implements WriterConnection {
     final SQLiteConnection raw;
     final StatementCache cache;
     private final String name;
+    /** The runtime's statement shapes, for the SQL a body runs. */
+    private final Shapes shapes;
     private final long maxResultBytes;
     /** Whether the driver looks up generated keys after inserts now; see the class comment. */
     private boolean generatedKeys = true;
@@ -80,8 +84,9 @@ final class SqliteWriterConnection implements WriterConnection {
 
     SqliteWriterConnection(String name, SQLiteConnection raw, int statementCacheSize,
             Duration busyTimeout, long maxResultBytes, FaultInjector faults,
-            WriterCounters counters) {
+            WriterCounters counters, Shapes shapes) {
         this.name = name;
+        this.shapes = shapes;
         this.maxResultBytes = maxResultBytes;
         this.raw = raw;
         this.counters = counters;
@@ -394,14 +399,15 @@ final class SqliteWriterConnection implements WriterConnection {
     public Object run(GroupWrite request) throws Exception {
         if (request instanceof StatementWrite) {
             StatementWrite statement = (StatementWrite) request;
-            return execute(statement.sql, statement.args, statement.returns);
+            return execute(statement.shape, statement.args, statement.returns);
         }
         return runGuarded(((BodyWrite) request).body, true, null);
     }
 
     @Override
-    public Object execute(String sql, Object[] args, WriteRequest.Returns returns)
+    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns)
             throws SQLException {
+        String sql = shape.sql();
         switch (returns) {
             case KEYS:
                 useGeneratedKeys(false);
@@ -468,7 +474,8 @@ final class SqliteWriterConnection implements WriterConnection {
     private Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck,
             boolean refusalFirst) throws Exception {
         useGeneratedKeys(true);
-        ConnectionGuard guard = ConnectionGuard.write(name, raw, inTransaction, vacuumCheck);
+        ConnectionGuard guard = ConnectionGuard.write(name, raw, inTransaction, vacuumCheck,
+                shapes);
         Object value;
         try {
             value = body.apply(guard.connection());

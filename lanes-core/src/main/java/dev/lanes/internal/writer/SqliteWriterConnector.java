@@ -3,6 +3,7 @@ package dev.lanes.internal.writer;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.scheduler.ConnectionBudget;
+import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
@@ -27,9 +28,12 @@ public final class SqliteWriterConnector implements WriterConnector {
     private final ConnectionBudget budget;
     private final Consumer<SQLiteConnection> opened;
     private final ConnectionSettings settings;
+    private final Shapes shapes;
 
     public SqliteWriterConnector(String name, Path path, DatabaseOptions options,
-            Identity identity, ConnectionBudget budget, Consumer<SQLiteConnection> opened) {
+            Identity identity, ConnectionBudget budget, Consumer<SQLiteConnection> opened,
+            Shapes shapes) {
+        this.shapes = shapes;
         this.name = name;
         this.path = path;
         this.options = options;
@@ -45,7 +49,7 @@ public final class SqliteWriterConnector implements WriterConnector {
                 options.busyTimeout(), options.checkpointMode());
         SqliteWriterConnection c = new SqliteWriterConnection(name, raw,
                 options.statementCacheSize(), options.busyTimeout(), options.maxResultBytes(),
-                faults, counters);
+                faults, counters, shapes);
         budget.opened();
         try {
             SqliteConnections.restrict(raw, SqliteConnections.Limits.writer(options));

@@ -4,7 +4,7 @@ import dev.lanes.LanesException;
 import dev.lanes.MetricsListener;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOptions;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
 import java.util.concurrent.CompletableFuture;
@@ -252,20 +252,25 @@ public abstract sealed class WriteRequest
 
     /** One statement; SQLite undoes a failed statement by itself, so it needs no savepoint. */
     public static final class StatementWrite extends GroupWrite {
-        final String sql;
+        final StatementShape shape;
         final Object[] args;
         final Returns returns;
 
-        StatementWrite(String sql, Object[] args, Returns returns, long enqueuedAt) {
+        StatementWrite(StatementShape shape, Object[] args, Returns returns, long enqueuedAt) {
             super(WriteOptions.DEFAULTS, enqueuedAt);
-            this.sql = sql;
+            this.shape = shape;
             this.args = args;
             this.returns = returns;
         }
 
         /** The statement's SQL. */
         public String sql() {
-            return sql;
+            return shape.sql();
+        }
+
+        /** The statement's shape, admitted before the request was made. */
+        public StatementShape shape() {
+            return shape;
         }
 
         /** Its parameters (the request's own array: not to be changed). */
@@ -280,12 +285,12 @@ public abstract sealed class WriteRequest
 
         @Override
         String statementKind() {
-            return SqlText.firstKeyword(sql);
+            return shape.firstKeyword();
         }
 
         @Override
         String describeKind() {
-            return quoted(sql);
+            return quoted(shape.sql());
         }
     }
 
@@ -369,48 +374,48 @@ public abstract sealed class WriteRequest
 
     /** {@code tx.execute}: one statement, and what it returns. */
     static final class Execute extends TransactionStep {
-        final String sql;
+        final StatementShape shape;
         final Object[] args;
         final Returns returns;
 
-        Execute(InteractiveTransaction tx, String sql, Object[] args, Returns returns,
+        Execute(InteractiveTransaction tx, StatementShape shape, Object[] args, Returns returns,
                 long enqueuedAt) {
             super(tx, enqueuedAt);
-            this.sql = sql;
+            this.shape = shape;
             this.args = args;
             this.returns = returns;
         }
 
         @Override
         String statementKind() {
-            return SqlText.firstKeyword(sql);
+            return shape.firstKeyword();
         }
 
         @Override
         String describeKind() {
-            return quoted(sql);
+            return quoted(shape.sql());
         }
     }
 
     /** {@code tx.query}: one query, its rows. */
     static final class Query extends TransactionStep {
-        final String sql;
+        final StatementShape shape;
         final Object[] args;
 
-        Query(InteractiveTransaction tx, String sql, Object[] args, long enqueuedAt) {
+        Query(InteractiveTransaction tx, StatementShape shape, Object[] args, long enqueuedAt) {
             super(tx, enqueuedAt);
-            this.sql = sql;
+            this.shape = shape;
             this.args = args;
         }
 
         @Override
         String statementKind() {
-            return SqlText.firstKeyword(sql);
+            return shape.firstKeyword();
         }
 
         @Override
         String describeKind() {
-            return quoted(sql);
+            return quoted(shape.sql());
         }
     }
 

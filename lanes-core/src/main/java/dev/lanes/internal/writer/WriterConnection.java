@@ -2,6 +2,7 @@ package dev.lanes.internal.writer;
 
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
+import dev.lanes.internal.sql.text.StatementShape;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -29,8 +30,12 @@ public interface WriterConnection extends LaneConnection, WriterLane.Releasable,
     /** One query, bounded by {@code maxResultBytes}. */
     List<Row> query(String sql, Object[] args) throws SQLException;
 
-    /** One statement, returning what {@code returns} says (see {@link WriteRequest.Returns}). */
-    Object execute(String sql, Object[] args, WriteRequest.Returns returns) throws SQLException;
+    /**
+     * One statement, admitted by its caller, returning what {@code returns} says (see {@link
+     * WriteRequest.Returns}).
+     */
+    Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns)
+            throws SQLException;
 
     /** A savepoint statement of an interactive transaction, run as it is. */
     void savepointStatement(String sql) throws SQLException;

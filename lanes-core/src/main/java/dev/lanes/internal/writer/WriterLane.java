@@ -15,6 +15,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sqlite.FaultInjector;
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
@@ -101,12 +102,15 @@ public final class WriterLane implements WorkerPool.Task {
         return r;
     }
 
-    public WriteRequest statement(String sql, Object[] args) {
-        return statement(sql, args, WriteRequest.Returns.COUNT);
+    public WriteRequest statement(StatementShape shape, Object[] args) {
+        return statement(shape, args, WriteRequest.Returns.COUNT);
     }
 
-    public WriteRequest statement(String sql, Object[] args, WriteRequest.Returns returns) {
-        return started(new WriteRequest.StatementWrite(sql, args, returns, clock().nanoTime()));
+    /** A statement whose shape its caller admitted. */
+    public WriteRequest statement(StatementShape shape, Object[] args,
+            WriteRequest.Returns returns) {
+        return started(new WriteRequest.StatementWrite(shape, args, returns,
+                clock().nanoTime()));
     }
 
     public WriteRequest maintenance(SqlFunction<?> body) {

@@ -32,7 +32,7 @@ import org.sqlite.SQLiteException;
  * <p>Thread-safe: the faults and counters are atomic; each session is used by one thread at a
  * time (the lane's holder, a reader).
  */
-final class SqliteClusterEngine implements ClusterEngine {
+public final class SqliteClusterEngine implements ClusterEngine {
     /** What the next {@code COMMIT} meets. */
     enum CommitFault {
         /** The commit applies, then the connection drops before the answer: may have run. */
@@ -56,7 +56,7 @@ final class SqliteClusterEngine implements ClusterEngine {
     /** How many times each SQL text was sent, to prove that nothing is sent twice. */
     final Map<String, AtomicInteger> sent = new ConcurrentHashMap<>();
 
-    SqliteClusterEngine(Path file) {
+    public SqliteClusterEngine(Path file) {
         this.file = file;
     }
 

@@ -7,8 +7,7 @@ import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.sql.ReadOnlyClassifier;
-import dev.lanes.internal.sql.SqlText;
+import dev.lanes.internal.sql.text.Texts;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
@@ -69,7 +68,8 @@ class GuardFuzzTest {
      * </ul>
      * Besides these, a text without any statement (white space, comments, semicolons, or
      * anything after a leading NUL), which SQLite runs as nothing but sqlite-jdbc fails, leaving
-     * the connection unclosable ({@code Refusals.noStatement}); and a text whose refused
+     * the connection unclosable ({@code Rule.NO_STATEMENT}); a text holding a lone UTF-16
+     * surrogate, which SQLite would store as {@code ?}; and a text whose refused
      * statement stands after a NUL: SQLite reads no further
      * than the first NUL, the guard checks the whole text ({@link #refusedOnlyAfterANul}).
      */
@@ -171,14 +171,15 @@ class GuardFuzzTest {
             HostileSql.Text text = gen.plainRead();
             String sql = text.sql();
             SqliteOracle.Verdict raw = reader.run(sql);
-            if (!raw.plainRead() || sql.indexOf('\0') >= 0) {
+            if (!raw.plainRead() || sql.indexOf('\0') >= 0 || Texts.holdsALoneSurrogate(sql)) {
                 // a read SQLite rejects (a bad literal, say), or one SQLite reads only up to its
-                // NUL (the guard checks past it: the documented rule the other tests apply)
+                // NUL (the guard checks past it: the documented rule the other tests apply), or
+                // one with a lone surrogate, which SQLite would read as '?' (refused everywhere)
                 continue;
             }
-            assertThat(ReadOnlyClassifier.refusal(sql)).as("classifier on %s (seed %d)", text,
+            assertThat(Texts.refusal(sql)).as("classifier on %s (seed %d)", text,
                     seed).isNull();
-            assertThat(SqlText.transactionControl(sql)).as("transaction control in %s (seed %d)",
+            assertThat(Texts.transactionControl(sql)).as("transaction control in %s (seed %d)",
                     text, seed).isNull();
             SqliteOracle.Guarded onReader = reader.throughGuard(sql);
             assertThat(onReader.refusal()).as("read guard on %s (seed %d)", text, seed).isNull();
@@ -208,7 +209,7 @@ class GuardFuzzTest {
     private boolean falseTransactionControlRefusal(String sql, SqliteOracle.Guarded g) {
         return g.refusal() != null && isTransactionControlRefusal(g.refusal())
                 && g.verdict().code() == 0
-                && !refusedOnlyAfterANul(sql, SqlText::transactionControl)
+                && !refusedOnlyAfterANul(sql, Texts::transactionControl)
                 && !firstTransactionControlCompilesSo(writer, sql);
     }
 
@@ -217,8 +218,8 @@ class GuardFuzzTest {
      * control to SQLite too (see {@link SqliteOracle#compilesToTransactionControl}).
      */
     private static boolean firstTransactionControlCompilesSo(SqliteOracle oracle, String sql) {
-        for (String statement : SqlText.statementsOf(sql)) {
-            if (SqlText.transactionControl(statement) != null) {
+        for (String statement : Texts.statementsOf(sql)) {
+            if (Texts.transactionControl(statement) != null) {
                 return Boolean.TRUE.equals(oracle.compilesToTransactionControl(statement));
             }
         }
@@ -227,13 +228,13 @@ class GuardFuzzTest {
 
     /** Whether the reader's refusal of {@code sql} is one of the documented conservative rules. */
     private boolean conservative(String sql, LanesException refusal) {
-        if (SqlText.noStatement(sql)) {
+        if (Texts.noStatement(sql)) {
             return true; // nothing for SQLite to run: refused before the driver sees it
         }
-        if (refusedOnlyAfterANul(sql, ReadOnlyClassifier::refusal)) {
-            return true;
+        if (refusedOnlyAfterANul(sql, Texts::refusal) || Texts.holdsALoneSurrogate(sql)) {
+            return true; // SQLite reads neither past a NUL nor a lone surrogate as written
         }
-        String why = ReadOnlyClassifier.refusal(sql);
+        String why = Texts.refusal(sql);
         if (why == null) {
             return false;
         }

@@ -1,6 +1,7 @@
 package dev.lanes.internal.guard;
 
 import dev.lanes.LanesException;
+import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +36,9 @@ import org.sqlite.SQLiteConnection;
  * <p>Confined to the test's thread.
  */
 public final class SqliteOracle implements AutoCloseable {
+    /** The statement shapes of the guards' texts, as a runtime keeps them. */
+    private static final Shapes SHAPES = new Shapes();
+
     /** How the text runs. */
     public enum Mode { READER, WRITER }
 
@@ -118,8 +122,8 @@ public final class SqliteOracle implements AutoCloseable {
         LanesException[] refusal = new LanesException[1];
         Verdict v = runWith(sql, () -> {
             ConnectionGuard guard = mode == Mode.READER
-                    ? ConnectionGuard.read("fuzz", c, ConnectionGuard.StopCheck.NONE)
-                    : ConnectionGuard.write("fuzz", c, true, null);
+                    ? ConnectionGuard.read("fuzz", c, ConnectionGuard.StopCheck.NONE, SHAPES)
+                    : ConnectionGuard.write("fuzz", c, true, null, SHAPES);
             try (Statement s = guard.connection().createStatement()) {
                 s.executeUpdate(sql);
             } catch (LanesException e) {

@@ -10,6 +10,7 @@ import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
+import dev.lanes.internal.sql.text.StatementShape;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -131,7 +132,8 @@ class CommitNotAppliedReplayTest {
     }
 
     private static GroupWrite statement(String sql) {
-        return new WriteRequest.StatementWrite(sql, new Object[0], WriteRequest.Returns.COUNT, 0);
+        return new WriteRequest.StatementWrite(StatementShape.of(sql), new Object[0],
+                WriteRequest.Returns.COUNT, 0);
     }
 
     @Test

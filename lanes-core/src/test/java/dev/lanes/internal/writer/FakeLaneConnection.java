@@ -253,7 +253,7 @@ final class FakeLaneConnection implements LaneConnection {
         if (request instanceof BodyWrite) {
             return ((BodyWrite) request).body.apply(null);
         }
-        String sql = ((StatementWrite) request).sql;
+        String sql = ((StatementWrite) request).sql();
         if (sql.startsWith("insert ")) {
             insert(sql.substring("insert ".length()));
             return 1;

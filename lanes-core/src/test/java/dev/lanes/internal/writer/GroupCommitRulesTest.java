@@ -16,6 +16,7 @@ import dev.lanes.internal.util.ManualClock;
 import dev.lanes.internal.writer.WriteRequest.BodyWrite;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
 import dev.lanes.internal.writer.WriteRequest.StatementWrite;
+import dev.lanes.internal.sql.text.StatementShape;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -84,7 +85,8 @@ class GroupCommitRulesTest {
     }
 
     private static StatementWrite statement(String sql) {
-        return new StatementWrite(sql, new Object[0], WriteRequest.Returns.COUNT, 0);
+        return new StatementWrite(StatementShape.of(sql), new Object[0],
+                WriteRequest.Returns.COUNT, 0);
     }
 
     private void run(GroupWrite... group) {

@@ -1,5 +1,6 @@
 package dev.lanes.internal.writer;
 
+import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +30,8 @@ public class LaneHandOffLincheckTest {
     private final AtomicInteger taken = new AtomicInteger();
 
     private static WriteRequest request() {
-        return new WriteRequest.StatementWrite("INSERT", new Object[0], WriteRequest.Returns.COUNT,
-                0);
+        return new WriteRequest.StatementWrite(StatementShape.of("INSERT INTO t VALUES (1)"),
+                new Object[0], WriteRequest.Returns.COUNT, 0);
     }
 
     /** An asynchronous write: leads its turn when the lane is idle, else queues. */

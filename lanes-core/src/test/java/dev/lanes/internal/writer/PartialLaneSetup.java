@@ -22,6 +22,6 @@ final class PartialLaneSetup {
         return new LaneSetup(name, Path.of(name),
                 DatabaseOptions.builder().slowWriteThreshold(slowWriteThreshold).build(), null,
                 clock, null, null, new MetricsReporter(name, MetricsListener.NONE), null, null,
-                null, null);
+                null, null, null);
     }
 }

@@ -14,6 +14,7 @@ import dev.lanes.dqlite.internal.wire.RequestType;
 import dev.lanes.dqlite.internal.wire.Requests;
 import dev.lanes.dqlite.internal.wire.Responses;
 import dev.lanes.dqlite.internal.wire.Rows;
+import dev.lanes.spi.SqlStatements;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -174,7 +175,7 @@ public final class Connection implements AutoCloseable {
 
     /** EXEC_SQL: runs every statement of {@code sql}; the parameters bind to the first. */
     public DqliteResult execSql(int db, String sql, Object[] params) {
-        return call(RequestType.EXEC_SQL, SqlText.isSingleStatement(sql),
+        return call(RequestType.EXEC_SQL, SqlStatements.count(sql) <= 1,
                 e -> Requests.execSql(e, db, sql, params),
                 x -> Responses.result(x.expect(Protocol.RESPONSE_RESULT)));
     }

@@ -1,4 +1,4 @@
-package dev.lanes.internal.sql;
+package dev.lanes.internal.sql.text;
 
 /**
  * The one SQL lexer of the runtime: enough of SQLite's tokenizer ({@code sqlite3GetToken}) to

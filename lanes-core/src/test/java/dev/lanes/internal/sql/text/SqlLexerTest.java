@@ -1,8 +1,8 @@
-package dev.lanes.internal.sql;
+package dev.lanes.internal.sql.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lanes.internal.sql.SqlLexer.Kind;
+import dev.lanes.internal.sql.text.SqlLexer.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

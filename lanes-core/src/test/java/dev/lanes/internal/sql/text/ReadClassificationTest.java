@@ -1,4 +1,4 @@
-package dev.lanes.internal.sql;
+package dev.lanes.internal.sql.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,9 +9,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What may run on a reader, decided from the text alone: a table of SQL texts and the verdict of
- * {@link ReadOnlyClassifier#refusal} for each, null for "only reads".
+ * {@link StatementShape#notARead} for each, null for "only reads".
  */
-class ReadOnlyClassifierTest {
+class ReadClassificationTest {
 
     static Stream<Arguments> verdicts() {
         return Stream.of(
@@ -89,6 +89,6 @@ class ReadOnlyClassifierTest {
     @ParameterizedTest(name = "[{index}] {0} -> {1}")
     @MethodSource("verdicts")
     void everyStatementKindGetsItsVerdict(String sql, String verdict) {
-        assertThat(ReadOnlyClassifier.refusal(sql)).isEqualTo(verdict);
+        assertThat(Texts.refusal(sql)).isEqualTo(verdict);
     }
 }

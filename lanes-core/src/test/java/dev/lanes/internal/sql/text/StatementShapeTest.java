@@ -1,4 +1,4 @@
-package dev.lanes.internal.sql;
+package dev.lanes.internal.sql.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,28 +6,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The lexer that finds statement boundaries and transaction control in SQL text. */
-class SqlTextTest {
+/** What a text's shape says of its statements: their ends, transaction control, none at all. */
+class StatementShapeTest {
 
     @Test
     void noStatementIsATextSqliteReadsNoTokenInBeforeItsEndOrFirstNul() {
         for (String empty : new String[] {"", " \n\t\f\r", "-- c", "/* unterminated", ";;",
                 " ; -- x\n;", "\0SELECT 1", "/* a */ \0 DELETE FROM t", "-- c; SELECT 1\0\n"}) {
-            assertThat(SqlText.noStatement(empty)).as("[%s]", empty).isTrue();
+            assertThat(Texts.noStatement(empty)).as("[%s]", empty).isTrue();
         }
         for (String some : new String[] {"SELECT 1", "; SELECT 1", "-- c\nSELECT 1",
                 "/* a */ x", "SELECT 1\0", "\u00a0", "\u2028SELECT 1", "'", "?"}) {
-            assertThat(SqlText.noStatement(some)).as("[%s]", some).isFalse();
+            assertThat(Texts.noStatement(some)).as("[%s]", some).isFalse();
         }
     }
 
     @Test
     void firstKeywordSkipsLeadingWhiteSpaceAndBothCommentStyles() {
-        assertThat(SqlText.firstKeyword("/* x */ -- y\n  commit")).isEqualTo("COMMIT");
-        assertThat(SqlText.firstKeyword("\n\t  savepoint a")).isEqualTo("SAVEPOINT");
-        assertThat(SqlText.firstKeyword("/* multi\n line; commit */select 1")).isEqualTo("SELECT");
-        assertThat(SqlText.firstKeyword("-- only a comment")).isEmpty();
-        assertThat(SqlText.firstKeyword("")).isEmpty();
+        assertThat(Texts.firstKeyword("/* x */ -- y\n  commit")).isEqualTo("COMMIT");
+        assertThat(Texts.firstKeyword("\n\t  savepoint a")).isEqualTo("SAVEPOINT");
+        assertThat(Texts.firstKeyword("/* multi\n line; commit */select 1")).isEqualTo("SELECT");
+        assertThat(Texts.firstKeyword("-- only a comment")).isEmpty();
+        assertThat(Texts.firstKeyword("")).isEmpty();
     }
 
     @ParameterizedTest
@@ -39,7 +39,7 @@ class SqlTextTest {
         ";commit", "-- a\n;\n/* b */ BEGIN"
     })
     void transactionControlIsFoundInAnyStatementOfTheText(String sql) {
-        assertThat(SqlText.transactionControl(sql)).isNotNull();
+        assertThat(Texts.transactionControl(sql)).isNotNull();
     }
 
     @ParameterizedTest
@@ -60,32 +60,32 @@ class SqlTextTest {
         ""
     })
     void textThatOnlyMentionsTransactionWordsIsNotTransactionControl(String sql) {
-        assertThat(SqlText.transactionControl(sql)).isNull();
+        assertThat(Texts.transactionControl(sql)).isNull();
     }
 
     @Test
     void transactionControlNamesTheOffendingKeyword() {
-        assertThat(SqlText.transactionControl("SELECT 1; rollback to a")).isEqualTo("ROLLBACK");
-        assertThat(SqlText.transactionControl("  release a")).isEqualTo("RELEASE");
+        assertThat(Texts.transactionControl("SELECT 1; rollback to a")).isEqualTo("ROLLBACK");
+        assertThat(Texts.transactionControl("  release a")).isEqualTo("RELEASE");
     }
 
     @Test
     void splitSeparatesStatementsAndDropsEmptyOnes() {
-        assertThat(SqlText.split("SELECT 1; SELECT 2;")).containsExactly("SELECT 1", "SELECT 2");
-        assertThat(SqlText.split(" ; ;SELECT 1;; -- c\n; /* d */ ;")).containsExactly("SELECT 1");
-        assertThat(SqlText.split("")).isEmpty();
-        assertThat(SqlText.split("SELECT 1")).containsExactly("SELECT 1");
+        assertThat(Texts.split("SELECT 1; SELECT 2;")).containsExactly("SELECT 1", "SELECT 2");
+        assertThat(Texts.split(" ; ;SELECT 1;; -- c\n; /* d */ ;")).containsExactly("SELECT 1");
+        assertThat(Texts.split("")).isEmpty();
+        assertThat(Texts.split("SELECT 1")).containsExactly("SELECT 1");
     }
 
     @Test
     void splitKeepsSemicolonsInsideLiteralsIdentifiersAndComments() {
-        assertThat(SqlText.split("INSERT INTO t VALUES ('a;b', \"c;d\", `e;f`, [g;h]); SELECT 2"))
+        assertThat(Texts.split("INSERT INTO t VALUES ('a;b', \"c;d\", `e;f`, [g;h]); SELECT 2"))
                 .containsExactly("INSERT INTO t VALUES ('a;b', \"c;d\", `e;f`, [g;h])", "SELECT 2");
-        assertThat(SqlText.split("SELECT 'it''s;here'; SELECT 2"))
+        assertThat(Texts.split("SELECT 'it''s;here'; SELECT 2"))
                 .containsExactly("SELECT 'it''s;here'", "SELECT 2");
-        assertThat(SqlText.split("SELECT 1 -- not; the end\n; SELECT 2"))
+        assertThat(Texts.split("SELECT 1 -- not; the end\n; SELECT 2"))
                 .containsExactly("SELECT 1 -- not; the end", "SELECT 2");
-        assertThat(SqlText.split("SELECT 1 /* ; */; SELECT 2"))
+        assertThat(Texts.split("SELECT 1 /* ; */; SELECT 2"))
                 .containsExactly("SELECT 1 /* ; */", "SELECT 2");
     }
 
@@ -95,11 +95,11 @@ class SqlTextTest {
                 + "  INSERT INTO log VALUES (new.id);\n"
                 + "  UPDATE counts SET n = n + 1;\n"
                 + "END";
-        assertThat(SqlText.split(trigger + "; SELECT 1")).containsExactly(trigger, "SELECT 1");
+        assertThat(Texts.split(trigger + "; SELECT 1")).containsExactly(trigger, "SELECT 1");
         String temp = "create temp trigger tr before delete on t begin select raise(abort, 'no'); end";
-        assertThat(SqlText.split(temp + ";" + temp + ";")).containsExactly(temp, temp);
+        assertThat(Texts.split(temp + ";" + temp + ";")).containsExactly(temp, temp);
         String ifNotExists = "CREATE TRIGGER IF NOT EXISTS tr AFTER UPDATE ON t BEGIN DELETE FROM u; END";
-        assertThat(SqlText.split(ifNotExists + "; COMMIT"))
+        assertThat(Texts.split(ifNotExists + "; COMMIT"))
                 .containsExactly(ifNotExists, "COMMIT");
     }
 
@@ -110,34 +110,34 @@ class SqlTextTest {
         String trigger = "CREATE TRIGGER tr AFTER INSERT ON t BEGIN "
                 + "UPDATE t SET v = CASE WHEN new.id > 1 THEN 'big' ELSE 'small' END; "
                 + "INSERT INTO log VALUES (new.id); END";
-        assertThat(SqlText.split(trigger + "; SELECT 1")).containsExactly(trigger, "SELECT 1");
-        assertThat(SqlText.transactionControl(trigger)).isNull();
+        assertThat(Texts.split(trigger + "; SELECT 1")).containsExactly(trigger, "SELECT 1");
+        assertThat(Texts.transactionControl(trigger)).isNull();
     }
 
     @Test
     void aTableNamedTriggerIsNotATrigger() {
-        assertThat(SqlText.split("CREATE TABLE trigger_log(x); SELECT 1"))
+        assertThat(Texts.split("CREATE TABLE trigger_log(x); SELECT 1"))
                 .containsExactly("CREATE TABLE trigger_log(x)", "SELECT 1");
-        assertThat(SqlText.split("CREATE TABLE \"trigger\"(x); COMMIT"))
+        assertThat(Texts.split("CREATE TABLE \"trigger\"(x); COMMIT"))
                 .containsExactly("CREATE TABLE \"trigger\"(x)", "COMMIT");
     }
 
     @Test
     void severalStatementsCountsOnlyStatementsNotSemicolonsInsideThem() {
-        assertThat(SqlText.severalStatements("SELECT 1")).isFalse();
-        assertThat(SqlText.severalStatements("SELECT 1;")).isFalse();
-        assertThat(SqlText.severalStatements("SELECT ';'; -- c")).isFalse();
-        assertThat(SqlText.severalStatements("SELECT 1; SELECT 2")).isTrue();
-        assertThat(SqlText.severalStatements(
+        assertThat(Texts.severalStatements("SELECT 1")).isFalse();
+        assertThat(Texts.severalStatements("SELECT 1;")).isFalse();
+        assertThat(Texts.severalStatements("SELECT ';'; -- c")).isFalse();
+        assertThat(Texts.severalStatements("SELECT 1; SELECT 2")).isTrue();
+        assertThat(Texts.severalStatements(
                 "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; SELECT 2; END")).isFalse();
     }
 
     @Test
     void shortenFoldsWhiteSpaceAndCutsLongStatementsForMessages() {
-        assertThat(SqlText.shorten("  SELECT\n\t1  ")).isEqualTo("SELECT 1");
+        assertThat(Texts.shorten("  SELECT\n\t1  ")).isEqualTo("SELECT 1");
         String longSql = "SELECT " + "x, ".repeat(40) + "y FROM t";
-        assertThat(SqlText.shorten(longSql)).hasSize(80).endsWith("...")
+        assertThat(Texts.shorten(longSql)).hasSize(80).endsWith("...")
                 .startsWith("SELECT x, x,");
-        assertThat(SqlText.shorten("x".repeat(80))).isEqualTo("x".repeat(80));
+        assertThat(Texts.shorten("x".repeat(80))).isEqualTo("x".repeat(80));
     }
 }

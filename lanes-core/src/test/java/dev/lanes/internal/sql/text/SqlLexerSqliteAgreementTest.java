@@ -1,4 +1,4 @@
-package dev.lanes.internal.sql;
+package dev.lanes.internal.sql.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,11 +50,11 @@ class SqlLexerSqliteAgreementTest {
         String sql = "SELECT $a(');DELETE FROM t;--')";
         c.getDatabase()._exec(sql);
         assertThat(rows()).as("SQLite ran the DELETE").isZero();
-        assertThat(ReadOnlyClassifier.refusal(sql)).isEqualTo("DELETE");
-        assertThat(SqlText.transactionControl("SELECT @c(`);;ROLLBACK")).isEqualTo("ROLLBACK");
-        assertThat(SqlText.transactionControl("SELECT :b(\");COMMIT;--\")")).isEqualTo("COMMIT");
-        assertThat(SqlText.transactionControl("SELECT #d([);END;--]")).isEqualTo("END");
-        assertThat(SqlText.split("SELECT $a::b(x), 1; SELECT 2"))
+        assertThat(Texts.refusal(sql)).isEqualTo("DELETE");
+        assertThat(Texts.transactionControl("SELECT @c(`);;ROLLBACK")).isEqualTo("ROLLBACK");
+        assertThat(Texts.transactionControl("SELECT :b(\");COMMIT;--\")")).isEqualTo("COMMIT");
+        assertThat(Texts.transactionControl("SELECT #d([);END;--]")).isEqualTo("END");
+        assertThat(Texts.split("SELECT $a::b(x), 1; SELECT 2"))
                 .containsExactly("SELECT $a::b(x), 1", "SELECT 2");
     }
 
@@ -63,8 +63,8 @@ class SqlLexerSqliteAgreementTest {
         String sql = "SELECT $a(;DELETE)";
         c.getDatabase()._exec(sql);
         assertThat(rows()).as("one statement: SQLite ran no DELETE").isEqualTo(2);
-        assertThat(SqlText.split(sql)).containsExactly(sql);
-        assertThat(ReadOnlyClassifier.refusal(sql)).isNull();
+        assertThat(Texts.split(sql)).containsExactly(sql);
+        assertThat(Texts.refusal(sql)).isNull();
     }
 
     @Test
@@ -73,8 +73,8 @@ class SqlLexerSqliteAgreementTest {
         String sql = "SELECT 0xe--'\n;DELETE FROM t;--'";
         c.getDatabase()._exec(sql);
         assertThat(rows()).as("SQLite ran the DELETE").isZero();
-        assertThat(ReadOnlyClassifier.refusal(sql)).isEqualTo("DELETE");
-        assertThat(SqlText.transactionControl("SELECT 0xe--'\n;COMMIT;--'")).isEqualTo("COMMIT");
+        assertThat(Texts.refusal(sql)).isEqualTo("DELETE");
+        assertThat(Texts.transactionControl("SELECT 0xe--'\n;COMMIT;--'")).isEqualTo("COMMIT");
         assertThat(tokens("0xe-1 1e5 1e 1.5e-3 .5 1_000 0x1F 0x")).containsExactly("0xe", "-",
                 "1", "1e5", "1e", "1.5e-3", ".5", "1_000", "0x1F", "0x");
     }
@@ -93,8 +93,8 @@ class SqlLexerSqliteAgreementTest {
         } catch (SQLException expected) {
             assertThat(expected.getMessage()).contains("unrecognized token");
         }
-        assertThat(SqlText.firstKeyword("\u000bCOMMIT")).isEmpty();
-        assertThat(SqlText.firstKeyword("\f\r\n\t COMMIT")).isEqualTo("COMMIT");
+        assertThat(Texts.firstKeyword("\u000bCOMMIT")).isEmpty();
+        assertThat(Texts.firstKeyword("\f\r\n\t COMMIT")).isEqualTo("COMMIT");
     }
 
     @Test
@@ -102,9 +102,9 @@ class SqlLexerSqliteAgreementTest {
         String trigger = "EXPLAIN QUERY PLAN CREATE TRIGGER tr AFTER INSERT ON t BEGIN "
                 + "SELECT 1; END";
         c.getDatabase()._exec(trigger); // one statement to SQLite's parser
-        assertThat(SqlText.split(trigger + "; COMMIT")).containsExactly(trigger, "COMMIT");
-        assertThat(SqlText.transactionControl(trigger)).isNull();
-        assertThat(SqlText.transactionControl("EXPLAIN CREATE TEMP TRIGGER tr AFTER INSERT ON "
+        assertThat(Texts.split(trigger + "; COMMIT")).containsExactly(trigger, "COMMIT");
+        assertThat(Texts.transactionControl(trigger)).isNull();
+        assertThat(Texts.transactionControl("EXPLAIN CREATE TEMP TRIGGER tr AFTER INSERT ON "
                 + "t BEGIN SELECT CASE WHEN 1 THEN 2 END; END")).isNull();
     }
 
@@ -119,26 +119,26 @@ class SqlLexerSqliteAgreementTest {
                 assertThat(rs.getInt(1)).as("EXPLAIN turned query_only off").isZero();
             }
         }
-        assertThat(ReadOnlyClassifier.refusal("EXPLAIN PRAGMA query_only=0"))
+        assertThat(Texts.refusal("EXPLAIN PRAGMA query_only=0"))
                 .isEqualTo("EXPLAIN of a pragma assignment (PRAGMA query_only = …)");
-        assertThat(ReadOnlyClassifier.refusal("explain query plan pragma main.cache_size(7)"))
+        assertThat(Texts.refusal("explain query plan pragma main.cache_size(7)"))
                 .startsWith("EXPLAIN of a pragma assignment");
         // what EXPLAIN never runs stays a read: a write, a pragma that acts when it runs
-        assertThat(ReadOnlyClassifier.refusal("EXPLAIN DELETE FROM t")).isNull();
-        assertThat(ReadOnlyClassifier.refusal("EXPLAIN QUERY PLAN PRAGMA optimize")).isNull();
-        assertThat(ReadOnlyClassifier.refusal("EXPLAIN PRAGMA user_version")).isNull();
+        assertThat(Texts.refusal("EXPLAIN DELETE FROM t")).isNull();
+        assertThat(Texts.refusal("EXPLAIN QUERY PLAN PRAGMA optimize")).isNull();
+        assertThat(Texts.refusal("EXPLAIN PRAGMA user_version")).isNull();
     }
 
     @Test
     void theDriversOwnCommandsAreFoundHoweverTheirFirstLettersAreCased() {
-        assertThat(SqlText.driverCommand("backup to /tmp/x.db")).isEqualTo("backup");
-        assertThat(SqlText.driverCommand("BACKUP main TO x")).isEqualTo("backup");
-        assertThat(SqlText.driverCommand("bac\u212Aup to x")).isEqualTo("backup"); // Kelvin k
-        assertThat(SqlText.driverCommand("Restore from x")).isEqualTo("restore");
-        assertThat(SqlText.driverCommand(" backup to x")).as("the driver looks at index 0 only")
+        assertThat(Texts.driverCommand("backup to /tmp/x.db")).isEqualTo("backup");
+        assertThat(Texts.driverCommand("BACKUP main TO x")).isEqualTo("backup");
+        assertThat(Texts.driverCommand("bac\u212Aup to x")).isEqualTo("backup"); // Kelvin k
+        assertThat(Texts.driverCommand("Restore from x")).isEqualTo("restore");
+        assertThat(Texts.driverCommand(" backup to x")).as("the driver looks at index 0 only")
                 .isNull();
-        assertThat(SqlText.driverCommand("SELECT 'backup to x'")).isNull();
-        assertThat(SqlText.driverCommand("back")).isNull();
+        assertThat(Texts.driverCommand("SELECT 'backup to x'")).isNull();
+        assertThat(Texts.driverCommand("back")).isNull();
     }
 
     private static List<String> tokens(String sql) {
