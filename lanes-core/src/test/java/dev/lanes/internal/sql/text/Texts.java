@@ -47,6 +47,12 @@ public final class Texts {
         return StatementShape.of(sql).loneSurrogateAt() >= 0;
     }
 
+    /** Whether a statement of {@code sql} names a pragma that Lanes' pragma table does not place. */
+    public static boolean namesAnUnplacedPragma(String sql) {
+        return StatementShape.of(sql).parts().stream()
+                .anyMatch(p -> p.pragma() != null && p.pragma().entry() == null);
+    }
+
     public static String shorten(String sql) {
         return StatementShape.shorten(sql);
     }
