@@ -8,7 +8,9 @@ import java.util.stream.Collectors;
 /**
  * The write scenario: for each synchronous level, Lanes against a HikariCP pool with {@code
  * threads} writers, then Lanes against one raw connection with a lone writer, each thread
- * inserting single rows of about 100 bytes as fast as they are acknowledged. Every run (every
+ * inserting single rows of about 100 bytes as fast as they are acknowledged, and Lanes with {@code
+ * threads} writers against SQLite's own C API committing one row per transaction in a loop
+ * ({@link SqliteCLoop}), where {@code gcc} and SQLite's headers are installed. Every run (every
  * repetition too) gets a fresh database file and its own warm-up, the two sides of a comparison
  * run next to each other in one process, and after each run the table's rows are counted against
  * the acknowledged inserts.
@@ -23,11 +25,13 @@ final class WriteScenario implements ScenarioBench {
     private final BenchOptions options;
     private final Path directory;
     private final WorkloadRunner runner;
+    private final SqliteCLoop loop;
 
     WriteScenario(BenchOptions options, Path directory) {
         this.options = options;
         this.directory = directory;
         this.runner = new WorkloadRunner(options.warmup(), options.durationFor(Scenario.WRITE));
+        this.loop = SqliteCLoop.build(directory.resolve("sqlite-c-loop"));
     }
 
     @Override
@@ -41,12 +45,16 @@ final class WriteScenario implements ScenarioBench {
         return writers + " writer" + (writers == 1 ? "" : "s") + " vs HikariCP ("
                 + HikariSystem.POOL_SIZE + " connections), 1 writer vs raw JDBC; synchronous "
                 + options.synchronousFor(Scenario.WRITE).stream().map(Enum::name)
-                        .collect(Collectors.joining(", "));
+                        .collect(Collectors.joining(", "))
+                + (loop.unavailable() == null
+                        ? "; " + writers + " vs SQLite's C loop (SQLite " + loop.sqliteVersion()
+                                + ", 1 connection)"
+                        : "; SQLite's C loop left out: " + loop.unavailable());
     }
 
     @Override
     public int plannedComparisons() {
-        return 2 * options.synchronousFor(Scenario.WRITE).size();
+        return (loop.unavailable() == null ? 3 : 2) * options.synchronousFor(Scenario.WRITE).size();
     }
 
     @Override
@@ -63,14 +71,33 @@ final class WriteScenario implements ScenarioBench {
                             file -> LanesSystem.open(options.lanesDatabase(), file, sync, 1)),
                     rep -> measure(sink, rep, "raw", sync, 1,
                             file -> RawJdbcSystem.open(file, sync)));
+            if (loop.unavailable() == null) {
+                sink.compare(
+                        rep -> measure(sink, rep + 1000, "lanes", sync, writers,
+                                file -> LanesSystem.open(options.lanesDatabase(), file, sync,
+                                        writers)),
+                        rep -> cLoop(sink, rep, sync));
+            }
         }
     }
 
-    private RunResult measure(Sink sink, int repetition, String system, Synchronous sync,
+    private RunResult cLoop(Sink sink, int repetition, Synchronous sync) throws Exception {
+        String level = sync.name().toLowerCase(Locale.ROOT);
+        Path file = directory.resolve("write-" + SqliteCLoop.SYSTEM + "-" + level + "-r"
+                + repetition + ".db");
+        sink.runStarting("write: SQLite's C loop, 1 connection, " + sync);
+        return loop.run(file, sync, options.warmup(), options.durationFor(Scenario.WRITE));
+    }
+
+    /**
+     * One run of {@code system}; {@code run} names its fresh file (the repetition, offset for a
+     * second comparison of the same system and threads).
+     */
+    private RunResult measure(Sink sink, int run, String system, Synchronous sync,
             int threads, Opener opener) throws Exception {
         String level = sync.name().toLowerCase(Locale.ROOT);
         Path file = directory.resolve(
-                "write-" + system + "-" + level + "-" + threads + "-r" + repetition + ".db");
+                "write-" + system + "-" + level + "-" + threads + "-r" + run + ".db");
         sink.runStarting("write: " + system + ", " + threads + " thread" + (threads == 1 ? "" : "s")
                 + ", " + sync);
         try (BenchSystem opened = opener.open(file)) {

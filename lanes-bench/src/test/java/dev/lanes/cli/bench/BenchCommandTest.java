@@ -51,9 +51,15 @@ class BenchCommandTest {
             assertWroteAndAllAreThere(run);
             assertCpuPerWrite(run);
         }
-        assertThat(systems).containsExactly("lanes/4", "hikari/4", "lanes/1", "raw/1");
+        boolean cLoop = SqliteCLoop.build(scratchParent.resolve("probe")).unavailable() == null;
+        if (cLoop) {
+            assertThat(systems).containsExactly("lanes/4", "hikari/4", "lanes/1", "raw/1",
+                    "lanes/4", SqliteCLoop.SYSTEM + "/1");
+        } else {
+            assertThat(systems).containsExactly("lanes/4", "hikari/4", "lanes/1", "raw/1");
+        }
         assertThat(report.get("settings").get("repeat").asInt()).isEqualTo(1);
-        assertThat(report.get("comparisons")).hasSize(2);
+        assertThat(report.get("comparisons")).hasSize(cLoop ? 3 : 2);
         assertThat(report.get("comparisons").get(0).get("baseline").asText()).isEqualTo("hikari");
         JsonNode lanes = report.get("runs").get(0);
         JsonNode hikari = report.get("runs").get(1);
@@ -80,8 +86,13 @@ class BenchCommandTest {
         assertThat(text.indexOf("writes/s")).isLessThan(text.indexOf("ratios"));
         assertThat(text).doesNotContain("reads/s", "tx/s");
         // not a terminal: progress goes to the error stream as plain lines
-        assertThat(err.toString()).contains("[1/4] write: lanes, 4 threads, NORMAL (400ms)",
-                "[4/4] write: raw, 1 thread, NORMAL").doesNotContain("\r", "\033");
+        int runs = cLoop ? 6 : 4;
+        assertThat(err.toString()).contains("[1/" + runs + "] write: lanes, 4 threads, NORMAL (400ms)",
+                "[4/" + runs + "] write: raw, 1 thread, NORMAL").doesNotContain("\r", "\033");
+        if (cLoop) {
+            assertThat(text).contains("vs SQLite's C loop (SQLite 3.", SqliteCLoop.SYSTEM);
+            assertThat(err.toString()).contains("[6/6] write: SQLite's C loop, 1 connection");
+        }
         assertScratchIsGone();
     }
 
