@@ -10,10 +10,12 @@ package dev.lanes;
  * property instead.
  */
 public final class UnsupportedDriverException extends LanesException {
+    /** A refusal with this message (what was found, the range, how to upgrade) and no cause. */
     public UnsupportedDriverException(String message) {
         super(ErrorCode.UNSUPPORTED_DRIVER, WriteOutcome.NOT_STARTED, message, null);
     }
 
+    /** A refusal with this message, caused by {@code cause} (null when none). */
     public UnsupportedDriverException(String message, Throwable cause) {
         super(ErrorCode.UNSUPPORTED_DRIVER, WriteOutcome.NOT_STARTED, message, cause);
     }

@@ -99,8 +99,8 @@ class GroupEndingFailureTest {
     }
 
     /**
-     * Issue 36: two or more group-ending writes in one group made innocent neighbours fail
-     * ROLLED_BACK ("ended the shared transaction twice"). However many end it, every innocent
+     * Two or more group-ending writes in one group must not make innocent neighbours fail
+     * ROLLED_BACK ("ended the shared transaction twice"): however many end it, every innocent
      * member commits exactly once. The blocker holds the lane until all 56 are queued, so they
      * form one group (maxGroupSize is 64).
      */

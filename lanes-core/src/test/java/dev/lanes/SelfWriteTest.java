@@ -75,9 +75,9 @@ class SelfWriteTest {
     }
 
     /**
-     * Issue 36: {@code db.write(c -> db.writeAsync(...).join())} deadlocked the database for
-     * good. The wait is refused at once, the queued write is withdrawn unrun, and the database
-     * goes on writing.
+     * {@code db.write(c -> db.writeAsync(...).join())} would wait for a write that can only run
+     * after the body ends, and so deadlock the database for good. The wait is refused at once,
+     * the queued write is withdrawn unrun, and the database goes on writing.
      */
     @Test
     void aBodyJoiningTheFutureOfAWriteItQueuedToItsOwnDatabaseIsRefusedInsteadOfDeadlocking() {

@@ -58,21 +58,25 @@ public record ObjectStore(URI endpoint, String bucket, String region, String acc
             return this;
         }
 
+        /** The bucket that holds the replicas; required. */
         public Builder bucket(String bucket) {
             this.bucket = bucket;
             return this;
         }
 
+        /** The region, {@code us-east-1} by default; any name for a store without regions. */
         public Builder region(String region) {
             this.region = region;
             return this;
         }
 
+        /** The access key; required. */
         public Builder accessKeyId(String key) {
             this.accessKeyId = key;
             return this;
         }
 
+        /** The secret key; required, and never shown by {@link ObjectStore#toString()}. */
         public Builder secretAccessKey(String secret) {
             this.secretAccessKey = secret;
             return this;
@@ -84,6 +88,12 @@ public record ObjectStore(URI endpoint, String bucket, String region, String acc
             return this;
         }
 
+        /**
+         * The store.
+         *
+         * @throws NullPointerException when the bucket or a key is missing
+         * @throws IllegalArgumentException when the prefix neither is empty nor ends in {@code /}
+         */
         public ObjectStore build() {
             return new ObjectStore(endpoint, bucket, region, accessKeyId, secretAccessKey, prefix);
         }

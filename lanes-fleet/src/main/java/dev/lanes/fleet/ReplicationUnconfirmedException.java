@@ -15,6 +15,10 @@ public final class ReplicationUnconfirmedException extends LanesException {
 
     private final String tenant;
 
+    /**
+     * @param tenant the tenant written
+     * @param message what could not be confirmed, and why
+     */
     public ReplicationUnconfirmedException(String tenant, String message) {
         super(ErrorCode.WRITE_FAILED, WriteOutcome.UNKNOWN, message, null);
         this.tenant = tenant;

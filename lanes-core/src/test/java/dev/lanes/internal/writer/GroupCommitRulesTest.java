@@ -190,7 +190,7 @@ class GroupCommitRulesTest {
         assertThat(replays()).isZero();
     }
 
-    /** Issue 36: two group-ending writes in one group no longer take an innocent one down. */
+    /** Two group-ending writes in one group never take an innocent one down. */
     @Test
     void anInnocentWriteCommitsWhenTwoCulpritsEachEndItsGroup() {
         BodyWrite a = write("a");

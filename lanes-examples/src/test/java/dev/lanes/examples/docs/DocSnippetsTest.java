@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every {@code ```java} block of README.md and docs/ compiles against the built modules, as Rust
  * compiles its doc-tests: a block is wrapped as {@link SnippetSource} says, all blocks are compiled
- * in one javac run on this module's test class path (core, micrometer, the starter, dqlite, jOOQ,
- * JDBI, Flyway, Spring), and the programs marked {@code <!-- snippet: run -->} are run, each in a
+ * in one javac run on this module's test class path (core, micrometer, the starter, dqlite, fleet,
+ * jOOQ, JDBI, Flyway, Spring), and the programs marked {@code <!-- snippet: run -->} are run, each in a
  * JVM of its own in an empty directory, and must end with status 0.
  */
 class DocSnippetsTest {

@@ -3,23 +3,25 @@ package dev.lanes.examples.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The product speaks of itself only: the README stays a first screen, and neither the docs nor
- * the code comments keep a journal of the work ("stop 28", "issue 21"); how the project got here
- * is git history and CHANGELOG.md. The logger names the guide lists are the runtime's.
+ * the code comments keep a journal of the work (a numbered stop, issue or session, or what the
+ * code did before); how the project got here is git history and CHANGELOG.md. The logger names the guide lists are the runtime's.
  */
 class DocsSpeakOfTheProductTest {
     private static final Pattern JOURNAL =
-            Pattern.compile("\\b([Ss]top|[Ii]ssue|[Ss]ession) #?\\d+\\b");
+            Pattern.compile("\\b([Ss]top|[Ii]ssue|[Ss]ession) #?\\d+\\b|\\b[Pp]reviously\\b");
 
     @Test
     void theReadmeIsUnder250Lines() {
@@ -32,13 +34,24 @@ class DocsSpeakOfTheProductTest {
         List<Path> files = new ArrayList<>(Docs.pages());
         files.add(root.resolve("ARCHITECTURE.md"));
         files.add(root.resolve("CONTRIBUTING.md"));
-        try (Stream<Path> all = Files.walk(root, 8)) {
-            all.filter(p -> !p.toString().contains("/target/") && !p.toString().contains("/.git/"))
-                    .filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/")
-                            || p.getFileName().toString().equals("README.md")
-                                    && p.getParent().getFileName().toString().startsWith("lanes-"))
-                    .forEach(files::add);
-        }
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                return name.equals("target") || name.equals(".git") ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path p, BasicFileAttributes attrs) {
+                if (p.toString().endsWith(".java") && p.toString().contains("/src/")
+                        || p.getFileName().toString().equals("README.md")
+                                && p.getParent().getFileName().toString().startsWith("lanes-")) {
+                    files.add(p);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
         List<String> journal = new ArrayList<>();
         for (Path file : files) {
             String[] lines = Docs.read(file).split("\n");

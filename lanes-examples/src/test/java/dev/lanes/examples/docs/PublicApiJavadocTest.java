@@ -49,6 +49,7 @@ class PublicApiJavadocTest {
             "lanes-spring-boot-starter/src/main/java/dev/lanes/spring/data",
             "lanes-dqlite/src/main/java/dev/lanes/dqlite",
             "lanes-dqlite/src/main/java/dev/lanes/dqlite/testing",
+            "lanes-fleet/src/main/java/dev/lanes/fleet",
             "lanes-cli/src/main/java/dev/lanes/cli",
             "lanes-cli/src/main/java/dev/lanes/cli/inspect");
 
