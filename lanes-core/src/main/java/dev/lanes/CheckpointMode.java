@@ -19,8 +19,7 @@ public enum CheckpointMode {
     /**
      * The default, except at {@link Synchronous#FULL} (see {@link
      * DatabaseOptions#checkpointMode()} for the measurements). A background checkpointer owns
-     * checkpoints: the writer connection runs with
-     * {@code wal_autocheckpoint=0}, so no commit runs one. While the database is being written,
+     * checkpoints, and while it keeps up no commit runs one. While the database is being written,
      * a background task on the runtime's pool looks at the WAL file every 250 ms and, once the
      * WAL passes 4 MiB (about SQLite's own 1000 pages), checkpoints it on a connection of its own.
      * The bulk of the copying is passive and never blocks a write. The checkpoint is then
@@ -32,6 +31,13 @@ public enum CheckpointMode {
      * round, even under writes that never pause (use {@link #AUTO} where it must stay at 4 MiB
      * whatever the load). That turn is not a write: it is not counted as one, and its failure
      * (a sync that failed, a full disk) leaves the frames in the WAL and the writer usable.
+     *
+     * <p>The writer helps when the checkpointer falls behind (it runs on the runtime's pool, which
+     * a loaded machine may starve): the writer connection's {@code wal_autocheckpoint} is a
+     * backstop of 4096 pages (16 MiB), so the commit that takes the WAL past it runs SQLite's
+     * passive checkpoint on the writer, as {@link #AUTO} would at 1000 pages, and the WAL stays
+     * bounded however little CPU the checkpointer gets. A checkpointer that keeps up never lets
+     * a commit reach it.
      *
      * <p>Two seconds after the last write the checkpointer stops looking. A WAL it checkpointed
      * is first truncated to zero bytes and its connection closed; a WAL that never reached 4 MiB

@@ -30,7 +30,8 @@ class CheckpointTest {
 
     @ParameterizedTest
     @EnumSource(CheckpointMode.class)
-    void theWriterAutocheckpointsOnlyInAutoMode(CheckpointMode mode) {
+    void theWriterAutocheckpointsInAutoModeAsABackstopInDedicatedModeAndNeverInExternalMode(
+            CheckpointMode mode) {
         Database db = runtime.openWithTable(mode + ".db", mode(mode));
         int pages = db.maintenance(c -> {
             try (Statement s = c.createStatement();
@@ -39,7 +40,9 @@ class CheckpointTest {
                 return rs.getInt(1);
             }
         });
-        assertThat(pages).isEqualTo(mode == CheckpointMode.AUTO ? 1000 : 0);
+        // DEDICATED: 16 MiB, four times the background checkpointer's threshold
+        assertThat(pages).isEqualTo(mode == CheckpointMode.AUTO ? 1000
+                : mode == CheckpointMode.DEDICATED ? 4096 : 0);
         assertThat(db.diagnostics().checkpoints().mode()).isEqualTo(mode);
     }
 

@@ -41,8 +41,9 @@ import org.sqlite.SQLiteOpenMode;
 
 /**
  * The background checkpointer of a database in {@link CheckpointMode#DEDICATED} mode: it owns
- * WAL reclamation, so the writer runs with {@code wal_autocheckpoint=0} and no commit pays for a
- * checkpoint.
+ * WAL reclamation, so no commit pays for a checkpoint while it keeps up; the writer's {@code
+ * wal_autocheckpoint} is only a backstop for when it falls behind ({@code
+ * SqliteConnections.writerAutocheckpointPages}).
  *
  * <h2>Policy</h2>
  * The checkpointer is <em>active</em> only while its database is being written: the writer lane

@@ -65,6 +65,31 @@ public final class SqliteConnections {
 
     /** The WAL autocheckpoint of {@link CheckpointMode#AUTO}: SQLite's default, set explicitly. */
     static final int AUTO_CHECKPOINT_PAGES = 1000;
+    /**
+     * The writer's autocheckpoint in {@link CheckpointMode#DEDICATED} mode: a backstop four times
+     * the background checkpointer's 4 MiB threshold (in 4 KiB pages). While the checkpointer keeps
+     * up, no commit reaches it; when it falls behind (it runs on the runtime's pool, which a
+     * loaded machine may starve), the commit that takes the WAL past it runs SQLite's passive
+     * checkpoint on the writer, where no write can add frames meanwhile, so the writer helps and
+     * the WAL stays bounded however little CPU the checkpointer gets.
+     */
+    static final int DEDICATED_BACKSTOP_PAGES = 4096;
+
+    /**
+     * The writer connection's {@code wal_autocheckpoint} for a checkpoint mode: SQLite's own in
+     * {@code AUTO}, the backstop in {@code DEDICATED}, none in {@code EXTERNAL}, where another tool
+     * owns checkpoints and Lanes never runs one.
+     */
+    public static int writerAutocheckpointPages(CheckpointMode checkpointMode) {
+        switch (checkpointMode) {
+            case AUTO:
+                return AUTO_CHECKPOINT_PAGES;
+            case DEDICATED:
+                return DEDICATED_BACKSTOP_PAGES;
+            default:
+                return 0;
+        }
+    }
 
     private SqliteConnections() {}
 
@@ -84,7 +109,7 @@ public final class SqliteConnections {
         config.enforceForeignKeys(true);
         SQLiteConnection c = open(config, path, Limits.LOCKED_DOWN);
         try {
-            walAutocheckpoint(c, checkpointMode == CheckpointMode.AUTO ? AUTO_CHECKPOINT_PAGES : 0);
+            walAutocheckpoint(c, writerAutocheckpointPages(checkpointMode));
         } catch (SQLException | RuntimeException e) {
             closeAfter(c, e);
             throw e;
