@@ -3,10 +3,12 @@ package dev.lanes.internal.types;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.WriteOutcome;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
@@ -27,6 +29,8 @@ import java.util.UUID;
  *   <li>{@code Instant}, {@code LocalDateTime}, {@code OffsetDateTime}, {@code LocalDate}: TEXT
  *       in the forms of {@link Temporals}; outside the years 0000 to 9999 they are refused;
  *   <li>{@code Character} and any other {@code CharSequence}: TEXT, its characters;
+ *   <li>{@code BigInteger}: TEXT, its decimal digits; {@code LocalTime}: TEXT {@code
+ *       HH:MM:SS[.fraction]}, which SQLite's {@code time()} reads;
  *   <li>{@code java.util.Date} and its {@code java.sql} subclasses ({@code Date}, {@code Time},
  *       {@code Timestamp}, which JDBC's setters take): handed to the driver, which stores them
  *       by its {@code date_class} setting;
@@ -106,6 +110,9 @@ public final class Parameters {
         if (value instanceof java.util.Date) {
             return value;
         }
+        if (value instanceof BigInteger || value instanceof LocalTime) {
+            return value.toString(); // decimal digits; ISO HH:MM:SS[.fraction], as time() reads
+        }
         if (value instanceof CharSequence || value instanceof Character) {
             return encode(value.toString(), position);
         }
@@ -161,8 +168,9 @@ public final class Parameters {
     /** The types {@link #encode} takes, for the message that refuses another. */
     private static final String SUPPORTED = "the supported types are String, Long, Integer, "
             + "Short, Byte, Double, Float, Boolean, BigDecimal, byte[], UUID, an enum, Instant, "
-            + "LocalDateTime, OffsetDateTime, LocalDate, java.util.Date (and java.sql.Date, "
-            + "Time, Timestamp), Character and other CharSequences, and null";
+            + "LocalDateTime, OffsetDateTime, LocalDate, LocalTime, BigInteger, java.util.Date "
+            + "(and java.sql.Date, Time, Timestamp), Character and other CharSequences, and "
+            + "null";
 
     /**
      * The placeholder for a parameter that was never set (a JDBC statement's gap): refused,
