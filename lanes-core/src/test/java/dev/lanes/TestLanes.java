@@ -205,7 +205,8 @@ public final class TestLanes {
      */
     public static Throwable asRecorded(Throwable thrown) {
         for (Throwable s : thrown.getSuppressed()) {
-            if (s.getClass() == thrown.getClass() && s.getMessage().equals(thrown.getMessage())) {
+            if (s.getClass() == thrown.getClass()
+                    && java.util.Objects.equals(s.getMessage(), thrown.getMessage())) {
                 return s;
             }
         }
