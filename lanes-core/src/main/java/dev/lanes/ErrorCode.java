@@ -33,6 +33,13 @@ public enum ErrorCode {
      */
     WRITE_FAILED(false),
     /**
+     * {@link ConstraintViolationException}: SQLite refused a write for a broken constraint
+     * ({@code UNIQUE}, {@code PRIMARY KEY}, {@code FOREIGN KEY}, {@code CHECK}, {@code NOT
+     * NULL}; see its {@code kind()}); rolled back, or unknown when the rollback could not be
+     * verified.
+     */
+    CONSTRAINT_VIOLATION(false),
+    /**
      * {@link WriterPoisonedException}: the writer refuses work since a commit or rollback could
      * not be verified; reopen the database.
      */

@@ -198,6 +198,21 @@ public final class TestLanes {
         }
     }
 
+    /**
+     * The failure as the runtime recorded it (what a metrics listener is told) behind {@code
+     * thrown}, the exception a synchronous caller got: that is a copy made on the caller's
+     * thread, with the recorded one attached as suppressed, or the recorded one itself.
+     */
+    public static Throwable asRecorded(Throwable thrown) {
+        for (Throwable s : thrown.getSuppressed()) {
+            if (s.getClass() == thrown.getClass()
+                    && java.util.Objects.equals(s.getMessage(), thrown.getMessage())) {
+                return s;
+            }
+        }
+        return thrown;
+    }
+
     /** The failure of a future that must complete exceptionally within {@link #WAIT}. */
     public static LanesException failureOf(CompletableFuture<?> future) {
         try {

@@ -1,6 +1,7 @@
 package dev.lanes.internal.jdbc;
 
 import dev.lanes.internal.sql.text.StatementShape;
+import dev.lanes.internal.types.Parameters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -160,7 +161,9 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
     /** Keeps {@code value} for parameter {@code position}, checked already. */
     private void put(int position, Object value) {
         if (position > parameters.length) {
+            int set = parameters.length;
             parameters = Arrays.copyOf(parameters, position);
+            Arrays.fill(parameters, set, position - 1, Parameters.UNSET); // refused if left so
         }
         parameters[position - 1] = value;
     }

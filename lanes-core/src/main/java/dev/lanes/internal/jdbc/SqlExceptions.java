@@ -3,12 +3,17 @@ package dev.lanes.internal.jdbc;
 import dev.lanes.CancelledException;
 import dev.lanes.ClosedException;
 import dev.lanes.ClosingException;
+import dev.lanes.ConstraintViolationException;
 import dev.lanes.DatabaseDeadException;
 import dev.lanes.DeadlineExceededException;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.WriteOutcome;
+import dev.lanes.internal.sqlite.Constraints;
+import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.internal.types.Parameters;
+import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLIntegrityConstraintViolationException;
@@ -19,8 +24,6 @@ import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
-import org.sqlite.SQLiteErrorCode;
-import org.sqlite.SQLiteException;
 
 /**
  * A {@link LanesException} as the standard {@link SQLException} a JDBC caller expects, with the
@@ -50,13 +53,17 @@ import org.sqlite.SQLiteException;
  *     as SQL text, several statements in one, a write from the thread that holds the pinned
  *     transaction outside it, such as Spring's {@code REQUIRES_NEW})</td><td>{@link
  *     SQLFeatureNotSupportedException}</td><td>0A000 (feature not supported)</td></tr>
+ * <tr><td>a parameter refused: a wrong count or one never set, a type Lanes cannot store,
+ *     text that is not valid UTF-16</td><td>{@link SQLNonTransientException}; {@link
+ *     SQLDataException} for the text</td><td>07001; 07006; 22021</td></tr>
  * <tr><td>a write in a read-only transaction or on a reader</td><td>{@link
  *     SQLNonTransientException}</td><td>25006 (read-only SQL transaction)</td></tr>
  * <tr><td>closing, closed, dead</td><td>{@link SQLNonTransientConnectionException}</td>
  *     <td>08003</td></tr>
  * <tr><td>any other NOT_STARTED</td><td>{@link SQLNonTransientException}</td><td>HY000</td></tr>
  * </table>
- * The vendor code is SQLite's primary result code when SQLite failed the statement (as
+ * A constraint's kind comes from {@link Constraints}, as the native API's {@link
+ * ConstraintViolationException#kind()} does. The vendor code is SQLite's primary result code when SQLite failed the statement (as
  * sqlite-jdbc's own exceptions carry it), else 0. A duplicate key has its own SQLState because
  * translators tell it apart by state: Spring's {@code DuplicateKeyException} needs {@code 23505}
  * (with {@code 23000} and SQLite's code 19 it was a plain {@code DataIntegrityViolationException}).
@@ -82,7 +89,7 @@ public final class SqlExceptions {
 
     public static SQLException of(LanesException e) {
         String message = e.getMessage();
-        SQLException sqlite = sqliteCause(e);
+        SQLException sqlite = Constraints.sqliteError(e.getCause());
         int vendor = sqlite == null ? 0 : sqlite.getErrorCode();
         if (e.outcome() == WriteOutcome.UNKNOWN) {
             return new SQLRecoverableException(message, COMPLETION_UNKNOWN, vendor, e);
@@ -93,6 +100,12 @@ public final class SqlExceptions {
         if (e instanceof ReadOnlyViolationException) {
             return new SQLNonTransientException(message, "25006", vendor, e);
         }
+        Parameters.Refusal parameter = parameterRefusal(e);
+        if (parameter != null) {
+            String state = parameter.getSQLState();
+            return state.startsWith("22") ? new SQLDataException(message, state, 0, e)
+                    : new SQLNonTransientException(message, state, 0, e);
+        }
         if (e instanceof InvalidRequestException) {
             return new SQLFeatureNotSupportedException(message, FEATURE_NOT_SUPPORTED, vendor, e);
         }
@@ -101,12 +114,15 @@ public final class SqlExceptions {
             return new SQLNonTransientConnectionException(message, "08003", vendor, e);
         }
         if (e.outcome() == WriteOutcome.ROLLED_BACK) {
-            int primary = vendor & 0xFF;
-            if (primary == 19) { // SQLITE_CONSTRAINT
+            ConstraintViolationException.Kind constraint =
+                    e instanceof ConstraintViolationException
+                    ? ((ConstraintViolationException) e).kind() : Constraints.kindOf(sqlite);
+            if (constraint != null) {
                 return new SQLIntegrityConstraintViolationException(message,
-                        duplicateKey(sqlite) ? UNIQUE_VIOLATION : "23000", vendor, e);
+                        constraint.duplicateKey() ? UNIQUE_VIOLATION : "23000", vendor, e);
             }
-            if (primary == 1) { // SQLITE_ERROR: no such table, syntax, ...
+            if (sqlite != null && SqliteConnections.primaryCode(sqlite) == 1) {
+                // SQLITE_ERROR: no such table, syntax, ...
                 return new SQLSyntaxErrorException(message, "42000", vendor, e);
             }
             return new SQLTransactionRollbackException(message, "40000", vendor, e);
@@ -117,21 +133,11 @@ public final class SqlExceptions {
         return new SQLNonTransientException(message, "HY000", vendor, e);
     }
 
-    /** Whether SQLite refused a row for a key that exists: a unique or primary-key constraint. */
-    private static boolean duplicateKey(SQLException sqlite) {
-        if (!(sqlite instanceof SQLiteException)) {
-            return false;
-        }
-        SQLiteErrorCode code = ((SQLiteException) sqlite).getResultCode();
-        return code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
-                || code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY;
-    }
-
-    /** The SQLite error beneath, if SQLite refused the statement. */
-    private static SQLException sqliteCause(Throwable t) {
-        for (Throwable c = t.getCause(); c != null; c = c.getCause()) {
-            if (c instanceof SQLException && ((SQLException) c).getErrorCode() != 0) {
-                return (SQLException) c;
+    /** The refusal of a parameter behind {@code e}: a wrong count, type or text; else null. */
+    private static Parameters.Refusal parameterRefusal(Throwable e) {
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+            if (c instanceof Parameters.Refusal) {
+                return (Parameters.Refusal) c;
             }
         }
         return null;

@@ -247,7 +247,7 @@ public final class Reads {
             try {
                 writerReady.join();
             } catch (CompletionException e) {
-                throw asLanes(e.getCause());
+                throw Failures.rethrown(e.getCause());
             }
         }
     }
@@ -561,7 +561,7 @@ public final class Reads {
                         interrupted = true;
                         cancel();
                     } catch (ExecutionException e) {
-                        throw asLanes(e.getCause());
+                        throw Failures.rethrown(e.getCause());
                     }
                 }
             } finally {

@@ -27,7 +27,13 @@ public final class Rows {
 
     private Rows() {}
 
+    /**
+     * Binds {@code args} to the parameters of {@code s}, each encoded by {@link Parameters}; as
+     * many arguments as the statement has parameters, or {@link
+     * dev.lanes.InvalidRequestException} before SQLite runs anything.
+     */
     public static void bind(PreparedStatement s, Object[] args) throws SQLException {
+        Parameters.checkCount(s.getParameterMetaData().getParameterCount(), args.length);
         for (int i = 0; i < args.length; i++) {
             s.setObject(i + 1, Parameters.encode(args[i], i + 1));
         }

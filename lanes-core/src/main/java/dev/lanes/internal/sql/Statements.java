@@ -157,13 +157,10 @@ public final class Statements {
     }
 
     /**
-     * Binds {@code args} to a cached statement. It keeps the previous run's arguments; clearing
-     * them costs a native call, needed only when this run does not bind every parameter again.
+     * Binds {@code args} to a cached statement. It keeps the previous run's arguments, and
+     * needs no clearing: {@link Rows#bind} binds every parameter again, or refuses the run.
      */
     private static void bindCached(PreparedStatement s, Object[] args) throws SQLException {
-        if (args.length < s.getParameterMetaData().getParameterCount()) {
-            s.clearParameters();
-        }
         Rows.bind(s, args);
     }
 

@@ -3,9 +3,12 @@ package dev.lanes.internal.types;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.WriteOutcome;
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
@@ -25,10 +28,20 @@ import java.util.UUID;
  *   <li>an enum constant: TEXT, its {@link Enum#name()};
  *   <li>{@code Instant}, {@code LocalDateTime}, {@code OffsetDateTime}, {@code LocalDate}: TEXT
  *       in the forms of {@link Temporals}; outside the years 0000 to 9999 they are refused;
- *   <li>anything else: handed to the driver's {@code setObject} unchanged, as before.
+ *   <li>{@code Character} and any other {@code CharSequence}: TEXT, its characters;
+ *   <li>{@code BigInteger}: TEXT, its decimal digits; {@code LocalTime}: TEXT {@code
+ *       HH:MM:SS[.fraction]}, which SQLite's {@code time()} reads;
+ *   <li>{@code java.util.Date} and its {@code java.sql} subclasses ({@code Date}, {@code Time},
+ *       {@code Timestamp}, which JDBC's setters take): handed to the driver, which stores them
+ *       by its {@code date_class} setting;
+ *   <li>anything else is refused: nothing is stored as its {@code toString()}.
  * </ul>
  *
- * A refused value fails the statement with {@link InvalidRequestException} before SQLite ran it.
+ * Text must be valid UTF-16: a lone surrogate is refused, since SQLite would store it as
+ * {@code ?}. A refused value fails the statement with {@link InvalidRequestException} before
+ * SQLite ran it; its cause is a {@link Refusal} carrying the SQLState that the JDBC data source
+ * reports. Every path that binds a value (the native API and JDBC) comes here, so this class
+ * alone decides how a value is stored.
  */
 public final class Parameters {
     private Parameters() {}
@@ -40,8 +53,16 @@ public final class Parameters {
      * @throws InvalidRequestException when the value has no faithful encoding
      */
     public static Object encode(Object value, int position) {
-        if (value == null || value instanceof String || value instanceof Long
-                || value instanceof Integer || value instanceof byte[]) {
+        if (value instanceof String) {
+            String text = (String) value;
+            int bad = loneSurrogate(text);
+            if (bad >= 0) {
+                throw badText(position, text, bad);
+            }
+            return value;
+        }
+        if (value == null || value instanceof Long || value instanceof Integer
+                || value instanceof byte[]) {
             return value;
         }
         if (value instanceof Double || value instanceof Float) {
@@ -86,7 +107,101 @@ public final class Parameters {
             return Temporals.inRange(t.toLocalDate()) && Temporals.inRange(t.toInstant())
                     ? Temporals.format(t) : outOfRange(position, value);
         }
-        return value;
+        if (value instanceof java.util.Date) {
+            return value;
+        }
+        if (value instanceof BigInteger || value instanceof LocalTime) {
+            return value.toString(); // decimal digits; ISO HH:MM:SS[.fraction], as time() reads
+        }
+        if (value instanceof CharSequence || value instanceof Character) {
+            return encode(value.toString(), position);
+        }
+        if (value == UNSET) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "parameter " + position
+                    + " was never set; set every parameter (setNull for NULL)",
+                    new Refusal(Refusal.WRONG_COUNT));
+        }
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "parameter " + position
+                + " is a " + value.getClass().getName() + ", which Lanes cannot store; "
+                + SUPPORTED, new Refusal(Refusal.UNSUPPORTED_TYPE));
+    }
+
+    /**
+     * Refuses {@code given} arguments for a statement of {@code expected} parameters: too many
+     * would fail in the driver, too few would bind NULL to the rest.
+     */
+    public static void checkCount(int expected, int given) {
+        if (expected != given) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "the statement has "
+                    + expected + (expected == 1 ? " parameter" : " parameters") + " but "
+                    + given + (given == 1 ? " argument was" : " arguments were")
+                    + " given; pass one argument per parameter (null for NULL)",
+                    new Refusal(Refusal.WRONG_COUNT));
+        }
+    }
+
+    /** The index of the first lone surrogate of {@code text}, or -1 when it is valid UTF-16. */
+    static int loneSurrogate(String text) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) {
+                if (Character.isHighSurrogate(c) && i + 1 < n
+                        && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static InvalidRequestException badText(int position, String text, int at) {
+        return new InvalidRequestException(WriteOutcome.NOT_STARTED, "parameter " + position
+                + " is a String that is not valid UTF-16: a lone surrogate (\\u"
+                + String.format("%04X", (int) text.charAt(at)) + ") at index " + at + " of "
+                + text.length() + " characters, which SQLite would store as '?'; was it cut "
+                + "inside a surrogate pair? Pass whole characters", new Refusal(Refusal.INVALID_TEXT));
+    }
+
+    /** The types {@link #encode} takes, for the message that refuses another. */
+    private static final String SUPPORTED = "the supported types are String, Long, Integer, "
+            + "Short, Byte, Double, Float, Boolean, BigDecimal, byte[], UUID, an enum, Instant, "
+            + "LocalDateTime, OffsetDateTime, LocalDate, LocalTime, BigInteger, java.util.Date "
+            + "(and java.sql.Date, Time, Timestamp), Character and other CharSequences, and "
+            + "null";
+
+    /**
+     * The placeholder for a parameter that was never set (a JDBC statement's gap): refused,
+     * where a {@code null} binds NULL.
+     */
+    public static final Object UNSET = new Object() {
+        @Override
+        public String toString() {
+            return "(unset)";
+        }
+    };
+
+    /**
+     * The cause of a refused parameter, carrying the SQLState the JDBC data source reports:
+     * {@code 07001} for a wrong count or an unset parameter, {@code 07006} for a type Lanes
+     * cannot store, {@code 22021} for text that is not valid UTF-16.
+     */
+    public static final class Refusal extends SQLException {
+        private static final long serialVersionUID = 1L;
+        static final String WRONG_COUNT = "07001";
+        static final String UNSUPPORTED_TYPE = "07006";
+        static final String INVALID_TEXT = "22021";
+
+        Refusal(String state) {
+            super("the parameter was refused", state);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this; // the InvalidRequestException it causes has the stack
+        }
     }
 
     private static String outOfRange(int position, Object value) {

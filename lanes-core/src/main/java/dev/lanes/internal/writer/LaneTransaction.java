@@ -3,6 +3,7 @@ package dev.lanes.internal.writer;
 import dev.lanes.BatchFailedException;
 import dev.lanes.BusyException;
 import dev.lanes.CapacityFloorException;
+import dev.lanes.ConstraintViolationException;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteFailedException;
@@ -10,6 +11,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.sql.BatchFailure;
+import dev.lanes.internal.sqlite.Constraints;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.spi.CommitFence;
@@ -393,14 +395,40 @@ final class LaneTransaction {
                     b.getCause());
         }
         if (cause instanceof InvalidRequestException) {
-            return new InvalidRequestException(outcome, cause.getMessage(), cause);
+            // One statement refused before SQLite ran it (a parameter it cannot bind) did not
+            // start; a body's refusal may follow statements it ran.
+            boolean unstarted = outcome == WriteOutcome.ROLLED_BACK
+                    && ((InvalidRequestException) cause).outcome() == WriteOutcome.NOT_STARTED
+                    && r.singleStatement();
+            return new InvalidRequestException(unstarted ? WriteOutcome.NOT_STARTED : outcome,
+                    cause.getMessage(), cause);
         }
         if (cause instanceof CapacityFloorException && outcome == WriteOutcome.ROLLED_BACK) {
             return new CapacityFloorException(cause.getMessage(), cause);
         }
         String what = outcome == WriteOutcome.UNKNOWN ? "failed, and whether it persisted in "
                 + "part is unknown" : "failed and was rolled back";
+        ConstraintViolationException.Kind constraint = Constraints.kindOf(cause);
+        if (constraint != null) {
+            return new ConstraintViolationException(constraint, outcome, name + ": "
+                    + r.describe() + " " + what + ": " + constraintMessage(cause), cause);
+        }
         return new WriteFailedException(outcome, name + ": " + r.describe() + " " + what + ": "
                 + cause, cause);
+    }
+
+    /**
+     * SQLite's own words for a constraint failure ({@code UNIQUE constraint failed: t.email}),
+     * without the driver's prefix ({@code [SQLITE_CONSTRAINT_UNIQUE] A UNIQUE constraint failed
+     * (…)}).
+     */
+    private static String constraintMessage(Throwable cause) {
+        SQLException sqlite = Constraints.sqliteError(cause);
+        String m = sqlite == null ? null : sqlite.getMessage();
+        if (m == null) {
+            return String.valueOf(cause);
+        }
+        int open = m.startsWith("[") ? m.indexOf(" (", m.indexOf(']')) : -1;
+        return open > 0 && m.endsWith(")") ? m.substring(open + 2, m.length() - 1) : m;
     }
 }

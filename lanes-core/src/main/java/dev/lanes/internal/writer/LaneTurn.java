@@ -196,8 +196,10 @@ final class LaneTurn {
                 return false;
             }
             dead = failed;
-            log.error("{}: cannot open the database at {}; it is dead", setup.name(),
-                    setup.path(), failed);
+            // Reported once: thrown to every request waiting for the open (and to lanes.open
+            // when an initializer or migration failed), kept in deadCause(); not logged again.
+            log.debug("{}: cannot open the database at {}; it is dead: {}", setup.name(),
+                    setup.path(), failed.toString());
             markDead(failed);
         }
         for (WriteRequest r : group) {

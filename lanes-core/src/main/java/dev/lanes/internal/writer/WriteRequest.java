@@ -195,6 +195,15 @@ public abstract sealed class WriteRequest
     }
 
     /** A short name for messages: the label, the statement, or the kind. */
+    /**
+     * Whether this request is one statement (not a body), so that a refusal before SQLite ran
+     * it leaves it not started.
+     */
+    final boolean singleStatement() {
+        return this instanceof StatementWrite || this instanceof Execute
+                || this instanceof Query;
+    }
+
     final String describe() {
         return options.label().map(label -> "'" + label + "'").orElseGet(this::describeKind);
     }

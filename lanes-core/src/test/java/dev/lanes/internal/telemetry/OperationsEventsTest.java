@@ -19,6 +19,7 @@ import dev.lanes.MetricsListener.Outcome;
 import dev.lanes.MetricsListener;
 import dev.lanes.ReadOptions;
 import dev.lanes.Subscription;
+import dev.lanes.TestLanes;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.telemetry.Recording.Checkout;
 import dev.lanes.internal.telemetry.Recording.Checkpoint;
@@ -238,7 +239,7 @@ class OperationsEventsTest {
                     .isEqualTo(recording.floorRefusals.get(0).value());
             Completed notStarted = recording.lastCompletedHere();
             assertThat(notStarted.outcome()).isEqualTo(Outcome.NOT_STARTED);
-            assertThat(notStarted.failure()).isSameAs(refused);
+            assertThat(notStarted.failure()).isSameAs(TestLanes.asRecorded(refused));
             assertThat(((LanesException) notStarted.failure()).code())
                     .isEqualTo(ErrorCode.CAPACITY_FLOOR);
         }

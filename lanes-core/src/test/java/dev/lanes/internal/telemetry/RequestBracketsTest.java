@@ -16,6 +16,7 @@ import dev.lanes.MetricsListener.Outcome;
 import dev.lanes.OverloadedException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.Statement;
+import dev.lanes.TestLanes;
 import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteFailedException;
@@ -123,7 +124,7 @@ class RequestBracketsTest {
                 }));
         Completed rolledBack = recording.lastCompletedHere();
         assertThat(rolledBack.outcome()).isEqualTo(Outcome.ROLLED_BACK);
-        assertThat(rolledBack.failure()).isSameAs(refused);
+        assertThat(rolledBack.failure()).isSameAs(TestLanes.asRecorded(refused));
 
         assertThat(db.<Integer>maintenance(c -> 7)).isEqualTo(7);
         assertThat(recording.lastStartedHere().operation()).isEqualTo(Operation.MAINTENANCE);
@@ -350,7 +351,7 @@ class RequestBracketsTest {
         assertThat(lost.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
         Completed unknown = recording.lastCompletedHere();
         assertThat(unknown.outcome()).isEqualTo(Outcome.UNKNOWN);
-        assertThat(unknown.failure()).isSameAs(lost);
+        assertThat(unknown.failure()).isSameAs(TestLanes.asRecorded(lost));
 
         // the poisoned writer refuses later writes at admission
         LanesException refused = catchThrowableOfType(LanesException.class,
