@@ -70,6 +70,11 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private final AtomicLong changes = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
     private final Set<String> knownNodes = ConcurrentHashMap.newKeySet();
+    /**
+     * Every node's address as last registered: a leaving node deletes its registration before it
+     * hands its tenants over, and serves them meanwhile, so requests are still sent there.
+     */
+    private final Map<String, String> addresses = new ConcurrentHashMap<>();
     /** When each tenant's owner key last changed, kept a little past {@link #RECENT_NANOS}. */
     private final Map<String, Long> recent = new ConcurrentHashMap<>();
     private volatile boolean closing;
@@ -131,6 +136,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                         await(slot.gone, Math.min(deadline, hold), tenant);
                         continue;
                     default:
+                        // ended; a lost acquisition may still be cleaning up its files
+                        await(slot.settled, deadline, tenant);
                         slots.remove(tenant, slot);
                         continue;
                 }
@@ -175,9 +182,15 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
      */
     private TenantSlot acquire(String tenant, long handedToken, long handedLease) {
         TenantSlot slot = new TenantSlot(tenant);
-        TenantSlot existing = slots.putIfAbsent(tenant, slot);
-        if (existing != null) {
-            return existing;
+        TenantSlot existing;
+        while ((existing = slots.putIfAbsent(tenant, slot)) != null) {
+            if (existing.state() != TenantSlot.State.GONE) {
+                return existing;
+            }
+            // a lost acquisition still cleaning up: its files are not free yet
+            await(existing.settled, System.nanoTime() + settings.acquireTimeout().toNanos(),
+                    tenant);
+            slots.remove(tenant, existing);
         }
         try {
             OwnerRecord other = acquirer.acquire(slot, handedToken, handedLease);
@@ -185,13 +198,16 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 slots.remove(tenant, slot);
                 slot.end(false, notOwner(tenant, other.node(), "tenant " + tenant
                         + " was claimed by node " + other.node()));
+                slot.settled.complete(null);
                 return null;
             }
+            slot.settled.complete(null);
         } catch (RuntimeException | Error e) {
             Throwable failure = e instanceof LanesException ? e : new OverloadedException(
                     "tenant " + tenant + " could not be acquired on node " + nodeId() + ": " + e, e);
             slots.remove(tenant, slot);
             slot.end(false, failure);
+            slot.settled.complete(null);
             log.warn("fleet {}: acquiring tenant {} failed: {}", nodeId(), tenant, e.toString());
             if (failure instanceof RuntimeException r) {
                 throw r;
@@ -283,6 +299,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
 
     @Override
     public void nodesChanged(Map<String, NodeRecord> live) {
+        live.values().forEach(n -> addresses.put(n.id(), n.address()));
         boolean joined = false;
         for (String id : live.keySet()) {
             joined |= knownNodes.add(id);
@@ -307,6 +324,12 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         }
         log.warn("fleet {}: tenant {} epoch {} lost: {}", nodeId(), slot.tenant, slot.token(),
                 why);
+        if (slot.abandon()) {
+            // being acquired: its thread will not serve it, and cleans up and ends the slot
+            // itself (until then the slot stays, so no other acquisition touches the files)
+            changes.incrementAndGet();
+            return;
+        }
         TenantFence fence = slot.fence();
         if (fence != null) {
             fence.close();
@@ -487,7 +510,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
 
     private Member member(String id) {
         NodeRecord n = ownership.liveNodes().get(id);
-        return new Member(id, n == null ? "" : n.address());
+        return new Member(id, n != null ? n.address() : addresses.getOrDefault(id, ""));
     }
 
     private NotOwnerException notOwner(String tenant, String node, String message) {

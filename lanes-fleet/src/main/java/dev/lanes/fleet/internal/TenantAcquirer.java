@@ -107,6 +107,7 @@ final class TenantAcquirer {
         } catch (RuntimeException | Error e) {
             if (db != null) {
                 db.shutdownNow();
+                FleetRuntime.awaitTerminated(db); // the next acquisition may replace its files
             }
             replicator.stop(tenant);
             try {
