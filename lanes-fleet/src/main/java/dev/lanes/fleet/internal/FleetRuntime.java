@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
 public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FleetRuntime.class);
     private static final int PARALLEL_MOVES = 4;
+    /** How many times a leaving node tries to hand a tenant over before it gives it up. */
+    private static final int CLOSE_ROUNDS = 3;
     /** How long after a change of its owner key a tenant's owner is read from etcd itself. */
     private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -129,7 +131,11 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                         }
                         return slot;
                     case ACQUIRING:
-                        await(slot.ready, deadline, tenant);
+                        try {
+                            await(slot.ready, deadline, tenant);
+                        } catch (LanesException e) {
+                            claimAgainOrThrow(e, deadline);
+                        }
                         continue;
                     case MOVING:
                         long hold = System.nanoTime() + settings.moveHold().toNanos();
@@ -168,10 +174,25 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 throw notOwner(tenant, placed, "tenant " + tenant + " has no owner; placement"
                         + " gives it to node " + placed);
             }
-            TenantSlot mineNow = acquire(tenant, 0, 0);
-            if (mineNow != null) {
-                await(mineNow.ready, deadline, tenant);
+            try {
+                TenantSlot mineNow = acquire(tenant, 0, 0);
+                if (mineNow != null) {
+                    await(mineNow.ready, deadline, tenant);
+                }
+            } catch (LanesException e) {
+                claimAgainOrThrow(e, deadline);
             }
+        }
+    }
+
+    /**
+     * Returns (the caller claims the tenant again) when {@code e} says the epoch was lost while
+     * it was being acquired, because this node's lease lapsed, and time is left; else throws it.
+     */
+    private static void claimAgainOrThrow(LanesException e, long deadline) {
+        if (!(e.getCause() instanceof TenantAcquirer.LostWhileAcquiring)
+                || System.nanoTime() - deadline >= 0) {
+            throw e;
         }
     }
 
@@ -537,7 +558,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
 
     /**
      * Leaves the fleet: hands every served tenant to the node placement picks among the others
-     * (or releases it when none is left), then stops replicating and revokes the lease.
+     * (or releases it when none is left), trying a tenant whose move could not finish again up
+     * to {@value #CLOSE_ROUNDS} times in all, then stops replicating and revokes the lease.
      */
     @Override
     public void close() {
@@ -549,14 +571,22 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 log.warn("fleet {}: leaving the node list failed ({}); handing over anyway",
                         nodeId(), e.toString());
             }
-            List<CompletableFuture<Boolean>> pending = new ArrayList<>();
-            for (TenantSlot slot : List.copyOf(slots.values())) {
-                if (slot.state() == TenantSlot.State.SERVING) {
-                    NodeRecord to = ownership.liveNodes().get(place(slot.tenant));
-                    pending.add(moveAsync(slot, to == null || to.id().equals(nodeId()) ? null : to));
+            // a move that could not finish (its replica did not catch up in time) left the
+            // tenant serving here: try it again, a few times, before giving it up
+            for (int round = 0; round < CLOSE_ROUNDS; round++) {
+                List<CompletableFuture<Boolean>> pending = new ArrayList<>();
+                for (TenantSlot slot : List.copyOf(slots.values())) {
+                    if (slot.state() == TenantSlot.State.SERVING) {
+                        NodeRecord to = ownership.liveNodes().get(place(slot.tenant));
+                        pending.add(moveAsync(slot,
+                                to == null || to.id().equals(nodeId()) ? null : to));
+                    }
                 }
+                if (pending.isEmpty()) {
+                    break;
+                }
+                pending.forEach(CompletableFuture::join);
             }
-            pending.forEach(CompletableFuture::join);
             for (TenantSlot slot : List.copyOf(slots.values())) {
                 lost(slot, "this node is leaving the fleet");
             }

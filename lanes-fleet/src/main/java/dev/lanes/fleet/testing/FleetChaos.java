@@ -53,11 +53,12 @@ public final class FleetChaos {
     private final LocalFleet.Settings settings;
     private final Consumer<String> progress;
     /**
-     * A client gives up on an answer after 30 s, well past what a node itself waits (for a
-     * tenant being acquired, for a REPLICATED write's upload), so that a write the node still
-     * acknowledges is not counted unknown.
+     * A client gives up on an answer only after the node it asked could have forwarded it and
+     * the owner waited its longest (for a tenant being acquired, then for a REPLICATED write's
+     * upload), so that a write a node still acknowledges is not counted unknown.
      */
-    private final ChaosLedger ledger = new ChaosLedger(Duration.ofSeconds(30));
+    private static final Duration CLIENT_TIMEOUT = FleetNodeMain.FORWARD_TIMEOUT.plusSeconds(30);
+    private final ChaosLedger ledger = new ChaosLedger(CLIENT_TIMEOUT);
     private final ChaosReport report = new ChaosReport();
     private final List<String> tenants = new ArrayList<>();
     private final List<Long> disruptions = new ArrayList<>();
@@ -117,7 +118,8 @@ public final class FleetChaos {
         } finally {
             stop.set(true);
             for (Thread t : writers) {
-                t.join(TimeUnit.SECONDS.toMillis(30));
+                // a write still in flight may yet commit: the ledger must know its outcome
+                t.join(CLIENT_TIMEOUT.plusSeconds(10).toMillis());
             }
             dumpLedger(); // also when an event failed: what the clients saw until then
         }
