@@ -50,9 +50,13 @@ final class Engines implements AutoCloseable {
         }
     }
 
-    /** A node builder wired to these engines. */
+    /**
+     * A node builder wired to these engines, on a 5 s lease: a loaded machine may stall a node
+     * for a second or two, which must not cost it its lease in a test that does not mean it to.
+     */
     Fleet.Builder node(String id, Path dataDir) {
         return Fleet.builder().nodeId(id).address("node:" + id).etcd(etcd.endpoints())
+                .leaseTtl(java.time.Duration.ofSeconds(5))
                 .dataDirectory(dataDir).objectStore(store.objectStore()).litestream(litestream)
                 .replicationInterval(java.time.Duration.ofMillis(100))
                 .litestreamProcesses(1);

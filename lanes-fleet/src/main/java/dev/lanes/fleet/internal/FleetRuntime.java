@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
 public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FleetRuntime.class);
     private static final int PARALLEL_MOVES = 4;
+    /** How many times a leaving node tries to hand a tenant over before it gives it up. */
+    private static final int CLOSE_ROUNDS = 3;
     /** How long after a change of its owner key a tenant's owner is read from etcd itself. */
     private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -70,6 +72,11 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private final AtomicLong changes = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
     private final Set<String> knownNodes = ConcurrentHashMap.newKeySet();
+    /**
+     * Every node's address as last registered: a leaving node deletes its registration before it
+     * hands its tenants over, and serves them meanwhile, so requests are still sent there.
+     */
+    private final Map<String, String> addresses = new ConcurrentHashMap<>();
     /** When each tenant's owner key last changed, kept a little past {@link #RECENT_NANOS}. */
     private final Map<String, Long> recent = new ConcurrentHashMap<>();
     private volatile boolean closing;
@@ -124,13 +131,19 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                         }
                         return slot;
                     case ACQUIRING:
-                        await(slot.ready, deadline, tenant);
+                        try {
+                            await(slot.ready, deadline, tenant);
+                        } catch (LanesException e) {
+                            claimAgainOrThrow(e, deadline);
+                        }
                         continue;
                     case MOVING:
                         long hold = System.nanoTime() + settings.moveHold().toNanos();
                         await(slot.gone, Math.min(deadline, hold), tenant);
                         continue;
                     default:
+                        // ended; a lost acquisition may still be cleaning up its files
+                        await(slot.settled, deadline, tenant);
                         slots.remove(tenant, slot);
                         continue;
                 }
@@ -161,10 +174,25 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 throw notOwner(tenant, placed, "tenant " + tenant + " has no owner; placement"
                         + " gives it to node " + placed);
             }
-            TenantSlot mineNow = acquire(tenant, 0, 0);
-            if (mineNow != null) {
-                await(mineNow.ready, deadline, tenant);
+            try {
+                TenantSlot mineNow = acquire(tenant, 0, 0);
+                if (mineNow != null) {
+                    await(mineNow.ready, deadline, tenant);
+                }
+            } catch (LanesException e) {
+                claimAgainOrThrow(e, deadline);
             }
+        }
+    }
+
+    /**
+     * Returns (the caller claims the tenant again) when {@code e} says the epoch was lost while
+     * it was being acquired, because this node's lease lapsed, and time is left; else throws it.
+     */
+    private static void claimAgainOrThrow(LanesException e, long deadline) {
+        if (!(e.getCause() instanceof TenantAcquirer.LostWhileAcquiring)
+                || System.nanoTime() - deadline >= 0) {
+            throw e;
         }
     }
 
@@ -175,9 +203,15 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
      */
     private TenantSlot acquire(String tenant, long handedToken, long handedLease) {
         TenantSlot slot = new TenantSlot(tenant);
-        TenantSlot existing = slots.putIfAbsent(tenant, slot);
-        if (existing != null) {
-            return existing;
+        TenantSlot existing;
+        while ((existing = slots.putIfAbsent(tenant, slot)) != null) {
+            if (existing.state() != TenantSlot.State.GONE) {
+                return existing;
+            }
+            // a lost acquisition still cleaning up: its files are not free yet
+            await(existing.settled, System.nanoTime() + settings.acquireTimeout().toNanos(),
+                    tenant);
+            slots.remove(tenant, existing);
         }
         try {
             OwnerRecord other = acquirer.acquire(slot, handedToken, handedLease);
@@ -185,13 +219,16 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 slots.remove(tenant, slot);
                 slot.end(false, notOwner(tenant, other.node(), "tenant " + tenant
                         + " was claimed by node " + other.node()));
+                slot.settled.complete(null);
                 return null;
             }
+            slot.settled.complete(null);
         } catch (RuntimeException | Error e) {
             Throwable failure = e instanceof LanesException ? e : new OverloadedException(
                     "tenant " + tenant + " could not be acquired on node " + nodeId() + ": " + e, e);
             slots.remove(tenant, slot);
             slot.end(false, failure);
+            slot.settled.complete(null);
             log.warn("fleet {}: acquiring tenant {} failed: {}", nodeId(), tenant, e.toString());
             if (failure instanceof RuntimeException r) {
                 throw r;
@@ -283,6 +320,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
 
     @Override
     public void nodesChanged(Map<String, NodeRecord> live) {
+        live.values().forEach(n -> addresses.put(n.id(), n.address()));
         boolean joined = false;
         for (String id : live.keySet()) {
             joined |= knownNodes.add(id);
@@ -307,6 +345,12 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         }
         log.warn("fleet {}: tenant {} epoch {} lost: {}", nodeId(), slot.tenant, slot.token(),
                 why);
+        if (slot.abandon()) {
+            // being acquired: its thread will not serve it, and cleans up and ends the slot
+            // itself (until then the slot stays, so no other acquisition touches the files)
+            changes.incrementAndGet();
+            return;
+        }
         TenantFence fence = slot.fence();
         if (fence != null) {
             fence.close();
@@ -487,7 +531,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
 
     private Member member(String id) {
         NodeRecord n = ownership.liveNodes().get(id);
-        return new Member(id, n == null ? "" : n.address());
+        return new Member(id, n != null ? n.address() : addresses.getOrDefault(id, ""));
     }
 
     private NotOwnerException notOwner(String tenant, String node, String message) {
@@ -514,7 +558,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
 
     /**
      * Leaves the fleet: hands every served tenant to the node placement picks among the others
-     * (or releases it when none is left), then stops replicating and revokes the lease.
+     * (or releases it when none is left), trying a tenant whose move could not finish again up
+     * to {@value #CLOSE_ROUNDS} times in all, then stops replicating and revokes the lease.
      */
     @Override
     public void close() {
@@ -526,14 +571,22 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 log.warn("fleet {}: leaving the node list failed ({}); handing over anyway",
                         nodeId(), e.toString());
             }
-            List<CompletableFuture<Boolean>> pending = new ArrayList<>();
-            for (TenantSlot slot : List.copyOf(slots.values())) {
-                if (slot.state() == TenantSlot.State.SERVING) {
-                    NodeRecord to = ownership.liveNodes().get(place(slot.tenant));
-                    pending.add(moveAsync(slot, to == null || to.id().equals(nodeId()) ? null : to));
+            // a move that could not finish (its replica did not catch up in time) left the
+            // tenant serving here: try it again, a few times, before giving it up
+            for (int round = 0; round < CLOSE_ROUNDS; round++) {
+                List<CompletableFuture<Boolean>> pending = new ArrayList<>();
+                for (TenantSlot slot : List.copyOf(slots.values())) {
+                    if (slot.state() == TenantSlot.State.SERVING) {
+                        NodeRecord to = ownership.liveNodes().get(place(slot.tenant));
+                        pending.add(moveAsync(slot,
+                                to == null || to.id().equals(nodeId()) ? null : to));
+                    }
                 }
+                if (pending.isEmpty()) {
+                    break;
+                }
+                pending.forEach(CompletableFuture::join);
             }
-            pending.forEach(CompletableFuture::join);
             for (TenantSlot slot : List.copyOf(slots.values())) {
                 lost(slot, "this node is leaving the fleet");
             }

@@ -25,6 +25,18 @@ final class TenantAcquirer {
     private static final Logger log = LoggerFactory.getLogger(TenantAcquirer.class);
     private static final Duration RECORD_BOUND = Duration.ofSeconds(60);
 
+    /**
+     * The epoch being acquired was lost meanwhile (this node's lease lapsed): nothing was served,
+     * and the tenant may be claimed again under the node's next lease.
+     */
+    static final class LostWhileAcquiring extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        LostWhileAcquiring(String message) {
+            super(message);
+        }
+    }
+
     private final FleetSettings settings;
     private final Ownership ownership;
     private final Replicator replicator;
@@ -94,7 +106,7 @@ final class TenantAcquirer {
             if (!slot.serve(db, fence)) {
                 // lost while it was being acquired (the lease went): never serve it
                 fence.close();
-                throw new IllegalStateException("tenant " + tenant + " epoch " + token
+                throw new LostWhileAcquiring("tenant " + tenant + " epoch " + token
                         + " was lost while it was being acquired");
             }
             changes.incrementAndGet();
@@ -107,6 +119,7 @@ final class TenantAcquirer {
         } catch (RuntimeException | Error e) {
             if (db != null) {
                 db.shutdownNow();
+                FleetRuntime.awaitTerminated(db); // the next acquisition may replace its files
             }
             replicator.stop(tenant);
             try {

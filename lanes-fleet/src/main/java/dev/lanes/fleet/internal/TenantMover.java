@@ -120,7 +120,12 @@ final class TenantMover {
             Database db = settings.lanes().open(files.database(slot.tenant),
                     settings.options().toBuilder().checkpointMode(CheckpointMode.EXTERNAL)
                             .commitFence(slot.fence()).build());
-            slot.resume(db);
+            if (!slot.resume(db)) {
+                // lost while it was moving: the epoch is over, never serve it again
+                db.shutdownNow();
+                FleetRuntime.awaitTerminated(db);
+                finish(slot, false);
+            }
         } catch (RuntimeException e) {
             log.error("fleet {}: reopening tenant {} after a failed move failed; giving it up",
                     ownership.nodeId(), slot.tenant, e);

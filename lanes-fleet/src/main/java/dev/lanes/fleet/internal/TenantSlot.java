@@ -20,6 +20,12 @@ final class TenantSlot {
     final CompletableFuture<TenantSlot> ready = new CompletableFuture<>();
     final CompletableFuture<Boolean> gone = new CompletableFuture<>();
     final CompletableFuture<Void> recorded = new CompletableFuture<>();
+    /**
+     * Completed once the thread that acquires the tenant is done with its files (serving, or
+     * failed and cleaned up). A slot lost while being acquired stays in the slot map until then,
+     * so no second acquisition restores into the same files meanwhile.
+     */
+    final CompletableFuture<Void> settled = new CompletableFuture<>();
     private final AtomicReference<State> state = new AtomicReference<>(State.ACQUIRING);
     private volatile Database db;
     private volatile TenantFence fence;
@@ -61,10 +67,20 @@ final class TenantSlot {
         return state.compareAndSet(State.SERVING, State.MOVING);
     }
 
-    /** MOVING → SERVING on a reopened database (the move failed). */
-    void resume(Database reopened) {
+    /**
+     * ACQUIRING → GONE: the epoch was lost while being acquired; the acquiring thread sees it
+     * when it tries to serve, cleans up and ends the slot.
+     *
+     * @return false if the slot was not being acquired
+     */
+    boolean abandon() {
+        return state.compareAndSet(State.ACQUIRING, State.GONE);
+    }
+
+    /** MOVING → SERVING on a reopened database (the move failed); false if it ended meanwhile. */
+    boolean resume(Database reopened) {
         this.db = reopened;
-        state.set(State.SERVING);
+        return state.compareAndSet(State.MOVING, State.SERVING);
     }
 
     /**

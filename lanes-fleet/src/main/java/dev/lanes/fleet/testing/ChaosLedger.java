@@ -24,9 +24,12 @@ import java.util.function.Supplier;
 final class ChaosLedger {
     enum Outcome { ACKED, ROLLED_BACK, NOT_STARTED, UNKNOWN }
 
-    /** One write: its tenant, outcome, the node that acknowledged it, and when (nanoTime). */
+    /**
+     * One write: its tenant, outcome, the node that acknowledged it, and when (nanoTime); the
+     * node it was sent to and, when not acknowledged, what the answer said.
+     */
     record Write(long id, String tenant, Outcome outcome, String node, long sentNanos,
-            long endNanos) {}
+            long endNanos, String via, String detail) {}
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(1))
@@ -51,13 +54,16 @@ final class ChaosLedger {
         long sent = System.nanoTime();
         Outcome outcome;
         String by = null;
+        String detail = null;
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(
                             URI.create(node + "/write?tenant=" + tenant + "&id=" + id))
                     .timeout(timeout).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString());
             String body = r.body();
-            if (r.statusCode() == 200 && body.startsWith("ok ")) {
+            detail = r.statusCode() == 200 && body.startsWith("ok ") ? null
+                    : r.statusCode() + " " + body;
+            if (detail == null) {
                 outcome = Outcome.ACKED;
                 by = body.substring(3).trim();
             } else if (body.startsWith("NOT_STARTED")) {
@@ -69,16 +75,20 @@ final class ChaosLedger {
             }
         } catch (ConnectException e) {
             outcome = Outcome.NOT_STARTED; // no node took it
+            detail = e.toString();
         } catch (HttpTimeoutException e) {
             outcome = Outcome.UNKNOWN;
+            detail = e.toString();
         } catch (java.io.IOException e) {
             outcome = e.getCause() instanceof ConnectException ? Outcome.NOT_STARTED
                     : Outcome.UNKNOWN;
+            detail = e.toString();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             outcome = Outcome.UNKNOWN;
+            detail = e.toString();
         }
-        Write w = new Write(id, tenant, outcome, by, sent, System.nanoTime());
+        Write w = new Write(id, tenant, outcome, by, sent, System.nanoTime(), node, detail);
         writes.put(id, w);
         return w;
     }
@@ -86,6 +96,23 @@ final class ChaosLedger {
     /** Every write so far. */
     java.util.Collection<Write> all() {
         return writes.values();
+    }
+
+    /**
+     * Writes every write, in id order, to {@code file} as tab-separated lines: id, tenant,
+     * outcome, sent and ended (ms from {@code origin}), node sent to, node that acknowledged,
+     * what a failure's answer said.
+     */
+    void dump(java.nio.file.Path file, long origin) throws java.io.IOException {
+        List<String> lines = new java.util.ArrayList<>();
+        lines.add("id\ttenant\toutcome\tsentMs\tendMs\tvia\tackedBy\tdetail");
+        writes.values().stream().sorted(java.util.Comparator.comparingLong(Write::id))
+                .forEach(w -> lines.add(w.id() + "\t" + w.tenant() + "\t" + w.outcome() + "\t"
+                        + (w.sentNanos() - origin) / 1_000_000 + "\t"
+                        + (w.endNanos() - origin) / 1_000_000 + "\t" + w.via() + "\t"
+                        + w.node() + "\t" + (w.detail() == null ? ""
+                                : w.detail().replace('\n', ' ').replace('\t', ' '))));
+        java.nio.file.Files.write(file, lines, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     Write get(long id) {

@@ -21,6 +21,8 @@ public final class ChaosReport {
     final List<Long> movePauses = Collections.synchronizedList(new ArrayList<>());
     /** Writes that failed (not acknowledged) while only planned moves ran. */
     long failedDuringMoves;
+    /** What those writes were told (digits as N), and how many were told it. */
+    final Map<String, Long> moveFailures = Collections.synchronizedMap(new LinkedHashMap<>());
     final List<String> violations = Collections.synchronizedList(new ArrayList<>());
     final Map<ChaosLedger.Outcome, Long> outcomes = new LinkedHashMap<>();
     /** LOCAL: acknowledged writes missing at the end, and the oldest one's age at its event. */
@@ -101,6 +103,12 @@ public final class ChaosReport {
                 + " max %d ms; %d writes not acknowledged during moves%n", pauses.size(),
                 percentile(pauses, 50), percentile(pauses, 99), percentile(pauses, 100),
                 failedDuringMoves));
+        synchronized (moveFailures) {
+            moveFailures.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(8)
+                    .forEach(e -> s.append(String.format("  %6d x %s%n", e.getValue(),
+                            e.getKey())));
+        }
         s.append(String.format("acknowledged writes lost: %d (oldest %d ms before its event)%n",
                 localLosses, maxLossAgeMillis));
         s.append("events: ").append(String.join("; ", events)).append('\n');

@@ -31,6 +31,12 @@ import java.util.function.Consumer;
  */
 public final class FleetChaos {
     /**
+     * How long a failed node's tenants may take to serve again before the run calls them
+     * unserved: far above the lease, because on a loaded machine each restore alone can take
+     * tens of seconds.
+     */
+    private static final Duration PROBE_BOUND = Duration.ofSeconds(120);
+    /**
      * @param nodes fleet nodes at the start
      * @param tenants tenants written
      * @param clients background writer threads
@@ -46,7 +52,13 @@ public final class FleetChaos {
     private final Plan plan;
     private final LocalFleet.Settings settings;
     private final Consumer<String> progress;
-    private final ChaosLedger ledger = new ChaosLedger(Duration.ofSeconds(5));
+    /**
+     * A client gives up on an answer only after the node it asked could have forwarded it and
+     * the owner waited its longest (for a tenant being acquired, then for a REPLICATED write's
+     * upload), so that a write a node still acknowledges is not counted unknown.
+     */
+    private static final Duration CLIENT_TIMEOUT = FleetNodeMain.FORWARD_TIMEOUT.plusSeconds(30);
+    private final ChaosLedger ledger = new ChaosLedger(CLIENT_TIMEOUT);
     private final ChaosReport report = new ChaosReport();
     private final List<String> tenants = new ArrayList<>();
     private final List<Long> disruptions = new ArrayList<>();
@@ -56,13 +68,19 @@ public final class FleetChaos {
     private final Map<String, ConcurrentLinkedQueue<ChaosLedger.Write>> hot =
             new ConcurrentHashMap<>();
 
-    private FleetChaos(LocalEtcd etcd, LocalFleet fleet, Plan plan, LocalFleet.Settings settings,
-            Consumer<String> progress) {
+    private final Path dir;
+    private final long origin = System.nanoTime();
+
+    private FleetChaos(Path dir, LocalEtcd etcd, LocalFleet fleet, Plan plan,
+            LocalFleet.Settings settings, Consumer<String> progress) {
+        this.dir = dir;
         this.etcd = etcd;
         this.fleet = fleet;
         this.plan = plan;
         this.settings = settings;
-        this.progress = progress;
+        this.progress = line -> progress.accept(String.format("%s (+%.1f s) %s",
+                java.time.LocalTime.now(java.time.ZoneOffset.UTC), (System.nanoTime() - origin) / 1e9,
+                line));
     }
 
     /** Runs the scenario on the given engines; every node it starts is stopped before it returns. */
@@ -71,7 +89,7 @@ public final class FleetChaos {
             throws InterruptedException {
         try (LocalFleet fleet = new LocalFleet(dir, etcd, store.objectStore(), litestream,
                 settings)) {
-            return new FleetChaos(etcd, fleet, plan, settings, progress).run();
+            return new FleetChaos(dir, etcd, fleet, plan, settings, progress).run();
         }
     }
 
@@ -100,8 +118,10 @@ public final class FleetChaos {
         } finally {
             stop.set(true);
             for (Thread t : writers) {
-                t.join(TimeUnit.SECONDS.toMillis(30));
+                // a write still in flight may yet commit: the ledger must know its outcome
+                t.join(CLIENT_TIMEOUT.plusSeconds(10).toMillis());
             }
+            dumpLedger(); // also when an event failed: what the clients saw until then
         }
         progress.accept("verifying every tenant");
         ChaosVerifier.verify(ledger, tenants, () -> List.copyOf(reachable),
@@ -109,6 +129,16 @@ public final class FleetChaos {
                 plan.rpoBound().toMillis(), report);
         report.elapsedMillis = (System.nanoTime() - started) / 1_000_000;
         return report;
+    }
+
+    private void dumpLedger() {
+        Path file = dir.resolve("ledger.tsv");
+        try {
+            ledger.dump(file, origin);
+            progress.accept("every write is listed in " + file);
+        } catch (java.io.IOException e) {
+            progress.accept("the ledger could not be written: " + e);
+        }
     }
 
     private List<Thread> startWriters() {
@@ -233,6 +263,7 @@ public final class FleetChaos {
         pause(plan.phase().multipliedBy(2));
         recordMoves(from, System.nanoTime());
         report.failedDuringMoves += failures() - before;
+        recordFailures(from, System.nanoTime());
     }
 
     private void rollingRestart() throws InterruptedException {
@@ -249,6 +280,20 @@ public final class FleetChaos {
         }
         recordMoves(from, System.nanoTime());
         report.failedDuringMoves += failures() - before;
+        recordFailures(from, System.nanoTime());
+    }
+
+    /** What the writes not acknowledged between {@code from} and {@code to} were told, counted. */
+    private void recordFailures(long from, long to) {
+        for (ChaosLedger.Write w : ledger.all()) {
+            if (w.outcome() != ChaosLedger.Outcome.ACKED && w.sentNanos() >= from
+                    && w.sentNanos() <= to) {
+                String why = w.outcome() + " " + String.valueOf(w.detail())
+                        .replaceAll("[0-9]+", "N");
+                report.moveFailures.merge(why.length() > 160 ? why.substring(0, 160) : why, 1L,
+                        Long::sum);
+            }
+        }
     }
 
     /** For each hot tenant, the longest gap between acknowledged writes where its owner changed. */
@@ -281,7 +326,7 @@ public final class FleetChaos {
             throws InterruptedException {
         ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>(owned);
         List<Long> times = new java.util.concurrent.CopyOnWriteArrayList<>();
-        long deadline = at + TimeUnit.SECONDS.toNanos(60);
+        long deadline = at + PROBE_BOUND.toNanos();
         int threads = Math.max(1, Math.min(plan.clients(), owned.size()));
         CountDownLatch done = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {

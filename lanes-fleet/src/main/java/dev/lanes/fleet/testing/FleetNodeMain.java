@@ -55,6 +55,10 @@ import java.util.concurrent.Executors;
  */
 public final class FleetNodeMain {
     static final int HOPS = 3;
+    /** How long a request waits for a tenant being acquired, and for a write's replication. */
+    static final Duration WAIT = Duration.ofSeconds(30);
+    /** How long a forwarded request may take: past the owner's two longest waits. */
+    static final Duration FORWARD_TIMEOUT = WAIT.multipliedBy(2).plusSeconds(10);
     static final String SCHEMA = String.join(";\n",
             dev.lanes.fleet.internal.TenantFence.CREATE,
             "CREATE TABLE IF NOT EXISTS w (seq INTEGER PRIMARY KEY AUTOINCREMENT,"
@@ -90,6 +94,9 @@ public final class FleetNodeMain {
                 .leaseTtl(Duration.ofSeconds(Long.parseLong(args[10])))
                 .replicationInterval(Duration.ofMillis(Long.parseLong(args[11])))
                 .litestreamProcesses(Integer.parseInt(args[12]))
+                // the tests and the bench share a loaded machine: a restore, or the upload a
+                // REPLICATED write waits for, can take well over the defaults' 10 s there
+                .acquireTimeout(WAIT).replicatedTimeout(WAIT)
                 .databaseOptions(DatabaseOptions.builder().synchronous(Synchronous.NORMAL).build())
                 .build();
         FleetNodeMain node = new FleetNodeMain(fleet);
@@ -193,7 +200,7 @@ public final class FleetNodeMain {
             }
         });
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(uri.toString()))
-                .timeout(Duration.ofSeconds(30));
+                .timeout(FORWARD_TIMEOUT);
         req = ex.getRequestMethod().equals("POST")
                 ? req.POST(HttpRequest.BodyPublishers.noBody()) : req.GET();
         try {

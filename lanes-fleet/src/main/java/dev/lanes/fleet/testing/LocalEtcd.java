@@ -84,8 +84,8 @@ public final class LocalEtcd implements AutoCloseable {
     }
 
     /**
-     * Starts {@code size} members under {@code dir} and waits (at most 30 s) until the cluster
-     * takes a write.
+     * Starts {@code size} members under {@code dir} and waits until the cluster takes a write (at
+     * most 90 s: an overloaded machine delays its elections).
      *
      * @throws Tools.Unavailable when etcd is not installed and cannot be
      */
@@ -98,7 +98,7 @@ public final class LocalEtcd implements AutoCloseable {
             for (Member m : etcd.members) {
                 etcd.launch(m);
             }
-            etcd.awaitWritable(Duration.ofSeconds(30));
+            etcd.awaitWritable(Duration.ofSeconds(90));
             return etcd;
         } catch (RuntimeException e) {
             etcd.close();

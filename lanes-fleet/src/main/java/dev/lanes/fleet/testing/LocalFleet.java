@@ -81,7 +81,7 @@ public final class LocalFleet implements AutoCloseable {
         this.settings = settings;
     }
 
-    /** Starts a new node and waits (at most 60 s) until it serves. */
+    /** Starts a new node and waits until it serves (at most 180 s: a loaded machine is slow). */
     public Node add() {
         Node node = new Node("n" + (nodes.size() + 1), Child.freePort(),
                 dir.resolve("n" + (nodes.size() + 1)));
@@ -147,20 +147,28 @@ public final class LocalFleet implements AutoCloseable {
                 Integer.toString(settings.ttlSeconds()),
                 Integer.toString(settings.intervalMillis()),
                 Integer.toString(settings.litestreamProcesses()));
-        node.process = Child.start("fleet " + node.id, command, dir.resolve(node.id + ".log"));
-        awaitReady(node);
+        Path log = dir.resolve(node.id + ".log");
+        long before = readyLines(log); // a restarted node appends to its previous process's log
+        node.process = Child.start("fleet " + node.id, command, log);
+        awaitReady(node, before);
     }
 
-    private static void awaitReady(Node node) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    /** How many times the log says a process of the node served; 0 when there is no log. */
+    private static long readyLines(Path log) {
+        try {
+            return Files.exists(log)
+                    ? readLines(log).stream().filter(l -> l.equals("READY")).count() : 0;
+        } catch (IOException e) {
+            return 0; // being written
+        }
+    }
+
+    private static void awaitReady(Node node, long readyBefore) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         Path log = node.process.log();
         while (true) {
-            try {
-                if (Files.exists(log) && readLines(log).contains("READY")) {
-                    return;
-                }
-            } catch (IOException e) {
-                // being written
+            if (readyLines(log) > readyBefore) {
+                return;
             }
             if (!node.process.alive() || System.nanoTime() > deadline) {
                 throw new IllegalStateException(node + " did not start:\n"

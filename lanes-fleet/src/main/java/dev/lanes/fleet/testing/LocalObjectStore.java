@@ -37,7 +37,7 @@ public final class LocalObjectStore implements AutoCloseable {
     }
 
     /**
-     * Starts s3proxy under {@code dir} and waits (at most 30 s) until it accepts connections.
+     * Starts s3proxy under {@code dir} and waits (at most 90 s) until it accepts connections.
      *
      * @throws Tools.Unavailable when s3proxy's jar cannot be found
      */
@@ -85,7 +85,7 @@ public final class LocalObjectStore implements AutoCloseable {
     }
 
     private void awaitListening() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (true) {
             try (Socket s = new Socket()) {
                 s.connect(new InetSocketAddress("127.0.0.1", port), 200);
