@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * and hot tenants kept being served across planned moves.
  */
 @Tag("slow")
+@Tag("chaos")
 @Timeout(value = 1500, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FleetChaosTest {
     @Test
