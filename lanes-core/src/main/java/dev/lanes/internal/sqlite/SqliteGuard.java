@@ -16,6 +16,7 @@ import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
 
 /**
@@ -45,7 +46,7 @@ import org.sqlite.SQLiteConnection;
  *
  * <p>The library is copied once per process to a new file in {@code org.sqlite.tmpdir} (else
  * {@code java.io.tmpdir}), as the driver's own library is, readable by this user only, and
- * deleted at exit. Thread-safe; {@code install} runs on the thread that owns the connection.
+ * deleted at exit; one private in-memory connection keeps it loaded for the life of the process. Thread-safe; {@code install} runs on the thread that owns the connection.
  */
 public final class SqliteGuard {
     private static final Logger log = LoggerFactory.getLogger(LogNames.LIFECYCLE);
@@ -135,10 +136,43 @@ public final class SqliteGuard {
         static final String UNAVAILABLE;
         static final Path PATH;
 
+        /**
+         * A private in-memory connection with the guard loaded, never closed: it keeps the
+         * library mapped, so that loading it into another connection costs a reference count,
+         * not a fresh {@code dlopen} of the file (measured: several milliseconds per open).
+         */
+        @SuppressWarnings("unused")
+        private static final SQLiteConnection PIN;
+
         static {
             String[] why = new String[1];
-            PATH = extract(why);
+            Path path = extract(why);
+            SQLiteConnection pin = null;
+            if (path != null) {
+                try {
+                    pin = (SQLiteConnection) new SQLiteConfig().createConnection(
+                            "jdbc:sqlite::memory:");
+                    load(pin, path);
+                } catch (SQLException | RuntimeException e) {
+                    why[0] = "Lanes' native guard does not load (" + e.getMessage() + ")";
+                    path = null;
+                    close(pin);
+                    pin = null;
+                }
+            }
+            PATH = path;
+            PIN = pin;
             UNAVAILABLE = why[0];
+        }
+
+        private static void close(SQLiteConnection c) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (SQLException ignored) {
+                // nothing was loaded into it that needs undoing
+            }
         }
 
         private static Path extract(String[] why) {
