@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the SQLite extension the extension tests of lanes-core load (src/test/c/halfext.c, which
 # registers half(x)) into a shared library, with gcc against the SQLite headers of Debian's
-# libsqlite3-dev (sqlite3ext.h). Installs gcc and libsqlite3-dev with apt-get when they are
-# missing and this runs as root.
+# libsqlite3-dev (sqlite3ext.h); the build compiles Lanes' native guard (src/main/c) with it too.
+# Installs gcc and libsqlite3-dev with apt-get when they are missing and this runs as root.
 #
 #   build-test-extension.sh SOURCE.c OUTPUT.so
 #

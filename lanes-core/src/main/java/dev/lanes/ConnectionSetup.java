@@ -99,7 +99,8 @@ public final class ConnectionSetup {
      * its own (the calls run in parallel); exactly one of the two is set.
      *
      * @param flags 0 or {@link Function#FLAG_DETERMINISTIC}; only a deterministic function may be
-     *     used in an index, a {@code CHECK} constraint or a generated column
+     *     used in the schema (an index, a {@code CHECK} constraint, a generated column, a view or
+     *     a trigger), as Lanes then registers it {@code SQLITE_INNOCUOUS} too
      */
     public record FunctionDefinition(String name, int nArgs, int flags,
             Supplier<? extends Function> factory, Function instance) {}

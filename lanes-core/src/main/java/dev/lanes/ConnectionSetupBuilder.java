@@ -73,7 +73,8 @@ public abstract class ConnectionSetupBuilder<B extends ConnectionSetupBuilder<B>
 
     /**
      * {@link #function(String, int, int, Function)} without flags: not deterministic, so not
-     * usable in an index, a {@code CHECK} constraint or a generated column.
+     * usable in the schema (an index, a {@code CHECK} constraint, a generated column, a view or a
+     * trigger), only in SQL that calls it directly.
      */
     public B function(String name, int nArgs, Function fn) {
         return function(name, nArgs, 0, fn);
@@ -87,15 +88,18 @@ public abstract class ConnectionSetupBuilder<B extends ConnectionSetupBuilder<B>
      *
      * @param nArgs the number of arguments, 0 to 127, or -1 for any
      * @param flags 0 or {@link Function#FLAG_DETERMINISTIC}, which a function must have (and
-     *     honour: same arguments, same result) to be used in an index, a {@code CHECK} constraint
-     *     or a generated column
+     *     honour: same arguments, same result, no side effects) to be used in the schema: an
+     *     index, a {@code CHECK} constraint, a generated column, a view or a trigger. Lanes keeps
+     *     SQLite's {@code trusted_schema} off, so it registers such a function as {@code
+     *     SQLITE_INNOCUOUS} too; without the flag a function runs only when SQL calls it
+     *     directly
      */
     public B function(String name, int nArgs, int flags, Function fn) {
         addFunction(name, nArgs, flags, null, Objects.requireNonNull(fn, "fn"));
         return self();
     }
 
-    /** {@link #function(String, int, int, Supplier)} without flags (not usable in indexes). */
+    /** {@link #function(String, int, int, Supplier)} without flags (not usable in the schema). */
     public B function(String name, int nArgs, Supplier<? extends Function> factory) {
         return function(name, nArgs, 0, factory);
     }
@@ -140,7 +144,9 @@ public abstract class ConnectionSetupBuilder<B extends ConnectionSetupBuilder<B>
     /**
      * Loads the SQLite extension {@code library} on every connection, in the order given.
      * Extension loading is switched on for that call alone and off again after it, so SQL's own
-     * {@code load_extension()} stays refused.
+     * {@code load_extension()} stays refused. Lanes keeps SQLite's {@code trusted_schema} off,
+     * so a function the extension registers runs from the schema (an index, a generated column,
+     * a view, ...) only when the extension registers it {@code SQLITE_INNOCUOUS}.
      */
     public B extension(Path library) {
         extensions.add(Objects.requireNonNull(library, "library").toAbsolutePath().normalize());

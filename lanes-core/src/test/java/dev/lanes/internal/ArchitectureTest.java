@@ -65,7 +65,7 @@ class ArchitectureTest {
                 .whereLayer("sql").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
                         "writer", "reader", "file", "guard", "telemetry")
                 .whereLayer("text").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
-                        "writer", "reader", "guard", "sql")
+                        "writer", "reader", "guard", "sql", "sqlite")
                 .whereLayer("types").mayOnlyBeAccessedByLayers("api", "sql", "jdbc")
                 .whereLayer("sqlite").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc",
                         "writer", "reader", "file", "guard", "sql")

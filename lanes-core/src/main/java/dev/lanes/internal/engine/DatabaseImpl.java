@@ -147,7 +147,7 @@ public final class DatabaseImpl implements Database {
 
     /** The writer connection opened and was checked. */
     private void writerOpened(SQLiteConnection connection) {
-        runtime.applyProcessLimits(connection);
+        runtime.applyProcessLimits();
         idle.connectionOpened();
     }
 

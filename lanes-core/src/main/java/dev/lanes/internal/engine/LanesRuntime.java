@@ -16,6 +16,7 @@ import dev.lanes.internal.notify.ChangeDispatcher;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.sqlite.SqliteLibrary;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
@@ -33,7 +34,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.SQLiteConnection;
 
 /**
  * The engine behind {@link dev.lanes.Lanes}: the shared worker pool, timer and connection budget,
@@ -322,12 +322,12 @@ public final class LanesRuntime {
     }
 
     /** The first writer connection of the runtime applies the process-wide limits. */
-    void applyProcessLimits(SQLiteConnection writer) {
+    void applyProcessLimits() {
         if (sqliteSoftHeapLimit <= 0 || !processLimitsApplied.compareAndSet(false, true)) {
             return;
         }
-        try (java.sql.Statement s = writer.createStatement()) {
-            s.execute("PRAGMA soft_heap_limit = " + sqliteSoftHeapLimit);
+        try {
+            SqliteConnections.softHeapLimit(sqliteSoftHeapLimit);
         } catch (SQLException e) {
             processLimitsApplied.set(false);
             log.warn("{}: setting SQLite's soft heap limit failed", name, e);

@@ -29,7 +29,8 @@ import org.sqlite.SQLiteConnectionConfig;
  * site runs (the writer's connector, the reader set, the checkpointer, a backup), after Lanes'
  * own set-up, so that a connection reopened after an eviction or an idle release is set up
  * exactly as the first one was. In order: extensions, functions, aggregates, collations, pragmas,
- * {@code onConnect}.
+ * {@code onConnect}, and last {@linkplain SqliteGuard SQLite's own defences}, sealed with the
+ * pragma table, which from then on refuse what only the setup may do.
  *
  * <p>Every failure is an {@link SQLException} naming what failed and on which {@link Role}, with
  * the cause attached; the caller closes the connection and reports the open as failed its own
@@ -70,6 +71,8 @@ public final class ConnectionSettings {
     private static final Set<String> ACTIONS = Set.of("optimize", "incremental_vacuum",
             "shrink_memory", "integrity_check", "quick_check", "foreign_key_check",
             "wal_checkpoint");
+    /** SQLite's {@code SQLITE_INNOCUOUS} function flag, which the driver does not name. */
+    static final int SQLITE_INNOCUOUS = 0x200000;
     private static final String IN_TRANSACTION = "cannot start a transaction within a transaction";
 
     private final ConnectionSetup setup;
@@ -83,17 +86,22 @@ public final class ConnectionSettings {
         return s.isEmpty() ? NONE : new ConnectionSettings(s);
     }
 
-    /** Applies everything, in order, to a new connection of the database. */
+    /** Applies everything, in order, to a new connection of the database, then seals it. */
     public void apply(SQLiteConnection c, Role role) throws SQLException {
-        if (setup.isEmpty()) {
-            return;
+        if (!setup.isEmpty()) {
+            applyDefinitions(c, role);
+            for (PragmaSetting p : setup.pragmas()) {
+                pragma(c, p, role);
+            }
+            if (setup.onConnect().isPresent()) {
+                onConnect(c, setup.onConnect().get(), role);
+            }
         }
-        applyDefinitions(c, role);
-        for (PragmaSetting p : setup.pragmas()) {
-            pragma(c, p, role);
-        }
-        if (setup.onConnect().isPresent()) {
-            onConnect(c, setup.onConnect().get(), role);
+        try {
+            SqliteGuard.install(c);
+        } catch (SQLException e) {
+            throw new SQLException("SQLite's defences could not be set on " + role + ": "
+                    + e.getMessage(), e);
         }
     }
 
@@ -103,21 +111,32 @@ public final class ConnectionSettings {
      */
     public void applyDefinitions(SQLiteConnection c, Role role) throws SQLException {
         for (Path library : setup.extensions()) {
-            loadExtension(c, library, role);
+            loadExtension(c, library, null, "extension " + library + " on " + role);
         }
         for (FunctionDefinition f : setup.functions()) {
             boolean shared = f.instance() != null;
             Function fn = shared ? f.instance() : instance("function " + f.name(), f.factory(),
                     role);
-            FunctionTrampoline.register(c, f.name(), f.nArgs(), f.flags(), fn, shared);
+            FunctionTrampoline.register(c, f.name(), f.nArgs(), schemaFlags(f.flags()), fn,
+                    shared);
         }
         for (AggregateDefinition a : setup.aggregates()) {
             Function.Aggregate fn = instance("aggregate " + a.name(), a.factory(), role);
-            Function.create(c, a.name(), fn, a.nArgs(), 0);
+            Function.create(c, a.name(), fn, a.nArgs(), SQLITE_INNOCUOUS);
         }
         for (CollationDefinition order : setup.collations()) {
             Collation.create(c, order.name(), new SafeCollation(c, order));
         }
+    }
+
+    /**
+     * The flags a function is registered with: a deterministic one is also {@code
+     * SQLITE_INNOCUOUS}, so that it runs from the schema (an index, a {@code CHECK}, a generated
+     * column, a view or trigger) although every connection keeps {@code trusted_schema} off;
+     * another runs only when SQL calls it directly.
+     */
+    static int schemaFlags(int flags) {
+        return (flags & Function.FLAG_DETERMINISTIC) != 0 ? flags | SQLITE_INNOCUOUS : flags;
     }
 
     private static <T> T instance(String what, Supplier<? extends T> factory, Role role)
@@ -137,29 +156,32 @@ public final class ConnectionSettings {
     // ------------------------------------------------------------------ extensions
 
     /**
-     * Loads one extension with loading switched on for this call alone ({@code
-     * sqlite3_enable_load_extension}, which governs the C API and SQL's {@code
-     * load_extension()} together); a connection whose loading cannot be switched off again is
-     * not used.
+     * Loads one extension ({@code entryPoint} null: SQLite's default for the file's name) with
+     * loading switched on for this call alone ({@code sqlite3_enable_load_extension}, which
+     * governs the C API and SQL's {@code load_extension()} together); a connection whose loading
+     * cannot be switched off again is not used. {@code what} names it in messages.
      */
-    private static void loadExtension(SQLiteConnection c, Path library, Role role)
+    static void loadExtension(SQLiteConnection c, Path library, String entryPoint, String what)
             throws SQLException {
         if (DriverInternals.enableLoadExtension(c, true) != 0) {
-            throw new SQLException("cannot switch extension loading on to load " + library
-                    + " on " + role);
+            throw new SQLException("cannot switch extension loading on to load " + what);
         }
-        try (PreparedStatement s = c.prepareStatement("SELECT load_extension(?)")) {
+        String sql = entryPoint == null ? "SELECT load_extension(?)"
+                : "SELECT load_extension(?, ?)";
+        try (PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, library.toString());
+            if (entryPoint != null) {
+                s.setString(2, entryPoint);
+            }
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
             }
         } catch (SQLException e) {
-            throw new SQLException("extension " + library + " did not load on " + role + ": "
-                    + e.getMessage(), e);
+            throw new SQLException(what + " did not load: " + e.getMessage(), e);
         } finally {
             if (DriverInternals.enableLoadExtension(c, false) != 0) {
                 throw new SQLException("cannot switch extension loading off again after "
-                        + library + " on " + role + "; the connection is not used");
+                        + what + "; the connection is not used");
             }
         }
     }

@@ -30,8 +30,11 @@ import org.sqlite.SQLiteOpenMode;
  * #open} and is {@linkplain #restrict restricted} before anyone uses it: extension loading is
  * off ({@code sqlite3_enable_load_extension(0)}, which disables the SQL function {@code
  * load_extension()} as well as the C call), and {@code SQLITE_LIMIT_ATTACHED} is 0, so {@code
- * ATTACH} fails inside SQLite whatever text hid it. The writer's limits are then raised to what
- * {@link DatabaseOptions} allows. SQLite's in-place {@code VACUUM} and {@code VACUUM INTO}
+ * ATTACH} fails inside SQLite whatever text hid it, and {@code trusted_schema} is off: a function
+ * or virtual table that is not marked innocuous does not run from the schema (a view, trigger,
+ * index, {@code CHECK}, default or generated column), whoever wrote it there. The writer's limits
+ * are then raised to what {@link DatabaseOptions} allows. Once set up, each connection is sealed
+ * by {@link SqliteGuard} (through {@link ConnectionSettings#apply}). SQLite's in-place {@code VACUUM} and {@code VACUUM INTO}
  * attach a database of their own, so the runtime runs them under {@link #withAttachSlot}.
  */
 public final class SqliteConnections {
@@ -181,14 +184,32 @@ public final class SqliteConnections {
         }
     }
 
-    /** Turns extension loading off and applies {@code limits}; see the class comment. */
+    /**
+     * Turns extension loading and {@code trusted_schema} off and applies {@code limits}; see the
+     * class comment.
+     */
     public static void restrict(SQLiteConnection c, Limits limits) throws SQLException {
         int rc = DriverInternals.enableLoadExtension(c, false);
         if (rc != 0) {
             throw new SQLException("cannot turn extension loading off (SQLite result " + rc + ")");
         }
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA trusted_schema = OFF");
+        }
         DriverInternals.limit(c, SQLiteLimits.SQLITE_LIMIT_ATTACHED.getId(), limits.attached());
         DriverInternals.limit(c, SQLiteLimits.SQLITE_LIMIT_LENGTH.getId(), limits.length());
+    }
+
+    /**
+     * Sets SQLite's process-wide soft heap limit ({@code PRAGMA soft_heap_limit}) on a private
+     * in-memory connection of its own: every connection of a database refuses that pragma once
+     * {@linkplain SqliteGuard sealed}.
+     */
+    public static void softHeapLimit(long bytes) throws SQLException {
+        try (Connection c = new SQLiteConfig().createConnection("jdbc:sqlite::memory:");
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA soft_heap_limit = " + bytes);
+        }
     }
 
     /**
