@@ -9,7 +9,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.lanes.Database;
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.DatabaseOptions;
+import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
+import dev.lanes.WriteOutcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One database file has one writer, whatever name it is opened by: another name of an open file
@@ -80,6 +84,49 @@ class OneFileOneWriterTest {
         try (Lanes other = Lanes.builder().name("other").build()) {
             Database byLink = other.open(link);
             assertThat(scalar(byLink, "SELECT count(*) FROM t")).isEqualTo(1);
+        }
+    }
+
+    // ------------------------------------------------------------------ names the driver reads
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"original.db?cache_size=77", "original.db?mode=memory",
+            "original.db?journal_mode=DELETE&cache_size=1", "other.db?a=1&b=2", ":memory:",
+            "file::memory:", "file:original.db"})
+    void aNameTheDriverWouldReadAsSettingsOrAUriIsRefusedNamingItAndOpensNothing(String name)
+            throws Exception {
+        Path asked = original.resolveSibling(name);
+        for (Lanes runtime : new Lanes[] {lanes, Lanes.builder().name("other").build()}) {
+            try (Lanes ignored = runtime == lanes ? null : runtime) {
+                InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
+                        () -> runtime.open(asked).execute("INSERT INTO t(v) VALUES ('alias')"));
+
+                assertThat(e).isNotNull();
+                assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+                assertThat(e.getMessage()).contains("cannot open " + asked);
+            }
+        }
+        try (var files = Files.list(original.getParent())) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .allMatch(f -> f.startsWith("original.db") && !f.contains("?")
+                            || f.equals(".lanes-lock"));
+        }
+        assertThat(scalar(db, "SELECT count(*) FROM t")).isEqualTo(1);
+        assertThat(scalar(db, "PRAGMA cache_size")).isNotEqualTo(77);
+        assertHealthy(db);
+    }
+
+    @Test
+    void aBackupToANameTheDriverWouldReadAsSettingsIsRefusedAndWritesNothing() throws Exception {
+        Path target = dir.resolve("copy.db?cache_size=1");
+
+        InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
+                () -> db.backup(target));
+
+        assertThat(e).isNotNull();
+        assertThat(e.getMessage()).contains(target.toString(), "'?'");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsOnly("a", "b");
         }
     }
 }

@@ -16,6 +16,7 @@ import dev.lanes.internal.notify.ChangeDispatcher;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.sqlite.SqliteLibrary;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
@@ -199,11 +200,17 @@ public final class LanesRuntime {
      * @param options the options to open it with; null to take an open database as it is (or
      *     open with the defaults)
      * @throws InvalidRequestException when it is open with other options, naming the first that
-     *     differs
+     *     differs, or when its name would open another file or no file ({@link
+     *     SqliteConnections#notLiteral})
      */
     public Database open(Path path, DatabaseOptions options) {
         SqliteLibrary.require(); // a driver Lanes cannot run on fails here, before anything opens
         Path canonical = CanonicalPath.of(path);
+        String notLiteral = SqliteConnections.notLiteral(canonical);
+        if (notLiteral != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "cannot open " + path
+                    + ": " + notLiteral, null);
+        }
         long leaseDeadline = System.nanoTime() + LEASE_WAIT.toNanos();
         DatabaseImpl db;
         while (true) {
