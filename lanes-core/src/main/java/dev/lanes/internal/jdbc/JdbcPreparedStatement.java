@@ -25,7 +25,6 @@ import java.sql.SQLXML;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Calendar;
 import java.util.List;
 
@@ -46,7 +45,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
     private final String sql;
     private final StatementShape shape;
     private final boolean generatedKeys;
-    private Object[] parameters = NO_ARGS;
+    private final ParameterSlots parameters = new ParameterSlots();
     /** The parameters of {@code addBatch()}; made at the first one. */
     private List<Object[]> batch;
 
@@ -66,7 +65,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
 
     private Execution run(Execution.Intent intent) throws SQLException {
         checkOpen();
-        return run(shape, parameters, intent, generatedKeys);
+        return run(shape, parameters.values(), intent, generatedKeys);
     }
 
     // ------------------------------------------------------------------ execution
@@ -98,7 +97,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
         if (batch == null) {
             batch = new ArrayList<>();
         }
-        batch.add(parameters.clone());
+        batch.add(parameters.copy());
     }
 
     @Override
@@ -127,7 +126,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
     @Override
     public void clearParameters() throws SQLException {
         checkOpen();
-        parameters = NO_ARGS;
+        parameters.clear();
     }
 
     @Override
@@ -149,6 +148,11 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
 
     // ------------------------------------------------------------------ binding
 
+    /** How many parameters the storage holds room for now; for white-box tests. */
+    int parameterCapacity() {
+        return parameters.capacity();
+    }
+
     /** Checks that the statement is open and {@code position} a parameter index. */
     private void check(int position) throws SQLException {
         checkOpen();
@@ -159,10 +163,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
 
     /** Keeps {@code value} for parameter {@code position}, checked already. */
     private void put(int position, Object value) {
-        if (position > parameters.length) {
-            parameters = Arrays.copyOf(parameters, position);
-        }
-        parameters[position - 1] = value;
+        parameters.set(position, value);
     }
 
     private void bind(int position, Object value) throws SQLException {
