@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lanes.Database;
+import dev.lanes.DeadlineExceededException;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.LanesException;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +97,41 @@ class DataSourceEndsTest {
             c.setAutoCommit(false);
             assertThat(c.createStatement().executeBatch()).isEmpty();
             assertThat(c.prepareStatement("SELECT 1").executeBatch()).isEmpty();
+            c.commit();
+        }
+        assertHealthy(db);
+    }
+
+    /** A query that never returns: it counts rows without end. */
+    static final String RUNAWAY = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+            + "FROM c) SELECT count(*) FROM c";
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(booleans = {false, true})
+    void aRunawayQueryInAReadOnlyTransactionEndsAtItsQueryTimeoutAndTheConnectionGoesOn(
+            boolean prepared) throws Exception {
+        try (Connection c = db.dataSource().getConnection()) {
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+            java.sql.Statement s = prepared ? c.prepareStatement(RUNAWAY) : c.createStatement();
+            s.setQueryTimeout(1);
+
+            Throwable t = catchThrowable(() -> {
+                if (prepared) {
+                    ((PreparedStatement) s).executeQuery();
+                } else {
+                    s.executeQuery(RUNAWAY);
+                }
+            });
+
+            assertThat(t).isInstanceOf(SQLTimeoutException.class);
+            assertThat(Sandbox.lanesFailure(t)).isInstanceOf(DeadlineExceededException.class)
+                    .hasMessageContaining("deadline");
+            c.rollback();
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM t")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(1);
+            }
             c.commit();
         }
         assertHealthy(db);
