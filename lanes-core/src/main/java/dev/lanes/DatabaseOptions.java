@@ -36,6 +36,15 @@ public final class DatabaseOptions {
     private final int maxValueBytes;
     private final CommitFence commitFence;
 
+    /**
+     * The default {@link #maxResultBytes()}: 64 MiB as counted (8 bytes a number, a byte a
+     * character, a blob's length). Rows held as Java objects take several times what is counted
+     * (about 5 times for short values), so a runaway {@code query} ends typed while a few hundred
+     * MB of heap at most are taken, and results this large belong to {@link Database#stream}
+     * anyway, which holds one row at a time.
+     */
+    private static final long MAX_RESULT_BYTES = 64L * 1024 * 1024;
+
     /** SQLite's ceiling of {@code SQLITE_LIMIT_LENGTH}, the default {@link #maxValueBytes()}. */
     private static final int MAX_VALUE_BYTES = 1_000_000_000;
 
@@ -241,7 +250,7 @@ public final class DatabaseOptions {
 
     /**
      * How large the rows of one {@link Database#query} may grow before it fails with {@link
-     * ResultTooLargeException} (default {@link Long#MAX_VALUE}: no limit).
+     * ResultTooLargeException} (default 64 MiB; {@link Long#MAX_VALUE}: no limit).
      */
     public long maxResultBytes() {
         return maxResultBytes;
@@ -394,7 +403,7 @@ public final class DatabaseOptions {
         private Duration maxReadDuration = Duration.ofSeconds(30);
         private SqlFunction<?> initializer;
         private Duration readerCheckoutTimeout = Duration.ofSeconds(5);
-        private long maxResultBytes = Long.MAX_VALUE;
+        private long maxResultBytes = MAX_RESULT_BYTES;
         /** Null: the default, which follows {@link #synchronous}. */
         private CheckpointMode checkpointMode;
         private boolean identityCheck = true;
@@ -547,8 +556,8 @@ public final class DatabaseOptions {
         /**
          * How large the rows of one {@link Database#query} may grow, counting 8 bytes per number,
          * one per character of text and a blob's length; past it the query stops and fails with
-         * {@link ResultTooLargeException} before the rest is read. Positive; the default, {@link
-         * Long#MAX_VALUE}, sets no limit. A streamed read holds one row at a time, so this does
+         * {@link ResultTooLargeException} before the rest is read. Positive; the default is 64
+         * MiB, and {@link Long#MAX_VALUE} sets no limit. A streamed read holds one row at a time, so this does
          * not apply to {@link Database#stream}; a JDBC result set streams in pages, and this
          * bounds each page instead of refusing the result (see {@link Database#dataSource()}).
          */

@@ -68,8 +68,8 @@ public final class Lanes implements AutoCloseable {
 
     /**
      * Opens the database at {@code path} with these options. Opening the same canonical path
-     * again, while it is open, returns the same {@link Database} (whatever options are passed
-     * then). The connection opens on first use; a database that cannot open fails every request
+     * again, or another name of the same file (a hard link), while it is open, returns the same
+     * {@link Database} (whatever options are passed then). The connection opens on first use; a database that cannot open fails every request
      * with {@link DatabaseDeadException}.
      *
      * <p>The runtime owns the file from here until its close completes: it holds an OS lock on one
@@ -78,8 +78,13 @@ public final class Lanes implements AutoCloseable {
      * (a killed process leaves no lock behind). A directory's leases cost this process at most 256
      * file descriptors, however many of its databases are open.
      *
+     * <p>The file is opened by its very name. A name the driver would read otherwise is
+     * refused: one holding {@code ?} (sqlite-jdbc takes what follows for connection settings and
+     * opens the name before it), and the names {@code :memory:} and {@code file:...}.
+     *
      * @throws DatabaseLockedException when another process, or another runtime of this JVM, has
      *     the database open; nothing is opened then
+     * @throws InvalidRequestException when the name would open another file, or none
      */
     public Database open(Path path, DatabaseOptions options) {
         Objects.requireNonNull(path, "path");

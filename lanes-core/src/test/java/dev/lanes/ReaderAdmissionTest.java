@@ -125,7 +125,7 @@ class ReaderAdmissionTest {
                 () -> ReadOptions.builder().timeout(null))).hasMessageContaining("timeout");
         assertThat(DatabaseOptions.DEFAULTS.readerCheckoutTimeout())
                 .isEqualTo(Duration.ofSeconds(5));
-        assertThat(DatabaseOptions.DEFAULTS.maxResultBytes()).isEqualTo(Long.MAX_VALUE);
+        assertThat(DatabaseOptions.DEFAULTS.maxResultBytes()).isEqualTo(64L * 1024 * 1024);
         assertThat(ReadOptions.DEFAULTS.timeout()).isEmpty();
         DatabaseOptions o = DatabaseOptions.builder().readerCheckoutTimeout(Duration.ofSeconds(1))
                 .maxResultBytes(10).build();

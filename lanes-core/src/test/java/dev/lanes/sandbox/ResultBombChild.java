@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * Child JVM of {@link ResultBombTest}, run with a small heap: queries ten million rows through
- * {@code db.query}, with {@code maxResultBytes} ({@code limited}) or without ({@code
- * unlimited}), and prints what happened, one line per step, then whether the database still
+ * {@code db.query}, with a small {@code maxResultBytes} ({@code limited}) or with none ({@code
+ * unlimited}: {@code Long.MAX_VALUE}), and prints what happened, one line per step, then whether the database still
  * takes a write and a read.
  */
 public final class ResultBombChild {
@@ -26,7 +26,7 @@ public final class ResultBombChild {
         boolean limited = args[1].equals("limited");
         DatabaseOptions options = limited
                 ? DatabaseOptions.builder().maxResultBytes(8L * 1024 * 1024).build()
-                : DatabaseOptions.DEFAULTS;
+                : DatabaseOptions.builder().maxResultBytes(Long.MAX_VALUE).build();
         try (Lanes lanes = Lanes.builder().name("bomb").maxThreads(2).build()) {
             Database db = lanes.open(dir.resolve(args[1] + ".db"), options);
             db.execute("CREATE TABLE IF NOT EXISTS t(v)");

@@ -1,7 +1,6 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.InvalidRequestException;
-import dev.lanes.ResultTooLargeException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
@@ -396,11 +395,7 @@ final class ClusterWriterConnection implements WriterConnection {
                 bytes += Rows.sizeOf(row.get(j));
             }
             if (bytes > maxBytes) {
-                throw new ResultTooLargeException(name + ": the result of '"
-                        + StatementShape.shorten(sql)
-                        + "' grew past maxResultBytes (" + maxBytes + " bytes) at row " + (i + 1)
-                        + "; narrow the query (LIMIT, fewer columns), page through it, or raise "
-                        + "maxResultBytes");
+                throw Rows.tooLarge(name, sql, maxBytes, i + 1);
             }
         }
     }

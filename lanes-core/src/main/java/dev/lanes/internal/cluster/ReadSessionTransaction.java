@@ -1,6 +1,7 @@
 package dev.lanes.internal.cluster;
 
 import dev.lanes.ReadFailedException;
+import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.ReadTransaction;
@@ -52,8 +53,9 @@ final class ReadSessionTransaction implements ReadTransaction {
         this.maxResultBytes = maxResultBytes;
     }
 
+    /** One query of the session's snapshot; the session runs it without a deadline. */
     @Override
-    public ResultData query(String sql, Object[] args) {
+    public ResultData query(String sql, Object[] args, ReadOptions options) {
         List<Object> params = ClusterSql.params(args);
         ClusterSession.Result result = inSnapshot(sql, s -> s.queryWithColumns(sql, params));
         ClusterWriterConnection.checkSize(name, sql, result.rows(), maxResultBytes);

@@ -193,30 +193,40 @@ public final class LanesRuntime {
     // ------------------------------------------------------------------ open
 
     /**
-     * Opens the database at {@code path}, or returns the one open there.
+     * Opens the database at {@code path}, or returns the one open there: by that path, or by
+     * another name of the same file (a hard link), whose lease this runtime holds.
      *
      * @param options the options to open it with; null to take an open database as it is (or
      *     open with the defaults)
      * @throws InvalidRequestException when it is open with other options, naming the first that
-     *     differs
+     *     differs, or when its name would open another file or no file ({@link
+     *     SqliteConnections#notLiteral})
      */
     public Database open(Path path, DatabaseOptions options) {
         SqliteLibrary.require(); // a driver Lanes cannot run on fails here, before anything opens
         Path canonical = CanonicalPath.of(path);
+        String notLiteral = SqliteConnections.notLiteral(canonical);
+        if (notLiteral != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "cannot open " + path
+                    + ": " + notLiteral, null);
+        }
         long leaseDeadline = System.nanoTime() + LEASE_WAIT.toNanos();
         DatabaseImpl db;
         while (true) {
-            DatabaseRegistry.Reservation r = registry.reserve(canonical, path);
+            // another name of a file this runtime holds (a hard link): the database it opened
+            Path sameFile = Lease.heldPath(canonical, this);
+            Path known = sameFile == null ? canonical : sameFile;
+            DatabaseRegistry.Reservation r = registry.reserve(known, path);
             if (r.existing() != null) {
-                db = Failures.join(r.existing()); // an open of the same path under way elsewhere
+                db = Failures.join(r.existing()); // an open of the same file under way elsewhere
                 checkSameOptions(db, options);
                 break;
             }
             if (r.releasing() != null) {
-                awaitRelease(canonical, r.releasing(), leaseDeadline);
+                awaitRelease(known, r.releasing(), leaseDeadline);
                 continue;
             }
-            db = build(canonical, r, shared(options == null ? DatabaseOptions.builder().build()
+            db = build(known, r, shared(options == null ? DatabaseOptions.builder().build()
                     : options));
             break;
         }

@@ -72,7 +72,8 @@ public final class Backup {
      * Copies {@code source} to {@code target}, on this thread when it is a platform thread, else
      * on the pool.
      *
-     * @throws InvalidRequestException when the target exists or is the database itself
+     * @throws InvalidRequestException when the target exists, is the database itself, or has a
+     *     name that would open another file
      * @throws ReadFailedException when the copy failed; nothing is left at the target
      */
     public static void run(Path source, Path target, String name, Identity identity,
@@ -83,6 +84,11 @@ public final class Backup {
         if (canonicalTarget.equals(source)) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": the backup "
                     + "target is the database itself (" + target + "); choose another path", null);
+        }
+        String notLiteral = SqliteConnections.notLiteral(absolute);
+        if (notLiteral != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": cannot back "
+                    + "up to " + target + ": " + notLiteral, null);
         }
         refuseExisting(name, absolute);
         Backup b = new Backup(source, absolute, name, identity, budget, busyTimeout, settings);

@@ -13,6 +13,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +37,13 @@ import org.slf4j.LoggerFactory;
  * lease of the JVM by slot, and an acquisition consults it first: a second runtime of the same JVM
  * is refused from it, and a database of the same runtime that is still closing is reported
  * through {@link #pendingRelease} so the runtime can wait for it instead.
+ *
+ * <p>The slot goes by the file's name; inside this JVM a lease also goes by the file itself, its
+ * key ({@link BasicFileAttributes#fileKey()}: device and inode on Unix), so that another name of
+ * an open database (a hard link, a bind mount) meets the lease it already has: another runtime is
+ * refused, and the runtime that holds it finds the database it opened ({@link #heldPath}). A
+ * lease learns its key when it is taken or, for a file SQLite has yet to create (none can link
+ * to it before), once the writer created it ({@link #confirm}).
  *
  * <p>{@link #REGISTRY} guards {@link #HELD}, {@link #FILES} and every {@link LockFile#users}
  * count; a lock file's {@link LockFile#lock} guards its channel and the OS locks taken through it,
@@ -65,15 +73,19 @@ public final class Lease {
     private static final Map<LeaseSlot, Lease> HELD = new HashMap<>();
     // guarded by REGISTRY: the lock files some lease of this JVM uses
     private static final Map<Path, LockFile> FILES = new HashMap<>();
+    // guarded by REGISTRY: the leases of HELD whose file's key is known, by that key
+    private static final Map<Object, Lease> BY_FILE = new HashMap<>();
 
     // before NONE, which completes its future as it is made
     private static final VarHandle RELEASED_FUTURE =
             VarHandles.field(MethodHandles.lookup(), "releasedFuture", CompletableFuture.class);
 
     /** The lease of a database that needs none (in-memory). */
-    static final Lease NONE = new Lease(null, null, null, null, null);
+    static final Lease NONE = new Lease(null, null, null, null, null, null);
 
     private final LeaseSlot slot;
+    /** The canonical path of the database. */
+    private final Path database;
     private final LockFile file;
     private final String name;
     private final Object owner;
@@ -85,9 +97,13 @@ public final class Lease {
     private FileLock fileLock;
     private boolean released;
     private IOException deferred;
+    // guarded by REGISTRY: the file's key once known (see the class comment)
+    private Object fileKey;
 
-    private Lease(LeaseSlot slot, LockFile file, String name, Object owner, String ownerName) {
+    private Lease(LeaseSlot slot, Path database, LockFile file, String name, Object owner,
+            String ownerName) {
         this.slot = slot;
+        this.database = database;
         this.file = file;
         this.name = name;
         this.owner = owner;
@@ -119,9 +135,19 @@ public final class Lease {
             return NONE;
         }
         LeaseSlot slot = LeaseSlot.of(database);
+        Object key = fileKey(database);
         Lease lease;
         REGISTRY.lock();
         try {
+            Lease sameFile = key == null ? null : BY_FILE.get(key);
+            if (sameFile != null && !sameFile.slot.equals(slot)) {
+                throw new DatabaseLockedException(name + ": the database file is already open in "
+                        + "this JVM under another name, " + sameFile.database + ", by the Lanes "
+                        + "runtime '" + sameFile.ownerName + "' (a hard link or another mount of "
+                        + "the same file: device and inode " + key + "). SQLite keeps the -wal "
+                        + "and -shm beside each name, so two names of one file are two writers "
+                        + "that corrupt it; open it by one name only");
+            }
             Lease holder = HELD.get(slot);
             if (holder != null) {
                 throw new DatabaseLockedException(name + ": the database is already open in this "
@@ -136,9 +162,10 @@ public final class Lease {
             LockFile file = FILES.computeIfAbsent(slot.lockFile(), LockFile::new);
             file.users++;
             // the leases of one lock file share its path, rather than keep an equal one each
-            lease = new Lease(new LeaseSlot(file.path, slot.offset()), file, name, owner,
-                    ownerName);
+            lease = new Lease(new LeaseSlot(file.path, slot.offset()), database, file, name,
+                    owner, ownerName);
             HELD.put(lease.slot, lease);
+            lease.keyLocked(key);
         } finally {
             REGISTRY.unlock();
         }
@@ -174,6 +201,63 @@ public final class Lease {
             return holder != null && holder.owner == owner ? holder.released() : null;
         } finally {
             REGISTRY.unlock();
+        }
+    }
+
+    /**
+     * The canonical path by which {@code owner} holds the lease of the file at {@code database}
+     * under another name (a hard link, another mount of it), or null when it holds none there
+     * or holds it by this very path.
+     */
+    public static Path heldPath(Path database, Object owner) {
+        if (inMemory(database)) {
+            return null;
+        }
+        Object key = fileKey(database);
+        if (key == null) {
+            return null;
+        }
+        REGISTRY.lock();
+        try {
+            Lease sameFile = BY_FILE.get(key);
+            return sameFile != null && sameFile.owner == owner
+                    && !sameFile.database.equals(database) ? sameFile.database : null;
+        } finally {
+            REGISTRY.unlock();
+        }
+    }
+
+    /** Reads this lease's file key, when not known yet, and indexes the lease by it. */
+    private void learnKey() {
+        Object key = fileKey(database);
+        if (key == null) {
+            return;
+        }
+        REGISTRY.lock();
+        try {
+            if (HELD.get(slot) == this) {
+                keyLocked(key);
+            }
+        } finally {
+            REGISTRY.unlock();
+        }
+    }
+
+    // guarded by REGISTRY
+    private void keyLocked(Object key) {
+        if (key == null || fileKey != null) {
+            return;
+        }
+        fileKey = key;
+        BY_FILE.putIfAbsent(key, this);
+    }
+
+    /** The file's key (device and inode on Unix); null when there is no file or no key. */
+    static Object fileKey(Path database) {
+        try {
+            return Files.readAttributes(database, BasicFileAttributes.class).fileKey();
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return null;
         }
     }
 
@@ -233,6 +317,8 @@ public final class Lease {
             }
         } finally {
             file.lock.unlock();
+            // the writer's connection exists, so does the file: known by its key from now on
+            learnKey();
         }
     }
 
@@ -272,6 +358,9 @@ public final class Lease {
             REGISTRY.lock();
             try {
                 HELD.remove(slot, this);
+                if (fileKey != null) {
+                    BY_FILE.remove(fileKey, this);
+                }
                 if (--file.users == 0) {
                     FILES.remove(file.path, file);
                     file.close(name);

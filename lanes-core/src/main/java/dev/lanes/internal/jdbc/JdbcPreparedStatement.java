@@ -26,7 +26,6 @@ import java.sql.SQLXML;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Calendar;
 import java.util.List;
 
@@ -47,7 +46,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
     private final String sql;
     private final StatementShape shape;
     private final boolean generatedKeys;
-    private Object[] parameters = NO_ARGS;
+    private final ParameterSlots parameters = new ParameterSlots();
     /** The parameters of {@code addBatch()}; made at the first one. */
     private List<Object[]> batch;
 
@@ -67,7 +66,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
 
     private Execution run(Execution.Intent intent) throws SQLException {
         checkOpen();
-        return run(shape, parameters, intent, generatedKeys);
+        return run(shape, parameters.values(), intent, generatedKeys);
     }
 
     // ------------------------------------------------------------------ execution
@@ -99,7 +98,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
         if (batch == null) {
             batch = new ArrayList<>();
         }
-        batch.add(parameters.clone());
+        batch.add(parameters.copy());
     }
 
     @Override
@@ -128,7 +127,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
     @Override
     public void clearParameters() throws SQLException {
         checkOpen();
-        parameters = NO_ARGS;
+        parameters.clear();
     }
 
     @Override
@@ -150,6 +149,11 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
 
     // ------------------------------------------------------------------ binding
 
+    /** How many parameters the storage holds room for now; for white-box tests. */
+    int parameterCapacity() {
+        return parameters.capacity();
+    }
+
     /** Checks that the statement is open and {@code position} a parameter index. */
     private void check(int position) throws SQLException {
         checkOpen();
@@ -160,12 +164,7 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
 
     /** Keeps {@code value} for parameter {@code position}, checked already. */
     private void put(int position, Object value) {
-        if (position > parameters.length) {
-            int set = parameters.length;
-            parameters = Arrays.copyOf(parameters, position);
-            Arrays.fill(parameters, set, position - 1, Parameters.UNSET); // refused if left so
-        }
-        parameters[position - 1] = value;
+        parameters.set(position, value);
     }
 
     private void bind(int position, Object value) throws SQLException {

@@ -149,7 +149,7 @@ final class LogicalConnection implements Connection {
             }
             LogicalTransaction t = tx();
             t.begin(readOnly, timeout);
-            return t.run(shape, args, read, returns, functions);
+            return t.run(shape, args, read, returns, functions, timeout);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
@@ -229,7 +229,7 @@ final class LogicalConnection implements Connection {
             }
             LogicalTransaction t = tx();
             t.begin(readOnly, timeout);
-            return t.runBatch(batch);
+            return t.runBatch(batch, timeout);
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }

@@ -62,11 +62,11 @@ final class LogicalTransaction {
      * lane, with rows when it is a read.
      */
     Execution run(StatementShape shape, Object[] args, boolean read, Returns returns,
-            ConnectionFunctions functions) {
+            ConnectionFunctions functions, QueryTimeout timeout) {
         if (snapshot != null) {
             ResultData own = functions.answer(shape);
             return Execution.ofRows(own != null ? own
-                    : snapshot.query(functions.substituted(shape), args));
+                    : snapshot.query(functions.substituted(shape), args, timeout.read()));
         }
         return Execution.of(transaction.execute(shape, args, read ? Returns.ROWS : returns));
     }
@@ -76,7 +76,7 @@ final class LogicalTransaction {
      * admitted first as one statement that returns no rows: in a read-only transaction, where a
      * batch may neither write nor return rows, every statement is refused.
      */
-    int[] runBatch(List<dev.lanes.Statement> batch) {
+    int[] runBatch(List<dev.lanes.Statement> batch, QueryTimeout timeout) {
         StatementPolicy policy = snapshot != null ? StatementPolicy.READ_BATCH
                 : db.writePolicy(false);
         StatementShape[] shapes = new StatementShape[batch.size()];
@@ -89,7 +89,8 @@ final class LogicalTransaction {
         for (int i = 0; i < batch.size(); i++) {
             Object[] args = batch.get(i).args().toArray();
             if (snapshot != null) {
-                snapshot.query(shapes[i].sql(), args); // returns no rows, writes nothing
+                // returns no rows, writes nothing
+                snapshot.query(shapes[i].sql(), args, timeout.read());
             } else {
                 counts[i] = (Integer) transaction.execute(shapes[i], args, Returns.COUNT);
             }

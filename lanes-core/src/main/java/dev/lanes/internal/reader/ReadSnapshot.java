@@ -1,5 +1,6 @@
 package dev.lanes.internal.reader;
 
+import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.scheduler.WorkerPool;
@@ -45,11 +46,39 @@ public final class ReadSnapshot implements ReadTransaction {
         this.maxResultBytes = maxResultBytes;
     }
 
-    /** One query of the snapshot, with its columns' metadata; its caller admitted it. */
+    /**
+     * One query of the snapshot, with its columns' metadata; its caller admitted it. Stopped
+     * inside SQLite once {@code options}' timeout passed.
+     */
     @Override
-    public ResultData query(String sql, Object[] args) {
-        return onPlatform(() -> Statements.queryDetailed(begun().cache, sql, args,
-                maxResultBytes, name));
+    public ResultData query(String sql, Object[] args, ReadOptions options) {
+        return onPlatform(() -> {
+            ReaderConnection c = begun();
+            return withinDeadline(c, options, () -> Statements.queryDetailed(c.cache, sql,
+                    args, maxResultBytes, name));
+        });
+    }
+
+    /**
+     * Runs one statement on {@code c} within {@code options}' timeout, as a plain read runs: the
+     * progress handler stops it once the deadline passed, and it fails with {@link
+     * dev.lanes.DeadlineExceededException}; the snapshot holds the reader on until it closes.
+     */
+    private <T> T withinDeadline(ReaderConnection c, ReadOptions options, Callable<T> statement) {
+        ReadLimits limits = ReadLimits.of(options, reads.clock());
+        c.startLease(limits.hasDeadline, limits.deadline, false);
+        T value = null;
+        Throwable failure = null;
+        try {
+            value = statement.call();
+        } catch (Exception e) {
+            failure = e;
+        }
+        int stop = c.endLease();
+        if (stop == ReaderConnection.DEADLINE) {
+            readers.deadlineExceeded();
+        }
+        return reads.outcome(stop, value, failure, limits);
     }
 
     /** A read body on the snapshot's guarded connection (metadata, say). */

@@ -383,7 +383,7 @@ public final class Reads {
         return !c.strayStatements();
     }
 
-    private <T> T outcome(int stop, T value, Throwable failure, ReadLimits limits) {
+    <T> T outcome(int stop, T value, Throwable failure, ReadLimits limits) {
         if (stop == ReaderConnection.CANCELLED) {
             throw new CancelledException(WriteOutcome.ROLLED_BACK, name + ": the read was "
                     + "cancelled and stopped; it wrote nothing", failure);

@@ -1,5 +1,6 @@
 package dev.lanes.internal.sql;
 
+import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 
 /**
@@ -11,8 +12,12 @@ import dev.lanes.SqlFunction;
  * <p>Used by one thread at a time, as a JDBC connection is.
  */
 public interface ReadTransaction extends AutoCloseable {
-    /** One query of the transaction, with its columns' metadata; its caller admitted it. */
-    ResultData query(String sql, Object[] args);
+    /**
+     * One query of the transaction, with its columns' metadata; its caller admitted it. A local
+     * database stops it inside SQLite once {@code options}' timeout passed ({@link
+     * dev.lanes.DeadlineExceededException}).
+     */
+    ResultData query(String sql, Object[] args, ReadOptions options);
 
     /** A read body on the transaction's guarded JDBC connection (metadata, say). */
     <T> T run(SqlFunction<T> body);

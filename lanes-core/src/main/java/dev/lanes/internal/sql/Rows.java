@@ -70,15 +70,23 @@ public final class Rows {
                 bytes += sizeOf(values);
             }
             if (bounded && bytes > maxBytes) {
-                throw new ResultTooLargeException(name + ": the result of '"
-                        + StatementShape.shorten(sql)
-                        + "' grew past maxResultBytes (" + maxBytes + " bytes) at row "
-                        + (rows.size() + 1) + "; narrow the query (LIMIT, fewer columns), page "
-                        + "through it, or raise maxResultBytes");
+                throw tooLarge(name, sql, maxBytes, rows.size() + 1);
             }
             rows.add(Row.of(columns, values));
         }
         return rows;
+    }
+
+    /**
+     * The failure of a query whose rows grew past {@code maxBytes} at row {@code row}: one
+     * message for every engine.
+     */
+    public static ResultTooLargeException tooLarge(String name, String sql, long maxBytes,
+            long row) {
+        return new ResultTooLargeException(name + ": the result of '" + StatementShape.shorten(sql)
+                + "' grew past maxResultBytes (" + maxBytes + " bytes) at row " + row + "; read "
+                + "a large result with db.stream, which holds one row at a time, or narrow the "
+                + "query (LIMIT, fewer columns), page through it, or raise maxResultBytes");
     }
 
     /**

@@ -159,11 +159,41 @@ public final class SqliteConnections {
     }
 
     /**
+     * Why the name of {@code path} (absolute) would not open that very file through {@link
+     * #open}, or null when it would. sqlite-jdbc reads whatever follows a {@code ?} in a database
+     * name as connection settings and strips the settings it knows, so {@code a.db?cache_size=1}
+     * opens {@code a.db}: another file, without its lease. The names {@code :memory:} and {@code
+     * file:...} mean an in-memory database or a URI to SQLite and the driver, never a file beside
+     * others.
+     */
+    public static String notLiteral(Path path) {
+        if (path.toString().indexOf('?') >= 0) {
+            return "sqlite-jdbc reads what follows '?' in a database name as connection "
+                    + "settings, so the name would open another file; rename it without '?'";
+        }
+        Path file = path.getFileName();
+        String name = file == null ? "" : file.toString();
+        if (name.equals(":memory:") || name.startsWith("file:")) {
+            return "'" + name + "' names an in-memory database or a URI to SQLite, not a file; "
+                    + "Lanes opens database files (readers share the database through its file), "
+                    + "so give the file another name";
+        }
+        return null;
+    }
+
+    /**
      * Opens a connection with {@code config} and {@linkplain #restrict restricts} it to {@code
      * limits}; the one way the runtime opens a connection.
+     *
+     * @throws SQLException also when the name of {@code path} would open another file ({@link
+     *     #notLiteral})
      */
     public static SQLiteConnection open(SQLiteConfig config, Path path, Limits limits)
             throws SQLException {
+        String notLiteral = notLiteral(path);
+        if (notLiteral != null) {
+            throw new SQLException("cannot open " + path + ": " + notLiteral);
+        }
         SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:"
                 + copyOf(path));
         try {

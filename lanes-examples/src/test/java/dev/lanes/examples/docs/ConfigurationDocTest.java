@@ -97,6 +97,7 @@ class ConfigurationDocTest {
         assertThat(defaultOf("maxAttachedDatabases")).startsWith(d.maxAttachedDatabases() + " ");
         assertThat(defaultOf("maxValueBytes")).isEqualTo(String.format("%,d", d.maxValueBytes()));
         assertThat(defaultOf("checkpointMode")).startsWith("`" + d.checkpointMode() + "`");
+        assertThat((d.maxResultBytes() >> 20) + " MiB").isEqualTo(defaultOf("maxResultBytes"));
         if (System.getenv(DatabaseOptions.DISK_RESERVE_ENV) == null) {
             assertThat((d.diskReserveBytes() >> 20) + " MiB").isEqualTo(defaultOf("diskReserveBytes"));
         }
