@@ -1,4 +1,4 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.awaitTrue;
 import static dev.lanes.TestLanes.block;
@@ -6,8 +6,20 @@ import static dev.lanes.TestLanes.countOf;
 import static dev.lanes.TestLanes.insert;
 import static dev.lanes.TestLanes.join;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lanes.Database;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.ErrorCode;
+import dev.lanes.LanesException;
+import dev.lanes.OverloadedException;
+import dev.lanes.QueueFullException;
+import dev.lanes.TestLanes;
 import dev.lanes.TestLanes.Blocker;
+import dev.lanes.TestRuntime;
+import dev.lanes.TransactionOptions;
+import dev.lanes.WriteOptions;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.util.ManualClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,7 +57,12 @@ class WriteQueueTimeoutTest {
         return t;
     };
 
-    static final Starter VIRTUAL = VirtualThreads::start;
+    /** {@code Thread.ofVirtual().start(body)}, reached reflectively: the code targets JDK 17. */
+    static final Starter VIRTUAL = body -> {
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+        return (Thread) Class.forName("java.lang.Thread$Builder")
+                .getMethod("start", Runnable.class).invoke(builder, body);
+    };
 
     /** A write of the callers, through the API or the data source. */
     interface Call {
@@ -74,7 +91,7 @@ class WriteQueueTimeoutTest {
 
     @Test
     void virtualCallersFindingTheQueueFullWaitAndAllCommitOnceTheLaneIsFree() throws Exception {
-        VirtualThreads.assumeAvailable();
+        assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21+");
         everyCallerWaitsThenCommits(VIRTUAL, API);
         everyCallerWaitsThenCommits(VIRTUAL, DATA_SOURCE);
     }
