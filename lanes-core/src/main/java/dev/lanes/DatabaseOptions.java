@@ -25,6 +25,7 @@ public final class DatabaseOptions {
     private final Duration maxReadDuration;
     private final SqlFunction<?> initializer;
     private final Duration readerCheckoutTimeout;
+    private final Duration writeQueueTimeout;
     private final long maxResultBytes;
     private final CheckpointMode checkpointMode;
     /** The mode set on the builder; null when the default, which follows synchronous, applies. */
@@ -52,7 +53,8 @@ public final class DatabaseOptions {
     public static final String DISK_RESERVE_ENV = "LANES_DISK_RESERVE_BYTES";
 
     /** The options every database gets unless told otherwise. */
-    public static final DatabaseOptions DEFAULTS = new Builder(defaultDiskReserveOrFallback()).build();
+    public static final DatabaseOptions DEFAULTS =
+            new Builder(OptionDefaults.diskReserveOrFallback()).build();
 
     private DatabaseOptions(Builder b) {
         this.writeQueueCapacity = b.writeQueueCapacity;
@@ -69,10 +71,11 @@ public final class DatabaseOptions {
         this.maxReadDuration = b.maxReadDuration;
         this.initializer = b.initializer;
         this.readerCheckoutTimeout = b.readerCheckoutTimeout;
+        this.writeQueueTimeout = b.writeQueueTimeout;
         this.maxResultBytes = b.maxResultBytes;
         this.checkpointModeSet = b.checkpointMode;
         this.checkpointMode = b.checkpointMode != null ? b.checkpointMode
-                : defaultCheckpointMode(b.synchronous);
+                : OptionDefaults.checkpointMode(b.synchronous);
         this.identityCheck = b.identityCheck;
         this.background = b.background;
         this.connectionSetup = b.buildSetup(checkpointMode);
@@ -122,37 +125,6 @@ public final class DatabaseOptions {
                 .checkpointMode(checkpointMode)
                 .identityCheck(identityCheck)
                 .nullableInitializer(initializer));
-    }
-
-    /**
-     * The default reserve: 64 MiB, enough for SQLite to finish a checkpoint, run the deletes
-     * that free space, and write its journals on a nearly full volume, and small against any
-     * disk a server runs on. {@value #DISK_RESERVE_ENV} overrides it.
-     */
-    static long defaultDiskReserve() {
-        String env = System.getenv(DISK_RESERVE_ENV);
-        if (env == null || env.isBlank()) {
-            return 64L * 1024 * 1024;
-        }
-        try {
-            return Checks.nonNegative(DISK_RESERVE_ENV, Long.parseLong(env.trim()));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    DISK_RESERVE_ENV + " must be a whole number of bytes, was '" + env + "'", e);
-        }
-    }
-
-    /**
-     * The default reserve for {@link #DEFAULTS}, which must not fail the class's initialization:
-     * a bad {@value #DISK_RESERVE_ENV} falls back here and fails {@link #builder()} (and so
-     * {@code Lanes.open}) instead, with a message naming it.
-     */
-    private static long defaultDiskReserveOrFallback() {
-        try {
-            return defaultDiskReserve();
-        } catch (IllegalArgumentException e) {
-            return 64L * 1024 * 1024;
-        }
     }
 
     /** Writes that may wait in the queue (default 256). */
@@ -249,25 +221,19 @@ public final class DatabaseOptions {
     }
 
     /**
+     * How long a write that finds the write queue full waits for room, unless its {@link
+     * WriteOptions#enqueueTimeout()} says otherwise (default 5 s; 0: refused at once).
+     */
+    public Duration writeQueueTimeout() {
+        return writeQueueTimeout;
+    }
+
+    /**
      * How large the rows of one {@link Database#query} may grow before it fails with {@link
      * ResultTooLargeException} (default 64 MiB; {@link Long#MAX_VALUE}: no limit).
      */
     public long maxResultBytes() {
         return maxResultBytes;
-    }
-
-    /**
-     * The checkpoint mode a database gets when none is chosen: {@link CheckpointMode#DEDICATED},
-     * but {@link CheckpointMode#AUTO} at {@link Synchronous#FULL}. Measured with {@code ./lanes
-     * bench --scenario write}: at {@code NORMAL} a commit writes the WAL without a sync, and a
-     * checkpoint inside it is the writers' whole latency tail, which the background checkpointer
-     * removes (64 writers' p99 7.4–10.7× HikariCP's against 3.9×, a lone writer 1.5× raw JDBC
-     * against 1.0×); at {@code FULL} every commit syncs the WAL, a background checkpoint's writes
-     * and syncs compete with each commit's, and it halved a lone writer (0.50× raw JDBC against
-     * 0.99×, 64 writers 10× HikariCP against 15×).
-     */
-    static CheckpointMode defaultCheckpointMode(Synchronous synchronous) {
-        return synchronous == Synchronous.FULL ? CheckpointMode.AUTO : CheckpointMode.DEDICATED;
     }
 
     /**
@@ -342,6 +308,7 @@ public final class DatabaseOptions {
                 && Objects.equals(maxReadDuration, other.maxReadDuration)
                 && Objects.equals(initializer, other.initializer)
                 && Objects.equals(readerCheckoutTimeout, other.readerCheckoutTimeout)
+                && Objects.equals(writeQueueTimeout, other.writeQueueTimeout)
                 && maxResultBytes == other.maxResultBytes
                 && Objects.equals(checkpointMode, other.checkpointMode)
                 && Objects.equals(checkpointModeSet, other.checkpointModeSet)
@@ -356,7 +323,7 @@ public final class DatabaseOptions {
         return Objects.hash(writeQueueCapacity, maxGroupSize, readers, busyTimeout, synchronous,
                 statementCacheSize, closeTimeout, transactionIdleTimeout, diskReserveBytes,
                 slowWriteThreshold, idleRelease, maxReadDuration, initializer,
-                readerCheckoutTimeout, maxResultBytes, checkpointMode, identityCheck, background,
+                readerCheckoutTimeout, writeQueueTimeout, maxResultBytes, checkpointMode, identityCheck, background,
                 maxAttachedDatabases, maxValueBytes, connectionSetup,
                 System.identityHashCode(commitFence));
     }
@@ -370,7 +337,8 @@ public final class DatabaseOptions {
                 + transactionIdleTimeout + ", diskReserveBytes=" + diskReserveBytes
                 + ", slowWriteThreshold=" + slowWriteThreshold + ", idleRelease=" + idleRelease
                 + ", maxReadDuration=" + maxReadDuration + ", initializer=" + initializer
-                + ", readerCheckoutTimeout=" + readerCheckoutTimeout + ", maxResultBytes="
+                + ", readerCheckoutTimeout=" + readerCheckoutTimeout + ", writeQueueTimeout="
+                + writeQueueTimeout + ", maxResultBytes="
                 + maxResultBytes + ", checkpointMode=" + checkpointMode + ", identityCheck="
                 + identityCheck + ", background=" + background + ", maxAttachedDatabases="
                 + maxAttachedDatabases + ", maxValueBytes=" + maxValueBytes + ", connectionSetup="
@@ -403,6 +371,7 @@ public final class DatabaseOptions {
         private Duration maxReadDuration = Duration.ofSeconds(30);
         private SqlFunction<?> initializer;
         private Duration readerCheckoutTimeout = Duration.ofSeconds(5);
+        private Duration writeQueueTimeout = Duration.ofSeconds(5);
         private long maxResultBytes = MAX_RESULT_BYTES;
         /** Null: the default, which follows {@link #synchronous}. */
         private CheckpointMode checkpointMode;
@@ -413,7 +382,7 @@ public final class DatabaseOptions {
         private CommitFence commitFence;
 
         private Builder() {
-            this(defaultDiskReserve());
+            this(OptionDefaults.diskReserve());
         }
 
         private Builder(long diskReserveBytes) {
@@ -435,6 +404,7 @@ public final class DatabaseOptions {
             maxReadDuration = o.maxReadDuration;
             initializer = o.initializer;
             readerCheckoutTimeout = o.readerCheckoutTimeout;
+            writeQueueTimeout = o.writeQueueTimeout;
             maxResultBytes = o.maxResultBytes;
             checkpointMode = o.checkpointModeSet;
             identityCheck = o.identityCheck;
@@ -445,7 +415,10 @@ public final class DatabaseOptions {
             commitFence = o.commitFence;
         }
 
-        /** Writes that may wait in the queue; a write beyond it is refused. At least 1. */
+        /**
+         * Writes that may wait in the queue; a write beyond it waits for room up to {@link
+         * #writeQueueTimeout(Duration)}. At least 1.
+         */
         public Builder writeQueueCapacity(int capacity) {
             this.writeQueueCapacity = Checks.positive("writeQueueCapacity", capacity);
             return this;
@@ -550,6 +523,21 @@ public final class DatabaseOptions {
          */
         public Builder readerCheckoutTimeout(Duration timeout) {
             this.readerCheckoutTimeout = Checks.nonNegative("readerCheckoutTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How long a write (or {@link Database#begin}) that finds the write queue full waits for
+         * room before it fails with {@link QueueFullException}, a retryable failure that never
+         * ran; a request's own {@link WriteOptions#enqueueTimeout()} takes precedence. 0 refuses
+         * it at once with {@link OverloadedException}. Not negative. The default, 5 s like {@link
+         * #readerCheckoutTimeout(Duration)} and a pool's {@code connectionTimeout}, lets a burst
+         * wait instead of failing: a waiting caller costs little (a virtual thread parks, on
+         * {@code java.util.concurrent} locks that do not pin it), while the queue's capacity
+         * still bounds the memory and latency of the writes accepted.
+         */
+        public Builder writeQueueTimeout(Duration timeout) {
+            this.writeQueueTimeout = Checks.nonNegative("writeQueueTimeout", timeout);
             return this;
         }
 

@@ -190,7 +190,10 @@ public interface MetricsListener {
      */
     default void databaseClosed(String db, long nanos, boolean timedOut) {}
 
-    /** A request waited {@code nanos} in the queue before its turn. */
+    /**
+     * A request waited {@code nanos} before its turn: in the queue, and for room in it when it
+     * found the queue full.
+     */
     default void queueWait(String db, long nanos) {}
 
     /**

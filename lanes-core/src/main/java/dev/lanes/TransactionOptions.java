@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /** Per-transaction choices for {@link Database#begin(TransactionOptions)}. Immutable. */
 public final class TransactionOptions {
-    /** The database's idle timeout, no label, no enqueue timeout. */
+    /** The database's idle timeout and enqueue timeout, no label. */
     public static final TransactionOptions DEFAULTS = builder().build();
 
     private final Duration idleTimeout;
@@ -64,7 +64,10 @@ public final class TransactionOptions {
             return this;
         }
 
-        /** Wait at most this long for room in a full write queue; see {@link WriteOptions}. */
+        /**
+         * Wait at most this long for room in a full write queue instead of the database's {@link
+         * DatabaseOptions#writeQueueTimeout()}; 0 fails at once. See {@link WriteOptions}.
+         */
         public Builder enqueueTimeout(Duration timeout) {
             this.enqueueTimeout = Checks.nonNegative("enqueueTimeout", timeout);
             return this;

@@ -6,13 +6,14 @@ import java.util.Optional;
 /**
  * Per-write choices. Immutable; built with {@link #builder()}.
  *
- * <p>Without an enqueue timeout a write that finds the queue full fails at once with {@link
- * OverloadedException}. With one, it waits at most that long for room and then fails with {@link
- * QueueFullException}. The timeout covers admission only: once accepted, a write is never
- * reported as failed because it was slow.
+ * <p>A write that finds the queue full waits for room at most its enqueue timeout, or without one
+ * the database's {@link DatabaseOptions#writeQueueTimeout()} (default 5 s), and then fails with
+ * {@link QueueFullException}; it never ran. A timeout of 0 fails it at once with {@link
+ * OverloadedException} instead. The timeout covers admission only: once accepted, a write is
+ * never reported as failed because it was slow.
  */
 public final class WriteOptions {
-    /** No label, no enqueue timeout, replayable. */
+    /** No label, the database's enqueue timeout, replayable. */
     public static final WriteOptions DEFAULTS = builder().build();
 
     private final String label;
@@ -40,7 +41,10 @@ public final class WriteOptions {
         return Optional.ofNullable(label);
     }
 
-    /** How long the write may wait for room in a full queue; empty means it fails at once. */
+    /**
+     * How long the write may wait for room in a full queue; empty: the database's {@link
+     * DatabaseOptions#writeQueueTimeout()}.
+     */
     public Optional<Duration> enqueueTimeout() {
         return Optional.ofNullable(enqueueTimeout);
     }
@@ -78,7 +82,10 @@ public final class WriteOptions {
             return this;
         }
 
-        /** Wait at most this long for room in a full queue. Not negative. */
+        /**
+         * Wait at most this long for room in a full queue; 0 fails at once with {@link
+         * OverloadedException}. Not negative.
+         */
         public Builder enqueueTimeout(Duration timeout) {
             this.enqueueTimeout = Checks.nonNegative("enqueueTimeout", timeout);
             return this;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.TestLanes.Blocker;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +29,8 @@ class AdmissionTest {
     @BeforeEach
     void start() {
         db = runtime.openWithTable("small.db",
-                DatabaseOptions.builder().writeQueueCapacity(2).build());
+                DatabaseOptions.builder().writeQueueCapacity(2)
+                .writeQueueTimeout(Duration.ZERO).build());
     }
 
     @Test

@@ -54,7 +54,8 @@ class ObservabilityMetricsListenerTest {
             logged = log.events();
             runtime.start(Lanes.builder().name("throwing").maxThreads(2).metrics(throwing));
             db = runtime.openWithTable("sturdy.db", DatabaseOptions.builder()
-                    .writeQueueCapacity(4).slowWriteThreshold(Duration.ofMillis(50)).build());
+                    .writeQueueCapacity(4)
+                .writeQueueTimeout(Duration.ZERO).slowWriteThreshold(Duration.ofMillis(50)).build());
 
             // the leader path, on this thread
             assertThat(db.write(insert("sync"))).isEqualTo("sync");
@@ -117,7 +118,8 @@ class ObservabilityMetricsListenerTest {
         runtime.start(Lanes.builder().name("heard").maxThreads(1).metrics(recording));
         assertThat(recording.pool.get()).as("pool gauges bound at start").isNotNull();
         db = runtime.openWithTable("heard.db",
-                DatabaseOptions.builder().writeQueueCapacity(2).build());
+                DatabaseOptions.builder().writeQueueCapacity(2)
+                .writeQueueTimeout(Duration.ZERO).build());
         assertThat(recording.opened).containsExactly("heard.db");
         MetricsListener.DatabaseGauges gauges = recording.gauges.get();
 

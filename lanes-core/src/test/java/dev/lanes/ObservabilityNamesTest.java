@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.lanes.TestLanes.Blocker;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -64,7 +65,8 @@ class ObservabilityNamesTest {
      */
     private List<String> namesInErrors(MetricsListener listener, Path a, Path b) {
         try (Lanes lanes = Lanes.builder().name("names").maxThreads(2).metrics(listener).build()) {
-            DatabaseOptions tiny = DatabaseOptions.builder().writeQueueCapacity(1).build();
+            DatabaseOptions tiny = DatabaseOptions.builder().writeQueueCapacity(1)
+                .writeQueueTimeout(Duration.ZERO).build();
             Database first = lanes.open(a, tiny);
             Database second = lanes.open(b, tiny);
             first.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");

@@ -29,6 +29,8 @@ class OptionsTest {
                 bad("maxThreads", "0", () -> Lanes.builder().maxThreads(0)),
                 bad("threadStackSize", "1000", () -> Lanes.builder().threadStackSize(1000)),
                 bad("name", "' '", () -> Lanes.builder().name(" ")),
+                bad("writeQueueTimeout", "PT-0.05S",
+                        () -> DatabaseOptions.builder().writeQueueTimeout(Duration.ofMillis(-50))),
                 bad("enqueueTimeout", "PT-0.05S",
                         () -> WriteOptions.builder().enqueueTimeout(Duration.ofMillis(-50))),
                 bad("enqueueTimeout", "PT-0.05S",
@@ -103,6 +105,9 @@ class OptionsTest {
         assertThat(w.enqueueTimeout()).contains(Duration.ofMillis(50));
         assertThat(w.replayable()).isFalse();
         assertThat(WriteOptions.DEFAULTS.enqueueTimeout()).isEmpty();
+        assertThat(DatabaseOptions.DEFAULTS.writeQueueTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(DatabaseOptions.builder().writeQueueTimeout(Duration.ZERO).build()
+                .writeQueueTimeout()).isZero();
         assertThat(WriteOptions.DEFAULTS.replayable()).isTrue();
     }
 }

@@ -221,7 +221,8 @@ class SpringJdbcTest {
     @Test
     void aFullWriteQueueIsATransientDataAccessException() throws Exception {
         Database db = fixture.open("overloaded.db",
-                DatabaseOptions.builder().writeQueueCapacity(1).build());
+                DatabaseOptions.builder().writeQueueCapacity(1)
+                .writeQueueTimeout(Duration.ZERO).build());
         db.execute("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
         db.execute("INSERT INTO counter(id, n) VALUES (1, 0)");
         Spring spring = new Spring(db);

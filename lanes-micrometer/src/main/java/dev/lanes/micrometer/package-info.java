@@ -69,7 +69,8 @@
  *     <td>requests whose body ran again after a neighbour ended their group's
  *     transaction</td><td></td></tr>
  * <tr><td>{@code lanes.writer.queue.wait}</td><td>timer, p99</td><td>db</td>
- *     <td>from a request's submission until its turn began</td><td></td></tr>
+ *     <td>from a request's submission until its turn began, a wait for room in a full queue
+ *     included</td><td></td></tr>
  * <tr><td>{@code lanes.command.duration}</td><td>timer</td><td>db, operation, in_transaction,
  *     statement_kind, outcome</td><td>one command's body or statement</td><td></td></tr>
  * <tr><td>{@code lanes.writer.group.size}</td><td>distribution summary</td><td>db</td>

@@ -75,7 +75,8 @@ class MicrometerMetricsTest {
         assertThat(gauge("lanes.pool.threads").value()).isZero();
 
         Database db = openWithTable("orders.db", DatabaseOptions.builder()
-                .writeQueueCapacity(2).slowWriteThreshold(Duration.ofMillis(50)).build());
+                .writeQueueCapacity(2)
+                .writeQueueTimeout(Duration.ZERO).slowWriteThreshold(Duration.ofMillis(50)).build());
         Database other = openWithTable("other.db", DatabaseOptions.DEFAULTS);
         for (String name : List.of("lanes.writer.queue.depth", "lanes.writer.poisoned",
                 "lanes.transaction.open")) {

@@ -54,6 +54,9 @@ public interface DatabaseSettings {
     /** {@link DatabaseOptions#readerCheckoutTimeout()}. */
     Duration readerCheckoutTimeout();
 
+    /** {@link DatabaseOptions#writeQueueTimeout()}. */
+    Duration writeQueueTimeout();
+
     /** {@link DatabaseOptions#maxResultBytes()}. */
     DataSize maxResultSize();
 
@@ -98,6 +101,7 @@ public interface DatabaseSettings {
         Properties.set(p + "max-read-duration", maxReadDuration(), b::maxReadDuration);
         Properties.set(p + "reader-checkout-timeout", readerCheckoutTimeout(),
                 b::readerCheckoutTimeout);
+        Properties.set(p + "write-queue-timeout", writeQueueTimeout(), b::writeQueueTimeout);
         Properties.set(p + "max-result-size", maxResultSize(), v -> b.maxResultBytes(v.toBytes()));
         Properties.set(p + "checkpoint-mode", checkpointMode(), b::checkpointMode);
         Properties.set(p + "identity-check", identityCheck(), b::identityCheck);

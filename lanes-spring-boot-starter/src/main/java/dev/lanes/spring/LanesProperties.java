@@ -66,8 +66,8 @@ public record LanesProperties(
      * One database: its file and its options.
      *
      * @param path the database file; created if missing (its directory too)
-     * @param writeQueueCapacity writes that may wait in the queue; past it a write is refused
-     *     (default 256)
+     * @param writeQueueCapacity writes that may wait in the queue; past it a write waits up to
+     *     writeQueueTimeout for room (default 256)
      * @param maxGroupSize writes committed together in one transaction at most (default 64)
      * @param readers read-only connections (default 4)
      * @param busyTimeout how long a write turn may wait in all for a lock another process holds
@@ -84,6 +84,8 @@ public record LanesProperties(
      * @param idleRelease unused this long: shrink memory, close idle readers (default 30s)
      * @param maxReadDuration a read holding its snapshot longer is logged (default 30s)
      * @param readerCheckoutTimeout how long a read waits for a reader connection (default 5s)
+     * @param writeQueueTimeout how long a write that finds the queue full waits for room before
+     *     it fails with QueueFullException (default 5s; 0 refuses at once)
      * @param maxResultSize how large one query's rows may grow (default: no limit)
      * @param checkpointMode who checkpoints the WAL: DEDICATED, AUTO or EXTERNAL (default DEDICATED, AUTO at synchronous FULL)
      * @param identityCheck detect a database file swapped underneath (default true)
@@ -104,6 +106,7 @@ public record LanesProperties(
             Duration idleRelease,
             Duration maxReadDuration,
             Duration readerCheckoutTimeout,
+            Duration writeQueueTimeout,
             DataSize maxResultSize,
             CheckpointMode checkpointMode,
             Boolean identityCheck,
@@ -117,8 +120,8 @@ public record LanesProperties(
      *     ({@code classpath:tenant/V1.sql}, each entry ending in {@code .sql}; entry {@code i}
      *     brings the schema to version {@code i + 1}, tracked in {@code PRAGMA user_version}), or
      *     Flyway locations ({@code classpath:db/tenant}; needs Flyway on the class path)
-     * @param writeQueueCapacity writes that may wait in the queue; past it a write is refused
-     *     (default 256)
+     * @param writeQueueCapacity writes that may wait in the queue; past it a write waits up to
+     *     writeQueueTimeout for room (default 256)
      * @param maxGroupSize writes committed together in one transaction at most (default 64)
      * @param readers read-only connections (default 4)
      * @param busyTimeout how long a write turn may wait in all for a lock another process holds
@@ -135,6 +138,8 @@ public record LanesProperties(
      * @param idleRelease unused this long: shrink memory, close idle readers (default 30s)
      * @param maxReadDuration a read holding its snapshot longer is logged (default 30s)
      * @param readerCheckoutTimeout how long a read waits for a reader connection (default 5s)
+     * @param writeQueueTimeout how long a write that finds the queue full waits for room before
+     *     it fails with QueueFullException (default 5s; 0 refuses at once)
      * @param maxResultSize how large one query's rows may grow (default: no limit)
      * @param checkpointMode who checkpoints the WAL: DEDICATED, AUTO or EXTERNAL (default DEDICATED, AUTO at synchronous FULL)
      * @param identityCheck detect a database file swapped underneath (default true)
@@ -156,6 +161,7 @@ public record LanesProperties(
             Duration idleRelease,
             Duration maxReadDuration,
             Duration readerCheckoutTimeout,
+            Duration writeQueueTimeout,
             DataSize maxResultSize,
             CheckpointMode checkpointMode,
             Boolean identityCheck,

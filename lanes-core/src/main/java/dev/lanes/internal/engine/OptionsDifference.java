@@ -31,6 +31,7 @@ final class OptionsDifference {
             new Setting("maxReadDuration", DatabaseOptions::maxReadDuration),
             new Setting("initializer", DatabaseOptions::initializer),
             new Setting("readerCheckoutTimeout", DatabaseOptions::readerCheckoutTimeout),
+            new Setting("writeQueueTimeout", DatabaseOptions::writeQueueTimeout),
             new Setting("maxResultBytes", DatabaseOptions::maxResultBytes),
             new Setting("checkpointMode", DatabaseOptions::checkpointMode),
             new Setting("identityCheck", DatabaseOptions::identityCheck),

@@ -147,39 +147,39 @@ final class LaneState {
     }
 
     /**
-     * Returns with room for {@code r}, waiting at most its enqueue timeout (on the queue's
-     * condition of the lock, which the wait releases), or throws. The deadline covers admission
-     * only; after each wait the lane's state is checked again.
+     * Returns with room for {@code r}, waiting at most its enqueue timeout, else the database's
+     * {@code writeQueueTimeout}, on the queue's condition of the lock (which the wait releases),
+     * or throws; 0 refuses a full queue at once. A newcomer waits behind earlier waiters, so none
+     * starves. The deadline covers admission only; each wake re-checks the lane's state.
      */
     @GuardedBy("lock")
     private void awaitRoom(WriteRequest r) {
         assertHeld();
-        if (!queue.full()) {
+        long timeout = r.options.enqueueTimeout().orElse(setup.options().writeQueueTimeout())
+                .toNanos();
+        if (!queue.full() && (!queue.hasWaiters() || timeout == 0)) {
             return;
-        }
-        if (r.options.enqueueTimeout().isEmpty()) {
+        } else if (timeout == 0) {
             throw LaneRefusals.queueFull(setup.name(), queue.size(), queue.runningGroupSize());
         }
-        long timeout = r.options.enqueueTimeout().get().toNanos();
         long remaining = timeout;
         queue.waiterArrived(lock);
         try {
-            while (queue.full()) {
-                if (remaining <= 0) {
+            do {
+                if (remaining <= 0) { // the loop runs again only while the queue is full
                     throw LaneRefusals.queueStayedFull(setup.name(), timeout, queue.size(),
                             queue.capacity());
                 }
-                try {
-                    remaining = queue.awaitRoom(lock, setup.clock(), remaining);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw LaneRefusals.interrupted(setup.name(), e);
-                }
+                remaining = queue.awaitRoom(lock, setup.clock(), remaining);
                 checkAdmission();
-            }
+            } while (queue.full());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw LaneRefusals.interrupted(setup.name(), e);
         } finally {
             queue.waiterLeft();
         }
+        queue.passRoom(); // room may remain after this request: the next waiter's
     }
 
     /**
@@ -370,7 +370,7 @@ final class LaneState {
                 queue.add(new Close(!drain, now));
                 schedule |= run.schedule();
             }
-            queue.signalRoom();
+            queue.signalAllWaiters();
             return new Closing(refused, schedule);
         } finally {
             lock.unlock();
@@ -392,7 +392,7 @@ final class LaneState {
             java.util.function.Function<WriteRequest, LanesException> failure) {
         assertHeld();
         List<WriteRequest> failed = queue.failQueued(failure);
-        queue.signalRoom();
+        queue.signalAllWaiters();
         return failed;
     }
 

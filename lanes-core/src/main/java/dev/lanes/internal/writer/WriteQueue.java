@@ -93,8 +93,31 @@ final class WriteQueue {
         return clock.awaitNanos(lock, notFull, nanos);
     }
 
-    /** Wakes callers waiting for room; admission re-checks the lane's state. */
+    /** Whether callers wait for room; a newcomer then waits behind them. */
+    boolean hasWaiters() {
+        return notFullWaiters > 0;
+    }
+
+    /**
+     * Wakes as many callers waiting for room as there is room, longest waiting first: one wake
+     * per free place, not all waiters at once, so that thousands of parked callers are not woken
+     * for every group taken.
+     */
     void signalRoom() {
+        for (int i = Math.min(capacity() - requests.size(), notFullWaiters); i > 0; i--) {
+            notFull.signal();
+        }
+    }
+
+    /** A waiter was admitted: wakes the next one if room remains after its request. */
+    void passRoom() {
+        if (notFullWaiters > 0 && capacity() - requests.size() > 1) {
+            notFull.signal();
+        }
+    }
+
+    /** Wakes every caller waiting for room, to see the lane's state change (closing, failed). */
+    void signalAllWaiters() {
         if (notFullWaiters > 0) {
             notFull.signalAll();
         }

@@ -89,7 +89,8 @@ class DataSourceOutcomesTest {
 
     @Test
     void aQueueFullRefusalIsTransientAndNeverRan() throws Exception {
-        Database db = open(DatabaseOptions.builder().writeQueueCapacity(1).build());
+        Database db = open(DatabaseOptions.builder().writeQueueCapacity(1)
+                .writeQueueTimeout(Duration.ZERO).build());
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Object> blocker = db.writeAsync(c -> {

@@ -206,6 +206,7 @@ class RequestBracketsTest {
     @Test
     void refusalsAtAdmissionAreCompletedNotStartedOutsideAnyGroup() throws Exception {
         Database db = open("refusals.db", DatabaseOptions.builder().writeQueueCapacity(1)
+                .writeQueueTimeout(Duration.ZERO)
                 .build());
         CountDownLatch release = block(db);
         CompletableFuture<Integer> queued = db.writeAsync(insert("queued"));

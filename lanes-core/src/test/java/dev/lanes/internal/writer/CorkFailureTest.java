@@ -19,6 +19,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.DatabaseImpl;
 import dev.lanes.internal.sqlite.FaultInjector;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -44,7 +45,8 @@ class CorkFailureTest {
     @BeforeEach
     void start() {
         db = runtime.open("cork-failure.db",
-                DatabaseOptions.builder().writeQueueCapacity(4).build());
+                DatabaseOptions.builder().writeQueueCapacity(4)
+                .writeQueueTimeout(Duration.ZERO).build());
         ((DatabaseImpl) db).lane().faults(point -> {
             if (point == failing.get()) {
                 throw new SQLException("injected " + point);

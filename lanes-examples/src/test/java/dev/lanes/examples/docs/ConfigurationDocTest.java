@@ -91,6 +91,7 @@ class ConfigurationDocTest {
         assertThat(defaultOf("maxReadDuration")).isEqualTo(seconds(d.maxReadDuration()));
         assertThat(defaultOf("slowWriteThreshold")).isEqualTo(seconds(d.slowWriteThreshold()));
         assertThat(defaultOf("readerCheckoutTimeout")).isEqualTo(seconds(d.readerCheckoutTimeout()));
+        assertThat(defaultOf("writeQueueTimeout")).isEqualTo(seconds(d.writeQueueTimeout()));
         assertThat(defaultOf("synchronous")).isEqualTo("`" + d.synchronous() + "`");
         assertThat(defaultOf("identityCheck")).isEqualTo(String.valueOf(d.identityCheck()));
         assertThat(defaultOf("background")).isEqualTo(String.valueOf(d.background()));
