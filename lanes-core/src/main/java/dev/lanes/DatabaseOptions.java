@@ -84,49 +84,6 @@ public final class DatabaseOptions {
         this.commitFence = b.commitFence;
     }
 
-    /**
-     * Options with these settings, {@code background} false; the values are checked as the
-     * builder's setters check them.
-     *
-     * @deprecated a constructor that every new option would break; use {@link #builder()}
-     */
-    @Deprecated
-    public DatabaseOptions(int writeQueueCapacity,
-            int maxGroupSize,
-            int readers,
-            Duration busyTimeout,
-            Synchronous synchronous,
-            int statementCacheSize,
-            Duration closeTimeout,
-            Duration transactionIdleTimeout,
-            long diskReserveBytes,
-            Duration slowWriteThreshold,
-            Duration idleRelease,
-            Duration maxReadDuration,
-            SqlFunction<?> initializer,
-            Duration readerCheckoutTimeout,
-            long maxResultBytes,
-            CheckpointMode checkpointMode,
-            boolean identityCheck) {
-        this(new Builder(diskReserveBytes)
-                .writeQueueCapacity(writeQueueCapacity)
-                .maxGroupSize(maxGroupSize)
-                .readers(readers)
-                .busyTimeout(busyTimeout)
-                .synchronous(synchronous)
-                .statementCacheSize(statementCacheSize)
-                .closeTimeout(closeTimeout)
-                .transactionIdleTimeout(transactionIdleTimeout)
-                .slowWriteThreshold(slowWriteThreshold)
-                .idleRelease(idleRelease)
-                .maxReadDuration(maxReadDuration)
-                .readerCheckoutTimeout(readerCheckoutTimeout)
-                .maxResultBytes(maxResultBytes)
-                .checkpointMode(checkpointMode)
-                .identityCheck(identityCheck)
-                .nullableInitializer(initializer));
-    }
-
     /** Writes that may wait in the queue (default 256). */
     public int writeQueueCapacity() {
         return writeQueueCapacity;
@@ -626,11 +583,6 @@ public final class DatabaseOptions {
          */
         public Builder commitFence(CommitFence fence) {
             this.commitFence = Objects.requireNonNull(fence, "commitFence");
-            return this;
-        }
-
-        private Builder nullableInitializer(SqlFunction<?> initializer) {
-            this.initializer = initializer;
             return this;
         }
 
