@@ -9,28 +9,16 @@ import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.WriteRequest.Returns;
 import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
-import java.sql.Array;
-import java.sql.Blob;
 import java.sql.CallableStatement;
-import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.NClob;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLWarning;
-import java.sql.SQLXML;
 import java.sql.Savepoint;
 import java.sql.Statement;
-import java.sql.Struct;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Executor;
 
 /**
@@ -66,11 +54,11 @@ import java.util.concurrent.Executor;
  * (it is made at the first use of manual-commit mode, null before: most connections of a pool
  * or a template run one auto-commit statement and close); {@code readOnly} changes only while
  * it is not. Once {@code closed}, nothing runs again, {@code tx} has ended (rolled back when it
- * was not committed) and {@code statements} is null. {@code statements}, {@code clientInfo} and
- * {@code paging} are made at their first use, so that a borrow that runs one statement costs no
+ * was not committed) and {@code statements} is null. {@code statements} and {@code paging} are
+ * made at their first use, so that a borrow that runs one statement costs no
  * more objects than it needs.
  */
-final class LogicalConnection implements Connection {
+final class LogicalConnection extends SettingsConnection {
     private final JdbcBackend db;
     /** The data source's constant metadata answers, shared by its connections. */
     private final JdbcMetaData.Constants metaData;
@@ -81,10 +69,7 @@ final class LogicalConnection implements Connection {
     private boolean closed;
     private boolean autoCommit = true;
     private boolean readOnly;
-    private int holdability = ResultSet.CLOSE_CURSORS_AT_COMMIT;
     private int isolation = Connection.TRANSACTION_SERIALIZABLE;
-    /** {@code setClientInfo}'s properties; null while none was set. */
-    private Properties clientInfo;
     /** The transaction of manual-commit mode; null until that mode first runs something. */
     private LogicalTransaction tx;
     /** {@code last_insert_rowid()} and {@code changes()} of this connection's own writes. */
@@ -249,7 +234,8 @@ final class LogicalConnection implements Connection {
         return s;
     }
 
-    private void checkOpen() throws SQLException {
+    @Override
+    void checkOpen() throws SQLException {
         if (closed) {
             throw new SQLException(db.name() + ": the connection is closed", "08003");
         }
@@ -484,18 +470,6 @@ final class LogicalConnection implements Connection {
         return track(new JdbcPreparedStatement(this, sql, keys));
     }
 
-    private static void checkCursor(int type, int concurrency, int holdability)
-            throws SQLException {
-        if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY) {
-            throw new SQLFeatureNotSupportedException("only TYPE_FORWARD_ONLY, "
-                    + "CONCUR_READ_ONLY result sets are supported");
-        }
-        if (holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT
-                && holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT) {
-            throw new SQLException("unknown holdability " + holdability);
-        }
-    }
-
     @Override
     public CallableStatement prepareCall(String sql) throws SQLException {
         throw new SQLFeatureNotSupportedException("SQLite has no stored procedures");
@@ -544,146 +518,6 @@ final class LogicalConnection implements Connection {
         } catch (Exception e) {
             throw new SQLException(db.name() + ": a metadata call failed: " + e, e);
         }
-    }
-
-    @Override
-    public void setCatalog(String catalog) throws SQLException {
-        checkOpen(); // SQLite has no catalogs: ignored, as JDBC lets a driver
-    }
-
-    @Override
-    public String getCatalog() throws SQLException {
-        checkOpen();
-        return null;
-    }
-
-    @Override
-    public void setSchema(String schema) throws SQLException {
-        checkOpen(); // SQLite has no schemas to switch to: ignored, as sqlite-jdbc does
-    }
-
-    @Override
-    public String getSchema() throws SQLException {
-        checkOpen();
-        return null;
-    }
-
-    @Override
-    public void setHoldability(int holdability) throws SQLException {
-        checkOpen();
-        checkCursor(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, holdability);
-        this.holdability = holdability;
-    }
-
-    @Override
-    public int getHoldability() throws SQLException {
-        checkOpen();
-        return holdability;
-    }
-
-    @Override
-    public SQLWarning getWarnings() throws SQLException {
-        checkOpen();
-        return null;
-    }
-
-    @Override
-    public void clearWarnings() throws SQLException {
-        checkOpen();
-    }
-
-    @Override
-    public Map<String, Class<?>> getTypeMap() throws SQLException {
-        checkOpen();
-        return new HashMap<>();
-    }
-
-    @Override
-    public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
-        checkOpen();
-        if (map != null && !map.isEmpty()) {
-            throw new SQLFeatureNotSupportedException("SQLite has no user-defined types");
-        }
-    }
-
-    @Override
-    public void setClientInfo(String name, String value) throws SQLClientInfoException {
-        if (value == null) {
-            if (clientInfo != null) {
-                clientInfo.remove(name);
-            }
-        } else {
-            if (clientInfo == null) {
-                clientInfo = new Properties();
-            }
-            clientInfo.setProperty(name, value);
-        }
-    }
-
-    @Override
-    public void setClientInfo(Properties properties) throws SQLClientInfoException {
-        clientInfo = null;
-        if (properties != null && !properties.isEmpty()) {
-            clientInfo = new Properties();
-            clientInfo.putAll(properties);
-        }
-    }
-
-    @Override
-    public String getClientInfo(String name) throws SQLException {
-        checkOpen();
-        return clientInfo == null ? null : clientInfo.getProperty(name);
-    }
-
-    @Override
-    public Properties getClientInfo() throws SQLException {
-        checkOpen();
-        Properties copy = new Properties();
-        if (clientInfo != null) {
-            copy.putAll(clientInfo);
-        }
-        return copy;
-    }
-
-    @Override
-    public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
-        throw new SQLFeatureNotSupportedException("a local database has no network timeout");
-    }
-
-    @Override
-    public int getNetworkTimeout() throws SQLException {
-        checkOpen();
-        return 0;
-    }
-
-    @Override
-    public Clob createClob() throws SQLException {
-        throw new SQLFeatureNotSupportedException("createClob is not supported; bind a String");
-    }
-
-    @Override
-    public Blob createBlob() throws SQLException {
-        throw new SQLFeatureNotSupportedException("createBlob is not supported; bind a byte[]");
-    }
-
-    @Override
-    public NClob createNClob() throws SQLException {
-        throw new SQLFeatureNotSupportedException("createNClob is not supported; bind a String");
-    }
-
-    @Override
-    public SQLXML createSQLXML() throws SQLException {
-        throw new SQLFeatureNotSupportedException("SQLite has no XML type");
-    }
-
-    @Override
-    public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
-        throw new SQLFeatureNotSupportedException("SQLite has no array type");
-    }
-
-    @Override
-    public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
-        throw new SQLFeatureNotSupportedException("SQLite has no structured type");
     }
 
     @Override

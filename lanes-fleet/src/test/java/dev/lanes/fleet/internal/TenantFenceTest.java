@@ -95,7 +95,9 @@ class TenantFenceTest {
         };
         try (Lanes lanes = Lanes.create()) {
             Database db = lanes.open(dir.resolve("t.db"), DatabaseOptions.builder()
-                    .commitFence(fence).function("lapse", 0, lapse).build());
+                    .commitFence(fence)
+                    // flagged so that the trigger may call it with trusted_schema off
+                    .function("lapse", 0, org.sqlite.Function.FLAG_DETERMINISTIC, lapse).build());
             db.executeScript(TenantFence.CREATE + "; CREATE TABLE w (id INTEGER PRIMARY KEY);");
             db.execute("CREATE TRIGGER lapse_in_commit AFTER UPDATE ON lanes_fleet_fence"
                     + " WHEN (SELECT count(*) FROM w) > 0 BEGIN SELECT lapse(); END");
