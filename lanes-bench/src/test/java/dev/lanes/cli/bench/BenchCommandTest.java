@@ -23,6 +23,35 @@ import picocli.CommandLine;
 class BenchCommandTest {
     @TempDir
     Path scratchParent;
+    /**
+     * Whether the write scenario compares with SQLite's C loop on this machine (gcc and
+     * libsqlite3-dev installed): it adds a comparison per level.
+     */
+    private static final boolean C_LOOP = cLoopBuilds();
+
+    private static boolean cLoopBuilds() {
+        try {
+            Path probe = Files.createTempDirectory("lanes-c-loop-probe");
+            try {
+                return SqliteCLoop.build(probe).unavailable() == null;
+            } finally {
+                try (var files = Files.walk(probe)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** {@code runs}, then {@code cLoop} where the C loop runs. */
+    private static List<String> withCLoop(List<String> runs, String... cLoop) {
+        List<String> all = new ArrayList<>(runs);
+        if (C_LOOP) {
+            all.addAll(List.of(cLoop));
+        }
+        return all;
+    }
 
     @TempDir
     Path output;
@@ -51,7 +80,7 @@ class BenchCommandTest {
             assertWroteAndAllAreThere(run);
             assertCpuPerWrite(run);
         }
-        boolean cLoop = SqliteCLoop.build(scratchParent.resolve("probe")).unavailable() == null;
+        boolean cLoop = C_LOOP;
         if (cLoop) {
             assertThat(systems).containsExactly("lanes/4", "hikari/4", "lanes/1", "raw/1",
                     "lanes/4", SqliteCLoop.SYSTEM + "/1");
@@ -119,10 +148,13 @@ class BenchCommandTest {
                 assertThat(run.get("consistency").get("holds").asBoolean()).as("%s", run).isTrue();
             }
         }
-        assertThat(runs).containsExactly(
-                // write defaults to NORMAL and FULL
-                "write:lanes/2", "write:hikari/2", "write:lanes/1", "write:raw/1",
-                "write:lanes/2", "write:hikari/2", "write:lanes/1", "write:raw/1",
+        List<String> write = new ArrayList<>();
+        for (int level = 0; level < 2; level++) { // write defaults to NORMAL and FULL
+            write.addAll(withCLoop(List.of("write:lanes/2", "write:hikari/2", "write:lanes/1",
+                    "write:raw/1"), "write:lanes/2", "write:" + SqliteCLoop.SYSTEM + "/1"));
+        }
+        assertThat(runs.subList(0, write.size())).containsExactlyElementsOf(write);
+        assertThat(runs.subList(write.size(), runs.size())).containsExactly(
                 "read:lanes/1/alone", "read:raw/1/alone",
                 "read:lanes/1/with writer", "read:raw/1/with writer",
                 "read:lanes/2/alone", "read:raw/2/alone",
@@ -157,17 +189,22 @@ class BenchCommandTest {
                 assertThat(run.get("latencyByKind").has("write")).isTrue();
             }
         }
-        assertThat(report.get("comparisons")).hasSize(4 + 4 + 1 + 1);
+        int writeComparisons = C_LOOP ? 6 : 4;
+        assertThat(report.get("comparisons")).hasSize(writeComparisons + 4 + 1 + 1);
         assertThat(report.get("scenarios")).hasSize(4);
 
         SvgStructure svg = SvgStructure.parse(Files.readString(html));
         // a throughput chart per scenario, a latency chart per configuration
         assertThat(svg.chartsOfClass("bar-chart")).hasSize(4);
+        // one per configuration: the C loop's comparison shares the writers' chart
         assertThat(svg.chartsOfClass("percentile-chart")).hasSize(4 + 4 + 1 + 1);
         assertThat(out.toString()).contains("reads/s", "tx/s", "ops/s", "12 databases:",
                 "wrote " + json, "wrote " + html);
-        assertThat(err.toString()).contains("[19/20] tenants: lanes, 12 databases, 2 clients",
-                "[20/20] tenants: raw, a connection per request, 12 databases, 2 clients",
+        int total = C_LOOP ? 24 : 20;
+        assertThat(err.toString()).contains("[" + (total - 1) + "/" + total
+                        + "] tenants: lanes, 12 databases, 2 clients",
+                "[" + total + "/" + total
+                        + "] tenants: raw, a connection per request, 12 databases, 2 clients",
                 "tenants: creating 12 databases");
         assertScratchIsGone();
     }
@@ -192,11 +229,13 @@ class BenchCommandTest {
             // the check runs after every repetition, on writes of its own
             assertWroteAndAllAreThere(run);
         }
-        assertThat(runs).containsExactly(
+        assertThat(runs).containsExactlyElementsOf(withCLoop(List.of(
                 "lanes/2 #1", "hikari/2 #1", "lanes/2 #2", "hikari/2 #2",
-                "lanes/1 #1", "raw/1 #1", "lanes/1 #2", "raw/1 #2");
+                "lanes/1 #1", "raw/1 #1", "lanes/1 #2", "raw/1 #2"),
+                "lanes/2 #1", SqliteCLoop.SYSTEM + "/1 #1", "lanes/2 #2",
+                SqliteCLoop.SYSTEM + "/1 #2"));
         assertThat(report.get("settings").get("repeat").asInt()).isEqualTo(2);
-        assertThat(report.get("comparisons")).hasSize(2);
+        assertThat(report.get("comparisons")).hasSize(C_LOOP ? 3 : 2);
         for (JsonNode c : report.get("comparisons")) {
             JsonNode throughput = c.get("throughput");
             assertThat(c.get("repetitions").asInt()).isEqualTo(2);
@@ -211,15 +250,17 @@ class BenchCommandTest {
         assertThat(text).contains("--repeat 2, lanes and baseline interleaved",
                 "each row: the median of 2 runs", "median (min-max) of 2 repetition pairs");
         // one row per system and configuration
-        assertThat(text.lines().filter(l -> l.startsWith("NORMAL   lanes"))).hasSize(2);
+        assertThat(text.lines().filter(l -> l.startsWith("NORMAL   lanes")))
+                .hasSize(C_LOOP ? 3 : 2);
         // a ratio: its median, then its range
         assertThat(text).containsPattern(
                 "NORMAL +2 hikari +\\d+\\.\\d\\dx \\(\\d+\\.\\d\\d-\\d+\\.\\d\\d\\)");
+        String of = "/" + (C_LOOP ? 12 : 8) + "] ";
         assertThat(err.toString()).contains(
-                "[1/8] write: lanes, 2 threads, NORMAL, repeat 1/2 (300ms)",
-                "[2/8] write: hikari, 2 threads, NORMAL, repeat 1/2 (300ms)",
-                "[3/8] write: lanes, 2 threads, NORMAL, repeat 2/2 (300ms)",
-                "[8/8] write: raw, 1 thread, NORMAL, repeat 2/2 (300ms)");
+                "[1" + of + "write: lanes, 2 threads, NORMAL, repeat 1/2 (300ms)",
+                "[2" + of + "write: hikari, 2 threads, NORMAL, repeat 1/2 (300ms)",
+                "[3" + of + "write: lanes, 2 threads, NORMAL, repeat 2/2 (300ms)",
+                "[8" + of + "write: raw, 1 thread, NORMAL, repeat 2/2 (300ms)");
         assertThat(Files.readString(html)).contains("<th>repeat</th>", "--repeat 2");
         assertScratchIsGone();
     }
