@@ -130,14 +130,20 @@ final class MarkdownReport {
     }
 
     /** The median of one side's runs in the comparison's configuration; null when none ran. */
+    /**
+     * The median run of {@code system} in {@code c}'s configuration: at the comparison's threads,
+     * else (a baseline that runs fewer, such as SQLite's C loop) at the one thread count its runs
+     * there share; null when there is none.
+     */
     private static RunResult median(BenchReport report, Comparison c, String system) {
-        List<RunResult> runs = report.runs().stream()
+        List<RunResult> all = report.runs().stream()
                 .filter(r -> r.scenario() == c.scenario() && r.variant().equals(c.variant())
-                        && r.synchronous() == c.synchronous() && r.system().equals(system)
-                        // the comparison's threads are Lanes'; a baseline may run fewer (the
-                        // lone raw writer, SQLite's C loop)
-                        && (r.threads() == c.threads() || !system.equals("lanes")))
+                        && r.synchronous() == c.synchronous() && r.system().equals(system))
                 .toList();
+        List<RunResult> runs = all.stream().filter(r -> r.threads() == c.threads()).toList();
+        if (runs.isEmpty() && all.stream().map(RunResult::threads).distinct().count() == 1) {
+            runs = all;
+        }
         return runs.isEmpty() ? null : Repetitions.median(runs);
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +49,23 @@ class MarkdownReportTest {
         // the baseline of rtw completed nothing: no ratio, rather than infinity
         assertThat(section).contains("| rtw | 16 threads, NORMAL | hikari | n/a | n/a |");
         assertThat(section).contains("Soak at NORMAL: passed, nothing grew without bound.");
+    }
+
+    @Test
+    void aBaselineWithFewerThreadsThanLanesShowsItsOwnRate() {
+        BenchReport sample = ReportFixtures.sample();
+        RunResult lanes = ReportFixtures.run(Scenario.WRITE, "", "lanes", 64, 120_000, 30, 900,
+                Map.of());
+        RunResult loop = ReportFixtures.run(Scenario.WRITE, "", SqliteCLoop.SYSTEM, 1, 40_000, 20,
+                60, Map.of());
+        BenchReport report = new BenchReport(sample.environment(), sample.settings(),
+                sample.scenarios(), List.of(lanes, loop), List.of(Comparison.of(lanes, loop)),
+                List.of());
+
+        String section = MarkdownReport.section(report, COMMAND, 0.5);
+
+        assertThat(section).contains("| write | 64 threads, NORMAL | sqlite-c | 3.00x |",
+                "| 120,000 writes/s | 40,000 writes/s | 0; 0 |");
     }
 
     @Test
