@@ -1,11 +1,9 @@
 package dev.lanes.internal.reader;
 
-import dev.lanes.BusyException;
 import dev.lanes.CancelledException;
 import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
-import dev.lanes.ReadOnlyViolationException;
 import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
@@ -15,7 +13,6 @@ import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
-import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
@@ -25,8 +22,6 @@ import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.Timer;
 import java.nio.file.Path;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -401,41 +396,11 @@ public final class Reads {
 
     /** For the guard, before each statement: fails a read that must stop. */
     private void checkStop(ReaderConnection c, ReadLimits limits) {
-        int stop = c.currentStopReason();
-        if (stop == ReaderConnection.CANCELLED) {
-            throw new CancelledException(WriteOutcome.ROLLED_BACK, name + ": the read was "
-                    + "cancelled; no further statement runs", null);
-        }
-        if (stop == ReaderConnection.DEADLINE) {
-            throw new DeadlineExceededException(WriteOutcome.ROLLED_BACK, name + ": the read is "
-                    + "past its " + limits.timeoutMillis() + " ms deadline; no further statement "
-                    + "runs", null);
-        }
+        ReadFailures.checkStop(name, c, limits);
     }
 
     LanesException failureOf(Throwable t) {
-        if (t instanceof LanesException) {
-            return (LanesException) t;
-        }
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof SQLException) {
-                int code = SqliteConnections.primaryCode((SQLException) c);
-                if (code == 5 || code == 6) { // SQLITE_BUSY, SQLITE_LOCKED
-                    readers.busyTimedOut();
-                    return new BusyException(name + ": a reader stayed blocked for the whole "
-                            + "busyTimeout (" + busyTimeout.toMillis() + " ms): " + c.getMessage()
-                            + "; the read wrote nothing", t);
-                }
-                if (code == 8) { // SQLITE_READONLY: the query_only backstop caught a write
-                    return new ReadOnlyViolationException(name + ": SQLite refused a write on a "
-                            + "reader (" + c.getMessage() + "); reads run on read-only "
-                            + "connections, so write with db.write or db.execute", t);
-                }
-                break;
-            }
-        }
-        return new ReadFailedException(WriteOutcome.ROLLED_BACK, name + ": the read failed: " + t,
-                t);
+        return ReadFailures.of(name, busyTimeout, readers, t);
     }
 
     private static LanesException asLanes(Throwable t) {
