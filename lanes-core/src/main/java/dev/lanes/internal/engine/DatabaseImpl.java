@@ -20,15 +20,11 @@ import dev.lanes.WriteOptions;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.file.Lease;
-import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
-import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.reader.Reads;
-import dev.lanes.internal.sql.Paging;
-import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.RowStream;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sql.text.Shapes;
@@ -42,7 +38,6 @@ import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.VarHandles;
-import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.SqliteWriterConnector;
 import dev.lanes.internal.writer.WriteRequest;
@@ -203,7 +198,7 @@ public final class DatabaseImpl implements Database {
      * stateless but for this database's parts and settings, so they are made per read rather
      * than kept by every database (most of a large runtime's are idle).
      */
-    private ReadRouting routing() {
+    ReadRouting routing() {
         return new ReadRouting(this, lane, reads(), idle,
                 new ReadTelemetry(name, options.maxReadDuration(), guards.metrics()),
                 runtime.clock(), runtime.shapes());
@@ -283,7 +278,7 @@ public final class DatabaseImpl implements Database {
         return lane.statement(shape, args == null ? new Object[0] : args);
     }
 
-    private Shapes shapes() {
+    Shapes shapes() {
         return runtime.shapes();
     }
 
@@ -293,7 +288,7 @@ public final class DatabaseImpl implements Database {
     }
 
     /** A batch as one write request, refused before anything runs when a statement may not. */
-    private WriteRequest batch(List<dev.lanes.Statement> statements) {
+    WriteRequest batch(List<dev.lanes.Statement> statements) {
         Objects.requireNonNull(statements, "statements");
         List<dev.lanes.Statement> batch = List.copyOf(statements);
         for (int i = 0; i < batch.size(); i++) {
@@ -347,7 +342,7 @@ public final class DatabaseImpl implements Database {
     }
 
     /** {@link #runAndWait(WriteRequest)}, withdrawn unrun if not started within a timeout. */
-    private <T> T runAndWait(WriteRequest r, Duration startTimeout) {
+    <T> T runAndWait(WriteRequest r, Duration startTimeout) {
         checkIdentity(r);
         return lane.runAndWait(r, !Threads.currentIsVirtual(), startTimeout);
     }
@@ -442,57 +437,7 @@ public final class DatabaseImpl implements Database {
     public DataSource dataSource() {
         DataSource ds = dataSource;
         return ds != null ? ds
-                : VarHandles.getOrSet(DATA_SOURCE, this, () -> new LanesDataSource(new Jdbc()));
-    }
-
-    /** What the data source's connections need of this database. */
-    private final class Jdbc implements JdbcBackend {
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Database database() {
-            return DatabaseImpl.this;
-        }
-
-        @Override
-        public ResultData queryData(ReadOptions options, StatementShape shape, String sql,
-                Object[] args, Paging paging) {
-            return routing().queryData(options, shape, sql, args, paging);
-        }
-
-        @Override
-        public Object write(StatementShape shape, Object[] args, WriteRequest.Returns returns,
-                Duration startTimeout) {
-            return runAndWait(lane.statement(shape, args, returns), startTimeout);
-        }
-
-        @Override
-        public Shapes shapes() {
-            return runtime.shapes();
-        }
-
-        @Override
-        public int attachLimit() {
-            return options.maxAttachedDatabases();
-        }
-
-        @Override
-        public int[] executeBatch(List<dev.lanes.Statement> batch, Duration startTimeout) {
-            return runAndWait(batch(batch), startTimeout);
-        }
-
-        @Override
-        public InteractiveTransaction begin(Duration startTimeout) {
-            return runAndWait(lane.begin(TransactionOptions.DEFAULTS), startTimeout);
-        }
-
-        @Override
-        public ReadSnapshot snapshot(ReadOptions options) {
-            return routing().snapshot(options);
-        }
+                : VarHandles.getOrSet(DATA_SOURCE, this, () -> new LanesDataSource(new DatabaseJdbc(this)));
     }
 
     // ------------------------------------------------------------------ notifications
