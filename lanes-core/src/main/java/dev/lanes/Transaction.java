@@ -28,6 +28,13 @@ import java.util.Optional;
  * whole transaction (a conflict clause {@code OR ROLLBACK}, {@code RAISE(ROLLBACK)}, an I/O
  * error), which then reports {@code ROLLED_BACK}. Thread-safe, but its statements run one at a
  * time in call order.
+ *
+ * <p>Transactions that arrive faster than they commit share one {@code COMMIT}: when this one
+ * commits while another waits to begin, its SQLite transaction stays open for the next ones,
+ * which join it each in its own savepoint, and one {@code COMMIT} acknowledges them all (bounded by {@link DatabaseOptions#maxGroupSize()} and a wait of 2 ms). {@link #commit()}
+ * returns only after that {@code COMMIT}. A transaction committing with this one that ends the
+ * shared transaction (as above) makes this {@code commit()} fail {@code ROLLED_BACK} too, with a
+ * message that says so: retry it, as after any rollback.
  */
 public interface Transaction extends AutoCloseable {
 
@@ -88,8 +95,9 @@ public interface Transaction extends AutoCloseable {
     <T> T run(SqlFunction<T> body);
 
     /**
-     * Commits. Returns once {@code COMMIT} returned; on failure the exception's outcome says
-     * {@code ROLLED_BACK} or {@code UNKNOWN}, never a guess.
+     * Commits. Returns once {@code COMMIT} returned (the one it may share with the transactions
+     * after it); on failure the exception's outcome says {@code ROLLED_BACK} or {@code UNKNOWN},
+     * never a guess.
      */
     void commit();
 

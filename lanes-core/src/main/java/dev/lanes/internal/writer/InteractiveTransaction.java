@@ -31,7 +31,8 @@ import java.util.Objects;
  * holder and read by the idle check.
  */
 public final class InteractiveTransaction implements Transaction {
-    enum State { PENDING, OPEN, COMMITTED, ROLLED_BACK, UNKNOWN }
+    /** {@code COMMITTING}: released into a {@link SharedCommit}, it waits for its COMMIT. */
+    enum State { PENDING, OPEN, COMMITTING, COMMITTED, ROLLED_BACK, UNKNOWN }
 
     /** The reason of a rollback the caller asked for, which is an outcome and not a failure. */
     static final String ROLLBACK_CALLED = "rollback() was called";
@@ -64,6 +65,11 @@ public final class InteractiveTransaction implements Transaction {
     TransactionStep endedBy;
     /** The step running now, or the last one that ran. Turn only. */
     TransactionStep running;
+    /**
+     * Whether it runs inside its own savepoint of a {@link SharedCommit}'s open transaction.
+     * Turn only.
+     */
+    boolean grouped;
 
     InteractiveTransaction(WriterLane lane, String name, Clock clock, TransactionOptions options,
             Duration defaultIdleTimeout) {
@@ -169,6 +175,9 @@ public final class InteractiveTransaction implements Transaction {
             case PENDING:
                 return new InvalidRequestException(WriteOutcome.NOT_STARTED, name
                         + ": the transaction has not begun", null);
+            case COMMITTING:
+                return new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                        + ": the transaction is committing", null);
             case ROLLED_BACK:
             default:
                 return new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": the "

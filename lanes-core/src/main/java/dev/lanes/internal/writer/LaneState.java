@@ -46,10 +46,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class LaneState {
     private final ReentrantLock lock = new ReentrantLock();
-    /** The lane's name, options, clock and timer. */
-    private final LaneSetup setup;
-    /** What is submitted to the pool to run a turn: the lane. */
-    private final WorkerPool.Task task;
+    private final LaneSetup setup; // the lane's name, options, clock and timer
+    private final WorkerPool.Task task; // what is submitted to the pool to run a turn: the lane
 
     @GuardedBy("lock")
     private final SerialTask run = new SerialTask();
@@ -59,6 +57,9 @@ final class LaneState {
     private boolean openRequested;
     @GuardedBy("lock")
     private boolean uncorkRequested;
+    /** Members of a {@link SharedCommit} wait for its COMMIT: the lane must not go idle. */
+    @GuardedBy("lock")
+    private boolean sharedCommit;
     // written under the lock, read anywhere
     private volatile DatabaseState lifecycle = DatabaseState.RUNNING;
     private volatile String poisonCause;
@@ -134,10 +135,8 @@ final class LaneState {
         }
     }
 
-    /** Refuses new work unless the lane runs and is not poisoned. */
-    @GuardedBy("lock")
+    /** Refuses new work unless the lane runs and is not poisoned; reads volatiles only. */
     private void checkAdmission() {
-        assertHeld();
         if (lifecycle != DatabaseState.RUNNING) {
             throw LaneRefusals.notRunning(setup.name(), lifecycle, deadCause);
         }
@@ -148,9 +147,7 @@ final class LaneState {
 
     /**
      * Returns with room for {@code r}, waiting at most its enqueue timeout, else the database's
-     * {@code writeQueueTimeout}, on the queue's condition of the lock (which the wait releases),
-     * or throws; 0 refuses a full queue at once. A newcomer waits behind earlier waiters, so none
-     * starves. The deadline covers admission only; each wake re-checks the lane's state.
+     * {@code writeQueueTimeout}, or throws; 0 refuses a full queue at once.
      */
     @GuardedBy("lock")
     private void awaitRoom(WriteRequest r) {
@@ -162,31 +159,20 @@ final class LaneState {
         } else if (timeout == 0) {
             throw LaneRefusals.queueFull(setup.name(), queue.size(), queue.runningGroupSize());
         }
-        long remaining = timeout;
-        queue.waiterArrived(lock);
         try {
-            do {
-                if (remaining <= 0) { // the loop runs again only while the queue is full
-                    throw LaneRefusals.queueStayedFull(setup.name(), timeout, queue.size(),
-                            queue.capacity());
-                }
-                remaining = queue.awaitRoom(lock, setup.clock(), remaining);
-                checkAdmission();
-            } while (queue.full());
+            if (!queue.awaitRoom(lock, setup.clock(), timeout, this::checkAdmission)) {
+                throw LaneRefusals.queueStayedFull(setup.name(), timeout, queue.size(),
+                        queue.capacity());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw LaneRefusals.interrupted(setup.name(), e);
-        } finally {
-            queue.waiterLeft();
         }
-        queue.passRoom(); // room may remain after this request: the next waiter's
     }
 
     /**
-     * Takes {@code r} out of the queue, unrun, if it is still there (a request the lane was handed
-     * to has started): its start timeout passed, or ({@code holderOnly}) the lane's holder is about
-     * to wait for it in a body. Null when nothing applies (not withdrawn; or, {@code holderOnly},
-     * the calling thread does not hold the lane), else whether it was withdrawn, in context.
+     * Takes {@code r} out of the queue unrun, if still there: its start timeout passed, or ({@code
+     * holderOnly}) the holder is about to wait for it in a body. Null when nothing applies.
      */
     Withdrawn withdraw(WriteRequest r, boolean holderOnly) {
         lock.lock();
@@ -241,9 +227,8 @@ final class LaneState {
     }
 
     /**
-     * Releases the lane after a turn: keeps it for the pinned transaction's next step, hands it
-     * to the blocked caller at the head of the queue, submits it when work waits, or leaves it
-     * idle. With a transaction pinned and no step waiting, arms its idle check.
+     * Releases the lane after a turn: keeps it for the pinned transaction (arming its idle check),
+     * hands it to the blocked caller at the head, submits it when work waits, or leaves it idle.
      */
     Next finishTurn() {
         lock.lock();
@@ -264,17 +249,13 @@ final class LaneState {
                 head.leadGranted = true;
                 return new Next(false, head);
             }
-            return run.finish(head != null) ? Next.SCHEDULE : Next.IDLE;
+            return run.finish(head != null || sharedCommit) ? Next.SCHEDULE : Next.IDLE;
         } finally {
             lock.unlock();
         }
     }
 
-    /**
-     * Claims the lane for a turn of the calling thread if it is idle: nothing queued or running,
-     * no transaction or cork holding it, still running. The claimer ends it with {@link
-     * #finishTurn}.
-     */
+    /** Claims the lane for the caller's turn if {@link #idle}; it ends with {@link #finishTurn}. */
     boolean claimIfIdle() {
         lock.lock();
         try {
@@ -284,7 +265,7 @@ final class LaneState {
         }
     }
 
-    /** Whether the lane is idle now: a racy hint that never blocks (false when the lock is taken). */
+    /** Whether the lane is idle now: a racy hint that never blocks (false while locked). */
     boolean idleHint() {
         if (!lock.tryLock()) {
             return false;
@@ -296,11 +277,12 @@ final class LaneState {
         }
     }
 
+    /** Nothing queued or running, no transaction, group or cork holding it, still running. */
     @GuardedBy("lock")
     private boolean idle() {
         assertHeld();
         return run.isIdle() && queue.isEmpty() && pinned == null && cork == CorkPhase.OFF
-                && lifecycle == DatabaseState.RUNNING;
+                && !sharedCommit && lifecycle == DatabaseState.RUNNING;
     }
 
     DatabaseState lifecycle() {
@@ -315,10 +297,7 @@ final class LaneState {
         return deadCause;
     }
 
-    /**
-     * Poisons the lane (the first cause is kept): the pinned transaction ends {@code UNKNOWN},
-     * the queued requests fail {@code NOT_STARTED}.
-     */
+    /** Poisons the lane (first cause kept): the pinned transaction ends UNKNOWN, queue fails. */
     Failed poison(String cause) {
         lock.lock();
         try {
@@ -450,6 +429,33 @@ final class LaneState {
         return steps;
     }
 
+    /** Whether a transaction's begin is the queue's next work. Holder only. */
+    boolean beginWaits() {
+        lock.lock();
+        try {
+            return queue.head() instanceof WriteRequest.TransactionBegin;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether members of a {@link SharedCommit} wait for its COMMIT (null {@code settled}), or
+     * that COMMIT ended them (unpinned while they waited) as {@code end} says. Holder only.
+     */
+    void sharedCommit(List<InteractiveTransaction> settled, State end, String reason) {
+        lock.lock();
+        try {
+            sharedCommit = settled == null;
+            for (int i = 0; settled != null && i < settled.size(); i++) {
+                settled.get(i).endReason = reason;
+                settled.get(i).state = end;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A shutdown rolls the pinned transaction back as its next step; whether it was queued. */
     @GuardedBy("lock")
     private boolean rollBackOnShutdown(long now) {
@@ -463,10 +469,8 @@ final class LaneState {
     }
 
     /**
-     * Arms the idle check of {@code tx} to fire in {@code dueNanos}: the check, when it fires,
-     * arms itself again for what is left of the timeout after the latest activity, so a step does
-     * not move it. (Cancelling and scheduling a timer task after every step cost a tenth of a
-     * short transaction's CPU.)
+     * Arms the idle check of {@code tx} to fire in {@code dueNanos}; it re-arms itself for what
+     * is left after the latest activity, so a step does not move it (a timer task per step cost).
      */
     @GuardedBy("lock")
     private void arm(InteractiveTransaction tx, long dueNanos) {
@@ -479,9 +483,8 @@ final class LaneState {
     }
 
     /**
-     * On the timer: queues the expiry step (and submits an idle lane) when the transaction is
-     * still pinned and was idle for its whole timeout, else arms the check for the rest. While
-     * steps are queued the lane is busy with it, and the end of that turn arms a new check.
+     * On the timer: queues the expiry step (submitting an idle lane) when the transaction is still
+     * pinned, idle for its whole timeout, and has no step queued; else arms the check for the rest.
      */
     private void expireIfIdle(InteractiveTransaction tx) {
         boolean submit;
@@ -535,11 +538,8 @@ final class LaneState {
     }
 
     /**
-     * Refuses an uncork that cannot run now, else notes it as asked for (once per cork). While a
-     * transaction pins the lane the uncork is deferred: it is queued ahead of everything, to run
-     * when the transaction ends.
-     *
-     * @return whether it was deferred (then nobody waits for it)
+     * Refuses an uncork that cannot run now, else notes it (once per cork); while a transaction
+     * pins the lane it is queued first, to run when that ends: then returns true, and nobody waits.
      */
     boolean admitUncork(WriteRequest uncork) {
         lock.lock();

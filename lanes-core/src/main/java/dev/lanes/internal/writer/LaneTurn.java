@@ -44,6 +44,7 @@ final class LaneTurn {
     private final WriteTelemetry telemetry;
     private final LaneTransaction transaction;
     private final Cork cork;
+    private final SharedCommit shared;
     private final WriterConnectionSlot connection;
 
     // turn only
@@ -62,6 +63,8 @@ final class LaneTurn {
         this.transaction = new LaneTransaction(setup.name(), options.busyTimeout(),
                 setup.diskReserve(), this::poison, options.commitFence(), telemetry);
         this.cork = new Cork(transaction, telemetry, state);
+        this.shared = new SharedCommit(setup.name(), state, transaction, options.maxGroupSize(),
+                this::deliverAfterTurn);
         this.connection = new WriterConnectionSlot(setup, telemetry, transaction);
     }
 
@@ -96,9 +99,20 @@ final class LaneTurn {
         // Taken while this thread still holds the lane: the next holder may fill it again (a
         // poison drains the queue into it) as soon as the lane is released.
         List<WriteRequest> deliver = group;
-        if (drained != null) {
-            deliver = new ArrayList<>(group);
-            deliver.addAll(drained);
+        if (drained != null || shared.open()) {
+            deliver = new ArrayList<>(group.size());
+            for (WriteRequest r : group) {
+                if (!shared.holds(r)) { // its outcome waits for the shared COMMIT
+                    deliver.add(r);
+                }
+            }
+            if (drained != null) {
+                for (WriteRequest r : drained) {
+                    if (!group.contains(r)) { // a defect's failure settled it in its own turn
+                        deliver.add(r);
+                    }
+                }
+            }
             drained = null;
         }
         return new Done(deliver, connection.takeJustOpened());
@@ -108,6 +122,8 @@ final class LaneTurn {
     private void failedByDefect(List<WriteRequest> group, Throwable bug) {
         log.error("{}: unexpected failure in a write turn; the writer is poisoned", setup.name(),
                 bug);
+        shared.lost(WriteOutcome.UNKNOWN, "internal error in the writer lane before the shared "
+                + "COMMIT: " + bug);
         for (WriteRequest r : group) {
             if (!r.recorded()) {
                 r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, setup.name() + ": internal "
@@ -119,10 +135,13 @@ final class LaneTurn {
     }
 
     private void execute(List<WriteRequest> group, CommitObserver observer) {
-        if (group.isEmpty()) {
+        WriteRequest head = group.isEmpty() ? null : group.get(0);
+        if (shared.open() && !shared.admits(head, state.pinned(), setup.clock().nanoTime())) {
+            endShared(observer);
+        }
+        if (head == null) {
             return;
         }
-        WriteRequest head = group.get(0);
         if (head instanceof Close) {
             closeConnection((Close) head);
             return;
@@ -168,8 +187,23 @@ final class LaneTurn {
 
     /** The pinned transaction's steps, with what they need; made per turn. */
     private PinnedTransaction pinned() {
-        return new PinnedTransaction(setup.name(), state, transaction, cork, telemetry,
+        return new PinnedTransaction(setup.name(), state, transaction, cork, shared, telemetry,
                 setup.clock(), setup.transactionListeners(), this::deliverAfterTurn);
+    }
+
+    /**
+     * Work the shared commit does not admit takes the lane: its {@code COMMIT} runs first; on a
+     * poisoned writer (a state that is not known), its members end unknown, uncommitted.
+     */
+    private void endShared(CommitObserver observer) {
+        String poisoned = state.poisonCause();
+        WriterConnection c = connection.current();
+        if (poisoned != null || c == null) {
+            shared.lost(WriteOutcome.UNKNOWN, "the writer was poisoned before the shared "
+                    + "COMMIT (" + poisoned + "); whether it persisted is unknown");
+        } else {
+            shared.commit(c, 0, observer);
+        }
     }
 
     /**

@@ -58,6 +58,7 @@ final class PinnedTransaction {
     private final LaneState state;
     private final LaneTransaction transaction;
     private final Cork cork;
+    private final SharedCommit shared;
     private final WriteTelemetry telemetry;
     private final Clock clock;
     private final TransactionStateListeners listeners;
@@ -65,23 +66,27 @@ final class PinnedTransaction {
     private final Consumer<WriteRequest> afterTurn;
 
     PinnedTransaction(String name, LaneState state, LaneTransaction transaction, Cork cork,
-            WriteTelemetry telemetry, Clock clock, TransactionStateListeners listeners,
-            Consumer<WriteRequest> afterTurn) {
+            SharedCommit shared, WriteTelemetry telemetry, Clock clock,
+            TransactionStateListeners listeners, Consumer<WriteRequest> afterTurn) {
         this.name = name;
         this.state = state;
         this.transaction = transaction;
         this.cork = cork;
+        this.shared = shared;
         this.telemetry = telemetry;
         this.clock = clock;
         this.listeners = listeners;
         this.afterTurn = afterTurn;
     }
 
-    /** Runs {@code BEGIN IMMEDIATE} (or, corked, a savepoint) and pins the lane. */
+    /**
+     * Runs {@code BEGIN IMMEDIATE} and pins the lane; corked, or joining a shared commit's open
+     * transaction, a savepoint.
+     */
     void begin(TransactionBegin r, WriterConnection c, CommitObserver observer) {
         InteractiveTransaction tx = r.tx;
-        if (cork.corked()) {
-            if (!cork.outerOpen()) {
+        if (cork.corked() || shared.open()) {
+            if (cork.corked() && !cork.outerOpen()) {
                 if (!transaction.begin(c, List.of(r))) {
                     return;
                 }
@@ -94,6 +99,7 @@ final class PinnedTransaction {
                         + ": SAVEPOINT for the transaction failed (" + e.getMessage() + ")", e));
                 return;
             }
+            tx.grouped = !cork.corked();
         } else {
             c.trackTables(observer.tracksTables());
             if (!transaction.begin(c, List.of(r))
@@ -247,6 +253,9 @@ final class PinnedTransaction {
         boolean clean = c.rollbackVerified();
         cork.lost("a statement of an interactive transaction ended it: " + failure);
         boolean partial = watch.committed() || !clean;
+        shared.lost(partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, "a statement of "
+                + "a transaction committing with it ended the shared transaction before its "
+                + "COMMIT (" + failure + ")");
         end(tx, partial ? State.UNKNOWN : State.ROLLED_BACK, "a statement ended it: " + failure);
         Throwable cause = failure != null ? failure : new IllegalStateException("the body "
                 + "returned normally although the transaction ended inside it (it swallowed an "
@@ -277,8 +286,18 @@ final class PinnedTransaction {
             commitIntoCork(tx, r, c);
             return;
         }
-        LaneTransaction.CommitResult result = transaction.commit(c,
-                "the COMMIT of an interactive transaction",
+        if (tx.grouped && !released(tx, r, c)) {
+            return;
+        }
+        long now = clock.nanoTime();
+        if (shared.defers(now)) {
+            shared.defer(tx, r, now);
+            end(tx, State.COMMITTING, "it waits for the COMMIT it shares with the transactions "
+                    + "after it");
+            return;
+        }
+        LaneTransaction.CommitResult result = shared.open() ? shared.commit(c, 1, observer)
+                : transaction.commit(c, "the COMMIT of an interactive transaction",
                 new LaneTransaction.Committed(1, tx.openedAtNanos, observer));
         if (!result.committed()) {
             boolean clean = result.outcome() == WriteOutcome.ROLLED_BACK;
@@ -293,31 +312,50 @@ final class PinnedTransaction {
     }
 
     private void commitIntoCork(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
-        try {
-            c.releaseNested();
+        if (released(tx, r, c)) {
             end(tx, State.COMMITTED, "committed into the cork");
             telemetry.counters.increment(WriterCounters.COMMITTED);
             r.succeed(null);
-        } catch (SQLException e) {
-            rollBack(tx, c, "RELEASE failed: " + e.getMessage());
-            r.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
-                    : WriteOutcome.ROLLED_BACK, name
-                    + ": committing the transaction into the cork failed (" + e.getMessage() + ")",
-                    e));
         }
     }
 
-    /** Rolls the pinned transaction back, verified, and unpins the lane; corked, its savepoint. */
+    /**
+     * Releases the savepoint of {@code tx} into the transaction around it (the cork's, a shared
+     * commit's); when that fails, rolls {@code tx} back and fails {@code r}.
+     *
+     * @return whether it was released
+     */
+    private boolean released(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
+        try {
+            c.releaseNested();
+            return true;
+        } catch (SQLException e) {
+            rollBack(tx, c, "RELEASE failed: " + e.getMessage());
+            r.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
+                    : WriteOutcome.ROLLED_BACK, name + ": committing the transaction into the "
+                    + (tx.grouped ? "shared commit" : "cork") + " failed (" + e.getMessage()
+                    + ")", e));
+            return false;
+        }
+    }
+
+    /**
+     * Rolls the pinned transaction back, verified, and unpins the lane; corked or grouped, its
+     * savepoint only, unless undoing that fails.
+     */
     private void rollBack(InteractiveTransaction tx, WriterConnection connection, String reason) {
         boolean clean;
-        if (cork.corked() && cork.outerOpen()) {
+        if ((cork.corked() && cork.outerOpen()) || tx.grouped) {
             try {
                 connection.rollBackNested();
                 clean = true;
             } catch (SQLException e) {
                 clean = connection.rollbackVerified();
-                cork.lost("rolling back an interactive transaction failed: "
-                        + e.getMessage());
+                String lost = "rolling back an interactive transaction failed: " + e.getMessage();
+                cork.lost(lost);
+                shared.lost(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN, "undoing "
+                        + "a transaction committing with it failed, which ended the shared "
+                        + "transaction before its COMMIT (" + e.getMessage() + ")");
             }
         } else {
             clean = connection.rollbackVerified();

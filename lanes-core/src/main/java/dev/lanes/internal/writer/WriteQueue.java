@@ -93,6 +93,32 @@ final class WriteQueue {
         return clock.awaitNanos(lock, notFull, nanos);
     }
 
+    /**
+     * Waits for room on the queue's condition of {@code lock} (which the wait releases), at most
+     * {@code timeout} nanoseconds, running {@code recheck} (which may throw) after each wake; a
+     * newcomer waits behind earlier waiters. On room, passes what is left to the next waiter.
+     *
+     * @return whether room came before the deadline
+     */
+    boolean awaitRoom(ReentrantLock lock, Clock clock, long timeout, Runnable recheck)
+            throws InterruptedException {
+        long remaining = timeout;
+        waiterArrived(lock);
+        try {
+            do {
+                if (remaining <= 0) { // the loop runs again only while the queue is full
+                    return false;
+                }
+                remaining = awaitRoom(lock, clock, remaining);
+                recheck.run();
+            } while (full());
+        } finally {
+            waiterLeft();
+        }
+        passRoom(); // room may remain after this request: the next waiter's
+        return true;
+    }
+
     /** Whether callers wait for room; a newcomer then waits behind them. */
     boolean hasWaiters() {
         return notFullWaiters > 0;

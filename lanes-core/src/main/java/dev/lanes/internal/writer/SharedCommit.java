@@ -1,0 +1,171 @@
+package dev.lanes.internal.writer;
+
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
+import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.writer.InteractiveTransaction.State;
+import dev.lanes.internal.writer.WriteRequest.TransactionBegin;
+import dev.lanes.internal.writer.WriteRequest.TransactionStep;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Group commit for interactive transactions ({@code db.begin()}, and the data source's
+ * transactions, which Spring's {@code @Transactional} and JPA run): while transactions arrive
+ * faster than they commit, several of them share one SQLite transaction and one {@code COMMIT}.
+ *
+ * <ol>
+ *   <li>The first runs as any interactive transaction does, under {@code BEGIN IMMEDIATE}.
+ *   <li>When it commits while another transaction's begin waits at the head of the lane's queue,
+ *       its {@code COMMIT} is deferred ({@link #defers}): its caller keeps waiting, and the lane
+ *       moves on to that begin.
+ *   <li>Each later member runs inside its own savepoint of the same SQLite transaction, on the
+ *       lane as before; its commit releases the savepoint and, again, waits; its rollback undoes
+ *       its savepoint only.
+ *   <li>One {@code COMMIT} acknowledges them all ({@link #commit}): when a member commits with no
+ *       begin waiting, when the group holds {@code maxGroupSize} members, when its oldest member
+ *       has waited {@link #MAX_WAIT_NANOS}, or when any other work takes the lane.
+ * </ol>
+ *
+ * <h2>Outcomes</h2>
+ * No member is acknowledged before the shared {@code COMMIT} returned. If it fails, every member
+ * gets its outcome: rolled back when the rollback was verified, else unknown. When a later
+ * member's statement, or a failed undo of its savepoint, ends the shared transaction, the members
+ * that waited lost their work the same way ({@link #lost}). A member that reads sees what was
+ * committed plus the members released before it, which is serializable in the lane's order: each
+ * member ran alone on the writer, after the members before it, and none of them is acknowledged
+ * unless all of them are durable.
+ *
+ * <h2>Concurrency</h2>
+ * Holder only: made once per lane by {@link LaneTurn}, used by the thread that holds the lane, one
+ * turn at a time (the lane lock's hand-offs order one holder's writes before the next one's
+ * reads). Whether members wait is mirrored in {@link LaneState#sharedCommit}, so that the lane is
+ * scheduled, not left idle, while members wait for their {@code COMMIT}.
+ */
+final class SharedCommit {
+    /**
+     * How long the oldest member may wait for its {@code COMMIT} before no member joins the group:
+     * the bound that keeps a member's latency close to what it was without grouping.
+     */
+    static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final String name;
+    private final LaneState state;
+    private final LaneTransaction transaction;
+    private final int maxMembers;
+    /** Takes the members' commit steps once their outcome is known, for delivery after the turn. */
+    private final Consumer<WriteRequest> afterTurn;
+
+    // holder only
+    /** The commit steps of the members released into the open SQLite transaction. */
+    private final List<TransactionStep> waiting = new ArrayList<>();
+    /** When the first member's commit was deferred, on the lane's clock. */
+    private long firstDeferredAt;
+    /** When the first member began, for the group's commit latency. */
+    private long startedAt;
+
+    SharedCommit(String name, LaneState state, LaneTransaction transaction, int maxMembers,
+            Consumer<WriteRequest> afterTurn) {
+        this.name = name;
+        this.state = state;
+        this.transaction = transaction;
+        this.maxMembers = maxMembers;
+        this.afterTurn = afterTurn;
+    }
+
+    /** Whether members wait for the shared {@code COMMIT}: the SQLite transaction is open. */
+    boolean open() {
+        return !waiting.isEmpty();
+    }
+
+    /** Whether {@code r}'s delivery waits for the shared {@code COMMIT}. */
+    boolean holds(WriteRequest r) {
+        return !waiting.isEmpty() && waiting.contains(r);
+    }
+
+    /**
+     * Whether the open group lets {@code head} run inside it: a step of the member pinned now, or
+     * a begin while the group has room and its oldest member has not waited too long. Anything
+     * else (a write, maintenance, the cork, a close, an empty turn) commits the group first.
+     */
+    boolean admits(WriteRequest head, InteractiveTransaction pinned, long now) {
+        if (head instanceof TransactionStep) {
+            return pinned != null && ((TransactionStep) head).tx == pinned;
+        }
+        return head instanceof TransactionBegin && hasRoom(now);
+    }
+
+    /**
+     * Whether the commit of a member should wait for the transactions behind it: another begin
+     * waits at the head of the queue, and the group would still have room and time.
+     */
+    boolean defers(long now) {
+        return maxMembers > 1 && (waiting.isEmpty() || hasRoom(now)) && state.beginWaits();
+    }
+
+    private boolean hasRoom(long now) {
+        return waiting.size() + 1 < maxMembers && now - firstDeferredAt < MAX_WAIT_NANOS;
+    }
+
+    /** The member {@code tx}, released, waits for the shared {@code COMMIT} with {@code commit}. */
+    void defer(InteractiveTransaction tx, TransactionStep commit, long now) {
+        if (waiting.isEmpty()) {
+            firstDeferredAt = now;
+            startedAt = tx.openedAtNanos;
+            state.sharedCommit(null, null, null);
+        }
+        waiting.add(commit);
+    }
+
+    /**
+     * {@code COMMIT}s the shared transaction for the waiting members and {@code alsoCommitting}
+     * more (the member whose commit runs now, which its caller settles), and settles the waiting
+     * members with its outcome.
+     */
+    LaneTransaction.CommitResult commit(WriterConnection c, int alsoCommitting,
+            CommitObserver observer) {
+        int members = waiting.size() + alsoCommitting;
+        LaneTransaction.CommitResult result = transaction.commit(c, "the shared COMMIT of "
+                + members + " interactive transactions",
+                new LaneTransaction.Committed(members, startedAt, observer));
+        if (result.committed()) {
+            settle(State.COMMITTED, null, "committed");
+        } else {
+            boolean clean = result.outcome() == WriteOutcome.ROLLED_BACK;
+            settle(clean ? State.ROLLED_BACK : State.UNKNOWN, result.failure(), "the shared "
+                    + result.what() + (clean ? "; the transaction was rolled back"
+                    : "; whether it persisted is unknown"));
+        }
+        return result;
+    }
+
+    /**
+     * The shared transaction ended before its {@code COMMIT}: the waiting members lost their work,
+     * rolled back when {@code outcome} says so, else unknown; {@code reason} says what ended it.
+     */
+    void lost(WriteOutcome outcome, String reason) {
+        if (!waiting.isEmpty()) {
+            settle(outcome == WriteOutcome.ROLLED_BACK ? State.ROLLED_BACK : State.UNKNOWN,
+                    new IllegalStateException(reason), reason);
+        }
+    }
+
+    private void settle(State end, Throwable failure, String reason) {
+        List<InteractiveTransaction> members = new ArrayList<>(waiting.size());
+        waiting.forEach(step -> members.add(step.tx));
+        state.sharedCommit(members, end, reason);
+        for (TransactionStep step : waiting) {
+            if (end == State.COMMITTED) {
+                step.succeed(null);
+            } else {
+                step.fail(new WriteFailedException(end == State.ROLLED_BACK
+                        ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
+                        name + ": " + reason, failure));
+            }
+            afterTurn.accept(step);
+        }
+        waiting.clear();
+    }
+}
