@@ -136,4 +136,53 @@ class DataSourceEndsTest {
         }
         assertHealthy(db);
     }
+
+    @Test
+    void aRunawayQueryInAReadWriteTransactionEndsAtItsQueryTimeoutAndFreesTheWriter()
+            throws Exception {
+        try (Connection c = db.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            c.createStatement().executeUpdate("INSERT INTO t(v) VALUES ('in-tx')");
+            java.sql.Statement s = c.createStatement();
+            s.setQueryTimeout(1);
+
+            Throwable t = catchThrowable(() -> s.executeQuery(RUNAWAY));
+
+            assertThat(t).isInstanceOf(SQLTimeoutException.class);
+            assertThat(Sandbox.lanesFailure(t)).isInstanceOf(DeadlineExceededException.class)
+                    .hasMessageContaining("query timeout")
+                    .hasMessageContaining("stays open");
+            // the query changed nothing: the transaction goes on and commits what it wrote
+            c.createStatement().executeUpdate("INSERT INTO t(v) VALUES ('after')");
+            c.commit();
+        }
+        assertThat(scalar(db, "SELECT count(*) FROM t")).isEqualTo(3);
+        assertHealthy(db);
+    }
+
+    @Test
+    void aRunawayWriteInAReadWriteTransactionIsStoppedAndRollsTheTransactionBack()
+            throws Exception {
+        try (Connection c = db.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            c.createStatement().executeUpdate("INSERT INTO t(v) VALUES ('in-tx')");
+            PreparedStatement s = c.prepareStatement("INSERT INTO t(v) WITH RECURSIVE "
+                    + "c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT 'runaway' FROM c");
+            s.setQueryTimeout(1);
+
+            Throwable t = catchThrowable(s::executeUpdate);
+
+            assertThat(t).isInstanceOf(SQLTimeoutException.class);
+            LanesException f = Sandbox.lanesFailure(t);
+            assertThat(f).isInstanceOf(DeadlineExceededException.class)
+                    .hasMessageContaining("query timeout");
+            assertThat(f.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+            c.rollback();
+        }
+        // nothing of the transaction stays, and the writer takes the next write
+        db.execute("INSERT INTO t(v) VALUES ('next')");
+        assertThat(scalar(db, "SELECT count(*) FROM t")).isEqualTo(2);
+        assertThat(scalar(db, "SELECT count(*) FROM t WHERE v IN ('in-tx', 'runaway')")).isZero();
+        assertHealthy(db);
+    }
 }

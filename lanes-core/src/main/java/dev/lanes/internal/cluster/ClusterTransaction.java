@@ -29,7 +29,7 @@ final class ClusterTransaction implements Transaction {
     @Override
     public int execute(String sql, Object... args) {
         return (Integer) tx.execute(admitted(StatementPolicy.CLUSTER_WRITER, sql), args,
-                Returns.COUNT);
+                Returns.COUNT, null);
     }
 
     @Override

@@ -260,6 +260,11 @@ final class ClusterWriterConnection implements WriterConnection {
     }
 
     @Override
+    public void interrupt() {
+        // the statement runs on the leader, which a local interrupt does not reach
+    }
+
+    @Override
     public void beginNested() throws SQLException {
         control("SAVEPOINT " + NESTED_SAVEPOINT);
     }

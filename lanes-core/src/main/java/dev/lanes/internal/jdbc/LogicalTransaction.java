@@ -68,7 +68,8 @@ final class LogicalTransaction {
             return Execution.ofRows(own != null ? own
                     : snapshot.query(functions.substituted(shape), args, timeout.read()));
         }
-        return Execution.of(transaction.execute(shape, args, read ? Returns.ROWS : returns));
+        return Execution.of(transaction.execute(shape, args, read ? Returns.ROWS : returns,
+                timeout.start()));
     }
 
     /**
@@ -92,7 +93,8 @@ final class LogicalTransaction {
                 // returns no rows, writes nothing
                 snapshot.query(shapes[i].sql(), args, timeout.read());
             } else {
-                counts[i] = (Integer) transaction.execute(shapes[i], args, Returns.COUNT);
+                counts[i] = (Integer) transaction.execute(shapes[i], args, Returns.COUNT,
+                        timeout.start());
             }
         }
         return counts;

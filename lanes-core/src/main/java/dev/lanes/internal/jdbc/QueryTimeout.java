@@ -6,13 +6,15 @@ import java.time.Duration;
 /**
  * A statement's {@code setQueryTimeout}, made once into what its requests take: a read's {@link
  * ReadOptions#timeout() timeout} (its deadline covers the wait for a reader and the run, which
- * is stopped inside SQLite), and a write's time to start (it is refused {@code NOT_STARTED} if
- * the lane has not taken it by then; once running, it is never interrupted, since SQLite's
- * interrupt would roll back the whole commit group it runs in). Immutable.
+ * is stopped inside SQLite), a write's time to start (it is refused {@code NOT_STARTED} if the
+ * lane has not taken it by then; an auto-commit write, once running, is never interrupted, since
+ * SQLite's interrupt would roll back the whole commit group it runs in), and the run of each
+ * statement of a read-write transaction, which is stopped at it. Immutable.
  *
  * @param seconds the timeout in seconds, 0 for none
  * @param read the options of a read
- * @param start how long a write may wait to start, or null for no limit
+ * @param start how long a write may wait to start, and a read-write transaction's statement
+ *     may run; null for no limit
  */
 record QueryTimeout(int seconds, ReadOptions read, Duration start) {
     static final QueryTimeout NONE = new QueryTimeout(0, ReadOptions.DEFAULTS, null);

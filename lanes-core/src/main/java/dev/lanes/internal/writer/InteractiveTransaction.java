@@ -87,16 +87,18 @@ public final class InteractiveTransaction implements Transaction {
     @Override
     public int execute(String sql, Object... args) {
         return step(new WriteRequest.Execute(this, admitted(StatementPolicy.WRITER, sql),
-                argsOf(args), WriteRequest.Returns.COUNT, clock.nanoTime()));
+                argsOf(args), WriteRequest.Returns.COUNT, 0, clock.nanoTime()));
     }
 
     /**
      * One statement its caller admitted (a JDBC caller, a cluster's transaction), returning what
-     * {@code returns} says.
+     * {@code returns} says; stopped when it runs longer than {@code timeout} (null: no limit),
+     * failing {@link dev.lanes.DeadlineExceededException}.
      */
-    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns) {
+    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns,
+            Duration timeout) {
         return step(new WriteRequest.Execute(this, shape, argsOf(args), returns,
-                clock.nanoTime()));
+                timeout == null ? 0 : Math.max(1, timeout.toNanos()), clock.nanoTime()));
     }
 
     /** Sets, releases or rolls back to the savepoint {@code name} (a checked identifier). */

@@ -4,6 +4,7 @@ import dev.lanes.BatchFailedException;
 import dev.lanes.BusyException;
 import dev.lanes.CapacityFloorException;
 import dev.lanes.ConstraintViolationException;
+import dev.lanes.DeadlineExceededException;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.WriteFailedException;
@@ -402,6 +403,14 @@ final class LaneTransaction {
                     && r.singleStatement();
             return new InvalidRequestException(unstarted ? WriteOutcome.NOT_STARTED : outcome,
                     cause.getMessage(), cause);
+        }
+        if (cause instanceof StepDeadline.Exceeded) {
+            return new DeadlineExceededException(outcome, name + ": " + r.describe() + " "
+                    + cause.getMessage() + "; " + (outcome == WriteOutcome.UNKNOWN ? "whether "
+                    + "the transaction persisted is unknown" : outcome == WriteOutcome.ROLLED_BACK
+                    && r instanceof WriteRequest.TransactionStep
+                    && ((WriteRequest.TransactionStep) r).tx.isOpen() ? "the transaction "
+                    + "stays open" : "the transaction was rolled back"), cause.getCause());
         }
         if (cause instanceof CapacityFloorException && outcome == WriteOutcome.ROLLED_BACK) {
             return new CapacityFloorException(cause.getMessage(), cause);

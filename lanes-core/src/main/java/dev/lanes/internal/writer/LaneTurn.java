@@ -188,7 +188,8 @@ final class LaneTurn {
     /** The pinned transaction's steps, with what they need; made per turn. */
     private PinnedTransaction pinned() {
         return new PinnedTransaction(setup.name(), state, transaction, cork, shared, telemetry,
-                setup.clock(), setup.transactionListeners(), this::deliverAfterTurn);
+                setup.clock(), setup.timer(), setup.transactionListeners(),
+                this::deliverAfterTurn);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.writer.InteractiveTransaction.State;
 import dev.lanes.internal.writer.WriteRequest.Commit;
@@ -61,12 +62,13 @@ final class PinnedTransaction {
     private final SharedCommit shared;
     private final WriteTelemetry telemetry;
     private final Clock clock;
+    private final Timer timer;
     private final TransactionStateListeners listeners;
     /** Takes the steps that end with the transaction, for delivery after the turn. */
     private final Consumer<WriteRequest> afterTurn;
 
     PinnedTransaction(String name, LaneState state, LaneTransaction transaction, Cork cork,
-            SharedCommit shared, WriteTelemetry telemetry, Clock clock,
+            SharedCommit shared, WriteTelemetry telemetry, Clock clock, Timer timer,
             TransactionStateListeners listeners, Consumer<WriteRequest> afterTurn) {
         this.name = name;
         this.state = state;
@@ -75,6 +77,7 @@ final class PinnedTransaction {
         this.shared = shared;
         this.telemetry = telemetry;
         this.clock = clock;
+        this.timer = timer;
         this.listeners = listeners;
         this.afterTurn = afterTurn;
     }
@@ -157,9 +160,14 @@ final class PinnedTransaction {
      * leaves the transaction as it was before the step, as a failure of SQLite's own does.
      */
     private void runStatement(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
+        StepDeadline deadline = r instanceof Execute
+                ? StepDeadline.arm(c, ((Execute) r).timeoutNanos, timer) : null;
         LaneTransaction.Isolated run = transaction.runMember(c, r, mayFailAfterChanging(r),
                 () -> run(r, c));
         Throwable failure = run.failure();
+        if (deadline != null && deadline.disarm() && failure != null) {
+            failure = deadline.exceeded(failure);
+        }
         SQLException step = run.stepFailure();
         if (run.how() != LaneTransaction.Isolation.SAVEPOINT_FAILED) {
             tx.lastActivityNanos = clock.nanoTime();

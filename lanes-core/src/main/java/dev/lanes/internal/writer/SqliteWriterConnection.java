@@ -361,6 +361,15 @@ final class SqliteWriterConnection implements WriterConnection {
     }
 
     @Override
+    public void interrupt() {
+        try {
+            DriverInternals.interrupt(raw);
+        } catch (SQLException e) {
+            // the connection is closing: no statement runs on it
+        }
+    }
+
+    @Override
     public void releaseMemory() {
         try (java.sql.Statement st = raw.createStatement()) {
             st.execute("PRAGMA shrink_memory");

@@ -386,13 +386,16 @@ public abstract sealed class WriteRequest
         final StatementShape shape;
         final Object[] args;
         final Returns returns;
+        /** Its query timeout ({@link StepDeadline}); 0 for none. */
+        final long timeoutNanos;
 
         Execute(InteractiveTransaction tx, StatementShape shape, Object[] args, Returns returns,
-                long enqueuedAt) {
+                long timeoutNanos, long enqueuedAt) {
             super(tx, enqueuedAt);
             this.shape = shape;
             this.args = args;
             this.returns = returns;
+            this.timeoutNanos = timeoutNanos;
         }
 
         @Override

@@ -56,6 +56,13 @@ public interface WriterConnection extends LaneConnection, WriterLane.Releasable,
     /** Whether a transaction is open now. */
     boolean inTransaction() throws SQLException;
 
+    /**
+     * Stops the statement running now ({@code sqlite3_interrupt}), from any thread, without
+     * blocking; a no-op when none runs. A cluster's statement runs on its leader, which this
+     * does not reach: there it is a no-op too.
+     */
+    void interrupt();
+
     @Override
     void close() throws SQLException;
 }
