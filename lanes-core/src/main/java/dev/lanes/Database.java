@@ -441,47 +441,6 @@ public interface Database extends AutoCloseable {
      */
     Profiling profiled();
 
-    /**
-     * {@code profiled().write(options, body)}.
-     *
-     * @deprecated use {@link #profiled()}
-     */
-    @Deprecated
-    default <T> Profiled<T> writeProfiled(WriteOptions options, SqlFunction<T> body) {
-        return profiled().write(options, body);
-    }
-
-    /**
-     * {@code profiled().execute(sql, args)}; the options are not used by a statement.
-     *
-     * @deprecated use {@link #profiled()}
-     */
-    @Deprecated
-    default Profiled<Integer> executeProfiled(WriteOptions options, String sql, Object... args) {
-        java.util.Objects.requireNonNull(options, "options");
-        return profiled().execute(sql, args);
-    }
-
-    /**
-     * {@code profiled().read(options, body)}.
-     *
-     * @deprecated use {@link #profiled()}
-     */
-    @Deprecated
-    default <T> Profiled<T> readProfiled(ReadOptions options, SqlFunction<T> body) {
-        return profiled().read(options, body);
-    }
-
-    /**
-     * {@code profiled().query(options, sql, args)}.
-     *
-     * @deprecated use {@link #profiled()}
-     */
-    @Deprecated
-    default Profiled<List<Row>> queryProfiled(ReadOptions options, String sql, Object... args) {
-        return profiled().query(options, sql, args);
-    }
-
     /** The lifecycle state. */
     DatabaseState state();
 
@@ -493,16 +452,6 @@ public interface Database extends AutoCloseable {
     CompletableFuture<Database> whenReady();
 
     /**
-     * {@link #whenReady()}.
-     *
-     * @deprecated it does not wait; use {@link #whenReady()}
-     */
-    @Deprecated
-    default CompletableFuture<Database> awaitReady() {
-        return whenReady();
-    }
-
-    /**
      * Completes when the database reaches a final state: {@link DatabaseState#CLOSED}, or
      * {@link DatabaseState#DEAD} with its cause.
      */
@@ -510,16 +459,6 @@ public interface Database extends AutoCloseable {
 
     /** Whether an interactive transaction is open now (the writer lane is pinned to it). */
     boolean isTransactionOpen();
-
-    /**
-     * {@link #isTransactionOpen()}.
-     *
-     * @deprecated use {@link #isTransactionOpen()}
-     */
-    @Deprecated
-    default boolean transactionOpen() {
-        return isTransactionOpen();
-    }
 
     /**
      * Tells {@code listener} each time an interactive transaction opens ({@code true}) or ends
@@ -530,15 +469,6 @@ public interface Database extends AutoCloseable {
 
     /** A point-in-time view of the database; never touches SQLite. */
     DatabaseDiagnostics diagnostics();
-
-    /**
-     * Marks later work of this database as background, or foreground again; see {@link
-     * DatabaseOptions#background()}, which sets it at open.
-     *
-     * @deprecated set {@code DatabaseOptions.builder().background(true)} at open
-     */
-    @Deprecated
-    void setBackground(boolean background);
 
     /**
      * Stops admission, drains accepted work, closes the connections. Waits up to {@link

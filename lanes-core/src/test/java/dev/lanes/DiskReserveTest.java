@@ -187,7 +187,7 @@ class DiskReserveTest {
         assertThat(rows(db)).as("nothing of a refused write").isEqualTo(rows);
         assertThat(size(db.path())).as("the database file is untouched").isEqualTo(dbBytes);
         assertThat(size(wal(db))).as("the WAL is untouched").isEqualTo(walBytes);
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
         DatabaseDiagnostics d = db.diagnostics();
         assertThat(d.writerPoisoned()).isFalse();
         assertThat(d.state()).isEqualTo(DatabaseState.RUNNING);
@@ -220,7 +220,7 @@ class DiskReserveTest {
 
         assertThat(reopened).isNotSameAs(db);
         assertThat(reopened.state()).isEqualTo(DatabaseState.RUNNING);
-        assertThat(TestLanes.join(reopened.awaitReady())).isSameAs(reopened);
+        assertThat(TestLanes.join(reopened.whenReady())).isSameAs(reopened);
         assertThat(rows(reopened)).isEqualTo(rows);
         assertThat(reopened.query("PRAGMA integrity_check").get(0).get(0)).isEqualTo("ok");
         refused(CapacityFloorException.class,

@@ -126,8 +126,8 @@ class FairnessTest {
         List<Database> flooding = new ArrayList<>();
         List<CompletableFuture<Object>> created = new ArrayList<>();
         for (int i = 0; i < BACKGROUND_DATABASES; i++) {
-            Database db = runtime.open("flood-" + i + ".db", MANY_CLOSE);
-            db.setBackground(markBackground);
+            Database db = runtime.open("flood-" + i + ".db",
+                    MANY_CLOSE.toBuilder().background(markBackground).build());
             flooding.add(db);
             created.add(db.writeAsync(c -> c.createStatement().execute(
                     "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")));

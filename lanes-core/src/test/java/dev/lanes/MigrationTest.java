@@ -326,7 +326,7 @@ class MigrationTest {
         Database db = join(first);
         assertThat(join(second)).isEqualTo(1);
         assertThat(TestLanes.countOf(db, "second")).isEqualTo(1);
-        assertThat(db.awaitReady()).isCompletedWithValue(db);
+        assertThat(db.whenReady()).isCompletedWithValue(db);
         assertThat(runs).as("the initializer ran once").hasValue(1);
     }
 

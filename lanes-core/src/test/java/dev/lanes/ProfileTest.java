@@ -28,8 +28,7 @@ class ProfileTest {
 
     @Test
     void aProfiledStatementCountsItsBindsAndReadsNothing() {
-        Profiled<Integer> p = db.executeProfiled(WriteOptions.DEFAULTS,
-                "INSERT INTO t(v, b) VALUES (?, ?)", "héllo", new byte[] {1, 2, 3});
+        Profiled<Integer> p = db.profiled().execute("INSERT INTO t(v, b) VALUES (?, ?)", "héllo", new byte[] {1, 2, 3});
 
         assertThat(p.value()).isEqualTo(1);
         assertThat(p.profile().binds()).isEqualTo(2);
@@ -39,7 +38,7 @@ class ProfileTest {
         assertThat(p.profile().execution()).isPositive();
         assertThat(p.profile().waited().isNegative()).isFalse();
         // DDL changes no rows: its count is 0, as for execute
-        assertThat(db.executeProfiled(WriteOptions.DEFAULTS, "CREATE INDEX t_v ON t(v)").value())
+        assertThat(db.profiled().execute("CREATE INDEX t_v ON t(v)").value())
                 .isZero();
     }
 
@@ -49,7 +48,7 @@ class ProfileTest {
         db.execute("INSERT INTO t(v, b) VALUES (?, ?)", "é", null);
         db.execute("INSERT INTO t(v, b) VALUES (?, ?)", null, null);
 
-        Profiled<List<Row>> p = db.queryProfiled(ReadOptions.DEFAULTS,
+        Profiled<List<Row>> p = db.profiled().query(ReadOptions.DEFAULTS,
                 "SELECT id, v, b FROM t WHERE id > ? ORDER BY id", 0);
 
         assertThat(p.value()).hasSize(3);
@@ -62,7 +61,7 @@ class ProfileTest {
 
     @Test
     void aProfiledBodyCountsWhatItBindsAndReadsAcrossStatements() {
-        Profiled<Long> p = db.writeProfiled(WriteOptions.DEFAULTS, c -> {
+        Profiled<Long> p = db.profiled().write(WriteOptions.DEFAULTS, c -> {
             try (PreparedStatement insert = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
                 for (String v : List.of("a", "bb", "ccc")) {
                     insert.setString(1, v);
@@ -93,8 +92,7 @@ class ProfileTest {
         long queuedSeen;
         long released;
         try {
-            queued = CompletableFuture.supplyAsync(() -> db.executeProfiled(WriteOptions.DEFAULTS,
-                    "INSERT INTO t(v) VALUES (?)", "late"));
+            queued = CompletableFuture.supplyAsync(() -> db.profiled().execute("INSERT INTO t(v) VALUES (?)", "late"));
             TestLanes.awaitTrue("the profiled write to queue",
                     () -> db.diagnostics().queuedWrites() == 1);
             queuedSeen = System.nanoTime();
@@ -117,7 +115,7 @@ class ProfileTest {
         small.execute("CREATE TABLE t(v TEXT)");
         small.execute("INSERT INTO t(v) VALUES (?)", "x".repeat(100));
         Throwable failure = catchThrowable(
-                () -> small.queryProfiled(ReadOptions.DEFAULTS, "SELECT v FROM t"));
+                () -> small.profiled().query(ReadOptions.DEFAULTS, "SELECT v FROM t"));
         assertThat(failure).isInstanceOf(ResultTooLargeException.class)
                 .hasMessageContaining("maxResultBytes");
     }

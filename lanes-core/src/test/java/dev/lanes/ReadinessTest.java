@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Readiness and failure signals: {@link Database#awaitReady()}, {@link Database#whenTerminated()}
+ * Readiness and failure signals: {@link Database#whenReady()}, {@link Database#whenTerminated()}
  * and the {@link Database#state()} transitions.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -23,17 +23,17 @@ class ReadinessTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
     @Test
-    void awaitReadyOpensADatabaseNothingHasUsedAndCompletesWithIt() throws Exception {
+    void whenReadyOpensADatabaseNothingHasUsedAndCompletesWithIt() throws Exception {
         Path file = runtime.path("lazy.db");
         Database db = runtime.lanes().open(file);
         assertThat(file).as("the connection opens on first use").doesNotExist();
 
-        Database ready = join(db.awaitReady());
+        Database ready = join(db.whenReady());
 
         assertThat(ready).isSameAs(db);
-        assertThat(file).as("awaitReady opened it").exists();
+        assertThat(file).as("whenReady opened it").exists();
         assertThat(db.state()).isEqualTo(DatabaseState.RUNNING);
-        assertThat(db.awaitReady()).as("stays complete").isCompletedWithValue(db);
+        assertThat(db.whenReady()).as("stays complete").isCompletedWithValue(db);
         assertThat(db.whenTerminated()).isNotDone();
     }
 
@@ -59,7 +59,7 @@ class ReadinessTest {
         assertThat(later.diagnostics().openConnections()).as("the write opened the writer")
                 .isEqualTo(2);
         assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
-        assertThat(db.awaitReady()).isCompletedWithValue(db);
+        assertThat(db.whenReady()).isCompletedWithValue(db);
     }
 
     @Test
@@ -68,24 +68,24 @@ class ReadinessTest {
         Database db = runtime.lanes().open(file);
 
         assertThat(db.query("SELECT 1 AS one").get(0).getLong("one")).isEqualTo(1);
-        assertThat(db.awaitReady()).as("the read opened the writer, which created the file")
+        assertThat(db.whenReady()).as("the read opened the writer, which created the file")
                 .isCompletedWithValue(db);
         assertThat(file).exists();
     }
 
     @Test
-    void awaitReadyCompletesAtOnceForADatabaseAlreadyInUse() {
+    void whenReadyCompletesAtOnceForADatabaseAlreadyInUse() {
         Database db = runtime.openWithTable("used.db");
 
-        assertThat(db.awaitReady()).isCompletedWithValue(db);
+        assertThat(db.whenReady()).isCompletedWithValue(db);
     }
 
     @Test
-    void awaitReadyCompletesOnlyAfterTheInitializerRan() {
+    void whenReadyCompletesOnlyAfterTheInitializerRan() {
         Database db = runtime.open("init.db", DatabaseOptions.builder()
                 .initializer(c -> c.createStatement().execute("CREATE TABLE made(a)")).build());
 
-        assertThat(db.awaitReady()).as("open waited for it").isCompletedWithValue(db);
+        assertThat(db.whenReady()).as("open waited for it").isCompletedWithValue(db);
         assertThat(db.execute("INSERT INTO made VALUES (1)")).isEqualTo(1);
     }
 
@@ -94,7 +94,7 @@ class ReadinessTest {
         Path file = runtime.path("no-such-dir").resolve("x.db");
         Database db = runtime.lanes().open(file);
 
-        DatabaseDeadException dead = failure(db.awaitReady(), DatabaseDeadException.class);
+        DatabaseDeadException dead = failure(db.whenReady(), DatabaseDeadException.class);
 
         assertThat(dead.getCause()).as("why it cannot open").isNotNull();
         assertThat(dead.getMessage()).contains("x.db");
@@ -105,8 +105,8 @@ class ReadinessTest {
         assertThat(db.state()).isEqualTo(DatabaseState.DEAD);
         assertThat(db.diagnostics().deadCause()).isPresent();
 
-        // A later awaitReady reports the same failure, and a write fails the same way.
-        assertThat(failure(db.awaitReady(), DatabaseDeadException.class).getCause())
+        // A later whenReady reports the same failure, and a write fails the same way.
+        assertThat(failure(db.whenReady(), DatabaseDeadException.class).getCause())
                 .isSameAs(dead.getCause());
         assertThat(catchThrowableOfType(DatabaseDeadException.class, () -> db.write(insert("x"))))
                 .isNotNull();
@@ -130,11 +130,11 @@ class ReadinessTest {
     }
 
     @Test
-    void awaitReadyOnADatabaseClosedBeforeItOpenedFailsClosed() {
+    void whenReadyOnADatabaseClosedBeforeItOpenedFailsClosed() {
         Database db = runtime.open("never.db");
         db.close();
 
-        LanesException e = TestLanes.failureOf(db.awaitReady());
+        LanesException e = TestLanes.failureOf(db.whenReady());
 
         assertThat(e).isInstanceOf(ClosedException.class);
         assertThat(join(db.whenTerminated()).state()).isEqualTo(DatabaseState.CLOSED);
@@ -168,12 +168,12 @@ class ReadinessTest {
         java.util.concurrent.LinkedBlockingQueue<Boolean> seen =
                 new java.util.concurrent.LinkedBlockingQueue<>();
         try (Subscription s = db.onTransactionStateChange(seen::add)) {
-            assertThat(db.transactionOpen()).isFalse();
+            assertThat(db.isTransactionOpen()).isFalse();
             Transaction tx = db.begin();
-            assertThat(db.transactionOpen()).isTrue();
+            assertThat(db.isTransactionOpen()).isTrue();
             assertThat(seen.poll(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
             tx.commit();
-            assertThat(db.transactionOpen()).isFalse();
+            assertThat(db.isTransactionOpen()).isFalse();
             assertThat(seen.poll(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS)).isFalse();
         }
     }

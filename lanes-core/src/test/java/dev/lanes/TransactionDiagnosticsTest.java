@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@code db.diagnostics()} and {@code db.transactionOpen()} show whether a transaction pins the
+ * {@code db.diagnostics()} and {@code db.isTransactionOpen()} show whether a transaction pins the
  * writer (with its age and statement count) and whether the database is corked, so an operator
  * can find the transaction that stalls the writes.
  */
@@ -27,11 +27,11 @@ class TransactionDiagnosticsTest {
 
     @Test
     void anOpenTransactionShowsWithItsStatementsAndAgeAndDisappearsAtCommit() {
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
         assertThat(db.diagnostics().transaction()).isEmpty();
 
         Transaction tx = db.begin();
-        assertThat(db.transactionOpen()).isTrue();
+        assertThat(db.isTransactionOpen()).isTrue();
         assertThat(db.diagnostics().transaction()).get()
                 .extracting(TransactionInfo::statements).isEqualTo(0);
 
@@ -45,7 +45,7 @@ class TransactionDiagnosticsTest {
                 () -> db.diagnostics().transaction().orElseThrow().age().compareTo(first.age()) > 0);
 
         tx.commit();
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
         assertThat(db.diagnostics().transaction()).isEmpty();
     }
 
@@ -54,7 +54,7 @@ class TransactionDiagnosticsTest {
         Transaction tx = db.begin();
         tx.execute("INSERT INTO t(v) VALUES ('a')");
         tx.close();
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
         assertThat(db.diagnostics().transaction()).isEmpty();
     }
 

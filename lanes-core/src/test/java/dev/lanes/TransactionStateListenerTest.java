@@ -26,13 +26,13 @@ class TransactionStateListenerTest {
             threads.add(Thread.currentThread().getName());
         });
 
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
         try (Transaction tx = db.begin()) {
-            assertThat(db.transactionOpen()).isTrue();
+            assertThat(db.isTransactionOpen()).isTrue();
             tx.execute("INSERT INTO t VALUES (1)");
             tx.commit();
         }
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
         try (Transaction tx = db.begin()) {
             tx.execute("INSERT INTO t VALUES (2)");
             // closed without commit: rolled back, which ends it too

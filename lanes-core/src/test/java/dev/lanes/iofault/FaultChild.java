@@ -336,7 +336,7 @@ public final class FaultChild {
             Database d = null;
             try {
                 d = lanes.open(path, options);
-                d.awaitReady().get(30, TimeUnit.SECONDS);
+                d.whenReady().get(30, TimeUnit.SECONDS);
                 out.append("E event=reopened gen=" + (g + 1) + " attempts=" + attempt);
                 return d;
             } catch (Throwable t) {

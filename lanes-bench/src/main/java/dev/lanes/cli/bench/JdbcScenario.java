@@ -173,7 +173,7 @@ final class JdbcScenario implements ScenarioBench {
         Lanes lanes = Lanes.builder().name("bench").build();
         try {
             Database db = lanes.open(file, b.build());
-            db.awaitReady().join();
+            db.whenReady().join();
             return new Side() {
                 @Override
                 public DataSource dataSource() {

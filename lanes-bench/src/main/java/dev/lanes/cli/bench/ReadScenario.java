@@ -125,7 +125,7 @@ final class ReadScenario implements ScenarioBench {
         Measurement m;
         try (Lanes lanes = Lanes.builder().name("bench").build()) {
             Database db = lanes.open(file, dbOptions);
-            db.awaitReady().join();
+            db.whenReady().join();
             Workload reads = thread -> {
                 SplittableRandom random = new SplittableRandom(thread);
                 return () -> {

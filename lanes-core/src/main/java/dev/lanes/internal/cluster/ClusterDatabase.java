@@ -488,12 +488,6 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
                         Optional.empty(), Optional.empty(), 0, 0, Optional.empty()));
     }
 
-    @Override
-    @Deprecated
-    public void setBackground(boolean background) {
-        lane.background(background);
-    }
-
     // ------------------------------------------------------------------ close
 
     @Override

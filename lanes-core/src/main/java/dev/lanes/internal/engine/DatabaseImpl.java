@@ -513,12 +513,6 @@ public final class DatabaseImpl implements Database {
                 guards.checkpointDiagnostics());
     }
 
-    @Override
-    @Deprecated
-    public void setBackground(boolean background) {
-        lane.background(background);
-    }
-
     // ------------------------------------------------------------------ close
 
     @Override

@@ -201,7 +201,7 @@ class IdleReleaseTest {
                     .isEqualTo(1);
         }
 
-        assertThat(db.transactionOpen()).isTrue();
+        assertThat(db.isTransactionOpen()).isTrue();
         assertThat(db.diagnostics().transaction()).isPresent();
         assertThat(tx.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
         tx.execute("INSERT INTO t(v) VALUES ('still usable')");

@@ -117,7 +117,7 @@ class ObservabilityDiagnosticsTest {
     void diagnosticsReflectAnOpenTransaction() {
         Database db = runtime.openWithTable("tx.db");
         assertThat(db.diagnostics().transaction()).isEmpty();
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
 
         CompletableFuture<String> behind;
         try (Transaction tx = db.begin()) {
@@ -126,7 +126,7 @@ class ObservabilityDiagnosticsTest {
             behind = db.writeAsync(insert("behind"));
 
             DatabaseDiagnostics d = db.diagnostics();
-            assertThat(db.transactionOpen()).isTrue();
+            assertThat(db.isTransactionOpen()).isTrue();
             assertThat(d.transaction()).hasValueSatisfying(info -> {
                 assertThat(info.statements()).isEqualTo(2);
                 assertThat(info.age().isNegative()).isFalse();
@@ -136,7 +136,7 @@ class ObservabilityDiagnosticsTest {
         }
         join(behind);
 
-        assertThat(db.transactionOpen()).isFalse();
+        assertThat(db.isTransactionOpen()).isFalse();
         assertThat(db.diagnostics().transaction()).isEmpty();
         assertThat(countOf(db, "two")).isEqualTo(1);
     }

@@ -23,10 +23,10 @@ import java.util.concurrent.Executor;
  */
 final class ReplicatedDatabase implements InvocationHandler {
     private static final Set<String> PASS = Set.of("path", "query", "queryAs", "queryOne",
-            "queryOneAs", "queryProfiled", "read", "readAsync", "readProfiled", "stream",
+            "queryOneAs", "read", "readAsync", "stream",
             "onChange", "changeVersion", "checkpoint", "backup", "cork", "dataSource", "profiled",
-            "state", "whenReady", "awaitReady", "whenTerminated", "isTransactionOpen",
-            "transactionOpen", "onTransactionStateChange", "diagnostics", "setBackground",
+            "state", "whenReady", "whenTerminated", "isTransactionOpen",
+            "onTransactionStateChange", "diagnostics",
             "close", "shutdownNow", "toString", "hashCode", "equals", "isOpen", "rollback");
 
     private final FleetRuntime fleet;
