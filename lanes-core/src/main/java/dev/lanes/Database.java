@@ -473,18 +473,22 @@ public interface Database extends AutoCloseable {
     /**
      * Stops admission, drains accepted work, closes the connections. Waits up to {@link
      * DatabaseOptions#closeTimeout()}; past it throws {@link CloseTimeoutException} while the
-     * close finishes in the background. A JDBC result set of {@link #dataSource()} still
-     * streaming then is ended (its reader goes back, and its next page fails with {@link
-     * ClosedException}), so that the close does not wait for a user who never closes it.
+     * close finishes in the background. The reads still running then are stopped inside SQLite
+     * (they fail with {@link ReadFailedException}, {@link WriteOutcome#ROLLED_BACK}, saying the
+     * database closed), and a JDBC result set of {@link #dataSource()} still streaming is ended
+     * (its reader goes back, and its next page fails with {@link ClosedException}), so that the
+     * close does not wait for a read that never ends or a user who never closes it: the reader
+     * connections close and the file's lease is released, so the file can be opened again.
      * Idempotent.
      */
     @Override
     void close();
 
     /**
-     * Stops admission, fails every queued write with {@link WriteOutcome#NOT_STARTED}, lets only
-     * the running turn finish, ends the JDBC result sets still streaming (as {@link #close()}
-     * does past its timeout), then closes as {@link #close()} does.
+     * Stops admission, fails every queued write with {@link WriteOutcome#NOT_STARTED} and every
+     * read waiting for a reader with {@link ClosedException}, lets only the running write turn
+     * finish, stops the reads still running and ends the JDBC result sets still streaming (as
+     * {@link #close()} does past its timeout), then closes as {@link #close()} does.
      */
     void shutdownNow();
 }

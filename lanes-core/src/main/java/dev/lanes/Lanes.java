@@ -135,7 +135,8 @@ public final class Lanes implements AutoCloseable {
     /**
      * Closes every database (each draining its accepted work), then stops the threads. Throws
      * {@link CloseTimeoutException} when a database did not close in time; that close goes on in
-     * the background.
+     * the background, with its reads still running stopped, as {@link Database#close()} does
+     * past its timeout.
      */
     @Override
     public void close() {

@@ -540,7 +540,7 @@ public final class DatabaseImpl implements Database {
     private CompletableFuture<Void> closeAll(boolean drain) {
         CompletableFuture<Void> readersClosed = reads().beginClose(drain);
         if (!drain) {
-            readers.abortHeldReads("the database was shut down");
+            readers.abortReads("the database was shut down");
         }
         // The lease goes last, once the checkpointer and backups let go too.
         return guards.afterClose(CompletableFuture.allOf(lane.beginClose(drain), readersClosed));
@@ -553,14 +553,17 @@ public final class DatabaseImpl implements Database {
     }
 
     /**
-     * The close passed its {@code closeTimeout} after {@code nanos}: the lane reports it, and the
-     * reads their users hold between pages (JDBC result sets that stream) end now, so that the
-     * close, which goes on in the background, is not left waiting for a user who may never come
-     * back to them. Their next page fails with {@link dev.lanes.ClosedException}.
+     * The close passed its {@code closeTimeout} after {@code nanos}: the lane reports it, and
+     * the reads still running are stopped inside SQLite (they fail with {@link
+     * dev.lanes.ReadFailedException} saying the database closed) and the reads their users hold
+     * between pages (JDBC result sets that stream) end, so that the close, which goes on in the
+     * background, is not left waiting for a read that never ends or a user who never comes back;
+     * a held read's next page fails with {@link dev.lanes.ClosedException}. Their readers close,
+     * and the file's lease is released.
      */
     void closeTimedOut(long nanos) {
         lane.closeTimedOut(nanos);
-        readers.abortHeldReads("the database's close passed its closeTimeout ("
+        readers.abortReads("the database's close passed its closeTimeout ("
                 + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms)");
     }
 

@@ -13,7 +13,7 @@ import java.util.List;
  *
  * <p>Invariants:
  * <ul>
- *   <li>{@link #slots} and {@link #homeTaken} exist only while a connection is open: made by the
+ *   <li>{@link #slots} and {@link #homes} exist only while a connection is open: made by the
  *       first {@link #assignHome}, dropped by the {@link #forget} of the last one (most databases
  *       of a large runtime hold no reader, so they hold no arrays either). Both are written only
  *       under the set's lock; {@link #slots} is volatile for the lock-free {@link #take}.
@@ -24,10 +24,12 @@ import java.util.List;
  *       is counted in {@link #open} from its home's assignment to its {@link #forget}, and is in
  *       a slot only in between, so once none is open no slot holds one: a {@link #take} still
  *       reading the dropped array finds nothing, as it would have in the live one.
- *   <li>{@link #homeTaken} and {@link #open} are read and written only under the set's lock;
- *       the methods marked "guarded by lock" must be called holding it. A connection gets a
- *       home when it opens ({@link #assignHome}) and gives it up when it leaves ({@link
- *       #forget}); a connection that finds every home taken keeps home -1 and is not kept.
+ *   <li>{@link #homes}, {@link #homeless} and {@link #open} are read and written only under
+ *       the set's lock; the methods marked "guarded by lock" must be called holding it. A
+ *       connection gets a home when it opens ({@link #assignHome}) and gives it up when it
+ *       leaves ({@link #forget}); a connection that finds every home taken keeps home -1, is
+ *       listed in {@link #homeless} until it leaves, and is not kept. So every open connection,
+ *       idle or leased, is in {@link #homes} or {@link #homeless} ({@link #allOpen}).
  * </ul>
  */
 final class IdleSlots {
@@ -38,7 +40,10 @@ final class IdleSlots {
     /** Idle connections, each in its home slot; null where none waits; see the class comment. */
     private volatile ReaderConnection[] slots;
     // guarded by lock
-    private boolean[] homeTaken;
+    /** The connection whose home each slot is, idle or leased; null where none. */
+    private ReaderConnection[] homes;
+    /** Connections open without a home (every home was taken); null when none. */
+    private List<ReaderConnection> homeless;
     private int open;
 
     IdleSlots(int capacity) {
@@ -71,28 +76,34 @@ final class IdleSlots {
     // guarded by lock
     void assignHome(ReaderConnection c) {
         if (open++ == 0) {
-            homeTaken = new boolean[capacity];
+            homes = new ReaderConnection[capacity];
             slots = new ReaderConnection[capacity];
         }
         for (int i = 0; i < capacity; i++) {
-            if (!homeTaken[i]) {
-                homeTaken[i] = true;
+            if (homes[i] == null) {
+                homes[i] = c;
                 c.home = i;
-                break;
+                return;
             }
         }
         // With every home taken (a connection that raced past an idle one), c.home stays
         // -1 and the connection is closed after this read.
+        if (homeless == null) {
+            homeless = new ArrayList<>(1);
+        }
+        homeless.add(c);
     }
 
     /** A connection leaving the set: its home is free again. */
     // guarded by lock
     void forget(ReaderConnection c) {
         if (c.home >= 0) {
-            homeTaken[c.home] = false;
+            homes[c.home] = null;
+        } else if (homeless != null && homeless.remove(c) && homeless.isEmpty()) {
+            homeless = null;
         }
         if (--open == 0) {
-            homeTaken = null;
+            homes = null;
             slots = null;
         }
     }
@@ -113,6 +124,21 @@ final class IdleSlots {
             }
         }
         return list;
+    }
+
+    /** Every connection open now, idle or leased; a copy. */
+    // guarded by lock
+    List<ReaderConnection> allOpen() {
+        List<ReaderConnection> all = new ArrayList<>(open);
+        for (int i = 0; homes != null && i < capacity; i++) {
+            if (homes[i] != null) {
+                all.add(homes[i]);
+            }
+        }
+        if (homeless != null) {
+            all.addAll(homeless);
+        }
+        return all;
     }
 
     /** Connections open now, idle or leased. */

@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * lock orders one thread's use of the reader connection before the next one's. {@link Open#open}
  * and {@link Open#aborted} are volatile, written under the lock, so that {@link Open#more()}, a
  * page asked for after the end, and a close of an ended read need no lock. While open, it is
- * registered with its {@link ReaderSet} ({@link ReaderSet#held}).
+ * registered with its {@link ReaderSet} ({@link ReadAborts#held}).
  */
 public final class PagedRead implements ReadWork<ResultData>, ResultData.RowReader {
     private static final Logger log = LoggerFactory.getLogger(LogNames.READS);
@@ -117,7 +117,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
             return false;
         }
         Open open = new Open(lease, limits);
-        reads.readers().held(open);
+        reads.readers().aborts().held(open);
         paging.rest(open);
         return true;
     }
@@ -146,7 +146,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
      * The pages after the first: the kept lease, until the result ends or is closed, or a close
      * of the database that cannot wait for it {@linkplain #abort aborts} it.
      */
-    private final class Open implements ResultPages, ReaderSet.HeldRead {
+    private final class Open implements ResultPages, ReadAborts.HeldRead {
         private final Lease lease;
         /** The lease's connection while open; under lock (null once ended). */
         private ReaderConnection connection;
@@ -217,7 +217,7 @@ public final class PagedRead implements ReadWork<ResultData>, ResultData.RowRead
          */
         private void finish(boolean failed, Throwable failure) {
             open = false;
-            reads.readers().released(this);
+            reads.readers().aborts().released(this);
             ReaderConnection c = connection;
             Statements.closeQuery(c.cache, sql, rs, failed);
             rs = null;

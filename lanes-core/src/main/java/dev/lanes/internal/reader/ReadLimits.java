@@ -23,7 +23,16 @@ final class ReadLimits {
             return NONE;
         }
         Duration timeout = options.timeout().get();
-        return new ReadLimits(true, clock.nanoTime() + ReaderSet.nanos(timeout), timeout);
+        return new ReadLimits(true, clock.nanoTime() + nanos(timeout), timeout);
+    }
+
+    /** A duration in nanoseconds, saturating instead of overflowing for absurd values. */
+    static long nanos(Duration d) {
+        try {
+            return Math.min(d.toNanos(), Long.MAX_VALUE / 4);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 4;
+        }
     }
 
     long timeoutMillis() {

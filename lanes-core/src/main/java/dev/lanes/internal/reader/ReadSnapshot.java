@@ -76,7 +76,7 @@ public final class ReadSnapshot implements ReadTransaction {
         }
         int stop = c.endLease();
         if (stop == ReaderConnection.DEADLINE) {
-            readers.deadlineExceeded();
+            readers.stats.deadlineExceeded();
         }
         return reads.outcome(stop, value, failure, limits);
     }

@@ -31,13 +31,14 @@ import org.sqlite.SQLiteConnection;
  * A reader is used by one thread at a time: the thread holding its lease (the reader set hands a
  * connection to exactly one read at a time, through an atomic slot or its lock, which orders one
  * holder's writes before the next holder's reads); fields marked "lease holder only" rely on
- * that. Only two things may come from other threads: a stop request (a cancelled read) and
- * {@link #close()}.
+ * that. Only two things may come from other threads: a stop request (a cancelled read, or a
+ * close of the set that does not wait for it) and {@link #close()}.
  *
  * <ul>
  *   <li>{@link #stopReason} and {@link #deadline} are volatile: the lease holder arms them, the
  *       progress handler reads them inside SQLite on the holder's thread, and a canceller writes
- *       {@code stopReason}.
+ *       {@code stopReason}. {@link #closing} is a volatile one-way latch that the set's close
+ *       sets and the progress handler reads.
  *   <li>{@link #handleLock} guards {@link #lease}, {@link #interruptible} and {@link #closed}.
  *       {@code sqlite3_interrupt} reads the native handle without any lock, so calling it while
  *       the connection closes is a use-after-free; {@link #stop} therefore interrupts only under
@@ -61,6 +62,8 @@ public final class ReaderConnection {
     static final int RUNNING = 0;
     static final int CANCELLED = 1;
     static final int DEADLINE = 2;
+    /** Stopped because its {@link ReaderSet} closes without waiting for reads. */
+    static final int CLOSED = 3;
 
     private static final String IN_TRANSACTION = "cannot start a transaction within a transaction";
 
@@ -75,6 +78,8 @@ public final class ReaderConnection {
     private volatile int stopReason = RUNNING;
     private volatile boolean hasDeadline;
     private volatile long deadline;
+    /** Set once, by {@link #stopForClose}: every lease from then on stops as {@link #CLOSED}. */
+    private volatile boolean closing;
 
     private final ReentrantLock handleLock = new ReentrantLock();
     // guarded by handleLock
@@ -176,7 +181,7 @@ public final class ReaderConnection {
     /**
      * Closes the interruptible window and disarms the progress handler, so that clean-up runs
      * undisturbed. Returns why the lease was stopped, if it was: {@link #RUNNING} (not stopped),
-     * {@link #CANCELLED} or {@link #DEADLINE}.
+     * {@link #CANCELLED}, {@link #DEADLINE} or {@link #CLOSED}.
      */
     int endLease() {
         if (leaseInterruptible) {
@@ -200,6 +205,10 @@ public final class ReaderConnection {
     /** Whether the running lease must stop; called by the progress handler inside SQLite. */
     private boolean shouldStop() {
         if (stopReason != RUNNING) {
+            return true;
+        }
+        if (closing) {
+            stopReason = CLOSED;
             return true;
         }
         if (hasDeadline && clock.nanoTime() - deadline >= 0) {
@@ -248,6 +257,18 @@ public final class ReaderConnection {
         } finally {
             handleLock.unlock();
         }
+    }
+
+    /**
+     * Stops the lease running now, and every later one, for a close of the set that does not
+     * wait for reads, as a deadline stops a read: the progress handler stops a statement within
+     * {@link #PROGRESS_INTERVAL} VM instructions, and the guard refuses the next one ({@link
+     * #currentStopReason}); either way the lease ends {@link #CLOSED}. A read that runs no more
+     * SQL ends as it would have. Any lease, also one nobody may {@link #stop}; from any thread,
+     * with no native call.
+     */
+    void stopForClose() {
+        closing = true;
     }
 
     // ------------------------------------------------------------------ transactions

@@ -20,8 +20,8 @@ import java.time.Duration;
  * release, is set up alike or not at all.
  *
  * <p>Concurrency: {@link #open} runs on whichever platform thread runs the read; {@link #faults}
- * and {@link #identity} are installed once, early, from another thread, hence volatile. All else
- * is final.
+ * and {@link #identity} are installed once, early, from another thread, hence volatile, as is
+ * the one-way latch {@link #walReady}. All else is final.
  */
 final class ReaderOpener {
     private final String name;
@@ -34,6 +34,8 @@ final class ReaderOpener {
     private volatile FaultInjector faults = FaultInjector.NONE;
     /** Checks each new connection against the file first opened; null checks nothing. */
     private volatile Identity identity;
+    /** A one-way latch, set without a lock: see {@link #walReady()}. */
+    private volatile boolean walReady;
 
     ReaderOpener(String name, Path path, Duration busyTimeout, int statementCacheSize,
             SqliteConnections.Limits limits, ConnectionSettings settings, Clock clock) {
@@ -46,12 +48,29 @@ final class ReaderOpener {
         this.clock = clock;
     }
 
+    Duration busyTimeout() {
+        return busyTimeout;
+    }
+
     void faults(FaultInjector injector) {
         this.faults = injector == null ? FaultInjector.NONE : injector;
     }
 
     void identity(Identity identity) {
         this.identity = identity;
+    }
+
+    /**
+     * Whether the file is known to be a WAL database (seen so by a read, or made so by the
+     * writer's open), so that a reader, which opens read-only and cannot make it one, may open
+     * without waiting for the writer; kept here, with the set, as {@link Reads} is made per use.
+     */
+    boolean walReady() {
+        return walReady;
+    }
+
+    void markWalReady() {
+        walReady = true;
     }
 
     /**

@@ -14,7 +14,6 @@ import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.util.VarHandles;
 import java.lang.invoke.MethodHandles;
@@ -23,9 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -48,8 +45,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Connections open lazily, on the thread that runs the read (always a platform thread). Each
  * has a home slot in {@link IdleSlots}, where it waits between reads, preferably for the thread
  * that used it last. A read returns its lease with a verdict: reusable, or dirty, in which case
- * the connection is closed and a later read opens a replacement. Every native close runs on a
- * platform thread: inline when the caller is one, else as a pool task.
+ * the connection is closed and a later read opens a replacement; {@link ReaderCloser} closes
+ * connections off the lock, each on a platform thread.
  *
  * <h2>Concurrency</h2>
  * The common path takes no lock: on a machine with fewer cores than readers, a lock taken twice
@@ -91,52 +88,46 @@ import java.util.concurrent.locks.ReentrantLock;
  * first asked for or at the close, whichever comes first, set once by compare-and-set, so that
  * an open set holds none; it is never handed to users as is.
  *
- * <p>A read its user holds between pages (a JDBC result set that streams) is a {@link HeldRead},
- * registered in {@link #held} while it keeps its reader, so that a close which cannot wait for
- * it ({@link #abortHeldReads}: a shutdown, or a close past its timeout) can end it: its reader
- * comes back and its next page fails instead of the close waiting for a user who may never
- * come back. {@link #held} is a concurrent set made by the first held read (compare-and-set, so
- * that a set never streamed holds none).
+ * <p>A close that does not wait for reads ({@link #abortReads}: a shutdown, or a close past its
+ * timeout) stops the reads running inside SQLite and ends the ones held between pages ({@link
+ * ReadAborts}), so that their readers come back and the close completes.
  */
 public final class ReaderSet {
 
     private enum State { OPEN, CLOSING, CLOSED }
 
-    // name, capacity, checkoutTimeout, clock, lock and stats are read by its WaitQueue too
+    // name, capacity, checkoutTimeout, clock, metrics, lock and stats are read by its WaitQueue
     final String name;
     final int capacity;
     final Duration checkoutTimeout;
-    private final Duration busyTimeout;
     private final ConnectionBudget budget;
     final Clock clock;
-    /** Opens and sets up each new connection. */
-    private final ReaderOpener opener;
+    /** Opens and sets up each new connection; knows whether the file is ready for readers. */
+    final ReaderOpener opener;
     /** Runs the closes a virtual thread may not run; see {@link #closeOutsideLock}. */
     private final WorkerPool pool;
-    private volatile MetricsReporter metrics = MetricsReporter.NONE;
+    volatile MetricsReporter metrics = MetricsReporter.NONE;
 
     /** Free slots: {@code capacity} minus the leases out. */
     private volatile int free;
     /** Idle connections in their home slots; homes assigned under {@link #lock}. */
     private final IdleSlots idle;
     private volatile State state = State.OPEN; // written under lock
-    /** A one-way latch, set without the lock: see {@link #walReady()}. */
-    private volatile boolean walReady;
 
     final ReentrantLock lock = new ReentrantLock();
     /** The reads waiting for a slot; its size is written under {@link #lock}. */
     private final WaitQueue queue;
     /** Made when first asked for or at the close, whichever is first; see {@link #beginClose}. */
     private volatile CompletableFuture<Void> closed;
-    /** The reads held between pages now; made by the first, see the class comment. */
-    private volatile Set<HeldRead> held;
+    /** The reads a close does not wait for; made by the first held read or abort. */
+    private volatile ReadAborts aborts;
 
     private static final VarHandle FREE =
             VarHandles.field(MethodHandles.lookup(), "free", int.class);
     private static final VarHandle CLOSED =
             VarHandles.field(MethodHandles.lookup(), "closed", CompletableFuture.class);
-    private static final VarHandle HELD =
-            VarHandles.field(MethodHandles.lookup(), "held", Set.class);
+    private static final VarHandle ABORTS =
+            VarHandles.field(MethodHandles.lookup(), "aborts", ReadAborts.class);
 
     /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
     final ReaderStats stats = new ReaderStats();
@@ -151,7 +142,6 @@ public final class ReaderSet {
         this.name = name;
         this.capacity = capacity;
         this.checkoutTimeout = checkoutTimeout;
-        this.busyTimeout = busyTimeout;
         this.budget = budget;
         this.free = capacity;
         this.idle = new IdleSlots(capacity);
@@ -159,7 +149,6 @@ public final class ReaderSet {
         this.queue = new WaitQueue(timer, pool, this);
     }
 
-    /** Installs the identity check run on every reader connection opened from now on. */
     /** Told after each reader connection opens (the database becomes a candidate for eviction). */
     private volatile Runnable onConnectionOpened = () -> {};
 
@@ -167,6 +156,7 @@ public final class ReaderSet {
         this.onConnectionOpened = hook;
     }
 
+    /** Installs the identity check run on every reader connection opened from now on. */
     public void identity(Identity identity) {
         opener.identity(identity);
     }
@@ -174,11 +164,6 @@ public final class ReaderSet {
     /** Installs the database's metrics reporter, told how each wait for a reader ended. */
     public void metrics(MetricsReporter metrics) {
         this.metrics = metrics;
-    }
-
-    /** The database's metrics reporter, as installed. */
-    MetricsReporter metricsReporter() {
-        return metrics;
     }
 
     /** Readers checked out by reads now; a gauge, read without the lock. */
@@ -194,15 +179,6 @@ public final class ReaderSet {
     /** Installs a fault injector for reader connections opened from now on; for tests. */
     public void faults(FaultInjector injector) {
         opener.faults(injector);
-    }
-
-    /** A duration in nanoseconds, saturating instead of overflowing for absurd values. */
-    static long nanos(Duration d) {
-        try {
-            return Math.min(d.toNanos(), Long.MAX_VALUE / 4);
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE / 4;
-        }
     }
 
     // ------------------------------------------------------------------ admission
@@ -385,12 +361,8 @@ public final class ReaderSet {
 
     // guarded by lock
     private void checkAdmission() {
-        if (state == State.CLOSING) {
-            throw new ClosingException(name + ": the database is closing and accepts no more "
-                    + "reads; the read never ran");
-        }
-        if (state == State.CLOSED) {
-            throw new ClosedException(name + ": the database is closed; the read never ran");
+        if (state != State.OPEN) {
+            throw ReadFailures.refused(name, state == State.CLOSING);
         }
     }
 
@@ -414,6 +386,10 @@ public final class ReaderSet {
             idle.assignHome(c);
         } finally {
             lock.unlock();
+        }
+        ReadAborts a = aborts; // after the lock: an abort either listed c or is seen here
+        if (a != null && a.stopped()) {
+            c.stopForClose();
         }
         lease.connection = c;
         return c;
@@ -525,26 +501,12 @@ public final class ReaderSet {
         }
     }
 
-    // ------------------------------------------------------------------ statistics
-
-    void busyTimedOut() {
-        stats.increment(ReaderStats.BUSY_TIMEOUTS);
-    }
-
-    void deadlineExceeded() {
-        stats.increment(ReaderStats.DEADLINES);
-    }
-
-    void cancelled() {
-        stats.increment(ReaderStats.CANCELLATIONS);
-    }
-
     /** A point-in-time view; never touches SQLite. */
     public ReaderDiagnostics diagnostics() {
         lock.lock();
         try {
             int out = capacity - free;
-            return stats.diagnostics(capacity, checkoutTimeout, busyTimeout, out,
+            return stats.diagnostics(capacity, checkoutTimeout, opener.busyTimeout(), out,
                     idle.open(), queue.size());
         } finally {
             lock.unlock();
@@ -587,83 +549,43 @@ public final class ReaderSet {
     }
 
     /**
-     * Closes connections this set let go of (may be null; they were taken out of their slots
-     * under the lock, and belong to the caller alone), each counted off the connection budget,
-     * then completes the close when {@code last}. Called with the lock released. Always on a
-     * platform thread: inline when the caller is one, else as a pool task, since a native close
-     * may not run on a virtual thread.
+     * Closes connections this set let go of (may be null), then completes the close when {@code
+     * last}; with the lock released. See {@link ReaderCloser}.
      */
     private void closeOutsideLock(List<ReaderConnection> connections, boolean last) {
-        if ((connections == null || connections.isEmpty()) && !last) {
-            return;
-        }
-        Runnable closing = () -> {
-            if (connections != null) {
-                for (ReaderConnection c : connections) {
-                    c.close();
-                    budget.closed();
-                }
-            }
-            if (last) {
-                VarHandles.complete(CLOSED, this);
-            }
-        };
-        if (connections == null || connections.isEmpty() || !Threads.currentIsVirtual()) {
-            closing.run();
-        } else {
-            pool.submit(new OneShot(name, closing));
-        }
+        ReaderCloser.close(name, connections, last ? () -> VarHandles.complete(CLOSED, this)
+                : null, budget, pool);
     }
 
-    // ------------------------------------------------------------------ held reads
+    // ------------------------------------------------------------------ reads not waited for
 
-    /** A read whose user holds its reader between pages; see the class comment. */
-    interface HeldRead {
-        /**
-         * Ends the read now, on whichever thread calls (it moves to a platform thread for
-         * SQLite): its reader goes back, and its next page fails with {@link ClosedException}
-         * carrying {@code why}. Waits for a page in progress; does nothing once it ended.
-         */
-        void abort(String why);
-    }
-
-    /** {@code r} keeps its reader between pages from now on, until {@link #released}. */
-    void held(HeldRead r) {
-        VarHandles.getOrSet(HELD, this, ConcurrentHashMap::newKeySet).add(r);
-    }
-
-    /** {@code r} gave its reader back (or is about to, on this thread). */
-    void released(HeldRead r) {
-        Set<HeldRead> h = held;
-        if (h != null) {
-            h.remove(r);
-        }
+    /** The reads a close does not wait for, and the reads held between pages; made now if none. */
+    ReadAborts aborts() {
+        return VarHandles.getOrSet(ABORTS, this, ReadAborts::new);
     }
 
     /**
-     * Ends every read held between pages now ({@link HeldRead#abort}), for a close that does not
-     * wait for their users; on the calling thread.
+     * Ends every read now, for a close that does not wait for them (see {@link ReadAborts}):
+     * the reads running and every read that starts from now on are stopped inside SQLite and
+     * fail saying {@code why}; the reads held between pages end. On the calling thread.
      */
-    public void abortHeldReads(String why) {
-        Set<HeldRead> h = held;
-        if (h != null) {
-            for (HeldRead r : new ArrayList<>(h)) {
-                r.abort(why);
-            }
+    public void abortReads(String why) {
+        ReadAborts a = aborts();
+        a.stopping(why); // before the list: a connection opened after it sees why (connect)
+        List<ReaderConnection> open;
+        lock.lock();
+        try {
+            open = idle.allOpen();
+        } finally {
+            lock.unlock();
         }
+        a.abort(open, why);
     }
 
-    /**
-     * Whether the file is known to be a WAL database (seen so by a read, or made so by the
-     * writer's open), so that reads need not wait for the writer; kept here, by the set, as
-     * {@link Reads} is made per use.
-     */
-    boolean walReady() {
-        return walReady;
-    }
-
-    void markWalReady() {
-        walReady = true;
+    /** Why a close stopped this set's reads ({@link #abortReads}); for their failure. */
+    String closedBecause() {
+        ReadAborts a = aborts;
+        return a == null ? ReadAborts.UNSAID : a.why();
     }
 
     /** Whether every reader connection is closed after {@link #beginClose}. */

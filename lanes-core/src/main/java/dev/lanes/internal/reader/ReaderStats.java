@@ -22,10 +22,10 @@ final class ReaderStats extends CounterSlots {
     private static final int LONGEST_HOLD_NANOS = 3;
     // the rare ones
     static final int CHECKOUT_TIMEOUTS = 4;
-    static final int BUSY_TIMEOUTS = 5;
+    private static final int BUSY_TIMEOUTS = 5;
     static final int REPLACED = 6;
-    static final int DEADLINES = 7;
-    static final int CANCELLATIONS = 8;
+    private static final int DEADLINES = 7;
+    private static final int CANCELLATIONS = 8;
 
     @Override
     protected int count() {
@@ -40,6 +40,21 @@ final class ReaderStats extends CounterSlots {
     /** One more event of the rare kind {@code counter}. */
     void increment(int counter) {
         add(counter, 1);
+    }
+
+    /** A reader stayed blocked for the whole busy timeout. */
+    void busyTimedOut() {
+        add(BUSY_TIMEOUTS, 1);
+    }
+
+    /** A read was stopped by its deadline, or found it passed before it started. */
+    void deadlineExceeded() {
+        add(DEADLINES, 1);
+    }
+
+    /** A read was cancelled. */
+    void cancelled() {
+        add(CANCELLATIONS, 1);
     }
 
     /** A read took a reader. */

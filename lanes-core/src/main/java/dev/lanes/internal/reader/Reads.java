@@ -59,11 +59,14 @@ import org.slf4j.LoggerFactory;
  * lease is cancelled or past its deadline; a cancellation also calls {@code sqlite3_interrupt},
  * guarded against a concurrent close (see {@link ReaderConnection}). The read then fails with
  * {@link CancelledException} or {@link DeadlineExceededException}, and the connection is rolled
- * back, verified and reused, or closed and replaced when it cannot be verified.
+ * back, verified and reused, or closed and replaced when it cannot be verified. A close of the
+ * database that does not wait for reads (a shutdown, or a close past its timeout) stops them
+ * as a deadline does ({@link ReaderSet#abortReads}); they fail with {@link
+ * ReadFailedException} saying the database closed, and their connections close.
  *
  * <h2>Concurrency</h2>
- * Holds no mutable state (whether the file was seen to be a WAL database is the set's latch,
- * {@link ReaderSet#walReady}), so a database makes one per use, on its {@link ReaderSet}, rather
+ * Holds no mutable state (whether the file was seen to be a WAL database is a latch of the set's
+ * {@link ReaderOpener#walReady}), so a database makes one per use, on its {@link ReaderSet}, rather
  * than keep one. A read's own objects ({@link
  * ReadTask}, {@link AsyncRead}) hand their state between the caller, the pool thread and a
  * canceller through volatile fields; their comments say how.
@@ -212,7 +215,7 @@ public final class Reads {
         } else {
             writerReady.whenComplete((v, e) -> {
                 if (e != null) {
-                    read.future.fail(asLanes(e));
+                    read.future.fail(Failures.asLanes(e));
                 } else {
                     try {
                         read.start();
@@ -270,18 +273,18 @@ public final class Reads {
      * run) before {@code open} returned it.
      */
     private CompletableFuture<Void> writerReady() {
-        if (readers.walReady()) {
+        if (readers.opener.walReady()) {
             return null;
         }
         if (SqliteConnections.isWalDatabase(path)) {
             // Also when the writer is finishing its first turn: that turn may be a write body
             // reading through this very call, so it must not be waited for.
-            readers.markWalReady();
+            readers.opener.markWalReady();
             return null;
         }
         CompletableFuture<Void> opened = writerReadiness.get(); // opens the writer if needed
         if (opened.isDone() && !opened.isCompletedExceptionally()) {
-            readers.markWalReady();
+            readers.opener.markWalReady();
             return null;
         }
         return opened; // not yet made a WAL database, or dead or closed: the caller reports why
@@ -298,7 +301,7 @@ public final class Reads {
      */
     private <T> T runLeased(Lease lease, ReadWork<T> work, ReadLimits limits, ReadTask<?> task) {
         if (limits.hasDeadline && clock.nanoTime() - limits.deadline >= 0) {
-            readers.deadlineExceeded(); // counted before the reader is free for the next read
+            readers.stats.deadlineExceeded(); // counted before the reader is free for the next read
             readers.release(lease, true);
             throw new DeadlineExceededException(WriteOutcome.NOT_STARTED, name + ": the read's "
                     + limits.timeoutMillis() + " ms deadline passed before it could start; it "
@@ -343,9 +346,9 @@ public final class Reads {
         int stop = c.endLease();
         // counted before the reader is free: whoever reads next sees this read's stop
         if (stop == ReaderConnection.CANCELLED) {
-            readers.cancelled();
+            readers.stats.cancelled();
         } else if (stop == ReaderConnection.DEADLINE) {
-            readers.deadlineExceeded();
+            readers.stats.deadlineExceeded();
         }
         boolean reusable;
         if (failure != null) {
@@ -388,6 +391,9 @@ public final class Reads {
                     + "past its " + limits.timeoutMillis() + " ms deadline and was stopped; it "
                     + "wrote nothing", failure);
         }
+        if (stop == ReaderConnection.CLOSED) {
+            throw ReadFailures.closed(name, readers.closedBecause(), failure);
+        }
         if (failure != null) {
             throw failureOf(failure);
         }
@@ -396,15 +402,11 @@ public final class Reads {
 
     /** For the guard, before each statement: fails a read that must stop. */
     private void checkStop(ReaderConnection c, ReadLimits limits) {
-        ReadFailures.checkStop(name, c, limits);
+        ReadFailures.checkStop(name, c, limits, readers);
     }
 
     LanesException failureOf(Throwable t) {
         return ReadFailures.of(name, busyTimeout, readers, t);
-    }
-
-    private static LanesException asLanes(Throwable t) {
-        return Failures.asLanes(t);
     }
 
     /**
@@ -450,7 +452,7 @@ public final class Reads {
         @Override
         public void runTurn() {
             if (cancelled || future.isDone()) {
-                readers.cancelled(); // counted before the reader is free for the next read
+                readers.stats.cancelled(); // counted before the reader is free for the next read
                 readers.release(lease, true); // its connection was never touched
                 future.fail(notStarted()); // a no-op when cancel() told the caller already
                 return;

@@ -89,7 +89,7 @@ final class WaitQueue {
     // guarded by lock
     Waiter addParked(boolean hasDeadline, long deadline) {
         Waiter w = new Waiter(set.lock.newCondition(), null, set.clock.nanoTime(),
-                ReaderSet.nanos(set.checkoutTimeout), hasDeadline, deadline);
+                ReadLimits.nanos(set.checkoutTimeout), hasDeadline, deadline);
         add(w);
         return w;
     }
@@ -102,7 +102,7 @@ final class WaitQueue {
     // guarded by lock
     Waiter addAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
         Waiter w = new Waiter(null, callback, set.clock.nanoTime(),
-                ReaderSet.nanos(set.checkoutTimeout),
+                ReadLimits.nanos(set.checkoutTimeout),
                 hasDeadline, deadline);
         add(w);
         try {
@@ -142,7 +142,7 @@ final class WaitQueue {
                 waiters.remove(w);
                 queued = waiters.size();
                 Thread.currentThread().interrupt();
-                set.stats.increment(ReaderStats.CANCELLATIONS);
+                set.stats.cancelled();
                 throw new CancelledException(WriteOutcome.NOT_STARTED, set.name
                         + ": interrupted "
                         + "while waiting for a reader; the read never ran", e);
@@ -165,11 +165,11 @@ final class WaitQueue {
             }
             queued = waiters.size();
             w.cancelTimeout();
-            set.stats.increment(ReaderStats.CANCELLATIONS);
+            set.stats.cancelled();
         } finally {
             set.lock.unlock();
         }
-        set.metricsReporter().readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
+        set.metrics.readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
         return true;
     }
 
@@ -247,7 +247,7 @@ final class WaitQueue {
             } finally {
                 set.lock.unlock();
             }
-            set.metricsReporter().readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
+            set.metrics.readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
             try {
                 w.callback.refused(w.failure);
             } catch (RuntimeException e) {
@@ -262,7 +262,7 @@ final class WaitQueue {
         String shape = "capacity " + set.capacity + ", " + set.inUse() + " in use, "
                 + waiters.size() + " other reads waiting";
         if (w.deadlineFirst) {
-            set.stats.increment(ReaderStats.DEADLINES);
+            set.stats.deadlineExceeded();
             return new DeadlineExceededException(WriteOutcome.NOT_STARTED, set.name
                     + ": the read's "
                     + "deadline passed after waiting " + waited + " ms for a reader (" + shape
@@ -302,7 +302,7 @@ final class WaitQueue {
     /** Tells asynchronous waiters refused by {@link #failAll}; call after the lock. */
     void deliver(List<Waiter> refusedNow) {
         for (Waiter w : refusedNow) {
-            set.metricsReporter().readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
+            set.metrics.readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
             w.callback.refused(w.failure);
         }
     }
