@@ -32,9 +32,11 @@ import java.util.Optional;
  * <p>Transactions that arrive faster than they commit share one {@code COMMIT}: when this one
  * commits while another waits to begin, its SQLite transaction stays open for the next ones,
  * which join it each in its own savepoint, and one {@code COMMIT} acknowledges them all (bounded by {@link DatabaseOptions#maxGroupSize()} and a wait of 2 ms). {@link #commit()}
- * returns only after that {@code COMMIT}. A transaction committing with this one that ends the
- * shared transaction (as above) makes this {@code commit()} fail {@code ROLLED_BACK} too, with a
- * message that says so: retry it, as after any rollback.
+ * returns only after that {@code COMMIT}. When a transaction committing with this one ends the
+ * shared transaction (as above), this one runs again from what its statements returned, and
+ * commits if every statement returns the same; one that cannot (it ran a body, or a statement
+ * answers differently, as {@code random()} does) fails {@code ROLLED_BACK} with a message that
+ * says so: retry it, as after any rollback.
  */
 public interface Transaction extends AutoCloseable {
 

@@ -128,18 +128,47 @@ class SharedCommitTest {
     }
 
     @Test
-    void aStatementThatEndsTheSharedTransactionRollsBackTheMembersBeforeIt() throws Exception {
+    void aStatementThatEndsTheSharedTransactionLeavesTheMembersBeforeItCommitted()
+            throws Exception {
         Database db = runtime.open("ended.db");
         db.execute("CREATE TABLE t(v INTEGER)");
         db.execute("CREATE TABLE taken(k INTEGER UNIQUE)");
         db.execute("INSERT INTO taken VALUES (1)");
         Pair p = firstWithSecondQueued(db);
+        assertThat(p.first().query("SELECT count(*) AS n FROM t").get(0).getLong("n"))
+                .isEqualTo(1);
         Future<?> firstCommit = pool.submit(() -> p.first().commit());
         Transaction b = get(p.second());
+        b.execute("INSERT INTO t VALUES (2)");
 
         assertThatThrownBy(() -> b.execute("INSERT OR ROLLBACK INTO taken(k) VALUES (1)"))
                 .isInstanceOfSatisfying(WriteFailedException.class,
                         e -> assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK));
+        assertThat(b.isOpen()).isFalse();
+        get(firstCommit); // ran again, giving what it gave the first time: it commits
+        assertThat(db.query("SELECT v FROM t").stream().map(r -> r.getLong("v")).toList())
+                .as("the innocent member's row, and nothing of the culprit's")
+                .containsExactly(1L);
+    }
+
+    @Test
+    void aMemberThatCannotRunAgainEndsRolledBackWhenANeighbourEndsTheSharedTransaction()
+            throws Exception {
+        Database db = runtime.open("unrepeatable.db");
+        db.execute("CREATE TABLE t(v INTEGER)");
+        db.execute("CREATE TABLE taken(k INTEGER UNIQUE)");
+        db.execute("INSERT INTO taken VALUES (1)");
+        Transaction a = db.begin();
+        a.execute("INSERT INTO t VALUES (1)");
+        // a read whose answer changes when run again: the member cannot be repeated unseen
+        a.query("SELECT random() AS r");
+        Future<Transaction> second = pool.submit(() -> db.begin());
+        awaitTrue("the second begin to queue", () -> db.diagnostics().queuedWrites() == 1);
+        Future<?> firstCommit = pool.submit(a::commit);
+        Transaction b = get(second);
+
+        assertThatThrownBy(() -> b.execute("INSERT OR ROLLBACK INTO taken(k) VALUES (1)"))
+                .isInstanceOf(WriteFailedException.class);
         assertThatThrownBy(() -> get(firstCommit)).isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOfSatisfying(WriteFailedException.class, e -> {
                     assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);

@@ -70,6 +70,8 @@ public final class InteractiveTransaction implements Transaction {
      * Turn only.
      */
     boolean grouped;
+    /** What its steps gave, to run it again in a {@link SharedCommit}. Turn only. */
+    final StepLog log = new StepLog();
 
     InteractiveTransaction(WriterLane lane, String name, Clock clock, TransactionOptions options,
             Duration defaultIdleTimeout) {

@@ -57,9 +57,8 @@ final class LaneState {
     private boolean openRequested;
     @GuardedBy("lock")
     private boolean uncorkRequested;
-    /** Members of a {@link SharedCommit} wait for its COMMIT: the lane must not go idle. */
     @GuardedBy("lock")
-    private boolean sharedCommit;
+    private boolean sharedCommit; // a SharedCommit's members wait: the lane must not go idle
     // written under the lock, read anywhere
     private volatile DatabaseState lifecycle = DatabaseState.RUNNING;
     private volatile String poisonCause;
@@ -440,13 +439,14 @@ final class LaneState {
     }
 
     /**
-     * Whether members of a {@link SharedCommit} wait for its COMMIT (null {@code settled}), or
-     * that COMMIT ended them (unpinned while they waited) as {@code end} says. Holder only.
+     * Whether members of a {@link SharedCommit} wait for its COMMIT; {@code settled} (or null)
+     * ended, unpinned while they waited, as {@code end} says. Holder only.
      */
-    void sharedCommit(List<InteractiveTransaction> settled, State end, String reason) {
+    void sharedCommit(boolean waiting, List<InteractiveTransaction> settled, State end,
+            String reason) {
         lock.lock();
         try {
-            sharedCommit = settled == null;
+            sharedCommit = waiting;
             for (int i = 0; settled != null && i < settled.size(); i++) {
                 settled.get(i).endReason = reason;
                 settled.get(i).state = end;

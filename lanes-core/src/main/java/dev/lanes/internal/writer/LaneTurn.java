@@ -123,7 +123,7 @@ final class LaneTurn {
         log.error("{}: unexpected failure in a write turn; the writer is poisoned", setup.name(),
                 bug);
         shared.lost(WriteOutcome.UNKNOWN, "internal error in the writer lane before the shared "
-                + "COMMIT: " + bug);
+                + "COMMIT: " + bug, null);
         for (WriteRequest r : group) {
             if (!r.recorded()) {
                 r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, setup.name() + ": internal "
@@ -201,7 +201,7 @@ final class LaneTurn {
         WriterConnection c = connection.current();
         if (poisoned != null || c == null) {
             shared.lost(WriteOutcome.UNKNOWN, "the writer was poisoned before the shared "
-                    + "COMMIT (" + poisoned + "); whether it persisted is unknown");
+                    + "COMMIT (" + poisoned + "); whether it persisted is unknown", null);
         } else {
             shared.commit(c, 0, observer);
         }

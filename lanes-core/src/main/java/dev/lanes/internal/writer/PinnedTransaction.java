@@ -167,6 +167,7 @@ final class PinnedTransaction {
         Throwable failure = run.failure();
         if (deadline != null && deadline.disarm() && failure != null) {
             failure = deadline.exceeded(failure);
+            tx.log.forget(); // run again without its deadline, it might not end
         }
         SQLException step = run.stepFailure();
         if (run.how() != LaneTransaction.Isolation.SAVEPOINT_FAILED) {
@@ -175,12 +176,14 @@ final class PinnedTransaction {
         }
         switch (run.how()) {
             case DONE:
+                tx.log.done(r, run.value());
                 r.succeed(run.value());
                 break;
             case ENDED:
                 endedInside(tx, r, c, failure, run.watch());
                 break;
             case SAVEPOINT_FAILED:
+                tx.log.forget();
                 r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
                         + "failed (" + step.getMessage() + "); the transaction stays open", step));
                 break;
@@ -204,11 +207,13 @@ final class PinnedTransaction {
                     break;
                 }
                 // The statement undid itself; the transaction stays open.
+                tx.log.failed(r);
                 r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
                 break;
             case UNDONE:
             default:
                 // Its savepoint undid it; the transaction stays open.
+                tx.log.failed(r);
                 r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
                 break;
         }
@@ -228,7 +233,7 @@ final class PinnedTransaction {
      * 6 µs insert here, and two round trips on a cluster. So that rare failure rolls the whole
      * transaction back instead: an honest outcome, though not SQLite's statement-level one.
      */
-    private static boolean mayFailAfterChanging(TransactionStep r) {
+    static boolean mayFailAfterChanging(TransactionStep r) {
         if (r instanceof Execute) {
             Execute e = (Execute) r;
             return e.returns == Returns.ROWS && e.shape.returningWrite();
@@ -239,7 +244,7 @@ final class PinnedTransaction {
         return r instanceof Run;
     }
 
-    private static Object run(TransactionStep r, WriterConnection c) throws Exception {
+    static Object run(TransactionStep r, WriterConnection c) throws Exception {
         if (r instanceof Execute) {
             Execute e = (Execute) r;
             return c.execute(e.shape, e.args, e.returns);
@@ -263,7 +268,7 @@ final class PinnedTransaction {
         boolean partial = watch.committed() || !clean;
         shared.lost(partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, "a statement of "
                 + "a transaction committing with it ended the shared transaction before its "
-                + "COMMIT (" + failure + ")");
+                + "COMMIT (" + failure + ")", c);
         end(tx, partial ? State.UNKNOWN : State.ROLLED_BACK, "a statement ended it: " + failure);
         Throwable cause = failure != null ? failure : new IllegalStateException("the body "
                 + "returned normally although the transaction ended inside it (it swallowed an "
@@ -363,7 +368,7 @@ final class PinnedTransaction {
                 cork.lost(lost);
                 shared.lost(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN, "undoing "
                         + "a transaction committing with it failed, which ended the shared "
-                        + "transaction before its COMMIT (" + e.getMessage() + ")");
+                        + "transaction before its COMMIT (" + e.getMessage() + ")", connection);
             }
         } else {
             clean = connection.rollbackVerified();

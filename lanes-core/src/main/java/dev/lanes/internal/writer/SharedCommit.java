@@ -3,11 +3,14 @@ package dev.lanes.internal.writer;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.writer.InteractiveTransaction.State;
 import dev.lanes.internal.writer.WriteRequest.TransactionBegin;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -33,7 +36,8 @@ import java.util.function.Consumer;
  * No member is acknowledged before the shared {@code COMMIT} returned. If it fails, every member
  * gets its outcome: rolled back when the rollback was verified, else unknown. When a later
  * member's statement, or a failed undo of its savepoint, ends the shared transaction, the members
- * that waited lost their work the same way ({@link #lost}). A member that reads sees what was
+ * that waited run again ({@link #lost}, {@link StepLog}); one that cannot lost its work the same
+ * way. A member that reads sees what was
  * committed plus the members released before it, which is serializable in the lane's order: each
  * member ran alone on the writer, after the members before it, and none of them is acknowledged
  * unless all of them are durable.
@@ -114,7 +118,7 @@ final class SharedCommit {
         if (waiting.isEmpty()) {
             firstDeferredAt = now;
             startedAt = tx.openedAtNanos;
-            state.sharedCommit(null, null, null);
+            state.sharedCommit(true, null, null, null);
         }
         waiting.add(commit);
     }
@@ -142,21 +146,115 @@ final class SharedCommit {
     }
 
     /**
-     * The shared transaction ended before its {@code COMMIT}: the waiting members lost their work,
-     * rolled back when {@code outcome} says so, else unknown; {@code reason} says what ended it.
+     * The shared transaction ended before its {@code COMMIT}; {@code reason} says what ended it.
+     * When the rollback was verified ({@code outcome} {@code ROLLED_BACK}) and {@code c} is
+     * given, the waiting members run again in a fresh transaction ({@link #replay}); those that
+     * cannot end rolled back, or unknown when the rollback was not verified.
      */
-    void lost(WriteOutcome outcome, String reason) {
-        if (!waiting.isEmpty()) {
-            settle(outcome == WriteOutcome.ROLLED_BACK ? State.ROLLED_BACK : State.UNKNOWN,
-                    new IllegalStateException(reason), reason);
+    void lost(WriteOutcome outcome, String reason, WriterConnection c) {
+        if (waiting.isEmpty()) {
+            return;
+        }
+        List<TransactionStep> failed = outcome == WriteOutcome.ROLLED_BACK && c != null
+                ? replay(c) : new ArrayList<>(waiting);
+        waiting.removeAll(failed);
+        settle(failed, outcome == WriteOutcome.ROLLED_BACK ? State.ROLLED_BACK : State.UNKNOWN,
+                new IllegalStateException(reason), reason);
+    }
+
+    /**
+     * Runs every waiting member again, in order, each in its own savepoint of a fresh {@code
+     * BEGIN IMMEDIATE}, from its {@link StepLog}: a member stays only if every step gives what it
+     * gave its caller the first time, so that its caller cannot tell the runs apart. The members
+     * before it ran first both times, and the state they started from is the same: what was
+     * committed before the shared transaction.
+     *
+     * @return the members that could not run again, which lost their work
+     */
+    private List<TransactionStep> replay(WriterConnection c) {
+        List<TransactionStep> failed = new ArrayList<>();
+        try {
+            c.beginImmediate();
+        } catch (SQLException | BusyTimeout e) {
+            c.rollbackVerified();
+            return new ArrayList<>(waiting);
+        }
+        for (TransactionStep member : waiting) {
+            Boolean same = replayed(member.tx.log, c);
+            if (same == null) { // the run again ended the transaction: nothing of it stays
+                c.rollbackVerified();
+                return new ArrayList<>(waiting);
+            }
+            if (!same) {
+                failed.add(member);
+            }
+        }
+        if (failed.size() == waiting.size() && !c.rollbackVerified()) {
+            transaction.poison("a shared transaction that nothing was left in could not be "
+                    + "rolled back");
+        }
+        return failed;
+    }
+
+    /**
+     * Runs one member's logged steps again inside its own savepoint: whether it gave the same
+     * (and stays), or not (its savepoint is undone); null when the transaction ended.
+     */
+    private Boolean replayed(StepLog log, WriterConnection c) {
+        if (!log.replayable()) {
+            return false;
+        }
+        try {
+            c.beginNested();
+        } catch (SQLException e) {
+            return null;
+        }
+        boolean same = true;
+        for (int i = 0; i < log.size() && same; i++) {
+            TransactionStep step = log.step(i);
+            LaneTransaction.Isolated run = transaction.runMember(c, step,
+                    PinnedTransaction.mayFailAfterChanging(step),
+                    () -> PinnedTransaction.run(step, c));
+            switch (run.how()) {
+                case DONE:
+                    same = Objects.equals(run.value(), log.result(i));
+                    break;
+                case FAILED_BARE:
+                case UNDONE:
+                    same = log.result(i) == StepLog.FAILED
+                            && !(run.failure() instanceof Statements.ChangedThenFailed);
+                    break;
+                default:
+                    return null;
+            }
+        }
+        try {
+            if (same) {
+                c.releaseNested();
+            } else {
+                c.rollBackNested();
+            }
+            return same;
+        } catch (SQLException e) {
+            return null;
         }
     }
 
     private void settle(State end, Throwable failure, String reason) {
-        List<InteractiveTransaction> members = new ArrayList<>(waiting.size());
-        waiting.forEach(step -> members.add(step.tx));
-        state.sharedCommit(members, end, reason);
-        for (TransactionStep step : waiting) {
+        List<TransactionStep> all = new ArrayList<>(waiting);
+        waiting.clear();
+        settle(all, end, failure, reason);
+    }
+
+    private void settle(List<TransactionStep> steps, State end, Throwable failure,
+            String reason) {
+        if (steps.isEmpty()) {
+            return;
+        }
+        List<InteractiveTransaction> members = new ArrayList<>(steps.size());
+        steps.forEach(step -> members.add(step.tx));
+        state.sharedCommit(!waiting.isEmpty(), members, end, reason);
+        for (TransactionStep step : steps) {
             if (end == State.COMMITTED) {
                 step.succeed(null);
             } else {
@@ -166,6 +264,5 @@ final class SharedCommit {
             }
             afterTurn.accept(step);
         }
-        waiting.clear();
     }
 }
