@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.registry.HealthContributorRegistry;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.AbstractApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -77,6 +78,18 @@ class LanesFleetAutoConfigurationTest {
             assertThat(context.getBean(LanesFleetProperties.class).web().forward())
                     .isEqualTo(ForwardMode.REDIRECT);
         });
+    }
+
+    @Test
+    void withoutLanesFleetOnTheClassPathTheStarterMakesNothingOfIt() {
+        configured(new WebApplicationContextRunner())
+                .withClassLoader(new FilteredClassLoader(Fleet.class))
+                .withUserConfiguration(OwnFleetNode.class)
+                .withPropertyValues("lanes.fleet.enabled=true")
+                .run(context -> assertThat(context).hasNotFailed()
+                        .doesNotHaveBean(LanesFleetProperties.class)
+                        .doesNotHaveBean(LanesFleetNodeAutoConfiguration.FILTER)
+                        .doesNotHaveBean(FleetHealthIndicator.class));
     }
 
     @Test
@@ -220,6 +233,15 @@ class LanesFleetAutoConfigurationTest {
         @Bean(destroyMethod = "")
         Fleet fleet() {
             return FLEET;
+        }
+    }
+
+    /** A node without a Fleet: nothing of the starter's uses it then. */
+    @Configuration(proxyBeanMethods = false)
+    static class OwnFleetNode {
+        @Bean
+        FleetNode fleetNode() {
+            return mock(FleetNode.class);
         }
     }
 
