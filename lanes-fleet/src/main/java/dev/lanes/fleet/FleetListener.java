@@ -6,8 +6,9 @@ import java.time.Duration;
  * Told what happens to this node's tenants, for meters and logs: pass it to {@link
  * Fleet.Builder#listener(FleetListener)}. Every method does nothing by default.
  *
- * <p>Calls come on the fleet's own threads (its workers, the etcd watch, and a tenant's writer
- * for {@link #commitRefused}): they must return quickly and never block. One that throws is
+ * <p>Calls come on the thread that made the change: a request's that acquired a tenant, the
+ * fleet's workers, its etcd watch and keep-alive threads, a tenant's writer for {@link
+ * #commitRefused}. They must return quickly and never block. One that throws is
  * logged and does not disturb the fleet. Tenant names are unbounded in number: do not tag meters
  * with them.
  */

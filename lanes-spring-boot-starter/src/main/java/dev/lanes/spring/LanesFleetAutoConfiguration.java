@@ -42,14 +42,16 @@ public class LanesFleetAutoConfiguration {
     @ConditionalOnProperty(prefix = LanesFleetProperties.PREFIX, name = "enabled")
     static class FleetConfiguration {
 
-        /** Joins the fleet; leaves it, handing its tenants over, when the context closes. */
+        /**
+         * Joins the fleet; leaves it, handing its tenants over, when the context closes (before
+         * the runtime, which it depends on, closes).
+         */
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
-        Fleet lanesFleet(LanesFleetProperties properties, ObjectProvider<Lanes> lanes,
+        Fleet lanesFleet(LanesFleetProperties properties, Lanes lanes,
                 ObjectProvider<FleetListener> listeners,
                 ObjectProvider<LanesFleetBuilderCustomizer> customizers) {
-            Fleet.Builder builder = builder(properties);
-            lanes.ifAvailable(builder::lanes);
+            Fleet.Builder builder = builder(properties).lanes(lanes);
             listeners.orderedStream().forEach(builder::listener);
             customizers.orderedStream().forEach(c -> c.customize(builder));
             return builder.build();
