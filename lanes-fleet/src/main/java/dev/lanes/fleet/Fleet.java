@@ -4,12 +4,14 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.fleet.internal.EtcdOwnership;
+import dev.lanes.fleet.internal.FleetEvents;
 import dev.lanes.fleet.internal.FleetRuntime;
 import dev.lanes.fleet.internal.FleetSettings;
 import dev.lanes.fleet.internal.LitestreamReplicator;
 import dev.lanes.fleet.internal.TenantDatabases;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,11 +46,14 @@ public final class Fleet implements AutoCloseable {
     private final FleetRuntime runtime;
     private final TenantDatabases databases;
     private final Lanes ownLanes;
+    private final Duration leaseTtl;
 
-    private Fleet(FleetRuntime runtime, TenantDatabases databases, Lanes ownLanes) {
+    private Fleet(FleetRuntime runtime, TenantDatabases databases, Lanes ownLanes,
+            Duration leaseTtl) {
         this.runtime = runtime;
         this.databases = databases;
         this.ownLanes = ownLanes;
+        this.leaseTtl = leaseTtl;
     }
 
     /** A builder; node id, etcd, data directory, object store and Litestream are required. */
@@ -89,6 +94,14 @@ public final class Fleet implements AutoCloseable {
     /** The tenants this node serves now. */
     public Set<String> tenants() {
         return runtime.tenants();
+    }
+
+    /**
+     * The TTL this node asks for its lease ({@link Builder#leaseTtl}): with {@link
+     * FleetStatus#leaseRemaining()} it tells a lease renewed on time from one about to lapse.
+     */
+    public Duration leaseTtl() {
+        return leaseTtl;
     }
 
     /** The durability writes are acknowledged at. */
@@ -154,6 +167,7 @@ public final class Fleet implements AutoCloseable {
         private Duration moveHold = Duration.ofSeconds(2);
         private Duration replicatedTimeout = Duration.ofSeconds(10);
         private int workers = 8;
+        private final List<FleetListener> listeners = new ArrayList<>();
 
         private Builder() {}
 
@@ -290,6 +304,15 @@ public final class Fleet implements AutoCloseable {
         }
 
         /**
+         * Adds a listener told when this node acquires, releases or loses a tenant, restores
+         * one, or refuses a commit (see {@link FleetListener}); called once per listener.
+         */
+        public Builder listener(FleetListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
          * Joins the fleet: grants the lease, registers the node (waiting for a previous process
          * with the same id to lose its lease), loads and watches the ownership map.
          */
@@ -321,7 +344,8 @@ public final class Fleet implements AutoCloseable {
             LitestreamReplicator replicator = new LitestreamReplicator(litestream,
                     dataDirectory.resolve("litestream"), objectStore, litestreamProcesses,
                     replicationInterval, Duration.ofMillis(100));
-            FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator);
+            FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
+                    new FleetEvents(listeners));
             try {
                 runtime.start();
             } catch (RuntimeException e) {
@@ -333,7 +357,7 @@ public final class Fleet implements AutoCloseable {
                 throw e;
             }
             return new Fleet(runtime, new TenantDatabases(runtime, durability, replicatedTimeout),
-                    own);
+                    own, leaseTtl);
         }
     }
 }

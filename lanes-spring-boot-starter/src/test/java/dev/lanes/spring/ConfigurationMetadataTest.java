@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The IDE metadata that {@code spring-boot-configuration-processor} writes for the {@code lanes.*}
  * properties: every property of {@link LanesProperties} is there with its type and a description
- * (taken from the record's Javadoc), merged with the hand-written additional metadata.
+ * (taken from the record's Javadoc), merged with the hand-written additional metadata; so is every
+ * {@code lanes.fleet.*} property of {@link LanesFleetProperties}.
  */
 class ConfigurationMetadataTest {
     private static final Map<String, Map<String, Object>> properties = new HashMap<>();
@@ -68,6 +69,28 @@ class ConfigurationMetadataTest {
         assertThat(properties.get("lanes.enabled").get("defaultValue")).isEqualTo(true);
         assertThat(properties.get("lanes.test.fresh-databases").get("defaultValue"))
                 .isEqualTo(true);
+    }
+
+    @Test
+    void everyFleetPropertyIsDescribed() {
+        for (RecordComponent c : LanesFleetProperties.class.getRecordComponents()) {
+            if (c.getType().isRecord()) {
+                for (RecordComponent n : c.getType().getRecordComponents()) {
+                    assertDescribed("lanes.fleet." + kebab(c.getName()) + "."
+                            + kebab(n.getName()));
+                }
+            } else {
+                assertDescribed("lanes.fleet." + kebab(c.getName()));
+            }
+        }
+        assertDescribed("management.health.lanes-fleet.enabled");
+        assertThat(properties.get("lanes.fleet.enabled").get("defaultValue")).isEqualTo(false);
+        assertThat(properties.get("lanes.fleet.web.forward").get("type"))
+                .isEqualTo("dev.lanes.spring.fleet.ForwardMode");
+        assertThat(properties.get("lanes.fleet.web.tenant-header").get("defaultValue"))
+                .isEqualTo("X-Lanes-Tenant");
+        assertThat(properties.get("lanes.fleet.durability").get("type"))
+                .isEqualTo("dev.lanes.fleet.Durability");
     }
 
     private static void assertDescribed(String name) {

@@ -8,6 +8,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.fleet.FleetStatus;
 import dev.lanes.fleet.Member;
 import dev.lanes.fleet.NotOwnerException;
+import dev.lanes.fleet.OwnershipChange;
 import dev.lanes.fleet.ReplicationUnconfirmedException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,9 +68,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private final TenantAcquirer acquirer;
     private final TenantMover mover;
     private final Semaphore moves = new Semaphore(PARALLEL_MOVES);
-    private final AtomicLong restores = new AtomicLong();
-    private final AtomicLong changes = new AtomicLong();
-    private final AtomicLong refusals = new AtomicLong();
+    private final FleetEvents events;
     private final Set<String> knownNodes = ConcurrentHashMap.newKeySet();
     /**
      * Every node's address as last registered: a leaving node deletes its registration before it
@@ -81,8 +79,10 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private final Map<String, Long> recent = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
-    public FleetRuntime(FleetSettings settings, Ownership ownership, Replicator replicator) {
+    public FleetRuntime(FleetSettings settings, Ownership ownership, Replicator replicator,
+            FleetEvents events) {
         this.settings = settings;
+        this.events = events;
         this.ownership = ownership;
         this.replicator = replicator;
         TenantFiles files = new TenantFiles(settings.dataDirectory());
@@ -93,8 +93,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             return t;
         });
         this.acquirer = new TenantAcquirer(settings, ownership, replicator, files, slots,
-                restores, changes, refusals, slot -> workers.execute(() -> revalidate(slot)));
-        this.mover = new TenantMover(settings, ownership, replicator, files, slots, changes);
+                events, slot -> workers.execute(() -> revalidate(slot)));
+        this.mover = new TenantMover(settings, ownership, replicator, files, slots, events);
     }
 
     /** Joins the fleet: registers, loads and watches the ownership map. */
@@ -348,7 +348,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         if (slot.abandon()) {
             // being acquired: its thread will not serve it, and cleans up and ends the slot
             // itself (until then the slot stays, so no other acquisition touches the files)
-            changes.incrementAndGet();
+            events.ownershipChanged(slot.tenant, OwnershipChange.LOST);
             return;
         }
         TenantFence fence = slot.fence();
@@ -362,7 +362,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         }
         replicator.stop(slot.tenant);
         slots.remove(slot.tenant, slot);
-        changes.incrementAndGet();
+        events.ownershipChanged(slot.tenant, OwnershipChange.LOST);
         slot.end(false, null);
     }
 
@@ -526,7 +526,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         return new FleetStatus(member(nodeId()), ownership.lease(),
                 Duration.ofNanos(Math.max(0, ownership.clock().remainingNanos())),
                 tenants().size(), ownership.liveNodes().size(), replicator.lagBytes(),
-                changes.get(), restores.get(), refusals.get());
+                events.ownershipChanges(), events.restores(), events.commitRefusals());
     }
 
     private Member member(String id) {

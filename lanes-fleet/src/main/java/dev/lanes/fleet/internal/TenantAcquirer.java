@@ -3,11 +3,11 @@ package dev.lanes.fleet.internal;
 import dev.lanes.CheckpointMode;
 import dev.lanes.Database;
 import dev.lanes.Row;
+import dev.lanes.fleet.OwnershipChange;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * replica holds it. A failure gives the owner key back (unless another node already has it).
  *
  * <p>Thread-safety: one call per tenant at a time ({@link FleetRuntime} guarantees it through
- * the slot map); the counters are atomic.
+ * the slot map); {@link FleetEvents} is thread-safe.
  */
 final class TenantAcquirer {
     private static final Logger log = LoggerFactory.getLogger(TenantAcquirer.class);
@@ -42,23 +42,18 @@ final class TenantAcquirer {
     private final Replicator replicator;
     private final TenantFiles files;
     private final Map<String, TenantSlot> slots;
-    private final AtomicLong restores;
-    private final AtomicLong changes;
-    private final AtomicLong refusals;
+    private final FleetEvents events;
     private final java.util.function.Consumer<TenantSlot> lapsed;
 
     TenantAcquirer(FleetSettings settings, Ownership ownership, Replicator replicator,
-            TenantFiles files, Map<String, TenantSlot> slots, AtomicLong restores,
-            AtomicLong changes, AtomicLong refusals,
+            TenantFiles files, Map<String, TenantSlot> slots, FleetEvents events,
             java.util.function.Consumer<TenantSlot> lapsed) {
         this.settings = settings;
         this.ownership = ownership;
         this.replicator = replicator;
         this.files = files;
         this.slots = slots;
-        this.restores = restores;
-        this.changes = changes;
-        this.refusals = refusals;
+        this.events = events;
         this.lapsed = lapsed;
     }
 
@@ -97,7 +92,7 @@ final class TenantAcquirer {
             Path file = prepare(tenant, replica);
             long prepared = System.nanoTime();
             TenantFence fence = new TenantFence(tenant, ownership.nodeId(), token,
-                    lease.clock(), refusals, () -> lapsed.accept(slot));
+                    lease.clock(), events, () -> lapsed.accept(slot));
             db = settings.lanes().open(file, settings.options().toBuilder()
                     .checkpointMode(CheckpointMode.EXTERNAL).commitFence(fence).build());
             checkNotStale(db, tenant, token);
@@ -109,7 +104,7 @@ final class TenantAcquirer {
                 throw new LostWhileAcquiring("tenant " + tenant + " epoch " + token
                         + " was lost while it was being acquired");
             }
-            changes.incrementAndGet();
+            events.ownershipChanged(tenant, OwnershipChange.ACQUIRED);
             log.info("fleet {}: serving tenant {} at epoch {} ({}; claim {} ms, files {} ms, open"
                     + " {} ms)", ownership.nodeId(), tenant, token,
                     replica == null ? "new" : "from epoch " + replica.epoch(),
@@ -169,12 +164,13 @@ final class TenantAcquirer {
             return file;
         }
         Path target = files.restoreTarget(tenant);
+        long started = System.nanoTime();
         if (!replicator.restore(tenant, replica.epoch(), target)) {
             throw new IllegalStateException("tenant " + tenant + ": etcd names epoch "
                     + replica.epoch() + " as its replica, but the object store holds none");
         }
         files.install(tenant, target);
-        restores.incrementAndGet();
+        events.restored(tenant, System.nanoTime() - started);
         return file;
     }
 

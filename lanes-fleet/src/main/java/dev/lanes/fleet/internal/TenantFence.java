@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The commit fence of one tenant's ownership epoch. Before every commit it refuses unless this
@@ -45,7 +44,7 @@ public final class TenantFence implements CommitFence {
     private final String node;
     private final long token;
     private final LeaseClock clock;
-    private final AtomicLong refusals;
+    private final FleetEvents events;
     private final Runnable lapsed;
     private volatile boolean closed;
     /** When (nanoTime) the last commit of this epoch ended while the lease was held. */
@@ -54,17 +53,17 @@ public final class TenantFence implements CommitFence {
     private boolean created;
 
     /**
-     * @param refusals the node's count of refused commits, bumped on each refusal
+     * @param events the node's events, told of each refused commit
      * @param lapsed told (on the writer's thread) when a commit ended past the deadline: its
      *     outcome is unknown and the database's writer refuses writes until it is reopened
      */
     public TenantFence(String tenant, String node, long token, LeaseClock clock,
-            AtomicLong refusals, Runnable lapsed) {
+            FleetEvents events, Runnable lapsed) {
         this.tenant = tenant;
         this.node = node;
         this.token = token;
         this.clock = clock;
-        this.refusals = refusals;
+        this.events = events;
         this.lapsed = lapsed;
     }
 
@@ -86,7 +85,7 @@ public final class TenantFence implements CommitFence {
     @Override
     public void beforeCommit(Connection c) throws SQLException {
         if (closed || !clock.held()) {
-            refusals.incrementAndGet();
+            events.commitRefused(tenant);
             throw new FencedException("tenant " + tenant + ": node " + node + " may no longer own"
                     + " it (epoch " + token + (closed ? " ended" : ": its lease may have expired")
                     + "); the commit is refused");

@@ -2,9 +2,9 @@ package dev.lanes.fleet.internal;
 
 import dev.lanes.CheckpointMode;
 import dev.lanes.Database;
+import dev.lanes.fleet.OwnershipChange;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,16 +31,16 @@ final class TenantMover {
     private final Replicator replicator;
     private final TenantFiles files;
     private final Map<String, TenantSlot> slots;
-    private final AtomicLong changes;
+    private final FleetEvents events;
 
     TenantMover(FleetSettings settings, Ownership ownership, Replicator replicator,
-            TenantFiles files, Map<String, TenantSlot> slots, AtomicLong changes) {
+            TenantFiles files, Map<String, TenantSlot> slots, FleetEvents events) {
         this.settings = settings;
         this.ownership = ownership;
         this.replicator = replicator;
         this.files = files;
         this.slots = slots;
-        this.changes = changes;
+        this.events = events;
     }
 
     /**
@@ -111,7 +111,8 @@ final class TenantMover {
         slot.fence().close();
         replicator.stop(slot.tenant);
         slots.remove(slot.tenant, slot);
-        changes.incrementAndGet();
+        events.ownershipChanged(slot.tenant,
+                clean ? OwnershipChange.RELEASED : OwnershipChange.LOST);
         slot.end(clean, null);
     }
 

@@ -6,6 +6,8 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.fleet.Durability;
+import dev.lanes.fleet.FleetListener;
+import dev.lanes.fleet.OwnershipChange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A tenant whose epoch is lost while this node is still acquiring it (the lease expires during
  * the restore): a request that arrives meanwhile does not start a second acquisition into the
  * same files; it waits until the lost one has cleaned up, then the tenant is claimed afresh under
- * the new lease, the lost epoch is never served, and neither request fails.
+ * the new lease, the lost epoch is never served, and neither request fails. The fleet's listeners
+ * hear each tenant acquired, restored, lost and released, and one that throws stops none of it.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LostAcquisitionTest {
@@ -44,7 +48,9 @@ class LostAcquisitionTest {
             FleetSettings settings = new FleetSettings("n1", dir, lanes,
                     DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(30),
                     Duration.ofSeconds(2), false, 4);
-            try (FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator)) {
+            RecordingListener events = new RecordingListener();
+            try (FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
+                    new FleetEvents(List.of(events)))) {
                 runtime.start();
                 CompletableFuture<Database> first = CompletableFuture.supplyAsync(
                         () -> runtime.database("t"));
@@ -83,7 +89,57 @@ class LostAcquisitionTest {
                 assertThat(replicator.maxConcurrentRestores.get()).isEqualTo(1);
                 assertThat(replicator.restores.get()).isEqualTo(2);
                 assertThat(runtime.tenants()).containsExactly("t");
+                assertThat(events.changes).as("the lost epoch, then the new one")
+                        .containsExactly("t LOST", "t ACQUIRED");
+                assertThat(events.restores).containsExactly("t", "t");
+                assertThat(runtime.status().ownershipChanges()).isEqualTo(2);
+                assertThat(runtime.status().restores()).isEqualTo(2);
             }
+        }
+    }
+
+    @Test
+    void listenersHearATenantAcquiredRestoredAndReleased() {
+        InMemoryOwnership ownership = new InMemoryOwnership("n1");
+        BlockingReplicator replicator = new BlockingReplicator();
+        replicator.release.countDown();
+        try (Lanes lanes = Lanes.create()) {
+            FleetSettings settings = new FleetSettings("n1", dir, lanes,
+                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(30),
+                    Duration.ofSeconds(2), false, 4);
+            RecordingListener events = new RecordingListener();
+            try (FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
+                    new FleetEvents(List.of(new FleetListener() {
+                        @Override
+                        public void ownershipChanged(String tenant, OwnershipChange change) {
+                            throw new IllegalStateException("a broken listener");
+                        }
+                    }, events)))) {
+                runtime.start();
+                runtime.database("t").execute("CREATE TABLE w (id INTEGER PRIMARY KEY)");
+                assertThat(events.changes).containsExactly("t ACQUIRED");
+                assertThat(events.restores).containsExactly("t");
+
+                assertThat(runtime.move("t", null)).as("released: no other node").isTrue();
+                assertThat(events.changes).containsExactly("t ACQUIRED", "t RELEASED");
+                assertThat(ownership.ownerOf("t")).isEmpty();
+            }
+        }
+    }
+
+    /** What the fleet told its listener, in order. */
+    private static final class RecordingListener implements FleetListener {
+        final List<String> changes = new CopyOnWriteArrayList<>();
+        final List<String> restores = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void ownershipChanged(String tenant, OwnershipChange change) {
+            changes.add(tenant + " " + change);
+        }
+
+        @Override
+        public void restored(String tenant, Duration took) {
+            restores.add(took.isNegative() || took.isZero() ? tenant + " in no time" : tenant);
         }
     }
 

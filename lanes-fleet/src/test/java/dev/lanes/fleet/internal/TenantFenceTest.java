@@ -8,9 +8,11 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.LanesException;
 import dev.lanes.WriteOutcome;
+import dev.lanes.fleet.FleetListener;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +25,13 @@ class TenantFenceTest {
     @TempDir Path dir;
 
     private final LeaseClock clock = new LeaseClock(0);
-    private final AtomicLong refusals = new AtomicLong();
+    private final List<String> refused = new CopyOnWriteArrayList<>();
+    private final FleetEvents refusals = new FleetEvents(List.of(new FleetListener() {
+        @Override
+        public void commitRefused(String tenant) {
+            refused.add(tenant);
+        }
+    }));
     private final AtomicInteger lapses = new AtomicInteger();
 
     private Database open(Lanes lanes, TenantFence fence) {
@@ -45,7 +53,8 @@ class TenantFenceTest {
             assertThat(row.getString("node")).isEqualTo("n1");
             assertThat(row.getLong("groups")).isEqualTo(3);
         }
-        assertThat(refusals).hasValue(0);
+        assertThat(refusals.commitRefusals()).isZero();
+        assertThat(refused).isEmpty();
         assertThat(lapses).hasValue(0);
     }
 
@@ -61,7 +70,8 @@ class TenantFenceTest {
                     .isInstanceOfSatisfying(LanesException.class,
                             e -> assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK));
             assertThat(db.query("SELECT count(*) AS n FROM w").get(0).getLong("n")).isZero();
-            assertThat(refusals).hasValue(1);
+            assertThat(refusals.commitRefusals()).isEqualTo(1);
+            assertThat(refused).as("told to the listeners").containsExactly("t");
         }
     }
 
