@@ -47,6 +47,7 @@ class PublicApiJavadocTest {
             "lanes-spring-boot-starter/src/main/java/dev/lanes/spring",
             "lanes-spring-boot-starter/src/main/java/dev/lanes/spring/actuate",
             "lanes-spring-boot-starter/src/main/java/dev/lanes/spring/data",
+            "lanes-spring-boot-starter/src/main/java/dev/lanes/spring/fleet",
             "lanes-dqlite/src/main/java/dev/lanes/dqlite",
             "lanes-dqlite/src/main/java/dev/lanes/dqlite/testing",
             "lanes-fleet/src/main/java/dev/lanes/fleet",
