@@ -276,7 +276,7 @@ public final class LanesRuntime {
         }
         ManagementBeans beans = mbeans;
         if (beans != null) {
-            beans.opened(db); // before anyone holds it, so before anyone can close it
+            beans.opened(db, db.name()); // before anyone holds it, so before anyone can close it
         }
         registry.opened(canonical, r.mine(), db);
         r.mine().complete(db);
@@ -379,9 +379,21 @@ public final class LanesRuntime {
             checkSameOptions(a.name(), a.options(), options);
             return a.database();
         }
-        Runnable forget = () -> registry.forgetAttached(key, mine);
+        CompletableFuture<Database> opened = new CompletableFuture<>();
+        Runnable forget = () -> {
+            registry.forgetAttached(key, mine);
+            ManagementBeans beans = mbeans;
+            if (beans != null && opened.isDone()) {
+                beans.closed(opened.join());
+            }
+        };
         try {
             Attached a = open.apply(forget);
+            ManagementBeans beans = mbeans;
+            if (beans != null) {
+                beans.opened(a.database(), a.name()); // its bean, as a local database has
+            }
+            opened.complete(a.database());
             mine.complete(a);
             return a.database();
         } catch (RuntimeException | Error e) {
@@ -443,6 +455,11 @@ public final class LanesRuntime {
                     + "runtime at shutdown so that connections close cleanly and leases are "
                     + "released", db.name());
             db.lane().uncleanClose();
+        }
+        for (Attached a : registry.attachedNow()) {
+            log.warn("{}: its Lanes runtime was garbage-collected without close(); close the "
+                    + "runtime at shutdown so that its cluster connection closes cleanly",
+                    a.name());
         }
         ManagementBeans beans = mbeans;
         if (beans != null) {

@@ -2,6 +2,7 @@ package dev.lanes.internal.engine;
 
 import dev.lanes.CheckpointResult;
 import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.Database;
 import dev.lanes.DatabaseState;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
@@ -53,7 +54,7 @@ final class ManagementBeans {
 
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private final Map<DatabaseImpl, ObjectName> databases = new HashMap<>();
+    private final Map<Database, ObjectName> databases = new HashMap<>();
     private boolean runtimeRegistered;
     private boolean capWarned;
     private boolean closed;
@@ -80,8 +81,8 @@ final class ManagementBeans {
         }
     }
 
-    /** A database opened: registers its bean, unless the cap is reached. */
-    void opened(DatabaseImpl db) {
+    /** A database opened, named {@code dbName}: registers its bean, unless the cap is reached. */
+    void opened(Database db, String dbName) {
         lock.lock();
         try {
             if (closed || !runtimeRegistered || databases.containsKey(db)) {
@@ -93,12 +94,12 @@ final class ManagementBeans {
                     log.warn("{}: {} databases have management beans, the cap "
                             + "(maxDatabaseMBeans); {} and databases opened later have none "
                             + "while the cap is reached. Raise maxDatabaseMBeans to see more",
-                            runtimeName, maxDatabases, db.name());
+                            runtimeName, maxDatabases, dbName);
                 }
                 return;
             }
-            ObjectName name = LanesObjectNames.database(runtimeName, db.name());
-            if (register(new StandardMBean(new DatabaseBean(db), LanesDatabaseMXBean.class,
+            ObjectName name = LanesObjectNames.database(runtimeName, dbName);
+            if (register(new StandardMBean(new DatabaseBean(db, dbName), LanesDatabaseMXBean.class,
                     true), name, "another bean has this name")) {
                 databases.put(db, name);
             }
@@ -108,7 +109,7 @@ final class ManagementBeans {
     }
 
     /** A database's connections closed: its bean goes. */
-    void closed(DatabaseImpl db) {
+    void closed(Database db) {
         lock.lock();
         try {
             ObjectName name = databases.remove(db);
@@ -298,10 +299,12 @@ final class ManagementBeans {
     }
 
     private static final class DatabaseBean implements LanesDatabaseMXBean {
-        private final DatabaseImpl db;
+        private final Database db;
+        private final String name;
 
-        DatabaseBean(DatabaseImpl db) {
+        DatabaseBean(Database db, String name) {
             this.db = db;
+            this.name = name;
         }
 
         private DatabaseDiagnostics d() {
@@ -314,7 +317,7 @@ final class ManagementBeans {
 
         @Override
         public String getName() {
-            return db.name();
+            return name;
         }
 
         @Override

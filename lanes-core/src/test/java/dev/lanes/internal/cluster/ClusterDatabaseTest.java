@@ -357,4 +357,24 @@ class ClusterDatabaseTest {
             assertThat(change.tables()).isEmpty();
         }
     }
+
+    @Test
+    void aClusterDatabaseHasAManagementBeanWhileItIsOpenAsALocalOneHas() throws Exception {
+        javax.management.MBeanServer server =
+                java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        String runtime = "cluster-beans-" + ProcessHandle.current().pid();
+        try (Lanes withBeans = Lanes.builder().name(runtime).maxThreads(2).registerMBeans(true)
+                .build()) {
+            Database beaned = withBeans.openCluster(new SqliteClusterEngine(dir),
+                    "beaned", options(Duration.ofSeconds(2)));
+            javax.management.ObjectName pattern = new javax.management.ObjectName(
+                    "dev.lanes:type=Database,runtime=" + runtime + ",*");
+            java.util.Set<javax.management.ObjectName> beans = server.queryNames(pattern, null);
+            assertThat(beans).hasSize(1);
+            assertThat(server.getAttribute(beans.iterator().next(), "State"))
+                    .isEqualTo("RUNNING");
+            beaned.close();
+            assertThat(server.queryNames(pattern, null)).as("its bean goes with it").isEmpty();
+        }
+    }
 }
