@@ -44,7 +44,8 @@ final class LaneTurn {
     private final WriteTelemetry telemetry;
     private final LaneTransaction transaction;
     private final Cork cork;
-    private final SharedCommit shared;
+    /** Made by the lane's first interactive transaction: most lanes never run one. */
+    private SharedCommit shared;
     private final WriterConnectionSlot connection;
 
     // turn only
@@ -63,8 +64,6 @@ final class LaneTurn {
         this.transaction = new LaneTransaction(setup.name(), options.busyTimeout(),
                 setup.diskReserve(), this::poison, options.commitFence(), telemetry);
         this.cork = new Cork(transaction, telemetry, state);
-        this.shared = new SharedCommit(setup.name(), state, transaction, options.maxGroupSize(),
-                this::deliverAfterTurn);
         this.connection = new WriterConnectionSlot(setup, telemetry, transaction);
     }
 
@@ -99,10 +98,10 @@ final class LaneTurn {
         // Taken while this thread still holds the lane: the next holder may fill it again (a
         // poison drains the queue into it) as soon as the lane is released.
         List<WriteRequest> deliver = group;
-        if (drained != null || shared.open()) {
+        if (drained != null || sharedOpen()) {
             deliver = new ArrayList<>(group.size());
             for (WriteRequest r : group) {
-                if (!shared.holds(r)) { // its outcome waits for the shared COMMIT
+                if (shared == null || !shared.holds(r)) { // it waits for the shared COMMIT
                     deliver.add(r);
                 }
             }
@@ -122,8 +121,10 @@ final class LaneTurn {
     private void failedByDefect(List<WriteRequest> group, Throwable bug) {
         log.error("{}: unexpected failure in a write turn; the writer is poisoned", setup.name(),
                 bug);
-        shared.lost(WriteOutcome.UNKNOWN, "internal error in the writer lane before the shared "
-                + "COMMIT: " + bug, null);
+        if (sharedOpen()) {
+            shared.lost(WriteOutcome.UNKNOWN, "internal error in the writer lane before the "
+                    + "shared COMMIT: " + bug, null);
+        }
         for (WriteRequest r : group) {
             if (!r.recorded()) {
                 r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, setup.name() + ": internal "
@@ -136,7 +137,7 @@ final class LaneTurn {
 
     private void execute(List<WriteRequest> group, CommitObserver observer) {
         WriteRequest head = group.isEmpty() ? null : group.get(0);
-        if (shared.open() && !shared.admits(head, state.pinned(), setup.clock().nanoTime())) {
+        if (sharedOpen() && !shared.admits(head, state.pinned(), setup.clock().nanoTime())) {
             endShared(observer);
         }
         if (head == null) {
@@ -187,9 +188,17 @@ final class LaneTurn {
 
     /** The pinned transaction's steps, with what they need; made per turn. */
     private PinnedTransaction pinned() {
+        if (shared == null) {
+            shared = new SharedCommit(setup.name(), state, transaction,
+                    setup.options().maxGroupSize(), this::deliverAfterTurn);
+        }
         return new PinnedTransaction(setup.name(), state, transaction, cork, shared, telemetry,
                 setup.clock(), setup.timer(), setup.transactionListeners(),
                 this::deliverAfterTurn);
+    }
+
+    private boolean sharedOpen() {
+        return shared != null && shared.open();
     }
 
     /**

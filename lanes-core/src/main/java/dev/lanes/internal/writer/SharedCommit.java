@@ -43,8 +43,8 @@ import java.util.function.Consumer;
  * unless all of them are durable.
  *
  * <h2>Concurrency</h2>
- * Holder only: made once per lane by {@link LaneTurn}, used by the thread that holds the lane, one
- * turn at a time (the lane lock's hand-offs order one holder's writes before the next one's
+ * Holder only: made by {@link LaneTurn} for the lane's first interactive transaction, used by
+ * the thread that holds the lane, one turn at a time (the lane lock's hand-offs order one holder's writes before the next one's
  * reads). Whether members wait is mirrored in {@link LaneState#sharedCommit}, so that the lane is
  * scheduled, not left idle, while members wait for their {@code COMMIT}.
  */
@@ -64,7 +64,7 @@ final class SharedCommit {
 
     // holder only
     /** The commit steps of the members released into the open SQLite transaction. */
-    private final List<TransactionStep> waiting = new ArrayList<>();
+    private final List<TransactionStep> waiting = new ArrayList<>(4);
     /** When the first member's commit was deferred, on the lane's clock. */
     private long firstDeferredAt;
     /** When the first member began, for the group's commit latency. */

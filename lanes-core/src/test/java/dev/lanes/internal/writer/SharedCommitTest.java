@@ -1,10 +1,18 @@
-package dev.lanes;
+package dev.lanes.internal.writer;
 
 import static dev.lanes.TestLanes.awaitTrue;
 import static dev.lanes.TestLanes.scalar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lanes.Database;
+import dev.lanes.DatabaseDiagnostics;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.TestLanes;
+import dev.lanes.TestRuntime;
+import dev.lanes.Transaction;
+import dev.lanes.WriteFailedException;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.util.ManualClock;
 import dev.lanes.spi.CommitFence;
 import java.sql.Connection;
