@@ -40,29 +40,12 @@ class PinnedEventsTest {
 
     @Test
     void aVirtualThreadBlockedUnderNativeCodeIsCounted() throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
-            Function.create(c, "pause", new Function() {
-                @Override
-                protected void xFunc() throws SQLException {
-                    try {
-                        Thread.sleep(2);
-                    } catch (InterruptedException e) {
-                        throw new SQLException(e);
-                    }
-                    result(1);
-                }
-            });
-            try (PinnedEvents pinned = PinnedEvents.start(dir.resolve("pinned.jfr"))) {
-                Instant from = Instant.now();
-                runOnVirtualThread(() -> {
-                    try (Statement s = c.createStatement();
-                            ResultSet rs = s.executeQuery("SELECT pause()")) {
-                        rs.next();
-                    }
-                });
+        try (Connection c = connectionWithPause();
+                PinnedEvents pinned = PinnedEvents.start(dir.resolve("pinned.jfr"))) {
+            Instant from = Instant.now();
+            runOnVirtualThread(() -> pause(c));
 
-                assertThat(pinned.countWithin(from, Instant.now())).isPositive();
-            }
+            assertThat(pinned.countWithin(from, Instant.now())).isPositive();
         }
         assertThat(dir).isEmptyDirectory();
     }
@@ -79,30 +62,37 @@ class PinnedEventsTest {
 
     @Test
     void onlyTheEventsOfTheWindowCount() throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
-            Function.create(c, "pause", new Function() {
-                @Override
-                protected void xFunc() throws SQLException {
-                    try {
-                        Thread.sleep(2);
-                    } catch (InterruptedException e) {
-                        throw new SQLException(e);
-                    }
-                    result(1);
-                }
-            });
-            try (PinnedEvents pinned = PinnedEvents.start(dir.resolve("before.jfr"))) {
-                runOnVirtualThread(() -> {
-                    try (Statement s = c.createStatement();
-                            ResultSet rs = s.executeQuery("SELECT pause()")) {
-                        rs.next();
-                    }
-                });
-                // the window opens after the pinned call returned
-                Instant from = Instant.now();
+        try (Connection c = connectionWithPause();
+                PinnedEvents pinned = PinnedEvents.start(dir.resolve("before.jfr"))) {
+            runOnVirtualThread(() -> pause(c));
+            // the window opens after the pinned call returned
+            Instant from = Instant.now();
 
-                assertThat(pinned.countWithin(from, from.plusSeconds(60))).isZero();
+            assertThat(pinned.countWithin(from, from.plusSeconds(60))).isZero();
+        }
+    }
+
+    /** A connection with {@code pause()}, a SQL function that sleeps 2 ms in Java. */
+    private static Connection connectionWithPause() throws SQLException {
+        Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
+        Function.create(c, "pause", new Function() {
+            @Override
+            protected void xFunc() throws SQLException {
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    throw new SQLException(e);
+                }
+                result(1);
             }
+        });
+        return c;
+    }
+
+    /** Runs {@code pause()}: SQLite's native code calls the function, which then sleeps. */
+    private static void pause(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pause()")) {
+            rs.next();
         }
     }
 
