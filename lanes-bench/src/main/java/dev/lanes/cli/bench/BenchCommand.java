@@ -56,7 +56,8 @@ import picocli.CommandLine.Spec;
                     + " clients on virtual threads (JDK 21+, else skipped): inserts through"
                     + " db.dataSource() and db.execute, db.begin() read-then-write transactions,"
                     + " against HikariCP on virtual threads; Lanes with its default write queue;"
-                    + " counts jdk.VirtualThreadPinned events. Not in the default set.",
+                    + " counts jdk.VirtualThreadPinned events and the clients served in each"
+                    + " window. Not in the default set.",
             "  fleet    --databases tenants on 3 lanes-fleet node processes (etcd, s3proxy and"
                     + " Litestream started on 127.0.0.1) written by --threads clients through any"
                     + " node, under kill -9, SIGSTOP, etcd's leader killed, a node added and a"
