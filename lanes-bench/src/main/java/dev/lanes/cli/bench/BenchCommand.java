@@ -52,6 +52,12 @@ import picocli.CommandLine.Spec;
             "  jdbc     the same JDBC code on db.dataSource() and on HikariCP / raw sqlite-jdbc:"
                     + " 64 threads' auto-commit inserts, 16 threads' and a lone thread's Spring"
                     + " TransactionTemplate + JdbcClient transactions, 8 threads' point reads.",
+            "  vt       " + VirtualThreadScenario.FEW + " and " + VirtualThreadScenario.MANY
+                    + " clients on virtual threads (JDK 21+, else skipped): inserts through"
+                    + " db.dataSource() and db.execute, db.begin() read-then-write transactions,"
+                    + " against HikariCP on virtual threads; Lanes with its default write queue;"
+                    + " counts jdk.VirtualThreadPinned events and the clients served in each"
+                    + " window. Not in the default set.",
             "  fleet    --databases tenants on 3 lanes-fleet node processes (etcd, s3proxy and"
                     + " Litestream started on 127.0.0.1) written by --threads clients through any"
                     + " node, under kill -9, SIGSTOP, etcd's leader killed, a node added and a"
@@ -71,14 +77,23 @@ public final class BenchCommand implements Callable<Integer>, LanesSubcommand {
 
     @Option(names = "--scenario", paramLabel = "NAMES", split = ",",
             description = "Scenarios to run, comma-separated: write, read, rtw, tenants, jdbc,"
-                    + " dqlite, soak, fleet"
+                    + " vt, dqlite, soak, fleet"
                     + " (default: write; tenants alone when only --databases is given).")
     private List<Scenario> scenarios;
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads of every scenario's concurrent runs (default: write 64,"
-                    + " read 8, rtw 16, tenants 16, dqlite 64, soak 8; jdbc 64, 16 and 8 by part).")
+                    + " read 8, rtw 16, tenants 16, dqlite 64, soak 8; jdbc 64, 16 and 8 by part;"
+                    + " vt 1000 and 10000).")
     private Integer threads;
+
+    @Option(names = "--writers", paramLabel = "COUNTS", split = ",",
+            description = "Writer counts of the write scenario, comma-separated, e.g."
+                    + " 1,16,64,1024: Lanes against HikariCP at each count above 1, against raw"
+                    + " JDBC at 1 when listed, and against SQLite's C loop at --threads writers"
+                    + " when listed, else at the most. The Markdown and HTML reports show p50, p99"
+                    + " and p99.9 at each (default: --threads, else 64, and a lone writer).")
+    private List<Integer> writers;
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "How long each run is measured, e.g. 5s, 500ms, 2m (default: 5s; a soak"
@@ -201,7 +216,7 @@ public final class BenchCommand implements Callable<Integer>, LanesSubcommand {
         try {
             return new BenchOptions(chosen, threads, duration, warmup, repeat, synchronous,
                     databases != null ? databases : BenchOptions.DEFAULT_DATABASES, checkpoint,
-                    dir, json, report, markdown, sampleInterval);
+                    dir, json, report, markdown, sampleInterval, writers);
         } catch (IllegalArgumentException e) {
             // reported like any other bad flag: the message and the usage, exit code 2
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);

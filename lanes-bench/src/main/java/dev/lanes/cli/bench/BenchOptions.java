@@ -34,6 +34,9 @@ import java.util.Objects;
  * @param markdown where to write the Markdown results section; {@code null} for nowhere
  * @param sampleInterval how often a soak samples ({@link #DEFAULT_SAMPLE_INTERVAL}; shorter only
  *     in tests)
+ * @param writers the writer counts of the write scenario ({@code --writers}), in order, without
+ *     repeats; or null for its usual two: {@code threads} (against HikariCP and SQLite's C loop)
+ *     and a lone writer (against raw JDBC)
  */
 record BenchOptions(
         List<Scenario> scenarios,
@@ -48,7 +51,8 @@ record BenchOptions(
         Path json,
         Path report,
         Path markdown,
-        Duration sampleInterval) {
+        Duration sampleInterval,
+        List<Integer> writers) {
 
     /** The tenant (and soak) databases when {@code --databases} is not given. */
     static final int DEFAULT_DATABASES = 1000;
@@ -63,7 +67,8 @@ record BenchOptions(
     BenchOptions {
         if (scenarios == null || scenarios.isEmpty()) {
             throw new IllegalArgumentException(
-                    "--scenario needs at least one of write, read, rtw, tenants, jdbc, dqlite, soak");
+                    "--scenario needs at least one of write, read, rtw, tenants, jdbc, vt,"
+                            + " dqlite, soak, fleet");
         }
         scenarios = List.copyOf(new LinkedHashSet<>(scenarios));
         if (threads != null && threads < 1) {
@@ -95,6 +100,19 @@ record BenchOptions(
             throw new IllegalArgumentException(
                     "--sample-interval must be positive, was " + sampleInterval);
         }
+        if (writers != null) {
+            if (writers.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "--writers needs at least one writer count, e.g. 1,16,64,1024");
+            }
+            for (int n : writers) {
+                if (n < 1) {
+                    throw new IllegalArgumentException(
+                            "--writers must all be at least 1, was " + writers);
+                }
+            }
+            writers = List.copyOf(new LinkedHashSet<>(writers));
+        }
         if (scenarios.contains(Scenario.SOAK)) {
             if (repeat != 1) {
                 throw new IllegalArgumentException("--repeat does not apply to the soak scenario:"
@@ -110,6 +128,14 @@ record BenchOptions(
                         + "), was " + ReportTable.human(soak));
             }
         }
+    }
+
+    /** The options without {@code --writers}: the write scenario's usual writer counts. */
+    BenchOptions(List<Scenario> scenarios, Integer threads, Duration duration, Duration warmup,
+            int repeat, List<Synchronous> synchronous, int databases, CheckpointMode checkpoint,
+            Path dir, Path json, Path report, Path markdown, Duration sampleInterval) {
+        this(scenarios, threads, duration, warmup, repeat, synchronous, databases, checkpoint,
+                dir, json, report, markdown, sampleInterval, null);
     }
 
     /**

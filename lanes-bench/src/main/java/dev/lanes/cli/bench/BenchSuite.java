@@ -60,6 +60,8 @@ final class BenchSuite {
                 return new FleetScenario(options, directory);
             case JDBC:
                 return new JdbcScenario(options, directory);
+            case VT:
+                return new VirtualThreadScenario(options, directory);
             default:
                 throw new IllegalArgumentException("no bench for scenario " + scenario);
         }

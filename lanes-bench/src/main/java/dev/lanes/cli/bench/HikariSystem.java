@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.lanes.Synchronous;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -64,13 +63,14 @@ final class HikariSystem implements BenchSystem {
         return "hikari";
     }
 
+    /** The pool, for workloads that write their own JDBC. */
+    DataSource dataSource() {
+        return pool;
+    }
+
     @Override
     public void insert(String payload) throws SQLException {
-        try (Connection c = pool.getConnection();
-                PreparedStatement insert = c.prepareStatement(INSERT)) {
-            insert.setString(1, payload);
-            insert.executeUpdate();
-        }
+        JdbcScenario.insert(pool, payload);
     }
 
     @Override

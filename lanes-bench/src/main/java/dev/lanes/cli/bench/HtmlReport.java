@@ -174,6 +174,9 @@ final class HtmlReport {
         h.append("</div>\n");
 
         ratios(h, report, scenario, summary.unit(), repeat);
+        if (scenario == Scenario.WRITE) {
+            tailLatency(h, report, ofRuns);
+        }
         runTable(h, runs, summary.unit(), repeat);
         footprints(h, runs, repeat);
         h.append("</section>\n");
@@ -254,12 +257,32 @@ final class HtmlReport {
         return repeat == 1 ? "" : "<td class=\"n\">" + run.repetition() + "/" + repeat + "</td>";
     }
 
+    /** The write scenario's p50, p99 and p99.9 by level, writers, system ({@link TailLatency}). */
+    private static void tailLatency(StringBuilder h, BenchReport report, String ofRuns) {
+        h.append("<h3>Write latency by writers (microseconds").append(ofRuns).append(")</h3>\n")
+                .append("<table class=\"tail-latency\">\n<tr><th>sync</th><th>writers</th>")
+                .append("<th>system</th><th>writes/s</th><th>p50 us</th><th>p99 us</th>")
+                .append("<th>p99.9 us</th></tr>\n");
+        for (TailLatency.Row r : TailLatency.of(report, Scenario.WRITE)) {
+            Latency l = r.latency();
+            h.append("<tr><td>").append(r.synchronous()).append("</td><td class=\"n\">")
+                    .append(r.threads()).append("</td><td>").append(Svg.escape(r.system()))
+                    .append("</td>").append(numberCell("%,.0f", r.operationsPerSecond()))
+                    .append(numberCell("%,.1f", l.p50Micros()))
+                    .append(numberCell("%,.1f", l.p99Micros()))
+                    .append(numberCell("%,.1f", l.p999Micros())).append("</tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
     private static void runTable(StringBuilder h, List<RunResult> runs, String unit, int repeat) {
+        boolean pinned = runs.stream().anyMatch(r -> r.virtualThreadPinned() != null);
         h.append("<h3>Runs</h3>\n<table class=\"runs\">\n<tr><th>sync</th><th>system</th>")
                 .append("<th>threads</th><th>with</th>").append(repeatHeader(repeat))
                 .append("<th>").append(Svg.escape(unit))
                 .append("</th><th>p50 us</th><th>p90 us</th><th>p99 us</th><th>p99.9 us</th>")
                 .append("<th>max us</th><th>CPU us/op</th><th>CPU</th><th>errors</th>")
+                .append(pinned ? "<th>pinned</th><th>served</th>" : "")
                 .append("<th>check</th></tr>\n");
         for (RunResult run : runs) {
             Latency l = run.latency();
@@ -279,7 +302,9 @@ final class HtmlReport {
                             : run.errors().entrySet().stream()
                                     .map(e -> e.getKey() + "=" + e.getValue())
                                     .collect(Collectors.joining(", "))))
-                    .append("</td>").append(checkCell(run.consistency())).append("</tr>\n");
+                    .append("</td>").append(pinned ? "<td class=\"n\">" + ReportTable.pinned(run)
+                            + "</td><td class=\"n\">" + ReportTable.served(run) + "</td>" : "")
+                    .append(checkCell(run.consistency())).append("</tr>\n");
         }
         h.append("</table>\n");
     }

@@ -254,17 +254,25 @@ final class JdbcScenario implements ScenarioBench {
             Measurement m = runner.run("jdbc-insert-" + system, thread -> {
                 String payload = Payloads.of(thread);
                 return () -> {
-                    try (Connection c = ds.getConnection();
-                            PreparedStatement insert = c.prepareStatement(BenchSystem.INSERT)) {
-                        insert.setString(1, payload);
-                        insert.executeUpdate();
-                    }
+                    insert(ds, payload);
                     return INSERT_VARIANT;
                 };
             }, threads);
             Consistency rows = new Consistency("rows in bench", m.acknowledged(),
                     scalar(ds, BenchSystem.COUNT_ROWS));
             return RunResult.of(Scenario.JDBC, INSERT_VARIANT, sync, system, threads, m, rows);
+        }
+    }
+
+    /**
+     * One auto-commit single-row insert as pooled JDBC code writes it: borrow a connection,
+     * prepare, execute, close.
+     */
+    static void insert(DataSource ds, String payload) throws SQLException {
+        try (Connection c = ds.getConnection();
+                PreparedStatement insert = c.prepareStatement(BenchSystem.INSERT)) {
+            insert.setString(1, payload);
+            insert.executeUpdate();
         }
     }
 
@@ -360,13 +368,13 @@ final class JdbcScenario implements ScenarioBench {
                 + (threads == 1 ? "" : "s") + ", " + sync;
     }
 
-    private static void execute(DataSource ds, String sql) throws SQLException {
+    static void execute(DataSource ds, String sql) throws SQLException {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.executeUpdate(sql);
         }
     }
 
-    private static long scalar(DataSource ds, String sql) throws SQLException {
+    static long scalar(DataSource ds, String sql) throws SQLException {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(sql)) {
             rs.next();

@@ -30,6 +30,11 @@ final class LanesSystem implements BenchSystem {
         return open(lanes -> lanes.open(file, options));
     }
 
+    /** Lanes on a fresh local {@code file} with exactly {@code options}. */
+    static LanesSystem open(Path file, DatabaseOptions options) {
+        return open(lanes -> lanes.open(file, options));
+    }
+
     /** Lanes on {@code database} (fresh) of a cluster. */
     static LanesSystem openCluster(ClusterEngine engine, String database, int writers) {
         DatabaseOptions options = options(DatabaseOptions.builder(), writers).build();
@@ -54,6 +59,11 @@ final class LanesSystem implements BenchSystem {
             lanes.close();
             throw e;
         }
+    }
+
+    /** The database, for workloads beyond {@link #insert}. */
+    Database database() {
+        return db;
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * {@code --markdown FILE}: one bench's results as a dated Markdown section, with the exact command
@@ -91,6 +92,8 @@ final class MarkdownReport {
         if (!report.comparisons().isEmpty()) {
             md.append('\n').append(table(report));
         }
+        md.append(latencyTable(report));
+        md.append(pinnedTable(report));
         for (SoakResult soak : report.soaks()) {
             md.append("\nSoak at ").append(soak.setup().synchronous()).append(": ")
                     .append(soak.verdict().passed() ? "passed, nothing grew without bound"
@@ -121,6 +124,64 @@ final class MarkdownReport {
                     + " | " + failures(lanes) + "; " + failures(base) + " |");
         }
         return String.join("\n", rows) + "\n";
+    }
+
+    /**
+     * The write scenario's latency percentiles by level, writers and system, p99.9 included (the
+     * comparison table has only ratios); empty when it did not run.
+     */
+    static String latencyTable(BenchReport report) {
+        List<TailLatency.Row> rows = TailLatency.of(report, Scenario.WRITE);
+        if (rows.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\nWrite latency, in microseconds from call to"
+                + " acknowledgement (medians of each system's runs):\n\n"
+                + "| synchronous | writers | system | writes/s | p50 | p99 | p99.9 |\n"
+                + "| --- | ---: | --- | ---: | ---: | ---: | ---: |\n");
+        for (TailLatency.Row r : rows) {
+            Latency l = r.latency();
+            md.append("| ").append(r.synchronous()).append(" | ").append(r.threads())
+                    .append(" | ").append(r.system())
+                    .append(String.format(Locale.ROOT, " | %,.0f | ", r.operationsPerSecond()))
+                    .append(ReportTable.micros(l.p50Micros())).append(" | ")
+                    .append(ReportTable.micros(l.p99Micros())).append(" | ")
+                    .append(ReportTable.micros(l.p999Micros())).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    /**
+     * The vt scenario's {@value PinnedEvents#EVENT} counts and clients served in the window,
+     * Lanes' and the baseline's, per comparison; empty when it did not run.
+     */
+    static String pinnedTable(BenchReport report) {
+        StringBuilder md = new StringBuilder();
+        for (Comparison c : report.comparisons()) {
+            if (c.scenario() != Scenario.VT) {
+                continue;
+            }
+            if (md.length() == 0) {
+                md.append("\nVirtual-thread clients: pinned, the ").append(PinnedEvents.EVENT)
+                        .append(" events (threshold 0 ms) of the measured window; served, the"
+                                + " clients with a request answered in it (the others are in no"
+                                + " percentile):\n\n")
+                        .append("| configuration | pinned (Lanes; baseline) |"
+                                + " served (Lanes; baseline) |\n| --- | --- | --- |\n");
+            }
+            RunResult lanes = median(report, c, "lanes");
+            RunResult base = median(report, c, c.baseline());
+            md.append("| ").append(configuration(c)).append(" | ")
+                    .append(figure(lanes, ReportTable::pinned)).append("; ")
+                    .append(figure(base, ReportTable::pinned)).append(" | ")
+                    .append(figure(lanes, ReportTable::served)).append("; ")
+                    .append(figure(base, ReportTable::served)).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    private static String figure(RunResult run, Function<RunResult, String> format) {
+        return run == null ? "n/a" : format.apply(run);
     }
 
     private static String configuration(Comparison c) {

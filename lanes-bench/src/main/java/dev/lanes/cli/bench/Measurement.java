@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import java.time.Instant;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,6 +22,10 @@ import java.util.TreeMap;
  *     ProcessCpu#UNAVAILABLE}
  * @param cpuWallNanos the wall time between the two CPU samples {@code cpuNanos} is the
  *     difference of, which is the window give or take one request
+ * @param windowStart the wall-clock instant the measured window began, to match events stamped on
+ *     that clock (JFR's) against the window; null when unknown
+ * @param served how many of the measured threads had a request answered in the window (a
+ *     thread never scheduled, or waiting all the window long, had none); -1 when unknown
  */
 record Measurement(
         double seconds,
@@ -30,10 +35,17 @@ record Measurement(
         long acknowledged,
         long backgroundOperations,
         long cpuNanos,
-        long cpuWallNanos) {
+        long cpuWallNanos,
+        Instant windowStart,
+        int served) {
 
     Measurement {
         latencyByKind = Collections.unmodifiableMap(new TreeMap<>(latencyByKind));
+    }
+
+    /** The wall-clock instant the measured window ended; null when its start is unknown. */
+    Instant windowEnd() {
+        return windowStart == null ? null : windowStart.plusNanos(Math.round(seconds * 1e9));
     }
 
     /** Successful requests per second within the window. */

@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 
 /**
  * The read-then-write scenario: every transaction reads a counter and writes it back plus one,
@@ -28,11 +29,11 @@ import java.util.stream.Collectors;
  * checked against the transactions that committed: no increment may be lost.
  */
 final class ReadThenWriteScenario implements ScenarioBench {
-    private static final String CREATE =
+    static final String CREATE =
             "CREATE TABLE counter(id INTEGER PRIMARY KEY, v INTEGER NOT NULL)";
-    private static final String SEED = "INSERT INTO counter(id, v) VALUES (1, 0)";
-    private static final String SELECT = "SELECT v FROM counter WHERE id = 1";
-    private static final String UPDATE = "UPDATE counter SET v = ? WHERE id = 1";
+    static final String SEED = "INSERT INTO counter(id, v) VALUES (1, 0)";
+    static final String SELECT = "SELECT v FROM counter WHERE id = 1";
+    static final String UPDATE = "UPDATE counter SET v = ? WHERE id = 1";
 
     private final BenchOptions options;
     private final Path directory;
@@ -92,11 +93,7 @@ final class ReadThenWriteScenario implements ScenarioBench {
             db.execute(CREATE);
             db.execute(SEED);
             Measurement m = runner.run("rtw-lanes", thread -> () -> {
-                try (Transaction tx = db.begin()) {
-                    long v = tx.query(SELECT).get(0).getLong("v");
-                    tx.execute(UPDATE, v + 1);
-                    tx.commit();
-                }
+                incrementThroughLanes(db);
                 return "transaction";
             }, threads);
             long counter = db.query(SELECT).get(0).getLong("v");
@@ -126,8 +123,17 @@ final class ReadThenWriteScenario implements ScenarioBench {
         }
     }
 
+    /** Lanes' read-then-write: an interactive transaction, holding the write lock throughout. */
+    static void incrementThroughLanes(Database db) {
+        try (Transaction tx = db.begin()) {
+            long v = tx.query(SELECT).get(0).getLong("v");
+            tx.execute(UPDATE, v + 1);
+            tx.commit();
+        }
+    }
+
     /** The JDBC read-then-write most applications write; a failure rolls back and is thrown. */
-    private static void incrementThroughPool(HikariDataSource pool) throws SQLException {
+    static void incrementThroughPool(DataSource pool) throws SQLException {
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
             try {

@@ -54,11 +54,12 @@ final class Repetitions {
     /**
      * One system's runs in one configuration as one result whose every figure is the median over
      * the runs: throughput, each latency percentile and the maximum, each kind's latencies, the
-     * concurrent writer's rate, the CPU time per request and the CPU utilisation (of the runs
-     * that have them). Errors are summed rather than taken as a median, so that a
-     * failure seen in any repetition shows. The consistency checks and footprints stay with each
-     * run (they are facts of that run, not figures to average): the median has none, and
-     * repetition 0. A single run is its own median, returned as it is.
+     * concurrent writer's rate, the CPU time per request, the CPU utilisation and the threads
+     * served in the window (of the runs that have them). Errors, and pinned virtual threads, are
+     * summed rather than taken as a median, so that a failure seen in any repetition shows. The
+     * consistency checks and footprints stay with each run (they are facts of that run, not
+     * figures to average): the median has none, and repetition 0. A single run is its own
+     * median, returned as it is.
      *
      * @throws IllegalArgumentException when there are no runs, or they are not of one system in
      *     one configuration
@@ -82,7 +83,15 @@ final class Repetitions {
         List<Double> background = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
         List<Double> utilisation = new ArrayList<>();
+        Long pinned = null;
+        List<Double> served = new ArrayList<>();
         for (RunResult run : runs) {
+            if (run.served() != null) {
+                served.add(run.served().doubleValue());
+            }
+            if (run.virtualThreadPinned() != null) {
+                pinned = (pinned == null ? 0 : pinned) + run.virtualThreadPinned();
+            }
             run.latencyByKind().forEach((kind, l) ->
                     kinds.computeIfAbsent(kind, k -> new ArrayList<>()).add(l));
             run.errors().forEach((kind, n) -> errors.merge(kind, n, Long::sum));
@@ -105,7 +114,8 @@ final class Repetitions {
                 medianLatency(runs.stream().map(RunResult::latency).toList()),
                 byKind, errors,
                 medianOrNull(background), medianOrNull(cpu), medianOrNull(utilisation),
-                null, null);
+                null, null, pinned,
+                served.isEmpty() ? null : (int) Math.round(medianOrNull(served)));
     }
 
     /**

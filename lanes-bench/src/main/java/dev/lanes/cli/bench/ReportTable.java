@@ -21,6 +21,10 @@ import java.util.stream.Collectors;
  * for all of them), and the ratios add the baseline's CPU per request over Lanes'; {@code n/a}
  * where the JVM cannot tell the process CPU time.
  *
+ * <p>The vt scenario's rows also show its {@code jdk.VirtualThreadPinned} events ({@code pinned})
+ * and how many of its clients had a request answered in the window ({@code served}): a client
+ * that waited all the window long, or was never scheduled, is in no percentile, only there.
+ *
  * <p>Under {@code --repeat N} (N &gt; 1) the preamble says so, a row shows the median of each
  * figure over the N runs (its errors are their sum), each repetition's failed consistency check
  * and footprint still get their own lines, and a ratio shows its median with the min and max of
@@ -347,7 +351,7 @@ final class ReportTable implements BenchListener {
     }
 
     private static boolean hasVariants(Scenario scenario) {
-        return scenario == Scenario.READ || scenario == Scenario.JDBC;
+        return scenario == Scenario.READ || scenario == Scenario.JDBC || scenario == Scenario.VT;
     }
 
     private static List<Column> runColumns(Scenario scenario) {
@@ -368,6 +372,10 @@ final class ReportTable implements BenchListener {
         columns.add(new Column("CPU", 5, false));
         if (scenario == Scenario.READ) {
             columns.add(new Column("writes/s", 10, false));
+        }
+        if (scenario == Scenario.VT) {
+            columns.add(new Column("pinned", 7, false));
+            columns.add(new Column("served", 7, false));
         }
         return columns;
     }
@@ -408,6 +416,10 @@ final class ReportTable implements BenchListener {
             cells.add(run.backgroundPerSecond() == null
                     ? "-" : String.format(Locale.ROOT, "%,.0f", run.backgroundPerSecond()));
         }
+        if (run.scenario() == Scenario.VT) {
+            cells.add(total ? pinned(run) : "");
+            cells.add(total ? served(run) : "");
+        }
         return cells;
     }
 
@@ -438,13 +450,29 @@ final class ReportTable implements BenchListener {
         return cpu == null ? "n/a" : String.format(Locale.ROOT, "%,.1f", cpu);
     }
 
+    /** How many virtual threads were pinned in the run's window, or {@code -} when not counted. */
+    static String pinned(RunResult run) {
+        Long pinned = run.virtualThreadPinned();
+        return pinned == null ? "-" : String.format(Locale.ROOT, "%,d", pinned);
+    }
+
+    /**
+     * How many of the run's threads had a request answered in its window, or {@code -} when not
+     * counted.
+     */
+    static String served(RunResult run) {
+        Integer served = run.served();
+        return served == null ? "-" : String.format(Locale.ROOT, "%,d", served);
+    }
+
     /** {@code 87%}: the share of the processors the process kept busy, or {@code n/a}. */
     static String utilisation(RunResult run) {
         Double share = run.cpuUtilisation();
         return share == null ? "n/a" : String.format(Locale.ROOT, "%.0f%%", share * 100);
     }
 
-    private static String micros(double micros) {
+    /** {@code 1,234.5}: microseconds as the tables write them. */
+    static String micros(double micros) {
         return String.format(Locale.ROOT, "%,.1f", micros);
     }
 

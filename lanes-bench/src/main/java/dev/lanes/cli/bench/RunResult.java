@@ -35,6 +35,12 @@ import java.util.TreeMap;
  * @param consistency the check of the database against the acknowledged requests; null when the
  *     scenario has none
  * @param footprint what the tenant databases cost; null except in the tenants scenario
+ * @param virtualThreadPinned how many {@code jdk.VirtualThreadPinned} events (a virtual thread
+ *     that blocked while pinned to its carrier, recorded with a threshold of 0 ms) began in the
+ *     measured window ({@link PinnedEvents}); null except in the vt scenario
+ * @param served how many of the measured threads had at least one request answered in the
+ *     window: a thread that waited all the window long, or never got a processor, is in no
+ *     percentile and shows only here; null when unknown
  */
 record RunResult(
         Scenario scenario,
@@ -53,13 +59,26 @@ record RunResult(
         Double cpuMicrosPerOperation,
         Double cpuUtilisation,
         Consistency consistency,
-        TenantFootprint footprint) {
+        TenantFootprint footprint,
+        Long virtualThreadPinned,
+        Integer served) {
 
     RunResult {
         variant = variant == null ? "" : variant;
         latencyByKind = Collections.unmodifiableMap(new LinkedHashMap<>(latencyByKind));
         // sorted by kind, so the JSON and the table list kinds in a stable order
         errors = Collections.unmodifiableMap(new TreeMap<>(errors));
+    }
+
+    /** A result without the counts of pinned virtual threads and of served threads. */
+    RunResult(Scenario scenario, String variant, Synchronous synchronous, String system,
+            int threads, int repetition, double seconds, long operations,
+            double operationsPerSecond, Latency latency, Map<String, Latency> latencyByKind,
+            Map<String, Long> errors, Double backgroundPerSecond, Double cpuMicrosPerOperation,
+            Double cpuUtilisation, Consistency consistency, TenantFootprint footprint) {
+        this(scenario, variant, synchronous, system, threads, repetition, seconds, operations,
+                operationsPerSecond, latency, latencyByKind, errors, backgroundPerSecond,
+                cpuMicrosPerOperation, cpuUtilisation, consistency, footprint, null, null);
     }
 
     /** The usual result: the measurement of one system, checked against the database. */
@@ -79,7 +98,8 @@ record RunResult(
         return new RunResult(scenario, variant, synchronous, system, threads, 1, m.seconds(),
                 m.latency().count(), m.operationsPerSecond(), Latency.of(m.latency()), byKind,
                 m.errors().counts(), m.backgroundPerSecond(), m.cpuMicrosPerOperation(),
-                m.cpuUtilisation(), consistency, footprint);
+                m.cpuUtilisation(), consistency, footprint, null,
+                m.served() < 0 ? null : m.served());
     }
 
     /** How many requests failed in the measured window, of every kind. */
@@ -92,7 +112,15 @@ record RunResult(
         return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
                 operations, operationsPerSecond, latency, latencyByKind, errors,
                 backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
-                footprint);
+                footprint, virtualThreadPinned, served);
+    }
+
+    /** This result with the count of pinned virtual threads in its window. */
+    RunResult withPinned(long pinned) {
+        return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
+                operations, operationsPerSecond, latency, latencyByKind, errors,
+                backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
+                footprint, pinned, served);
     }
 
     /** This result as the {@code repetition}-th run of its system in its configuration. */
@@ -100,6 +128,6 @@ record RunResult(
         return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
                 operations, operationsPerSecond, latency, latencyByKind, errors,
                 backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
-                footprint);
+                footprint, virtualThreadPinned, served);
     }
 }

@@ -29,6 +29,13 @@ enum Scenario {
     JDBC(JdbcScenario.INSERT_THREADS, List.of(Synchronous.NORMAL, Synchronous.FULL), "ops/s",
             "db.dataSource() against HikariCP and raw JDBC"),
     /**
+     * 1,000 and 10,000 virtual-thread clients writing (through {@code db.dataSource()} and {@code
+     * db.execute}) and running read-then-write transactions, against HikariCP on virtual threads
+     * ({@link VirtualThreadScenario}); needs JDK 21 or later, else it runs nothing.
+     */
+    VT(VirtualThreadScenario.FEW, List.of(Synchronous.NORMAL), "ops/s",
+            "virtual-thread clients"),
+    /**
      * Single-row inserts on a 3-node dqlite cluster the bench starts, against one commit per
      * write through the client on pooled sessions; the level does not apply there.
      */

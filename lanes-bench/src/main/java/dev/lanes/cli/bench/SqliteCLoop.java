@@ -138,7 +138,7 @@ final class SqliteCLoop {
         Measurement m = new Measurement(Double.parseDouble(printed.get("seconds")), latency,
                 Map.of("insert", latency), new ErrorTally(),
                 Long.parseLong(printed.get("acknowledged")), -1, Long.parseLong(printed.get("cpu_ns")),
-                Long.parseLong(printed.get("cpu_wall_ns")));
+                Long.parseLong(printed.get("cpu_wall_ns")), null, 1);
         Consistency rows = new Consistency("rows in bench", m.acknowledged(), countRows(file));
         return RunResult.of(Scenario.WRITE, "", synchronous,
                 SYSTEM, 1, m, rows);

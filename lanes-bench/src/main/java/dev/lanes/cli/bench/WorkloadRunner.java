@@ -1,16 +1,20 @@
 package dev.lanes.cli.bench;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
- * Runs a {@link Workload} on {@code threads} platform threads, each repeating its {@link
+ * Runs a {@link Workload} on {@code threads} threads (platform threads, unless made with another
+ * {@link ThreadFactory}, such as {@link VirtualThreads#factory()}), each repeating its {@link
  * Operation} as fast as the system answers, for a warm-up and then a measured window; optionally
  * with one more <em>background</em> thread running another workload alongside (the concurrent
  * writer of the read scenario), whose successes are counted but whose latencies are not.
@@ -36,10 +40,18 @@ import java.util.concurrent.atomic.AtomicReference;
 final class WorkloadRunner {
     private final Duration warmup;
     private final Duration duration;
+    private final ThreadFactory threads;
 
+    /** A runner on platform threads. */
     WorkloadRunner(Duration warmup, Duration duration) {
+        this(warmup, duration, Thread::new);
+    }
+
+    /** A runner whose threads {@code threads} makes (unstarted; the runner names them). */
+    WorkloadRunner(Duration warmup, Duration duration, ThreadFactory threads) {
         this.warmup = Objects.requireNonNull(warmup, "warmup");
         this.duration = Objects.requireNonNull(duration, "duration");
+        this.threads = Objects.requireNonNull(threads, "threads");
     }
 
     /** Runs {@code workload} on {@code threads} threads. */
@@ -57,9 +69,10 @@ final class WorkloadRunner {
     Measurement run(String name, Workload workload, int threads, Workload background)
             throws Exception {
         int all = threads + (background == null ? 0 : 1);
-        // loads the management beans now: the first sample would otherwise spend part of the
-        // window doing it, on a measuring thread
-        ProcessCpu.nanos();
+        // loads the management beans and the sample's class now: the first sample would otherwise
+        // spend part of the window doing it, on a measuring thread, and many threads loading one
+        // class at once wait on the class loader's lock (pinned, when they are virtual threads)
+        new CpuSample();
         AtomicReference<Window> window = new AtomicReference<>();
         CyclicBarrier start =
                 new CyclicBarrier(all, () -> window.set(Window.startingNow(warmup, duration)));
@@ -70,7 +83,8 @@ final class WorkloadRunner {
                 boolean measured = i < threads;
                 Worker worker = new Worker(measured ? workload : background, i, measured, start,
                         window);
-                Thread thread = new Thread(worker,
+                Thread thread = this.threads.newThread(worker);
+                thread.setName(
                         "bench-" + name + "-" + (measured ? String.valueOf(i) : "background"));
                 thread.start();
                 workers.add(worker);
@@ -89,6 +103,7 @@ final class WorkloadRunner {
         Map<String, LatencyRecorder> byKind = new HashMap<>();
         ErrorTally errors = new ErrorTally();
         long acknowledged = 0;
+        int served = 0;
         long backgroundOperations = background == null ? -1 : 0;
         Throwable firstCrash = firstCrash(workers);
         if (firstCrash != null) {
@@ -104,6 +119,7 @@ final class WorkloadRunner {
                 });
                 errors.add(worker.errors);
                 acknowledged += worker.acknowledged;
+                served += worker.inWindow > 0 ? 1 : 0;
             } else {
                 backgroundOperations = worker.inWindow;
             }
@@ -113,7 +129,8 @@ final class WorkloadRunner {
         CpuSample last = w == null ? null : w.cpuAtEnd.get();
         return new Measurement(duration.toNanos() / 1e9, latency, byKind, errors, acknowledged,
                 backgroundOperations, cpuNanos(first, last),
-                known(first, last) ? last.wallNanos - first.wallNanos : 0);
+                known(first, last) ? last.wallNanos - first.wallNanos : 0,
+                w == null ? null : w.startedAt, served);
     }
 
     private static boolean known(CpuSample first, CpuSample last) {
@@ -144,17 +161,21 @@ final class WorkloadRunner {
     private static final class Window {
         final long start;
         final long end;
+        /** The wall-clock instant of {@link #start}, for events stamped on that clock (JFR's). */
+        final Instant startedAt;
         final AtomicReference<CpuSample> cpuAtStart = new AtomicReference<>();
         final AtomicReference<CpuSample> cpuAtEnd = new AtomicReference<>();
 
-        private Window(long start, long end) {
+        private Window(long start, long end, Instant startedAt) {
             this.start = start;
             this.end = end;
+            this.startedAt = startedAt;
         }
 
         static Window startingNow(Duration warmup, Duration duration) {
+            Instant now = Instant.now();
             long start = System.nanoTime() + warmup.toNanos();
-            return new Window(start, start + duration.toNanos());
+            return new Window(start, start + duration.toNanos(), now.plus(warmup));
         }
 
         boolean contains(long instant) {
@@ -195,6 +216,11 @@ final class WorkloadRunner {
     }
 
     private static final class Worker implements Runnable {
+        // linked when the class is initialised, on the calling thread, not by many threads at
+        // once at their first request
+        private static final Function<String, LatencyRecorder> NEW_RECORDER =
+                kind -> new LatencyRecorder();
+
         private final Workload workload;
         private final int index;
         private final boolean measured;
@@ -281,7 +307,7 @@ final class WorkloadRunner {
                 // kinds are constants: an identity check spares a map lookup per request
                 if (kind != lastKind) {
                     lastKind = kind;
-                    lastRecorder = byKind.computeIfAbsent(kind, k -> new LatencyRecorder());
+                    lastRecorder = byKind.computeIfAbsent(kind, NEW_RECORDER);
                 }
                 lastRecorder.record(end - begin);
             }

@@ -357,6 +357,63 @@ class BenchCommandTest {
     }
 
     @Test
+    void writersListTheWriteScenariosWriterCounts(@TempDir Path dir) {
+        BenchOptions usual = parse("bench");
+        assertThat(usual.writers()).isNull();
+        WriteScenario write = new WriteScenario(usual, dir);
+        assertThat(write.pooledWriters()).containsExactly(64);
+        assertThat(write.loneWriter()).isTrue();
+        assertThat(write.cLoopWriters()).isEqualTo(64);
+
+        BenchOptions tail = parse("bench", "--writers", "1,16,64,1024,16", "--synchronous",
+                "normal,full");
+        assertThat(tail.writers()).containsExactly(1, 16, 64, 1024);
+        write = new WriteScenario(tail, dir);
+        assertThat(write.pooledWriters()).containsExactly(16, 64, 1024);
+        assertThat(write.loneWriter()).isTrue();
+        assertThat(write.cLoopWriters()).isEqualTo(64);
+        assertThat(write.plannedComparisons()).isEqualTo(2 * (3 + 1 + (C_LOOP ? 1 : 0)));
+        assertThat(write.description()).startsWith("16, 64, 1024 writers vs HikariCP (8"
+                + " connections), 1 writer vs raw JDBC; synchronous NORMAL, FULL");
+
+        write = new WriteScenario(parse("bench", "--writers", "1024,16"), dir);
+        assertThat(write.pooledWriters()).containsExactly(16, 1024);
+        assertThat(write.loneWriter()).isFalse();
+        assertThat(write.cLoopWriters()).isEqualTo(1024);
+    }
+
+    @Test
+    void writersBelowOneAreRefused() {
+        assertThat(run("bench", "--writers", "16,0", "--dir", scratchParent.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--writers must all be at least 1, was [16, 0]");
+    }
+
+    @Test
+    // a guard against a hung writer, not a speed assertion: up to 6 runs of 200 ms
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void theWriteScenarioRunsAtEveryWriterCountAndTheMarkdownShowsTheirTails() throws Exception {
+        Path json = output.resolve("writers.json");
+        Path markdown = output.resolve("writers.md");
+
+        int exit = run("bench", "--writers", "3,1", "--duration", "150ms", "--warmup", "50ms",
+                "--synchronous", "normal", "--dir", scratchParent.toString(), "--json",
+                json.toString(), "--markdown", markdown.toString());
+
+        assertThat(exit).as(out.toString() + err).isZero();
+        List<String> systems = new ArrayList<>();
+        for (JsonNode run : new ObjectMapper().readTree(json.toFile()).get("runs")) {
+            systems.add(run.get("system").asText() + "/" + run.get("threads").asInt());
+            assertWroteAndAllAreThere(run);
+        }
+        assertThat(systems).containsExactlyElementsOf(withCLoop(
+                List.of("lanes/3", "hikari/3", "lanes/1", "raw/1"),
+                "lanes/3", SqliteCLoop.SYSTEM + "/1"));
+        assertThat(Files.readString(markdown)).contains("| p99.9 |", "| NORMAL | 1 | lanes | ",
+                "| NORMAL | 1 | raw | ", "| NORMAL | 3 | lanes | ", "| NORMAL | 3 | hikari | ");
+    }
+
+    @Test
     void zeroDatabasesAreRefused() {
         int exit = run("bench", "--databases", "0", "--dir", scratchParent.toString());
         assertThat(exit).isEqualTo(2);
@@ -508,7 +565,13 @@ class BenchCommandTest {
         // read the flag itself, null, and every run of theirs failed at its start barrier
         for (Scenario scenario : Scenario.values()) {
             BenchOptions options = parse("bench", "--scenario", scenario.name().toLowerCase());
-            assertThat(new BenchSuite(options, dir).plannedRuns()).as("%s", scenario).isPositive();
+            int planned = new BenchSuite(options, dir).plannedRuns();
+            if (scenario == Scenario.VT && VirtualThreads.factory() == null) {
+                // skipped, with a message, where the JVM has no virtual threads
+                assertThat(planned).as("%s", scenario).isZero();
+            } else {
+                assertThat(planned).as("%s", scenario).isPositive();
+            }
         }
     }
 

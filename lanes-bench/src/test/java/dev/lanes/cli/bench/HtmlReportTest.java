@@ -134,4 +134,22 @@ class HtmlReportTest {
         assertThat(soak.split("class=\"bad\">FAILED", -1)).as("only the heap failed")
                 .hasSize(1 + 2);
     }
+
+    @Test
+    void theWriteScenarioPublishesItsP50P99AndP999ByWriters() {
+        String table = html.substring(html.indexOf("<table class=\"tail-latency\">"));
+        table = table.substring(0, table.indexOf("</table>"));
+
+        assertThat(table).contains("<th>p50 us</th><th>p99 us</th><th>p99.9 us</th>");
+        // the fixtures' 64 Lanes writers: p50 30, p99 900, p99.9 three times that
+        assertThat(table).contains("<tr><td>NORMAL</td><td class=\"n\">64</td><td>lanes</td>"
+                + "<td class=\"n\">120,000</td><td class=\"n\">30.0</td>"
+                + "<td class=\"n\">900.0</td><td class=\"n\">2,700.0</td></tr>");
+        // a lone writer first, then 64; Lanes before its baseline
+        assertThat(table.indexOf("<td class=\"n\">1</td><td>lanes</td>"))
+                .isLessThan(table.indexOf("<td class=\"n\">1</td><td>raw</td>"))
+                .isLessThan(table.indexOf("<td class=\"n\">64</td><td>lanes</td>"));
+        assertThat(html.indexOf("tail-latency")).as("once, in the write scenario's section")
+                .isEqualTo(html.lastIndexOf("tail-latency"));
+    }
 }

@@ -2,9 +2,16 @@ package dev.lanes.cli.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lanes.Synchronous;
+import java.lang.reflect.Method;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -132,5 +139,68 @@ class WorkloadRunnerTest {
         assertThatThrownBy(() -> runner.run("unopened", workload, 3))
                 .isInstanceOf(IllegalStateException.class)
                 .hasRootCauseMessage("cannot open");
+    }
+
+    @Test
+    void theThreadsComeFromTheFactoryAndAreNamedAfterTheRun() throws Exception {
+        Set<Thread> made = ConcurrentHashMap.newKeySet();
+        Set<Thread> ran = ConcurrentHashMap.newKeySet();
+        WorkloadRunner own = new WorkloadRunner(Duration.ofMillis(20), Duration.ofMillis(100),
+                task -> {
+                    Thread t = new Thread(task);
+                    made.add(t);
+                    return t;
+                });
+
+        own.run("made", thread -> () -> {
+            ran.add(Thread.currentThread());
+            return "read";
+        }, 3);
+
+        assertThat(made).hasSize(3);
+        assertThat(ran).isSubsetOf(made);
+        assertThat(made).extracting(Thread::getName)
+                .containsExactlyInAnyOrder("bench-made-0", "bench-made-1", "bench-made-2");
+    }
+
+    @Test
+    void onAJvmWithVirtualThreadsTheRunCanUseThem() throws Exception {
+        ThreadFactory virtual = VirtualThreads.factory();
+        assumeTrue(virtual != null, "no virtual threads before JDK 21");
+        Method isVirtual = Thread.class.getMethod("isVirtual");
+        Set<Boolean> seen = ConcurrentHashMap.newKeySet();
+        WorkloadRunner onVirtual =
+                new WorkloadRunner(Duration.ofMillis(20), Duration.ofMillis(100), virtual);
+
+        Measurement m = onVirtual.run("virtual", thread -> () -> {
+            seen.add((Boolean) isVirtual.invoke(Thread.currentThread()));
+            return "read";
+        }, 100);
+
+        assertThat(seen).containsExactly(true);
+        assertThat(m.latency().count()).isPositive();
+    }
+
+    @Test
+    void aThreadWithNoRequestAnsweredInTheWindowIsNotServed() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicLong slowRequests = new AtomicLong();
+        // thread 0's one request outlasts the 120 ms of warm-up and window; thread 1 is answered
+        // at once, again and again
+        Workload workload = thread -> () -> {
+            if (thread == 0) {
+                slowRequests.incrementAndGet();
+                never.await(500, TimeUnit.MILLISECONDS);
+            }
+            return "write";
+        };
+
+        Measurement m = runner.run("one-slow", workload, 2);
+
+        assertThat(slowRequests.get()).isEqualTo(1);
+        assertThat(m.served()).isEqualTo(1);
+        assertThat(m.latency().count()).isPositive();
+        assertThat(RunResult.of(Scenario.WRITE, "", Synchronous.NORMAL, "lanes", 2, m, null)
+                .served()).isEqualTo(1);
     }
 }
