@@ -23,7 +23,8 @@ import java.util.Optional;
  * @param writer counters of the writer connection's transactions
  * @param transaction the open interactive transaction, if any
  * @param corked whether writes are held by {@link Database#cork()}
- * @param lastWrite the latest write's stage-by-stage observation, once one completed
+ * @param lastWrite the latest write's stage-by-stage observation, once one completed and until
+ *     an idle release or the connection budget closed the writer connection
  * @param readers the reader connections and their admission
  * @param checkpoints checkpoint ownership, the WAL's size and the last checkpoint
  */

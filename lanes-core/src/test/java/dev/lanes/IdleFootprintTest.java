@@ -29,11 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * -Xmx512m}, so that object sizes are those of compressed references on any machine.
  *
  * <p>The bound is a regression guard above what was reached, with room for other machines and
- * JDKs: measured here, an idle database costs 1,768 B opened and 2,025 B (JDK 17) to 2,044 B (JDK
- * 25) used and evicted, under the issue's goal of 2 KiB (it was 1.8 and 2.2 KiB before the third
- * round of shrinking, 3.3 and 3.6 KiB before the second, 4.9 and 5.7 KiB before the first).
- * Anything that brings back a per-database adder, lock, future, counter array or stateless helper
- * kept per database by the hundred bytes crosses it.
+ * JDKs: measured here, an idle database costs about 1,940 B opened and 2,190 B used and evicted
+ * (JDK 17 and 25 alike). Anything that brings back a per-database adder, lock, future, counter
+ * array or stateless helper kept per database by the hundred bytes crosses it.
  */
 @Tag("slow")
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)

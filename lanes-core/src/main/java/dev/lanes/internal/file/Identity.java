@@ -185,8 +185,14 @@ public final class Identity {
         }
     }
 
-    /** Pins the file key on first sight; else the mismatch if the file is another one. */
+    /**
+     * Pins the file key on first sight (the lease's own key object when they are equal, so that
+     * an idle database keeps one); else the mismatch if the file is another one.
+     */
     private IdentityMismatchException pinFileKey(Object key) {
+        if (pinnedKey == UNPINNED && key != null && key.equals(lease.fileKey())) {
+            key = lease.fileKey();
+        }
         if (PINNED_KEY.compareAndSet(this, UNPINNED, key == null ? NO_KEY : key)) {
             return null;
         }

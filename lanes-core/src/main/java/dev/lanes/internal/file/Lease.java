@@ -243,6 +243,16 @@ public final class Lease {
         }
     }
 
+    /** The file's key once known (device and inode on Unix), else null. */
+    Object fileKey() {
+        REGISTRY.lock();
+        try {
+            return fileKey;
+        } finally {
+            REGISTRY.unlock();
+        }
+    }
+
     // guarded by REGISTRY
     private void keyLocked(Object key) {
         if (key == null || fileKey != null) {

@@ -272,6 +272,7 @@ final class LaneTurn {
             WriterConnection c = connection.current();
             if (Boolean.TRUE.equals(release.apply(c))) {
                 connection.closeQuietly();
+                telemetry.forgetLastWrite(); // an idle database keeps only what it needs
             }
         } catch (RuntimeException e) {
             log.warn("{}: releasing idle resources failed", setup.name(), e);

@@ -93,6 +93,11 @@ final class WriteTelemetry {
      * slower than the threshold. Labels are resolved only for slow writes, so a fast write never
      * allocates for them.
      */
+    /** The writer connection closed while idle: the last write's observation goes with it. */
+    void forgetLastWrite() {
+        lastWrite = null;
+    }
+
     void observe(List<WriteRequest> group) {
         long now = setup.clock().nanoTime();
         long slowNanos = setup.options().slowWriteThreshold().toNanos();
