@@ -41,9 +41,10 @@ final class WriteQueue {
     /** Its capacity and largest group. */
     private final DatabaseOptions options;
     private final SmallDeque<WriteRequest> requests = new SmallDeque<>();
-    /** Null while nobody waits for room; made by the first waiter, dropped by the last. */
-    private Condition notFull;
-    private int notFullWaiters;
+    /** The callers waiting for room, longest waiting first; null until the first waits. */
+    private SmallDeque<RoomWaiter> waiters;
+    /** Places handed to waiters that have not yet taken them: counted as taken. */
+    private int reserved;
     /** Null until the first interactive transaction's first step. */
     private SmallDeque<TransactionStep> steps;
     private int runningGroupSize;
@@ -61,9 +62,19 @@ final class WriteQueue {
         return options.writeQueueCapacity();
     }
 
-    /** Whether a request must wait for room (or be refused). */
+    /** Whether a request must wait for room (or be refused); places handed to waiters count. */
     boolean full() {
-        return requests.size() >= capacity();
+        return requests.size() + reserved >= capacity();
+    }
+
+    /** A caller waiting for room, on a condition of its own, woken only by a place handed to it. */
+    private static final class RoomWaiter {
+        final Condition wake;
+        boolean granted;
+
+        RoomWaiter(Condition wake) {
+            this.wake = wake;
+        }
     }
 
     /** Requests queued, the close marker counted. */
@@ -72,80 +83,66 @@ final class WriteQueue {
     }
 
     /**
-     * A caller starts waiting for room: the first makes the condition (of the owner's lock), so
-     * that every waiter of one wait waits on the same one and a signal reaches them all.
-     */
-    void waiterArrived(ReentrantLock lock) {
-        if (notFullWaiters++ == 0) {
-            notFull = lock.newCondition();
-        }
-    }
-
-    /** A caller stopped waiting for room; the last one drops the condition. */
-    void waiterLeft() {
-        if (--notFullWaiters == 0) {
-            notFull = null;
-        }
-    }
-
-    /** Waits for room at most {@code nanos}, releasing the lock meanwhile; the time left. */
-    long awaitRoom(ReentrantLock lock, Clock clock, long nanos) throws InterruptedException {
-        return clock.awaitNanos(lock, notFull, nanos);
-    }
-
-    /**
-     * Waits for room on the queue's condition of {@code lock} (which the wait releases), at most
-     * {@code timeout} nanoseconds, running {@code recheck} (which may throw) after each wake; a
-     * newcomer waits behind earlier waiters. On room, passes what is left to the next waiter.
+     * Waits for a place of its own, at most {@code timeout} nanoseconds, on a condition of {@code
+     * lock} (which the wait releases), behind every earlier waiter; {@code recheck} (which may
+     * throw: the lane stopped) runs after each wake. A place is handed to one waiter at a time
+     * ({@link #signalRoom}), so thousands of parked callers are neither woken for nothing nor
+     * overtaken by a newcomer, and the holder of the lane never queues behind them for the lock.
      *
-     * @return whether room came before the deadline
+     * @return whether a place came before the deadline: the caller adds its request now
      */
     boolean awaitRoom(ReentrantLock lock, Clock clock, long timeout, Runnable recheck)
             throws InterruptedException {
-        long remaining = timeout;
-        waiterArrived(lock);
+        RoomWaiter w = new RoomWaiter(lock.newCondition());
+        if (waiters == null) {
+            waiters = new SmallDeque<>();
+        }
+        waiters.addLast(w);
+        boolean admitted = false;
         try {
-            do {
-                if (remaining <= 0) { // the loop runs again only while the queue is full
+            long remaining = timeout;
+            while (!w.granted) {
+                if (remaining <= 0) {
                     return false;
                 }
-                remaining = awaitRoom(lock, clock, remaining);
+                remaining = clock.awaitNanos(lock, w.wake, remaining);
                 recheck.run();
-            } while (full());
+            }
+            admitted = true;
+            return true;
         } finally {
-            waiterLeft();
+            if (w.granted) {
+                reserved--; // taken by the caller's request, or given up: the next one's
+                if (!admitted) {
+                    signalRoom();
+                }
+            } else {
+                waiters.remove(w);
+            }
         }
-        passRoom(); // room may remain after this request: the next waiter's
-        return true;
     }
 
     /** Whether callers wait for room; a newcomer then waits behind them. */
     boolean hasWaiters() {
-        return notFullWaiters > 0;
+        return waiters != null && !waiters.isEmpty();
     }
 
-    /**
-     * Wakes as many callers waiting for room as there is room, longest waiting first: one wake
-     * per free place, not all waiters at once, so that thousands of parked callers are not woken
-     * for every group taken.
-     */
+    /** Hands each free place to the longest waiting caller without one, and wakes it. */
     void signalRoom() {
-        for (int i = Math.min(capacity() - requests.size(), notFullWaiters); i > 0; i--) {
-            notFull.signal();
-        }
-    }
-
-    /** A waiter was admitted: wakes the next one if room remains after its request. */
-    void passRoom() {
-        if (notFullWaiters > 0 && capacity() - requests.size() > 1) {
-            notFull.signal();
+        while (hasWaiters() && requests.size() + reserved < capacity()) {
+            RoomWaiter w = waiters.pollFirst();
+            w.granted = true;
+            reserved++;
+            w.wake.signal();
         }
     }
 
     /** Wakes every caller waiting for room, to see the lane's state change (closing, failed). */
     void signalAllWaiters() {
-        if (notFullWaiters > 0) {
-            notFull.signalAll();
+        if (hasWaiters()) {
+            for (RoomWaiter w : waiters) {
+                w.wake.signal();
+            }
         }
     }
 
