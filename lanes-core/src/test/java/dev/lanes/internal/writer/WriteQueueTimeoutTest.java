@@ -127,6 +127,40 @@ class WriteQueueTimeoutTest {
     }
 
     @Test
+    void callersWaitingForRoomGetInInTheOrderTheyArrivedAndNoneIsOvertaken() throws Exception {
+        Database db = runtime.openWithTable("fifo.db",
+                DatabaseOptions.builder().writeQueueCapacity(2).build());
+        List<Thread> callers = new ArrayList<>();
+        AtomicReferenceArray<Object> outcomes = new AtomicReferenceArray<>(CALLERS);
+        try (Blocker blocker = block(db)) {
+            CompletableFuture<String> q1 = db.writeAsync(insert("q1"));
+            CompletableFuture<String> q2 = db.writeAsync(insert("q2"));
+            for (int i = 0; i < CALLERS; i++) {
+                int n = i;
+                Thread caller = PLATFORM.start(() -> outcomes.set(n, outcome(() ->
+                        API.write(db, "fifo-" + n))));
+                awaitTrue("caller " + n + " to wait for room", () -> clock.isWaiting(caller));
+                callers.add(caller);
+            }
+            blocker.release();
+            join(q1);
+            join(q2);
+        }
+        for (Thread caller : callers) {
+            caller.join(TestLanes.WAIT.toMillis());
+        }
+        List<String> order = new ArrayList<>();
+        db.query("SELECT v FROM t WHERE v LIKE 'fifo-%' ORDER BY rowid")
+                .forEach(r -> order.add(r.getString("v")));
+        List<String> arrival = new ArrayList<>();
+        for (int i = 0; i < CALLERS; i++) {
+            assertThat(outcomes.get(i)).as("caller %d", i).isNotInstanceOf(Throwable.class);
+            arrival.add("fifo-" + i);
+        }
+        assertThat(order).as("the order the writes ran in").isEqualTo(arrival);
+    }
+
+    @Test
     void withATimeoutOfZeroAFullQueueRefusesAtOnceWithOverloaded() throws Exception {
         Database db = runtime.openWithTable("zero.db", DatabaseOptions.builder()
                 .writeQueueCapacity(2).writeQueueTimeout(Duration.ZERO).build());
