@@ -11,14 +11,28 @@
  * with an argument), and any later call of lanes_guard_seal itself. Both lists come from Lanes'
  * pragma table.
  *
+ * A second entry point, sqlite3_lanesfiles_init, loaded only into a private connection of Lanes'
+ * and never into one that runs SQL of a user's, registers the file lock of a lease:
+ * lanes_lock_file(path) takes an open-file-description lock (F_OFD_SETLK) on one byte of the
+ * database file, far past any byte SQLite locks, and returns its descriptor, or -1 when another
+ * open of the file holds it (another process, or another name of the file), or -2 when this file
+ * system cannot take it; lanes_unlock_file(fd) closes the descriptor, which drops the lock. Unlike
+ * the POSIX record locks Java can take, such a lock belongs to its descriptor, not to the process:
+ * SQLite closing its own descriptors of the file never drops it, and another name of the same
+ * file (a hard link) meets it.
+ *
  * Built with sqlite3ext.h, so every SQLite call goes through the routines of the SQLite that loads
  * it (the one inside sqlite-jdbc), never a system library.
  */
+#define _GNU_SOURCE
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SEAL_FUNCTION "lanes_guard_seal"
 
@@ -138,6 +152,61 @@ int sqlite3_lanesguard_init(sqlite3 *db, char **error, const sqlite3_api_routine
   rc = sqlite3_set_authorizer(db, authorize, g);
   if (rc != SQLITE_OK) {
     *error = sqlite3_mprintf("lanes guard: cannot install the authorizer");
+  }
+  return rc;
+}
+
+/* ------------------------------------------------------------------ the file lock of a lease */
+
+/* The byte locked: past any database SQLite can write, and past SQLite's own lock bytes. */
+#define LEASE_BYTE ((off_t) 1 << 62)
+
+static void lock_file(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *path = (const char *) sqlite3_value_text(argv[0]);
+  struct flock lock;
+  int fd;
+  (void) argc;
+  if (path == 0) {
+    sqlite3_result_int(ctx, -2);
+    return;
+  }
+  fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    sqlite3_result_int(ctx, -2);
+    return;
+  }
+  memset(&lock, 0, sizeof lock);
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  lock.l_start = LEASE_BYTE;
+  lock.l_len = 1;
+  if (fcntl(fd, F_OFD_SETLK, &lock) == 0) {
+    sqlite3_result_int(ctx, fd);
+    return;
+  }
+  sqlite3_result_int(ctx, errno == EAGAIN || errno == EACCES ? -1 : -2);
+  close(fd);
+}
+
+static void unlock_file(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void) argc;
+  sqlite3_result_int(ctx, close(sqlite3_value_int(argv[0])) == 0);
+}
+
+#ifdef _WIN32
+__declspec(dllexport)
+#endif
+int sqlite3_lanesfiles_init(sqlite3 *db, char **error, const sqlite3_api_routines *api) {
+  int rc;
+  SQLITE_EXTENSION_INIT2(api);
+  rc = sqlite3_create_function_v2(db, "lanes_lock_file", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+      lock_file, 0, 0, 0);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function_v2(db, "lanes_unlock_file", 1,
+        SQLITE_UTF8 | SQLITE_DIRECTONLY, 0, unlock_file, 0, 0, 0);
+  }
+  if (rc != SQLITE_OK) {
+    *error = sqlite3_mprintf("lanes guard: cannot register the file lock functions");
   }
   return rc;
 }

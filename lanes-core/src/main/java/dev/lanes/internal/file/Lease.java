@@ -1,6 +1,7 @@
 package dev.lanes.internal.file;
 
 import dev.lanes.DatabaseLockedException;
+import dev.lanes.internal.sqlite.FileLocks;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
@@ -70,6 +71,8 @@ public final class Lease {
 
     private static final ReentrantLock REGISTRY = new ReentrantLock();
     // guarded by REGISTRY: every lease of this JVM that is not yet released, by slot
+    /** {@link #fileItself} before the database file was locked. */
+    private static final int NOT_TAKEN = -3;
     private static final Map<LeaseSlot, Lease> HELD = new HashMap<>();
     // guarded by REGISTRY: the lock files some lease of this JVM uses
     private static final Map<Path, LockFile> FILES = new HashMap<>();
@@ -97,6 +100,8 @@ public final class Lease {
     private FileLock fileLock;
     private boolean released;
     private IOException deferred;
+    /** The lock on the database file itself ({@link FileLocks}): a descriptor, or not taken. */
+    private int fileItself = NOT_TAKEN;
     // guarded by REGISTRY: the file's key once known (see the class comment)
     private Object fileKey;
 
@@ -298,6 +303,28 @@ public final class Lease {
         }
         fileLock = l;
         deferred = null;
+        lockFileItself();
+    }
+
+    /**
+     * Locks the database file itself once it exists, so that another name of it (a hard link, a
+     * bind mount) opened by another process meets this lease; where that lock cannot be had
+     * ({@link FileLocks#UNSUPPORTED}) it is not tried again.
+     */
+    // guarded by file.lock
+    private void lockFileItself() {
+        if (fileItself != NOT_TAKEN || !Files.exists(database)) {
+            return;
+        }
+        int lock = FileLocks.lock(database);
+        if (lock == FileLocks.HELD_ELSEWHERE) {
+            throw new DatabaseLockedException(name + ": the database file is open in another "
+                    + "process, or in this one, under another name (a hard link or another mount "
+                    + "of " + database + "). SQLite keeps the -wal and -shm beside each name, so "
+                    + "two names of one file are two writers that corrupt it; close it there, and "
+                    + "open it by one name only");
+        }
+        fileItself = lock;
     }
 
     /**
@@ -317,6 +344,7 @@ public final class Lease {
                 throw new IllegalStateException(name + ": the lease was released");
             }
             if (fileLock != null) {
+                lockFileItself(); // the writer may have just created the file
                 return;
             }
             lockLocked();
@@ -361,6 +389,10 @@ public final class Lease {
                 return;
             }
             released = true;
+            if (fileItself >= 0) {
+                FileLocks.unlock(fileItself);
+            }
+            fileItself = NOT_TAKEN;
             if (fileLock != null) {
                 file.unlock(fileLock, name);
                 fileLock = null;

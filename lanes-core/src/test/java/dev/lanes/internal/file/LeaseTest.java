@@ -7,6 +7,7 @@ import static dev.lanes.TestLanes.join;
 import static dev.lanes.TestLanes.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
@@ -20,6 +21,7 @@ import dev.lanes.TestLanes;
 import dev.lanes.TestRuntime;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.file.LeaseSlot;
+import dev.lanes.internal.sqlite.SqliteGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,6 +64,30 @@ class LeaseTest {
         Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "from-child")).isEqualTo(1);
         assertThat(countOf(reopened, "from-parent")).isEqualTo(1);
+    }
+
+    @Tag("slow") // process: a second JVM
+    @Test
+    void aSecondProcessOpeningAHardLinkInAnotherDirectoryIsRefusedUntilTheFirstCloses()
+            throws Exception {
+        assumeTrue(SqliteGuard.available(),
+                "the file lock needs Lanes' native guard: " + SqliteGuard.unavailable());
+        Database db = runtime.openWithTable("linked.db");
+        db.execute("INSERT INTO t(v) VALUES ('from-parent')");
+        Path elsewhere = Files.createDirectories(runtime.dir().resolve("elsewhere"));
+        Path link = Files.createLink(elsewhere.resolve("alias.db"), db.path());
+
+        String refused = LeaseChild.runOn(link, runtime.dir());
+        assertThat(refused).startsWith("LOCKED ").contains("under another name");
+        assertThat(countOf(db, "from-child")).as("the refused process wrote nothing").isZero();
+        db.execute("INSERT INTO t(v) VALUES ('after')");
+
+        db.close();
+        assertThat(LeaseChild.runOn(link, runtime.dir())).isEqualTo("OPENED");
+        Database reopened = runtime.lanes().open(db.path());
+        assertThat(reopened.query("PRAGMA integrity_check").get(0).getString(0)).isEqualTo("ok");
+        assertThat(countOf(reopened, "from-child")).isEqualTo(1);
+        assertThat(countOf(reopened, "after")).isEqualTo(1);
     }
 
     @Test
