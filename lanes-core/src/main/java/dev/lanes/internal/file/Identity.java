@@ -190,8 +190,9 @@ public final class Identity {
      * an idle database keeps one); else the mismatch if the file is another one.
      */
     private IdentityMismatchException pinFileKey(Object key) {
-        if (pinnedKey == UNPINNED && key != null && key.equals(lease.fileKey())) {
-            key = lease.fileKey();
+        if (pinnedKey == UNPINNED && key != null) {
+            Object leased = lease.fileKey();
+            key = key.equals(leased) ? leased : key;
         }
         if (PINNED_KEY.compareAndSet(this, UNPINNED, key == null ? NO_KEY : key)) {
             return null;

@@ -155,11 +155,14 @@ final class SharedCommit {
         if (waiting.isEmpty()) {
             return;
         }
-        List<TransactionStep> failed = outcome == WriteOutcome.ROLLED_BACK && c != null
-                ? replay(c) : new ArrayList<>(waiting);
+        State end = outcome == WriteOutcome.ROLLED_BACK ? State.ROLLED_BACK : State.UNKNOWN;
+        List<TransactionStep> failed = end == State.ROLLED_BACK && c != null ? replay(c) : null;
+        if (failed == null) { // not run again, or its own rollback could not be verified
+            failed = new ArrayList<>(waiting);
+            end = end == State.ROLLED_BACK && c != null ? State.UNKNOWN : end;
+        }
         waiting.removeAll(failed);
-        settle(failed, outcome == WriteOutcome.ROLLED_BACK ? State.ROLLED_BACK : State.UNKNOWN,
-                new IllegalStateException(reason), reason);
+        settle(failed, end, new IllegalStateException(reason), reason);
     }
 
     /**
@@ -169,29 +172,28 @@ final class SharedCommit {
      * before it ran first both times, and the state they started from is the same: what was
      * committed before the shared transaction.
      *
-     * @return the members that could not run again, which lost their work
+     * @return the members that could not run again, which lost their work; null when a rollback
+     *     of the run again could not be verified (the writer is then poisoned)
      */
     private List<TransactionStep> replay(WriterConnection c) {
-        List<TransactionStep> failed = new ArrayList<>();
+        String unverified = "the rollback of a shared transaction run again could not be verified";
         try {
             c.beginImmediate();
         } catch (SQLException | BusyTimeout e) {
-            c.rollbackVerified();
-            return new ArrayList<>(waiting);
+            return transaction.rollBack(c, unverified) ? new ArrayList<>(waiting) : null;
         }
+        List<TransactionStep> failed = new ArrayList<>();
         for (TransactionStep member : waiting) {
             Boolean same = replayed(member.tx.log, c);
             if (same == null) { // the run again ended the transaction: nothing of it stays
-                c.rollbackVerified();
-                return new ArrayList<>(waiting);
+                return transaction.rollBack(c, unverified) ? new ArrayList<>(waiting) : null;
             }
             if (!same) {
                 failed.add(member);
             }
         }
-        if (failed.size() == waiting.size() && !c.rollbackVerified()) {
-            transaction.poison("a shared transaction that nothing was left in could not be "
-                    + "rolled back");
+        if (failed.size() == waiting.size() && !transaction.rollBack(c, unverified)) {
+            return null; // nothing was left in it
         }
         return failed;
     }
