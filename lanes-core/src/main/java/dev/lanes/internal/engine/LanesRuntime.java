@@ -379,12 +379,11 @@ public final class LanesRuntime {
             checkSameOptions(a.name(), a.options(), options);
             return a.database();
         }
-        CompletableFuture<Database> opened = new CompletableFuture<>();
         Runnable forget = () -> {
             registry.forgetAttached(key, mine);
             ManagementBeans beans = mbeans;
-            if (beans != null && opened.isDone()) {
-                beans.closed(opened.join());
+            if (beans != null && mine.isDone() && !mine.isCompletedExceptionally()) {
+                beans.closed(mine.join().database());
             }
         };
         try {
@@ -393,7 +392,6 @@ public final class LanesRuntime {
             if (beans != null) {
                 beans.opened(a.database(), a.name()); // its bean, as a local database has
             }
-            opened.complete(a.database());
             mine.complete(a);
             return a.database();
         } catch (RuntimeException | Error e) {
