@@ -4,7 +4,6 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.lanes.internal.util.Timer;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -84,8 +83,8 @@ final class StepDeadline {
         private static final long serialVersionUID = 1L;
 
         Exceeded(Duration timeout, Throwable cause) {
-            super("it ran past its query timeout of " + TimeUnit.NANOSECONDS.toMillis(
-                    timeout.toNanos()) + " ms and was stopped", cause);
+            super("it ran past its query timeout of " + timeout.toMillis()
+                    + " ms and was stopped", cause);
         }
     }
 }
