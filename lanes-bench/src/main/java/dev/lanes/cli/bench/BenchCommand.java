@@ -51,7 +51,8 @@ import picocli.CommandLine.Spec;
                     + " default set; --repeat and --warmup do not apply to it.",
             "  jdbc     the same JDBC code on db.dataSource() and on HikariCP / raw sqlite-jdbc:"
                     + " 64 threads' auto-commit inserts, 16 threads' and a lone thread's Spring"
-                    + " TransactionTemplate + JdbcClient transactions, 8 threads' point reads.",
+                    + " TransactionTemplate + JdbcClient transactions, 32 threads' Hibernate"
+                    + " units of work (find, query, persist), 8 threads' point reads.",
             "  vt       " + VirtualThreadScenario.FEW + " and " + VirtualThreadScenario.MANY
                     + " clients on virtual threads (JDK 21+, else skipped): inserts through"
                     + " db.dataSource() and db.execute, db.begin() read-then-write transactions,"

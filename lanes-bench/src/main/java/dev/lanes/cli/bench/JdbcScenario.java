@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.hibernate.SessionFactory;
 import org.sqlite.SQLiteConfig;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -40,6 +41,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *       wait for SQLite's write lock in its busy handler instead; and from one thread against
  *       the same Spring code on one raw sqlite-jdbc connection
  *       ({@code SingleConnectionDataSource}), the lower bound of a lone transaction;
+ *   <li>{@value JpaWorkload#VARIANT}: a PetClinic-shaped Hibernate unit of work ({@link
+ *       JpaWorkload}: find, JPQL count, persist, commit) from {@value #JPA_THREADS} threads
+ *       against HikariCP with {@code IMMEDIATE} transactions, at every synchronous level;
  *   <li>{@value #READ_VARIANT}: point reads by primary key, each thread on its own connection
  *       with its statement prepared once, from {@value #READ_THREADS} threads against as many
  *       raw read-only sqlite-jdbc connections, on a table of {@value ReadScenario#ROWS} rows.
@@ -55,6 +59,7 @@ final class JdbcScenario implements ScenarioBench {
     static final String IMMEDIATE_HIKARI = "hikari-imm";
     static final int INSERT_THREADS = 64;
     static final int TX_THREADS = 16;
+    static final int JPA_THREADS = 32;
     static final int READ_THREADS = 8;
 
     private static final String SELECT_COUNTER = "SELECT v FROM counter WHERE id = 1";
@@ -99,14 +104,17 @@ final class JdbcScenario implements ScenarioBench {
                         .collect(Collectors.joining(", "))
                 + ") and " + threads(TX_THREADS) + " threads' TransactionTemplate + JdbcClient"
                 + " read-then-write transactions (also against HikariCP with IMMEDIATE"
-                + " transactions); one raw connection for a lone transaction; "
+                + " transactions); " + threads(JPA_THREADS) + " threads' Hibernate units of"
+                + " work against HikariCP with IMMEDIATE transactions (synchronous "
+                + levels.stream().map(Enum::name).collect(Collectors.joining(", "))
+                + "); one raw connection for a lone transaction; "
                 + threads(READ_THREADS) + " raw connections for as many threads' point reads"
                 + " (transactions and reads at " + levels.get(0) + ")";
     }
 
     @Override
     public int plannedComparisons() {
-        return options.synchronousFor(Scenario.JDBC).size() + 4;
+        return options.synchronousFor(Scenario.JDBC).size() * 2 + 4;
     }
 
     private int threads(int standard) {
@@ -141,6 +149,15 @@ final class JdbcScenario implements ScenarioBench {
                         file -> lanes(options.lanesDatabase(), file, sync, 1, 0)),
                 rep -> transactions(sink, rep, "raw", "lanes", sync, 1,
                         file -> oneConnection(file, sync)));
+
+        int units = threads(JPA_THREADS);
+        for (Synchronous level : levels) {
+            sink.compare(
+                    rep -> units(sink, rep, "lanes", level, units,
+                            file -> lanes(options.lanesDatabase(), file, level, units, 0)),
+                    rep -> units(sink, rep, IMMEDIATE_HIKARI, level, units,
+                            file -> hikari(file, level, SQLiteConfig.TransactionMode.IMMEDIATE)));
+        }
 
         int readers = threads(READ_THREADS);
         Path filled = directory.resolve("jdbc-read-" + level(sync) + ".db");
@@ -297,6 +314,25 @@ final class JdbcScenario implements ScenarioBench {
             Consistency counter = new Consistency("counter value", m.acknowledged(),
                     scalar(ds, SELECT_COUNTER));
             return RunResult.of(Scenario.JDBC, TX_VARIANT, sync, system, threads, m, counter);
+        }
+    }
+
+    private RunResult units(Sink sink, int repetition, String system, Synchronous sync,
+            int threads, Opener opener) throws Exception {
+        Path file = fresh(JpaWorkload.VARIANT, system, sync, threads, repetition);
+        sink.runStarting(label(JpaWorkload.VARIANT, system, sync, threads));
+        try (Side side = opener.open(file)) {
+            DataSource ds = side.dataSource();
+            JpaWorkload.createSchema(ds);
+            try (SessionFactory sf = JpaWorkload.sessionFactory(ds)) {
+                JpaWorkload.prime(sf);
+                Measurement m = runner.run("jdbc-jpa-" + system,
+                        thread -> JpaWorkload.unit(sf, new SplittableRandom(thread)), threads);
+                Consistency visits = new Consistency("visits", m.acknowledged(),
+                        scalar(ds, JpaWorkload.COUNT_VISITS));
+                return RunResult.of(Scenario.JDBC, JpaWorkload.VARIANT, sync, system, threads, m,
+                        visits);
+            }
         }
     }
 
