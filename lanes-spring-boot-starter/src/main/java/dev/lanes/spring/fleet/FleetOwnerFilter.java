@@ -8,6 +8,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,10 +29,17 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *
  * <p>The answer, by {@link ForwardMode}: {@code REDIRECT}: {@code 307} with {@code Location} the
  * owner's advertised address (a URL, or {@code host:port} taken with the request's scheme) plus
- * the request's path and query; {@code REJECT}: {@code 421 Misdirected Request}. Either names the
- * owner in {@value #OWNER_HEADER} and {@value #OWNER_ADDRESS_HEADER}. When no owner is known (or
- * one without an address, to redirect to), {@code 503} with {@code Retry-After: 1}. The 421 and
- * 503 carry an {@code application/problem+json} body whose {@code code} is {@code NOT_OWNER}.
+ * the request's path and query, and the query parameter {@value #HOP_PARAMETER} naming this node;
+ * {@code REJECT}: {@code 421 Misdirected Request}. Either names the owner in {@value
+ * #OWNER_HEADER} and {@value #OWNER_ADDRESS_HEADER}. When no owner is known (or one without an
+ * address, to redirect to), {@code 503} with {@code Retry-After: 1}. The 421 and 503 carry an
+ * {@code application/problem+json} body whose {@code code} is {@code NOT_OWNER}.
+ *
+ * <p><b>One hop.</b> While a tenant's ownership changes, two nodes can each see the other as its
+ * owner for a moment (each learns of the change from its own watch). A request that already
+ * carries {@value #HOP_PARAMETER} is therefore never redirected again: it gets the {@code 503}
+ * with {@code Retry-After: 1}, naming the node that sent it and the owner this node sees, so a
+ * client never follows a loop between two nodes.
  *
  * <p>Thread-safety: immutable.
  */
@@ -40,6 +48,11 @@ public final class FleetOwnerFilter extends OncePerRequestFilter {
     public static final String OWNER_HEADER = "X-Lanes-Owner";
     /** The response header that carries the owner's advertised address. */
     public static final String OWNER_ADDRESS_HEADER = "X-Lanes-Owner-Address";
+    /**
+     * The query parameter a redirect adds, naming the node that redirected; a request carrying it
+     * is not redirected again.
+     */
+    public static final String HOP_PARAMETER = "lanes-fleet-hop";
     /** The status of a request {@link ForwardMode#REJECT}ed: Misdirected Request. */
     public static final int MISDIRECTED_REQUEST = 421;
 
@@ -92,14 +105,23 @@ public final class FleetOwnerFilter extends OncePerRequestFilter {
                 response.setHeader(OWNER_ADDRESS_HEADER, elsewhere.address());
             }
         }
-        if (mode == ForwardMode.REDIRECT && elsewhere != null && !elsewhere.address().isBlank()) {
+        String sentBy = request.getParameter(HOP_PARAMETER);
+        if (mode == ForwardMode.REDIRECT && elsewhere != null && !elsewhere.address().isBlank()
+                && sentBy == null) {
             response.setStatus(HttpServletResponse.SC_TEMPORARY_REDIRECT);
-            response.setHeader("Location", location(request, elsewhere.address()));
+            response.setHeader("Location", location(request, elsewhere.address(),
+                    fleet.node().id()));
             return;
         }
         int status;
         String detail;
-        if (elsewhere == null) {
+        if (mode == ForwardMode.REDIRECT && elsewhere != null && sentBy != null) {
+            status = HttpServletResponse.SC_SERVICE_UNAVAILABLE;
+            response.setHeader("Retry-After", "1");
+            detail = "tenant " + tenant + " was sent here by node " + sentBy + ", but node "
+                    + fleet.node().id() + " sees node " + elsewhere.id() + " as its owner: its "
+                    + "ownership is changing; try again";
+        } else if (elsewhere == null) {
             status = HttpServletResponse.SC_SERVICE_UNAVAILABLE;
             response.setHeader("Retry-After", "1");
             detail = "tenant " + tenant + " is not served by node " + fleet.node().id()
@@ -120,14 +142,15 @@ public final class FleetOwnerFilter extends OncePerRequestFilter {
         response.getWriter().write(problem(status, detail, tenant, elsewhere));
     }
 
-    /** The owner's address with the request's path and query. */
-    static String location(HttpServletRequest request, String address) {
+    /** The owner's address with the request's path and query, and the hop from {@code self}. */
+    static String location(HttpServletRequest request, String address, String self) {
         String base = address.contains("://") ? address : request.getScheme() + "://" + address;
         if (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
         String query = request.getQueryString();
-        return base + request.getRequestURI() + (query == null ? "" : "?" + query);
+        String hop = HOP_PARAMETER + "=" + URLEncoder.encode(self, StandardCharsets.UTF_8);
+        return base + request.getRequestURI() + "?" + (query == null ? hop : query + "&" + hop);
     }
 
     private static String problem(int status, String detail, String tenant, Member owner) {

@@ -64,7 +64,8 @@ class FleetOwnerFilterTest {
         assertThat(reached).hasValue(0);
         assertThat(response.getStatus()).isEqualTo(307);
         assertThat(response.getHeader("Location"))
-                .isEqualTo("http://b.internal:8080/api/orders/7?expand=lines&x=%20y");
+                .isEqualTo("http://b.internal:8080/api/orders/7?expand=lines&x=%20y"
+                        + "&lanes-fleet-hop=" + StubFleetNode.SELF.id());
         assertThat(response.getHeader(FleetOwnerFilter.OWNER_HEADER)).isEqualTo("b");
         assertThat(response.getHeader(FleetOwnerFilter.OWNER_ADDRESS_HEADER))
                 .isEqualTo(B.address());
@@ -77,7 +78,42 @@ class FleetOwnerFilterTest {
         request.setScheme("https");
         request.setQueryString(null);
         MockHttpServletResponse response = run(ForwardMode.REDIRECT, request, application);
-        assertThat(response.getHeader("Location")).isEqualTo("https://10.0.0.9:8443/api/orders/7");
+        assertThat(response.getHeader("Location")).isEqualTo(
+                "https://10.0.0.9:8443/api/orders/7?lanes-fleet-hop=" + StubFleetNode.SELF.id());
+    }
+
+    /**
+     * Two nodes that each see the other as a tenant's owner for a moment: node "b" redirected a
+     * request for "t1" here, to "a", which sees "b" as the owner and would send it back; "a"
+     * answers 503 with Retry-After instead, naming who sent it and whom it sees as the owner, so
+     * no client loops between them.
+     */
+    @Test
+    void aRedirectedRequestIsNeverRedirectedAgainSoTwoNodesCannotLoopAClient() throws Exception {
+        fleet.owners.put("t1", B);
+        MockHttpServletRequest arriving = request("t1");
+        arriving.setQueryString("expand=lines&" + FleetOwnerFilter.HOP_PARAMETER + "=b");
+        arriving.setParameter("expand", "lines");
+        arriving.setParameter(FleetOwnerFilter.HOP_PARAMETER, "b");
+
+        MockHttpServletResponse second = run(ForwardMode.REDIRECT, arriving, application);
+        assertThat(reached).hasValue(0);
+        assertThat(second.getStatus()).isEqualTo(503);
+        assertThat(second.getHeader("Location")).isNull();
+        assertThat(second.getHeader("Retry-After")).isEqualTo("1");
+        assertThat(second.getHeader(FleetOwnerFilter.OWNER_HEADER)).isEqualTo("b");
+        String detail = JsonPath.read(second.getContentAsString(), "$.detail");
+        assertThat(detail).contains("sent here by node b").contains("sees node b")
+                .contains("ownership is changing");
+
+        // without the hop, the same request is redirected as before
+        assertThat(run(ForwardMode.REDIRECT, request("t1"), application).getStatus())
+                .isEqualTo(307);
+
+        // a request that carries the hop reaches the application where its tenant is served
+        fleet.owners.put("t1", StubFleetNode.SELF);
+        assertThat(run(ForwardMode.REDIRECT, arriving, application).getStatus()).isEqualTo(200);
+        assertThat(reached).hasValue(1);
     }
 
     @Test
