@@ -41,6 +41,15 @@ public interface Database extends AutoCloseable {
      * Queues a write body and returns at once. The future completes after the commit, or
      * exceptionally with a {@link LanesException}. Admission failures ({@link
      * OverloadedException}, {@link ClosedException}…) are thrown here, not put in the future.
+     *
+     * <p>Called inside a write body of this same database, the write runs only after that body's
+     * turn ends, so the body must not wait for it, and never waits forever: a wait through the
+     * returned future ({@code join}, {@code get}, a stage derived from it) is refused at once
+     * with {@link InvalidRequestException} ({@code NOT_STARTED}), the write withdrawn unrun; a
+     * wait through anything else ({@code CompletableFuture.allOf}, {@code anyOf}, a latch a
+     * callback counts down) ends once the body's thread stayed parked (any wait or sleep) for
+     * about half a second while the write is still queued: it is then withdrawn unrun, and the
+     * future fails with that same refusal. Not waited for, it commits after the body.
      */
     <T> CompletableFuture<T> writeAsync(SqlFunction<T> body);
 

@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -120,6 +123,87 @@ class SelfWriteTest {
 
         assertThat(refused.get()).isInstanceOf(InvalidRequestException.class);
         assertThat(countOf(db, "derived")).isZero();
+    }
+
+    /**
+     * {@code allOf(f).join()} waits for {@code f} through another future, which no refusal on
+     * {@code f} reaches: once the body stayed parked, the write it queued is withdrawn unrun, so
+     * {@code allOf} completes, exceptionally, and the body goes on.
+     */
+    @Test
+    void aBodyJoiningAllOfItsOwnQueuedWriteEndsAndTheWriteNeverRuns() {
+        assertTheWaitEnds(db::write, "all-of", f -> joined(CompletableFuture.allOf(f)));
+    }
+
+    /** {@code anyOf} of it and a future nothing completes: only the queued write can end it. */
+    @Test
+    void aBodyJoiningAnyOfItsOwnQueuedWriteEndsAndTheWriteNeverRuns() {
+        assertTheWaitEnds(db::write, "any-of",
+                f -> joined(CompletableFuture.anyOf(f, new CompletableFuture<>())));
+    }
+
+    /** A latch its callback counts down is no future at all: the wait on it ends the same way. */
+    @Test
+    void aBodyAwaitingALatchItsOwnQueuedWriteCountsDownEndsAndTheWriteNeverRuns() {
+        assertTheWaitEnds(db::write, "latch", f -> {
+            CountDownLatch done = new CountDownLatch(1);
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            f.whenComplete((v, e) -> {
+                seen.set(e);
+                done.countDown();
+            });
+            TestLanes.await(done, "the queued write's callback");
+            return seen.get();
+        });
+    }
+
+    /**
+     * A body run on the pool's only thread: the withdrawn write's failure cannot wait for a free
+     * pool thread to be delivered, since the parked body holds it.
+     */
+    @Test
+    void anAsyncBodyOnTheOnlyPoolThreadJoiningAllOfItsOwnQueuedWriteEnds() {
+        db = TestLanes.openWithTable(runtime.another(Lanes.builder().name("one-thread")
+                .maxThreads(1)), runtime.dir(), "one-thread.db", DatabaseOptions.DEFAULTS);
+        assertTheWaitEnds(body -> join(db.writeAsync(body)), "one-thread",
+                f -> joined(CompletableFuture.allOf(f)));
+    }
+
+    /**
+     * Runs, through {@code run}, a body that queues a write of {@code value} to its own database
+     * and then waits for it as {@code wait} does, which returns the failure the wait saw. The
+     * body went on and committed; the write ended {@code NOT_STARTED}, as its future says too,
+     * and never ran; the database goes on writing.
+     */
+    private void assertTheWaitEnds(Function<SqlFunction<String>, String> run, String value,
+            Function<CompletableFuture<String>, Throwable> wait) {
+        AtomicReference<CompletableFuture<String>> queued = new AtomicReference<>();
+        AtomicReference<Throwable> ended = new AtomicReference<>();
+        String outer = run.apply(c -> {
+            queued.set(db.writeAsync(insert(value)));
+            ended.set(wait.apply(queued.get()));
+            return insert("outer").apply(c);
+        });
+
+        assertThat(outer).isEqualTo("outer");
+        assertThat(countOf(db, "outer")).isEqualTo(1);
+        assertThat(ended.get()).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("withdrawn and never ran");
+        assertThat(((LanesException) ended.get()).outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
+        assertThat(failureOf(queued.get())).isSameAs(ended.get());
+        assertThat(countOf(db, value)).isZero();
+        assertThat(db.write(insert("after"))).isEqualTo("after");
+        assertThat(countOf(db, "after")).isEqualTo(1);
+    }
+
+    /** Joins {@code f}; the cause of its failure, or null when it succeeded. */
+    private static Throwable joined(CompletableFuture<?> f) {
+        try {
+            f.join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.lanes.internal.reader;
 
+import dev.lanes.ClosedException;
 import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
@@ -9,6 +10,7 @@ import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Statements;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A read snapshot held across calls: one reader checked out from its {@link ReaderSet} until
@@ -20,23 +22,33 @@ import java.util.concurrent.Callable;
  * thread, a virtual one hands it to the pool and parks. Writes and transaction control are
  * refused before SQLite sees them, as on every reader.
  *
+ * <p>A close of the database that does not wait for it (a shutdown, or a close past its {@code
+ * closeTimeout}) {@linkplain #abort ends} it as it ends a JDBC result set that streams: its
+ * reader goes back, and its next call fails with {@link ClosedException} saying why. Until then
+ * it is registered with its {@link ReaderSet} ({@link ReadAborts#held}).
+ *
  * <h2>Concurrency</h2>
- * One user at a time (a JDBC connection is not shared between threads at once); the lease's
- * connection is touched by whichever thread runs the current call, and the pool hand-off (a
- * future) orders one call's writes before the next one's reads. {@link #closed} is a one-way
- * latch set by the user.
+ * One user at a time (a JDBC connection is not shared between threads at once), but the
+ * database's close may end it from any thread: every call runs holding {@link #lock}, on a
+ * platform thread, so an abort waits for a statement in progress (which the close stopped
+ * inside SQLite first). The lock orders one thread's use of the lease's connection before the
+ * next one's. {@link #closed} and {@link #aborted} are written under the lock; volatile, so that
+ * a close of an ended snapshot needs no lock.
  */
-public final class ReadSnapshot implements ReadTransaction {
+public final class ReadSnapshot implements ReadTransaction, ReadAborts.HeldRead {
     private final Reads reads;
     private final ReaderSet readers;
     private final WorkerPool pool;
     private final Lease lease;
     private final String name;
     private final long maxResultBytes;
-    private boolean begun;
-    private boolean closed;
+    private final ReentrantLock lock = new ReentrantLock();
+    private boolean begun; // under lock
+    private volatile boolean closed;
+    /** Why the database's close ended the snapshot; null unless it did. */
+    private volatile String aborted;
 
-    ReadSnapshot(Reads reads, ReaderSet readers, WorkerPool pool, Lease lease, String name,
+    private ReadSnapshot(Reads reads, ReaderSet readers, WorkerPool pool, Lease lease, String name,
             long maxResultBytes) {
         this.reads = reads;
         this.readers = readers;
@@ -44,6 +56,21 @@ public final class ReadSnapshot implements ReadTransaction {
         this.lease = lease;
         this.name = name;
         this.maxResultBytes = maxResultBytes;
+    }
+
+    /**
+     * The snapshot of {@code lease}, registered with {@code readers} as a held read: ended at
+     * once when a close already stopped the set's reads.
+     */
+    static ReadSnapshot open(Reads reads, ReaderSet readers, WorkerPool pool, Lease lease,
+            String name, long maxResultBytes) {
+        ReadSnapshot s = new ReadSnapshot(reads, readers, pool, lease, name, maxResultBytes);
+        ReadAborts aborts = readers.aborts();
+        aborts.held(s);
+        if (aborts.stopped()) { // the close listed the held reads before this one
+            s.abort(aborts.why());
+        }
+        return s;
     }
 
     /**
@@ -105,13 +132,31 @@ public final class ReadSnapshot implements ReadTransaction {
     /** Ends the snapshot and returns its reader, verified clean (else replaced). Idempotent. */
     @Override
     public void close() {
+        end(null);
+    }
+
+    /**
+     * Ends the snapshot for the database's close: its reader goes back unverified (the closing
+     * set closes it), and its next call fails saying {@code why}. Waits for a call in progress.
+     */
+    @Override
+    public void abort(String why) {
+        end(why);
+    }
+
+    private void end(String why) {
         if (closed) {
             return;
         }
-        closed = true;
         onPlatform(() -> {
+            if (closed) {
+                return null; // ended from another thread meanwhile
+            }
+            closed = true;
+            aborted = why;
+            readers.aborts().released(this);
             ReaderConnection c = lease.connection;
-            boolean reusable = c == null || !begun || reads.commitClean(c);
+            boolean reusable = why == null && (c == null || !begun || reads.commitClean(c));
             readers.release(lease, reusable);
             return null;
         });
@@ -119,6 +164,12 @@ public final class ReadSnapshot implements ReadTransaction {
 
     private ReaderConnection begun() throws SQLException {
         if (closed) {
+            String why = aborted;
+            if (why != null) {
+                throw new ClosedException(name + ": the database closed (" + why + ") while "
+                        + "this read-only transaction was open; its reader went back and its "
+                        + "snapshot ended. Roll back or close the connection");
+            }
             throw new IllegalStateException(name + ": the read snapshot is closed");
         }
         ReaderConnection c = readers.connect(lease);
@@ -129,7 +180,15 @@ public final class ReadSnapshot implements ReadTransaction {
         return c;
     }
 
+    /** Runs {@code call} holding {@link #lock}, on a platform thread. */
     private <T> T onPlatform(Callable<T> call) {
-        return OnPlatform.call(reads, pool, name, call);
+        return OnPlatform.call(reads, pool, name, () -> {
+            lock.lock();
+            try {
+                return call.call();
+            } finally {
+                lock.unlock();
+            }
+        });
     }
 }

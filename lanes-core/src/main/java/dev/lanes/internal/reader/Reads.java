@@ -235,7 +235,7 @@ public final class Reads {
     public ReadSnapshot snapshot(ReadOptions options) {
         awaitWriter();
         ReadLimits limits = ReadLimits.of(options, clock);
-        return new ReadSnapshot(this, readers, pool, readers.acquire(limits.hasDeadline,
+        return ReadSnapshot.open(this, readers, pool, readers.acquire(limits.hasDeadline,
                 limits.deadline), name, maxResultBytes);
     }
 

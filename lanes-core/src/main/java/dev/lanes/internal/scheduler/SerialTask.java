@@ -36,6 +36,8 @@ public final class SerialTask {
     // guarded by the owner's lock
     private State state = State.IDLE;
     private Thread holder;
+    /** The turns begun so far: each move into {@code RUNNING} begins one. */
+    private long turns;
 
     /**
      * An idle task that was given work becomes scheduled; one running or already scheduled will
@@ -98,6 +100,16 @@ public final class SerialTask {
         return holder;
     }
 
+    /** The current turn's number (the last one begun, 0 before the first). */
+    public long turn() {
+        return turns;
+    }
+
+    /** Whether turn {@code turn} runs still. */
+    public boolean running(long turn) {
+        return state == State.RUNNING && turns == turn;
+    }
+
     /** Whether the calling thread runs the current turn. */
     public boolean heldByCurrentThread() {
         return holder == Thread.currentThread();
@@ -120,6 +132,9 @@ public final class SerialTask {
         }
         if (!legal) {
             throw new IllegalStateException("serial task: " + state + " -> " + next);
+        }
+        if (next == State.RUNNING) {
+            turns++;
         }
         state = next;
         holder = nextHolder;

@@ -35,6 +35,16 @@ final class LaneDecision {
     /** A withdrawn request's context, for its message: what held the lane, what waited. */
     record Withdrawn(boolean withdrawn, int queued, boolean pinned) {}
 
+    /** Why a queued request is taken out of the queue unrun. */
+    enum Withdrawal {
+        /** Its start timeout passed. */
+        START_TIMEOUT,
+        /** The lane's holder is about to wait for it in a body. */
+        HOLDER_WAITS,
+        /** The body that queued it stays parked in the same turn ({@link OwnLaneWatch}). */
+        BODY_PARKED
+    }
+
     /** What a close decided: the requests it failed, and whether to submit the lane. */
     record Closing(List<WriteRequest> refused, boolean schedule) {}
 

@@ -96,7 +96,7 @@ final class LaneState {
             if (waits && byHolder) {
                 throw LaneRefusals.waitInItsOwnBody(setup.name());
             }
-            r.queuedByHolder = byHolder;
+            r.queuedInTurn = byHolder ? run.turn() : 0;
             checkAdmission();
             InteractiveTransaction tx = pinned;
             if (waits && tx != null && tx.owner == Thread.currentThread()) {
@@ -170,21 +170,22 @@ final class LaneState {
     }
 
     /**
-     * Takes {@code r} out of the queue unrun, if still there: its start timeout passed, or ({@code
-     * holderOnly}) the holder is about to wait for it in a body. Null when nothing applies.
+     * Takes {@code r} out of the queue unrun, if still there, for {@code why}: {@code HOLDER_WAITS}
+     * on the holder only (never null then), {@code BODY_PARKED} while its turn runs; else null.
      */
-    Withdrawn withdraw(WriteRequest r, boolean holderOnly) {
+    Withdrawn withdraw(WriteRequest r, LaneDecision.Withdrawal why) {
         lock.lock();
         try {
-            if (holderOnly && !run.heldByCurrentThread()) {
+            if (why == LaneDecision.Withdrawal.HOLDER_WAITS ? !run.heldByCurrentThread()
+                    : why == LaneDecision.Withdrawal.BODY_PARKED && !run.running(r.queuedInTurn)) {
                 return null;
             }
             boolean out = !r.leadGranted && queue.withdraw(r);
             if (out) {
                 queue.signalRoom();
             }
-            return out || holderOnly ? new Withdrawn(out, queue.queuedWrites(), pinned != null)
-                    : null;
+            return out || why == LaneDecision.Withdrawal.HOLDER_WAITS ? new Withdrawn(out,
+                    queue.queuedWrites(), pinned != null) : null;
         } finally {
             lock.unlock();
         }
@@ -308,8 +309,7 @@ final class LaneState {
             if (tx != null) {
                 failed.addAll(unpinLocked(tx, State.UNKNOWN, "the writer was poisoned: " + cause));
             }
-            failed.addAll(failQueued(q -> LaneRefusals.poisonedBeforeItRan(setup.name(),
-                    cause)));
+            failed.addAll(failQueued(q -> LaneRefusals.poisonedBeforeItRan(setup.name(), cause)));
             return new Failed(failed, tx != null);
         } finally {
             lock.unlock();

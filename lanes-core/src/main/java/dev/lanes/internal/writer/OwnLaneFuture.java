@@ -12,7 +12,9 @@ import java.util.concurrent.TimeoutException;
  * holder would wait forever: {@link #join()} and {@link #get()} refuse it at once there, with a
  * typed {@code NOT_STARTED} refusal, and withdraw the write unrun when it is still queued. On
  * any other thread, or once the turn is over, it is an ordinary future. Stages derived from it
- * ({@code thenApply}, ...) are of this class too, so a wait on them is refused the same way.
+ * ({@code thenApply}, ...) are of this class too, so a wait on them is refused the same way. A
+ * wait through anything else ({@code allOf}, a latch a callback counts down) is not seen here:
+ * {@link OwnLaneWatch} ends it once the holder stayed parked, by withdrawing the write.
  *
  * <p>Concurrency: completed once, from the request's own future, by whoever delivers it; the
  * check asks the lane under its lock whether the calling thread holds it.

@@ -70,10 +70,12 @@ public abstract sealed class WriteRequest
      */
     long startTimeoutNanos;
     /**
-     * Whether the lane's holder queued it, from inside a body of the same lane (set under the
-     * lane's lock at admission): its future then refuses to be waited for on the holder.
+     * The lane's turn in which its holder queued it, from inside a body of the same lane (set
+     * under the lane's lock at admission); 0 when anyone else queued it. Its future then refuses
+     * to be waited for on the holder ({@link OwnLaneFuture}), and {@link OwnLaneWatch} withdraws
+     * it when that turn's holder stays parked.
      */
-    boolean queuedByHolder;
+    long queuedInTurn;
     /** The timer task that withdraws it, armed when it was queued. */
     volatile Timer.Scheduled startExpiry;
     /**

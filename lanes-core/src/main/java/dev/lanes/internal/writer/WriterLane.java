@@ -61,11 +61,13 @@ public final class WriterLane implements WorkerPool.Task {
     private final LaneState state;
     private final LaneLifecycle lifecycle = new LaneLifecycle();
     private final LaneTurn turns;
+    private final OwnLaneWatch watch;
 
     public WriterLane(LaneSetup setup) {
         this.setup = setup;
         this.state = new LaneState(setup, this);
         this.turns = new LaneTurn(setup, state, lifecycle);
+        this.watch = new OwnLaneWatch(setup, this::withdrawFromParkedBody);
     }
 
     /** The database's name, options, clock and the runtime's services it uses. */
@@ -181,11 +183,16 @@ public final class WriterLane implements WorkerPool.Task {
      * Submits a request whose caller does not wait for it now, and returns its future. Queued
      * from inside a body of this lane, the request cannot run before that body's turn ends, so
      * the future refuses to be waited for on the lane's holder ({@link OwnLaneFuture}) instead of
-     * waiting forever.
+     * waiting forever, and a wait through another future (a latch, {@code allOf}) ends once the
+     * holder stayed parked ({@link OwnLaneWatch}): the request is then withdrawn unrun.
      */
     public CompletableFuture<Object> submitAsync(WriteRequest r) {
         submit(r, false, false);
-        return r.queuedByHolder ? new OwnLaneFuture<>(this, r).following(r.future) : r.future;
+        if (r.queuedInTurn == 0) {
+            return r.future;
+        }
+        watch.queued(r);
+        return new OwnLaneFuture<>(this, r).following(r.future);
     }
 
     /**
@@ -196,7 +203,7 @@ public final class WriterLane implements WorkerPool.Task {
      *     refusal to throw
      */
     LanesException refuseWaitOnHolder(WriteRequest r) {
-        LaneDecision.Withdrawn w = state.withdraw(r, true);
+        LaneDecision.Withdrawn w = state.withdraw(r, LaneDecision.Withdrawal.HOLDER_WAITS);
         if (w == null) {
             return null;
         }
@@ -205,6 +212,24 @@ public final class WriterLane implements WorkerPool.Task {
             turns.deliverAfterTurn(r);
         }
         return LaneRefusals.joinedInItsOwnBody(name(), r.describe(), w.withdrawn());
+    }
+
+    /**
+     * On the timer: withdraws {@code r}, queued by a body that stayed parked, when it is still
+     * queued and that body's turn still runs; it fails as a wait for it on the holder does. It is
+     * delivered on the timer's thread only when no pool thread is free: the parked body may hold
+     * the last one.
+     */
+    private void withdrawFromParkedBody(WriteRequest r) {
+        if (state.withdraw(r, LaneDecision.Withdrawal.BODY_PARKED) != null) {
+            r.fail(LaneRefusals.joinedInItsOwnBody(name(), r.describe(), true));
+            WorkerPool.Snapshot pool = setup.pool().snapshot();
+            if (pool.busyThreads() < pool.maxThreads()) {
+                deliverOnPool(r);
+            } else {
+                turns.deliver(r);
+            }
+        }
     }
 
     /** Admits one step of the pinned interactive transaction; it runs ahead of the queue. */
@@ -292,12 +317,11 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     /**
-     * On the timer: fails {@code r} {@code NOT_STARTED} when it is still queued. The outcome is
-     * delivered by a pool turn, so that the metrics listener never runs on the timer's thread;
-     * foreground work, since the caller is waiting for it.
+     * On the timer: fails {@code r} {@code NOT_STARTED} when it is still queued; delivered by a
+     * pool turn ({@link #deliverOnPool}), since its caller waits for it.
      */
     private void withdrawIfUnstarted(WriteRequest r) {
-        LaneDecision.Withdrawn w = state.withdraw(r, false);
+        LaneDecision.Withdrawn w = state.withdraw(r, LaneDecision.Withdrawal.START_TIMEOUT);
         if (w == null) {
             return;
         }
@@ -306,6 +330,14 @@ public final class WriterLane implements WorkerPool.Task {
                 + TimeUnit.NANOSECONDS.toMillis(r.startTimeoutNanos) + " ms timeout ("
                 + (w.pinned() ? "an interactive transaction holds the writer, " : "") + w.queued()
                 + " other writes queued); it never ran. Retry later", null));
+        deliverOnPool(r);
+    }
+
+    /**
+     * Delivers a request withdrawn off the lane's turns by a pool turn, so that the metrics
+     * listener and the future's callbacks never run on the timer's thread; foreground work.
+     */
+    private void deliverOnPool(WriteRequest r) {
         setup.pool().submit(new WorkerPool.Task() {
             @Override
             public void runTurn() {
@@ -383,6 +415,7 @@ public final class WriterLane implements WorkerPool.Task {
     /** One turn, run by the holder; {@code first} is the leader's own request, if any. */
     private void turn(WriteRequest first) {
         LaneTurn.Done done = turns.run(first, commitObserver);
+        watch.turnEnded();
         LaneDecision.Next next = state.finishTurn();
         setup.events().used();
         act(next);
