@@ -47,8 +47,9 @@ public interface Database extends AutoCloseable {
      * returned future ({@code join}, {@code get}, a stage derived from it) is refused at once
      * with {@link InvalidRequestException} ({@code NOT_STARTED}), the write withdrawn unrun; a
      * wait through anything else ({@code CompletableFuture.allOf}, {@code anyOf}, a latch a
-     * callback counts down) ends once the body's thread stayed parked (any wait or sleep) for
-     * about half a second while the write is still queued: it is then withdrawn unrun, and the
+     * callback counts down) ends once the body's thread stayed parked on a {@code
+     * java.util.concurrent} wait (not a sleep) for about half a second while the write is still
+     * queued: it is then withdrawn unrun, and the
      * future fails with that same refusal. Not waited for, it commits after the body.
      */
     <T> CompletableFuture<T> writeAsync(SqlFunction<T> body);

@@ -78,6 +78,27 @@ class SelfWriteTest {
     }
 
     /**
+     * A sleep is no wait for a future: a body that queues a write to its own database and then
+     * sleeps past the watch's bound (the sleep is what is tested, not an ordering) keeps it, and
+     * it commits after the body.
+     */
+    @Test
+    void aBodyThatSleepsKeepsTheWriteItQueuedToItsOwnDatabase() {
+        AtomicReference<CompletableFuture<String>> queued = new AtomicReference<>();
+        db.write(c -> {
+            queued.set(db.writeAsync(insert("queued-then-slept")));
+            try {
+                Thread.sleep(1_000); // twice OwnLaneWatch's half-second bound
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return insert("outer").apply(c);
+        });
+        assertThat(join(queued.get())).isEqualTo("queued-then-slept");
+        assertThat(countOf(db, "queued-then-slept")).isEqualTo(1);
+    }
+
+    /**
      * {@code db.write(c -> db.writeAsync(...).join())} would wait for a write that can only run
      * after the body ends, and so deadlock the database for good. The wait is refused at once,
      * the queued write is withdrawn unrun, and the database goes on writing.

@@ -4,6 +4,7 @@ import dev.lanes.internal.util.Timer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -12,12 +13,14 @@ import java.util.function.Consumer;
  * CompletableFuture.allOf(f).join()}, {@code anyOf}, a latch counted down by {@code
  * f.whenComplete}. Such a write runs only after the body's turn ends, so the body would wait
  * forever. While a turn has writes its holder queued to its own lane, the timer looks at the
- * holder's thread every {@link #LOOK_NANOS}; once that thread was parked ({@code WAITING} or
- * {@code TIMED_WAITING}) at every look for {@link #PARKED_NANOS}, the lane withdraws those writes
- * still queued: they never run, and fail {@code NOT_STARTED} ({@link
- * LaneRefusals#joinedInItsOwnBody}), so that every future derived from them completes and the
- * body goes on. A body that stays parked that long for another reason loses them the same way:
- * a body does not block while writes it queued to its own database wait.
+ * holder's thread every {@link #LOOK_NANOS}; once that thread was parked on a {@code
+ * java.util.concurrent} synchronizer ({@code WAITING} or {@code TIMED_WAITING} with a {@linkplain
+ * LockSupport#getBlocker blocker}: a future, a latch, a lock) at every look for {@link
+ * #PARKED_NANOS}, the lane withdraws those writes still queued: they never run, and fail {@code
+ * NOT_STARTED} ({@link LaneRefusals#joinedInItsOwnBody}), so that every future derived from them
+ * completes and the body goes on. A body that stays parked that long on such a synchronizer for
+ * another reason loses them the same way: a body does not block while writes it queued to its
+ * own database wait. A sleep ({@code Thread.sleep}, no blocker) is not taken for such a wait.
  *
  * <h2>Concurrency</h2>
  * {@link #queued} and {@link #turnEnded} run on the lane's holder, one turn at a time (the lane
@@ -95,7 +98,9 @@ final class OwnLaneWatch {
         private void look() {
             Thread.State s = holder.getState();
             long now = setup.clock().nanoTime();
-            if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) {
+            boolean parked = (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING)
+                    && LockSupport.getBlocker(holder) != null;
+            if (!parked) {
                 parkedSince = -1;
             } else if (parkedSince < 0) {
                 parkedSince = now;
