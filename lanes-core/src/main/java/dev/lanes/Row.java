@@ -1,7 +1,6 @@
 package dev.lanes;
 
-import dev.lanes.internal.types.Converters;
-import dev.lanes.internal.types.Temporals;
+import dev.lanes.internal.types.ValueConvention;
 import dev.lanes.internal.types.Values;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -134,7 +133,7 @@ public final class Row {
     /** {@link #get(String, Class)} by zero-based position. */
     public <T> T get(int index, Class<T> type) {
         Objects.requireNonNull(type, "type");
-        return Converters.forType(type).convert(values[check(index)], columns.get(index));
+        return ValueConvention.reader(type).convert(values[check(index)], columns.get(index));
     }
 
     /** The column's value as a {@code Long}, or {@code null} when it is NULL; see the table. */
@@ -238,7 +237,7 @@ public final class Row {
 
     /** {@link #getInstant(String)} by zero-based position. */
     public Instant getInstant(int index) {
-        return Temporals.toInstant(values[check(index)], columns.get(index));
+        return ValueConvention.instant(values[check(index)], columns.get(index));
     }
 
     /**
@@ -252,7 +251,7 @@ public final class Row {
 
     /** {@link #getInstantFromEpochMillis(String)} by zero-based position. */
     public Instant getInstantFromEpochMillis(int index) {
-        return Temporals.toInstantFromEpochMillis(values[check(index)], columns.get(index));
+        return ValueConvention.instantFromEpochMillis(values[check(index)], columns.get(index));
     }
 
     /** The column's value as a {@code LocalDate} (the UTC date), or {@code null} when NULL. */
@@ -262,7 +261,7 @@ public final class Row {
 
     /** {@link #getLocalDate(String)} by zero-based position. */
     public LocalDate getLocalDate(int index) {
-        return Temporals.toLocalDate(values[check(index)], columns.get(index));
+        return ValueConvention.localDate(values[check(index)], columns.get(index));
     }
 
     /**
@@ -275,7 +274,7 @@ public final class Row {
 
     /** {@link #getLocalDateTime(String)} by zero-based position. */
     public LocalDateTime getLocalDateTime(int index) {
-        return Temporals.toLocalDateTime(values[check(index)], columns.get(index));
+        return ValueConvention.localDateTime(values[check(index)], columns.get(index));
     }
 
     /**
@@ -288,7 +287,7 @@ public final class Row {
 
     /** {@link #getOffsetDateTime(String)} by zero-based position. */
     public OffsetDateTime getOffsetDateTime(int index) {
-        return Temporals.toOffsetDateTime(values[check(index)], columns.get(index));
+        return ValueConvention.offsetDateTime(values[check(index)], columns.get(index));
     }
 
     /** The values, in column order. */
