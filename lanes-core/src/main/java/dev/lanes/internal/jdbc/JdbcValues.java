@@ -9,11 +9,11 @@ import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.util.regex.Pattern;
 
@@ -40,6 +40,7 @@ import java.util.regex.Pattern;
 final class JdbcValues {
     private static final Pattern TIME_OF_DAY =
             Pattern.compile("\\d{1,2}:\\d{2}(:\\d{2}(\\.\\d+)?)?");
+
     private JdbcValues() {}
 
     static String string(Object v) {
