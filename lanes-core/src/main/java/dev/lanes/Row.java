@@ -1,7 +1,6 @@
 package dev.lanes;
 
-import dev.lanes.internal.types.Converters;
-import dev.lanes.internal.types.Temporals;
+import dev.lanes.internal.types.ValueConvention;
 import dev.lanes.internal.types.Values;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -49,19 +48,22 @@ import java.util.UUID;
  *       getLocalDate}</td><td>see <i>Dates</i></td></tr>
  * </table>
  *
- * <p><b>Dates.</b> The date getters read what SQLite's date and time functions read, within the
- * years 0000 to 9999 (UTC) they cover:
+ * <p><b>Dates.</b> The date getters read by Lanes' value convention, the rules the data source's
+ * {@code ResultSet} reads by too, within the years 0000 to 9999 (UTC) SQLite's date functions
+ * cover:
  *
  * <ul>
  *   <li>TEXT {@code YYYY-MM-DD}, optionally with {@code T} or a space and {@code HH:MM}, {@code
  *       HH:MM:SS} or {@code HH:MM:SS.SSS} (up to nine fraction digits), optionally ending in
- *       {@code Z} or {@code ±HH:MM} (up to ±14:59, as SQLite reads): what {@code datetime()}, {@code strftime()} and {@code
- *       CURRENT_TIMESTAMP} write, what Lanes binds, and ISO-8601. Text without a zone is UTC.
- *       A day that does not exist ({@code 2024-02-31}) fails.
+ *       {@code Z} or {@code ±HH:MM} (up to ±14:59, as SQLite reads): what {@code datetime()},
+ *       {@code strftime()} and {@code CURRENT_TIMESTAMP} write, what Lanes binds, and ISO-8601.
+ *       Text without a zone is UTC. A day that does not exist ({@code 2024-02-31}) fails.
  *   <li><b>An INTEGER is Unix seconds</b>, as {@code unixepoch()} writes (and so is TEXT of
- *       digits only, as {@code strftime('%s')} writes). A value in milliseconds (as sqlite-jdbc binds a {@code java.sql.Timestamp}) is
- *       read with {@link #getInstantFromEpochMillis(String)}; read as seconds, a millisecond
- *       value after 1978 lies past the year 9999 and fails rather than giving a wrong date.
+ *       digits only, as {@code strftime('%s')} writes), from -62167219200 to 253402300799;
+ *       beyond that range, where only milliseconds name a date in those years, it is epoch
+ *       milliseconds, as sqlite-jdbc binds a {@code java.sql.Timestamp}; beyond that it fails.
+ *       A millisecond value from 1962 to 1978 reads as seconds: {@link
+ *       #getInstantFromEpochMillis(String)} reads it as milliseconds.
  *   <li>A REAL by SQLite's {@code 'auto'} rule: a Julian day number, as {@code julianday()}
  *       writes, when from 0 to below 5373484.5; otherwise Unix seconds with a fraction, as {@code
  *       unixepoch('subsec')} writes. To the millisecond, as SQLite computes.
@@ -134,7 +136,7 @@ public final class Row {
     /** {@link #get(String, Class)} by zero-based position. */
     public <T> T get(int index, Class<T> type) {
         Objects.requireNonNull(type, "type");
-        return Converters.forType(type).convert(values[check(index)], columns.get(index));
+        return ValueConvention.reader(type).convert(values[check(index)], columns.get(index));
     }
 
     /** The column's value as a {@code Long}, or {@code null} when it is NULL; see the table. */
@@ -230,7 +232,8 @@ public final class Row {
 
     /**
      * The column's value as an {@code Instant}, or {@code null} when it is NULL. An INTEGER is
-     * Unix seconds; see <i>Dates</i> in the class comment.
+     * Unix seconds, or epoch milliseconds beyond their range; see <i>Dates</i> in the class
+     * comment.
      */
     public Instant getInstant(String column) {
         return getInstant(indexOf(column));
@@ -238,7 +241,7 @@ public final class Row {
 
     /** {@link #getInstant(String)} by zero-based position. */
     public Instant getInstant(int index) {
-        return Temporals.toInstant(values[check(index)], columns.get(index));
+        return ValueConvention.instant(values[check(index)], columns.get(index));
     }
 
     /**
@@ -252,7 +255,7 @@ public final class Row {
 
     /** {@link #getInstantFromEpochMillis(String)} by zero-based position. */
     public Instant getInstantFromEpochMillis(int index) {
-        return Temporals.toInstantFromEpochMillis(values[check(index)], columns.get(index));
+        return ValueConvention.instantFromEpochMillis(values[check(index)], columns.get(index));
     }
 
     /** The column's value as a {@code LocalDate} (the UTC date), or {@code null} when NULL. */
@@ -262,7 +265,7 @@ public final class Row {
 
     /** {@link #getLocalDate(String)} by zero-based position. */
     public LocalDate getLocalDate(int index) {
-        return Temporals.toLocalDate(values[check(index)], columns.get(index));
+        return ValueConvention.localDate(values[check(index)], columns.get(index));
     }
 
     /**
@@ -275,7 +278,7 @@ public final class Row {
 
     /** {@link #getLocalDateTime(String)} by zero-based position. */
     public LocalDateTime getLocalDateTime(int index) {
-        return Temporals.toLocalDateTime(values[check(index)], columns.get(index));
+        return ValueConvention.localDateTime(values[check(index)], columns.get(index));
     }
 
     /**
@@ -288,7 +291,7 @@ public final class Row {
 
     /** {@link #getOffsetDateTime(String)} by zero-based position. */
     public OffsetDateTime getOffsetDateTime(int index) {
-        return Temporals.toOffsetDateTime(values[check(index)], columns.get(index));
+        return ValueConvention.offsetDateTime(values[check(index)], columns.get(index));
     }
 
     /** The values, in column order. */

@@ -112,12 +112,13 @@ class ConversionErrorsTest extends TypesFixture {
     }
 
     @Test
-    void epochMillisReadAsSecondsFailWithAHintInsteadOfAWrongDate() {
-        long millis = Instant.parse("2024-05-06T07:08:09.123Z").toEpochMilli();
-        Row row = select("?", millis);
-        mappingFailure(() -> row.getInstant("v"), "INTEGER " + millis, "Unix seconds",
-                "getInstantFromEpochMillis");
-        assertThat(row.getInstantFromEpochMillis("v")).isEqualTo(Instant.ofEpochMilli(millis));
+    void anIntegerBeyondSecondsAndMillisecondsFailsInsteadOfAWrongDate() {
+        long micros = Instant.parse("2024-05-06T07:08:09.123Z").toEpochMilli() * 1000;
+        Row row = select("?", micros);
+        mappingFailure(() -> row.getInstant("v"), "INTEGER " + micros, "Unix seconds",
+                "epoch milliseconds");
+        long millis = micros / 1000;
+        assertThat(select("?", millis).getInstant("v")).isEqualTo(Instant.ofEpochMilli(millis));
         mappingFailure(() -> select("?", Long.MAX_VALUE).getInstantFromEpochMillis("v"),
                 "0000 to 9999");
         mappingFailure(() -> select("julianday('0000-01-01') - 1").getInstant("v"),

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.time.ZoneId;
 import java.util.Calendar;
 import java.util.Map;
 
@@ -151,75 +152,67 @@ abstract sealed class ConvertingResultSet extends ReadOnlyResultSet permits Deta
 
     @Override
     public Date getDate(int columnIndex) throws SQLException {
-        return JdbcValues.date(value(columnIndex));
+        return JdbcValues.date(value(columnIndex), ZoneId.systemDefault());
     }
 
     @Override
     public Date getDate(String columnLabel) throws SQLException {
-        return JdbcValues.date(value(columnLabel));
+        return JdbcValues.date(value(columnLabel), ZoneId.systemDefault());
     }
 
     @Override
     public Date getDate(int columnIndex, Calendar cal) throws SQLException {
-        return JdbcValues.date(inZone(value(columnIndex), cal));
+        return JdbcValues.date(value(columnIndex), zone(cal));
     }
 
     @Override
     public Date getDate(String columnLabel, Calendar cal) throws SQLException {
-        return JdbcValues.date(inZone(value(columnLabel), cal));
+        return JdbcValues.date(value(columnLabel), zone(cal));
     }
 
     @Override
     public Time getTime(int columnIndex) throws SQLException {
-        return JdbcValues.time(value(columnIndex));
+        return JdbcValues.time(value(columnIndex), ZoneId.systemDefault());
     }
 
     @Override
     public Time getTime(String columnLabel) throws SQLException {
-        return JdbcValues.time(value(columnLabel));
+        return JdbcValues.time(value(columnLabel), ZoneId.systemDefault());
     }
 
     @Override
     public Time getTime(int columnIndex, Calendar cal) throws SQLException {
-        return JdbcValues.time(inZone(value(columnIndex), cal));
+        return JdbcValues.time(value(columnIndex), zone(cal));
     }
 
     @Override
     public Time getTime(String columnLabel, Calendar cal) throws SQLException {
-        return JdbcValues.time(inZone(value(columnLabel), cal));
+        return JdbcValues.time(value(columnLabel), zone(cal));
     }
 
     @Override
     public Timestamp getTimestamp(int columnIndex) throws SQLException {
-        return JdbcValues.timestamp(value(columnIndex));
+        return JdbcValues.timestamp(value(columnIndex), ZoneId.systemDefault());
     }
 
     @Override
     public Timestamp getTimestamp(String columnLabel) throws SQLException {
-        return JdbcValues.timestamp(value(columnLabel));
+        return JdbcValues.timestamp(value(columnLabel), ZoneId.systemDefault());
     }
 
     @Override
     public Timestamp getTimestamp(int columnIndex, Calendar cal) throws SQLException {
-        return JdbcValues.timestamp(inZone(value(columnIndex), cal));
+        return JdbcValues.timestamp(value(columnIndex), zone(cal));
     }
 
     @Override
     public Timestamp getTimestamp(String columnLabel, Calendar cal) throws SQLException {
-        return JdbcValues.timestamp(inZone(value(columnLabel), cal));
+        return JdbcValues.timestamp(value(columnLabel), zone(cal));
     }
 
-    /**
-     * Text read with a calendar is a local date-time in the calendar's zone: converted here to
-     * the epoch milliseconds it stands for; other values are absolute already.
-     */
-    private static Object inZone(Object v, Calendar calendar) throws SQLException {
-        if (calendar == null || !(v instanceof String) || ((String) v).isBlank()) {
-            return v;
-        }
-        Timestamp local = JdbcValues.timestamp(v);
-        return local.toLocalDateTime().atZone(calendar.getTimeZone().toZoneId()).toInstant()
-                .toEpochMilli();
+    /** The zone a calendar's getter reads text without a zone in: the calendar's. */
+    private static ZoneId zone(Calendar calendar) {
+        return calendar == null ? ZoneId.systemDefault() : calendar.getTimeZone().toZoneId();
     }
 
     @Override

@@ -32,11 +32,13 @@ import java.util.List;
 /**
  * A {@link PreparedStatement} of a {@link LogicalConnection}: a {@link JdbcStatement} with its
  * own SQL, whose shape ({@link StatementShape}) is found once, and its parameters. A setter
- * keeps the value as the lane binds it: the value itself (the driver converts it when it binds), the bytes
+ * keeps the value as the lane binds it: the value itself (stored by {@link
+ * dev.lanes.internal.types.ValueConvention} when it binds, as every argument Lanes binds), the bytes
  * of a binary stream, the text of a character or ASCII stream (at most its length, where one is
  * given), null for {@code setNull}. LOB objects, arrays, refs, row ids, URLs and XML are refused
  * with {@link SQLFeatureNotSupportedException}, as the driver refuses them. Calendars and target
- * types are not used: the value is bound as it is, as the driver binds it.
+ * types are not used: a {@code Timestamp} is stored as the instant it is, a {@code Date} and a
+ * {@code Time} by their date and time of day in the JVM's zone.
  *
  * <p>Not thread-safe, as every JDBC statement: one user at a time. The parameters are handed to
  * the connection as they are for each execution (it has finished with them when the execution

@@ -1,19 +1,21 @@
 package dev.lanes.internal.jdbc;
 
+import dev.lanes.MappingException;
+import dev.lanes.internal.types.ValueConvention;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Date;
+import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoField;
+import java.time.ZoneId;
+import java.util.regex.Pattern;
 
 /**
  * The conversions a JDBC result set applies to a value read off SQLite ({@code Long}, {@code
@@ -24,26 +26,20 @@ import java.time.temporal.ChronoField;
  *   <li>numbers from text take SQLite's numeric prefix ({@code ' 12abc'} is 12, {@code 'abc'}
  *       is 0); a real read as an integer is truncated; NULL reads as 0 (and {@code wasNull});
  *   <li>a boolean is an integer that is not 0;
- *   <li>dates and times: text in the driver's format {@code yyyy-MM-dd HH:mm:ss.SSS} (and ISO
- *       forms with {@code T}, fewer fraction digits or a zone), a real as a Julian day, an
- *       integer as epoch milliseconds, in the JVM's time zone;
+ *   <li>dates and times are read by Lanes' {@link ValueConvention}, the rules {@link dev.lanes.Row}
+ *       reads by, not the driver's (which reads every INTEGER as epoch milliseconds and every
+ *       REAL as a Julian day): text without a zone is a wall time in the JVM's zone (or the
+ *       calendar's), text with one that instant; {@code getObject} to {@code Instant}, {@code
+ *       OffsetDateTime}, {@code LocalDateTime} and {@code LocalDate} gives exactly what {@code
+ *       Row}'s getters give;
  *   <li>{@code getObject} gives an {@code Integer} for an integer in {@code int}'s range, else a
  *       {@code Long}, as the driver does.
  * </ul>
  * Stateless.
  */
 final class JdbcValues {
-    private static final long JULIAN_EPOCH_MILLIS = -210866760000000L; // JD 0 at noon, 4713 BC
-    private static final DateTimeFormatter TEXT_DATE_TIME = new DateTimeFormatterBuilder()
-            .appendPattern("yyyy-MM-dd")
-            .optionalStart().appendLiteral(' ').optionalEnd()
-            .optionalStart().appendLiteral('T').optionalEnd()
-            .optionalStart().appendPattern("HH:mm")
-            .optionalStart().appendPattern(":ss").optionalEnd()
-            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true).optionalEnd()
-            .optionalEnd()
-            .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
-            .toFormatter();
+    private static final Pattern TIME_OF_DAY =
+            Pattern.compile("\\d{1,2}:\\d{2}(:\\d{2}(\\.\\d+)?)?");
 
     private JdbcValues() {}
 
@@ -179,59 +175,55 @@ final class JdbcValues {
         return v;
     }
 
-    /** Epoch milliseconds of a date-time value, or null for NULL and empty text. */
-    static Long epochMillis(Object v) throws SQLException {
-        if (v == null) {
+    /**
+     * The instant a date getter reads, by {@link ValueConvention}: text without a zone is a wall
+     * time in {@code wallZone}; null for NULL and blank text, as the driver gives.
+     */
+    private static Instant instant(Object v, ZoneId wallZone) throws SQLException {
+        if (v == null || v instanceof String && ((String) v).isBlank()) {
             return null;
         }
-        if (v instanceof Long) {
-            return (Long) v;
-        }
-        if (v instanceof Double) {
-            return JULIAN_EPOCH_MILLIS + Math.round((Double) v * 86_400_000d);
-        }
-        if (v instanceof byte[]) {
-            return integerPrefix(string(v)); // the driver reads a blob as an integer
-        }
-        String text = string(v).strip();
-        if (text.isEmpty()) {
-            return null;
-        }
-        return Timestamp.valueOf(localDateTime(text)).getTime();
-    }
-
-    private static LocalDateTime localDateTime(String text) throws SQLException {
         try {
-            return LocalDateTime.parse(text, TEXT_DATE_TIME);
-        } catch (DateTimeParseException notLocal) {
-            try {
-                return OffsetDateTime.parse(text.replace(' ', 'T')).atZoneSameInstant(
-                        java.time.ZoneId.systemDefault()).toLocalDateTime();
-            } catch (DateTimeParseException e) {
-                throw new SQLException("Error parsing time stamp: '" + text + "'", e);
-            }
+            return ValueConvention.instant(v instanceof String ? ((String) v).strip() : v, "?",
+                    wallZone);
+        } catch (MappingException e) {
+            throw unreadable(e);
         }
     }
 
-    static Timestamp timestamp(Object v) throws SQLException {
-        if (v instanceof String && !((String) v).isBlank()) {
-            return Timestamp.valueOf(localDateTime(((String) v).strip())); // keeps nanoseconds
+    /** A {@code java.time} reading of {@link ValueConvention}; null for blank text too. */
+    private static <T> T reading(Object v, Class<T> type) throws SQLException {
+        if (v instanceof String && ((String) v).isBlank()) {
+            return null;
         }
-        Long millis = epochMillis(v);
-        return millis == null ? null : new Timestamp(millis);
+        try {
+            return ValueConvention.reader(type).convert(
+                    v instanceof String ? ((String) v).strip() : v, "?");
+        } catch (MappingException e) {
+            throw unreadable(e);
+        }
     }
 
-    static Date date(Object v) throws SQLException {
-        Long millis = epochMillis(v);
-        return millis == null ? null : new Date(millis);
+    private static SQLException unreadable(MappingException e) {
+        return new SQLDataException(e.getMessage(), "22007", e);
     }
 
-    static Time time(Object v) throws SQLException {
-        if (v instanceof String && ((String) v).strip().matches("\\d{1,2}:\\d{2}(:\\d{2}(\\.\\d+)?)?")) {
+    static Timestamp timestamp(Object v, ZoneId wallZone) throws SQLException {
+        Instant t = instant(v, wallZone);
+        return t == null ? null : Timestamp.from(t); // keeps nanoseconds
+    }
+
+    static Date date(Object v, ZoneId wallZone) throws SQLException {
+        Instant t = instant(v, wallZone);
+        return t == null ? null : new Date(t.toEpochMilli());
+    }
+
+    static Time time(Object v, ZoneId wallZone) throws SQLException {
+        if (v instanceof String && TIME_OF_DAY.matcher(((String) v).strip()).matches()) {
             return Time.valueOf(LocalTime.parse(((String) v).strip()).withNano(0));
         }
-        Long millis = epochMillis(v);
-        return millis == null ? null : new Time(millis);
+        Instant t = instant(v, wallZone);
+        return t == null ? null : new Time(t.toEpochMilli());
     }
 
     /** {@code getObject(column, type)} for the types sqlite-jdbc converts to. */
@@ -256,20 +248,16 @@ final class JdbcValues {
         } else if (type == byte[].class) {
             converted = bytes(v);
         } else if (type == Timestamp.class) {
-            converted = timestamp(v);
+            converted = timestamp(v, ZoneId.systemDefault());
         } else if (type == Date.class) {
-            converted = date(v);
+            converted = date(v, ZoneId.systemDefault());
         } else if (type == Time.class) {
-            converted = time(v);
-        } else if (type == LocalDateTime.class) {
-            Timestamp t = timestamp(v);
-            converted = t == null ? null : t.toLocalDateTime();
-        } else if (type == LocalDate.class) {
-            converted = v instanceof String && ((String) v).isBlank() ? null
-                    : v instanceof String && ((String) v).strip().length() <= 10
-                    ? parseDate(((String) v).strip()) : localDate(v);
+            converted = time(v, ZoneId.systemDefault());
+        } else if (type == Instant.class || type == OffsetDateTime.class
+                || type == LocalDateTime.class || type == LocalDate.class) {
+            converted = reading(v, type);
         } else if (type == LocalTime.class) {
-            Time t = time(v);
+            Time t = time(v, ZoneId.systemDefault());
             converted = t == null ? null : t.toLocalTime();
         } else if (type == Object.class) {
             converted = object(v);
@@ -288,18 +276,5 @@ final class JdbcValues {
             return v;
         }
         throw new SQLException("Bad value for type " + type.getSimpleName());
-    }
-
-    private static LocalDate parseDate(String text) throws SQLException {
-        try {
-            return LocalDate.parse(text);
-        } catch (DateTimeParseException e) {
-            throw new SQLException("Error parsing date: '" + text + "'", e);
-        }
-    }
-
-    private static LocalDate localDate(Object v) throws SQLException {
-        Timestamp t = timestamp(v);
-        return t == null ? null : t.toLocalDateTime().toLocalDate();
     }
 }

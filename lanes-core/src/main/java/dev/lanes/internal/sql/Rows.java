@@ -5,6 +5,7 @@ import dev.lanes.Row;
 import dev.lanes.internal.sqlite.DriverInternals;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.types.Parameters;
+import dev.lanes.internal.types.ValueConvention;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -28,14 +29,14 @@ public final class Rows {
     private Rows() {}
 
     /**
-     * Binds {@code args} to the parameters of {@code s}, each encoded by {@link Parameters}; as
+     * Binds {@code args} to the parameters of {@code s}, each stored by {@link ValueConvention}; as
      * many arguments as the statement has parameters, or {@link
      * dev.lanes.InvalidRequestException} before SQLite runs anything.
      */
     public static void bind(PreparedStatement s, Object[] args) throws SQLException {
         Parameters.checkCount(s.getParameterMetaData().getParameterCount(), args.length);
         for (int i = 0; i < args.length; i++) {
-            s.setObject(i + 1, Parameters.encode(args[i], i + 1));
+            s.setObject(i + 1, ValueConvention.store(args[i], i + 1));
         }
     }
 

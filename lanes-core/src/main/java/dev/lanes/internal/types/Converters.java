@@ -24,10 +24,10 @@ public final class Converters {
             Map.entry(byte[].class, Values::toBytes),
             Map.entry(BigDecimal.class, Values::toBigDecimal),
             Map.entry(UUID.class, Values::toUuid),
-            Map.entry(Instant.class, Temporals::toInstant),
-            Map.entry(LocalDate.class, Temporals::toLocalDate),
-            Map.entry(LocalDateTime.class, Temporals::toLocalDateTime),
-            Map.entry(OffsetDateTime.class, Temporals::toOffsetDateTime));
+            Map.entry(Instant.class, ValueConvention::instant),
+            Map.entry(LocalDate.class, ValueConvention::localDate),
+            Map.entry(LocalDateTime.class, ValueConvention::localDateTime),
+            Map.entry(OffsetDateTime.class, ValueConvention::offsetDateTime));
 
     /** The supported types, for error messages. */
     static final String SUPPORTED = "Long/long, Integer/int, Double/double, Boolean/boolean, "

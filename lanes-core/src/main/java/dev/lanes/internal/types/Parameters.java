@@ -31,17 +31,18 @@ import java.util.UUID;
  *   <li>{@code Character} and any other {@code CharSequence}: TEXT, its characters;
  *   <li>{@code BigInteger}: TEXT, its decimal digits; {@code LocalTime}: TEXT {@code
  *       HH:MM:SS[.fraction]}, which SQLite's {@code time()} reads;
- *   <li>{@code java.util.Date} and its {@code java.sql} subclasses ({@code Date}, {@code Time},
- *       {@code Timestamp}, which JDBC's setters take): handed to the driver, which stores them
- *       by its {@code date_class} setting;
+ *   <li>{@code java.util.Date} and {@code java.sql.Timestamp} (nanoseconds kept): TEXT, as an
+ *       {@code Instant}; {@code java.sql.Date}: TEXT {@code YYYY-MM-DD}, its date in the JVM's
+ *       zone; {@code java.sql.Time}: TEXT {@code HH:MM:SS}, its time of day in the JVM's zone
+ *       (never the driver's epoch milliseconds, which a date reading would take for seconds);
  *   <li>anything else is refused: nothing is stored as its {@code toString()}.
  * </ul>
  *
  * Text must be valid UTF-16: a lone surrogate is refused, since SQLite would store it as
  * {@code ?}. A refused value fails the statement with {@link InvalidRequestException} before
  * SQLite ran it; its cause is a {@link Refusal} carrying the SQLState that the JDBC data source
- * reports. Every path that binds a value (the native API and JDBC) comes here, so this class
- * alone decides how a value is stored.
+ * reports. Every path that binds a value (the native API and JDBC) comes here through {@link
+ * ValueConvention#store}, so this class alone decides how a value is stored.
  */
 public final class Parameters {
     private Parameters() {}
@@ -52,7 +53,7 @@ public final class Parameters {
      * @param position the parameter's one-based position, for the error message
      * @throws InvalidRequestException when the value has no faithful encoding
      */
-    public static Object encode(Object value, int position) {
+    static Object encode(Object value, int position) {
         if (value instanceof String) {
             String text = (String) value;
             int bad = loneSurrogate(text);
@@ -108,7 +109,7 @@ public final class Parameters {
                     ? Temporals.format(t) : outOfRange(position, value);
         }
         if (value instanceof java.util.Date) {
-            return value;
+            return date((java.util.Date) value, position);
         }
         if (value instanceof BigInteger || value instanceof LocalTime) {
             return value.toString(); // decimal digits; ISO HH:MM:SS[.fraction], as time() reads
@@ -202,6 +203,19 @@ public final class Parameters {
         public synchronized Throwable fillInStackTrace() {
             return this; // the InvalidRequestException it causes has the stack
         }
+    }
+
+    /** The JDBC date types, each as the {@code java.time} type it stands for. */
+    private static String date(java.util.Date value, int position) {
+        if (value instanceof java.sql.Date) {
+            LocalDate d = ((java.sql.Date) value).toLocalDate();
+            return Temporals.inRange(d) ? Temporals.format(d) : outOfRange(position, value);
+        }
+        if (value instanceof java.sql.Time) {
+            return Temporals.format(((java.sql.Time) value).toLocalTime());
+        }
+        Instant t = value.toInstant(); // a Timestamp's keeps its nanoseconds
+        return Temporals.inRange(t) ? Temporals.format(t) : outOfRange(position, value);
     }
 
     private static String outOfRange(int position, Object value) {
