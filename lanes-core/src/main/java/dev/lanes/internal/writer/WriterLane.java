@@ -14,6 +14,7 @@ import dev.lanes.WriteObservation;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
@@ -103,12 +104,12 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     public WriteRequest statement(StatementShape shape, Object[] args) {
-        return statement(shape, args, WriteRequest.Returns.COUNT);
+        return statement(shape, args, Returns.COUNT);
     }
 
     /** A statement whose shape its caller admitted. */
     public WriteRequest statement(StatementShape shape, Object[] args,
-            WriteRequest.Returns returns) {
+            Returns returns) {
         return started(new WriteRequest.StatementWrite(shape, args, returns,
                 clock().nanoTime()));
     }
