@@ -477,7 +477,10 @@ public interface Database extends AutoCloseable {
      */
     Subscription onTransactionStateChange(java.util.function.Consumer<Boolean> listener);
 
-    /** A point-in-time view of the database; never touches SQLite. */
+    /**
+     * A point-in-time view of the database: its state, its writer, readers and checkpoints; never
+     * touches SQLite.
+     */
     DatabaseDiagnostics diagnostics();
 
     /**

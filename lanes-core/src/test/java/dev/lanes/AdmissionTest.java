@@ -50,8 +50,8 @@ class AdmissionTest {
                 assertThat(e.retryable()).isTrue();
                 assertThat(e.getMessage()).contains("writeQueueCapacity");
             }
-            assertThat(db.diagnostics().overloads()).isEqualTo(2);
-            assertThat(db.diagnostics().queuedWrites()).isEqualTo(2);
+            assertThat(db.diagnostics().writer().counters().overloads()).isEqualTo(2);
+            assertThat(db.diagnostics().writer().queued()).isEqualTo(2);
 
             blocker.release();
             assertThat(join(q1)).isEqualTo("q1");
@@ -79,7 +79,7 @@ class AdmissionTest {
             waiter.start();
             // Parked with a deadline: it is inside the wait for room, not yet admitted.
             TestLanes.awaitParked(waiter, Thread.State.TIMED_WAITING);
-            assertThat(db.diagnostics().queuedWrites()).isEqualTo(2);
+            assertThat(db.diagnostics().writer().queued()).isEqualTo(2);
 
             blocker.release();
             join(q1);
@@ -89,7 +89,7 @@ class AdmissionTest {
         assertThat(waiter.isAlive()).isFalse();
         assertThat(outcome.get()).isEqualTo("patient");
         assertThat(countOf(db, "patient")).isEqualTo(1);
-        assertThat(db.diagnostics().overloads()).isZero();
+        assertThat(db.diagnostics().writer().counters().overloads()).isZero();
     }
 
     @Test

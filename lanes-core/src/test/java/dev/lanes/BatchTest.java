@@ -67,7 +67,7 @@ class BatchTest {
     @Test
     void aFailingStatementStopsTheBatchAndRollsBackAllOfIt() {
         db.execute("INSERT INTO t(id, v) VALUES (1, 'existing')");
-        long committedBefore = db.diagnostics().committedWrites();
+        long committedBefore = db.diagnostics().writer().counters().committed();
 
         BatchFailedException e = catchThrowableOfType(BatchFailedException.class,
                 () -> db.executeBatch(List.of(
@@ -88,8 +88,8 @@ class BatchTest {
 
         assertThat(db.query("SELECT id, v FROM t ORDER BY id")).hasSize(1);
         assertThat(countOf(db, "existing")).as("statement 1's update rolled back").isEqualTo(1);
-        assertThat(db.diagnostics().committedWrites()).isEqualTo(committedBefore);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().counters().committed()).isEqualTo(committedBefore);
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.executeBatch(List.of(Statement.of("INSERT INTO t(v) VALUES ('after')"))))
                 .containsExactly(1);
     }
@@ -101,9 +101,9 @@ class BatchTest {
         CompletableFuture<int[]> batch = CompletableFuture.supplyAsync(() -> db.executeBatch(List.of(
                 Statement.of("INSERT INTO t(v) VALUES ('batch-0')"),
                 Statement.of("INSERT INTO no_such_table VALUES (1)"))));
-        TestLanes.awaitTrue("the batch to queue", () -> db.diagnostics().queuedWrites() == 2);
+        TestLanes.awaitTrue("the batch to queue", () -> db.diagnostics().writer().queued() == 2);
         CompletableFuture<String> after = db.writeAsync(insert("after"));
-        long groupsBefore = db.diagnostics().groupsCommitted();
+        long groupsBefore = db.diagnostics().writer().counters().groupsCommitted();
         blocker.release();
 
         assertThat(join(before)).isEqualTo("before");
@@ -116,15 +116,15 @@ class BatchTest {
         assertThat(countOf(db, "before")).isEqualTo(1);
         assertThat(countOf(db, "after")).isEqualTo(1);
         // The blocker's group, then one group holding the three queued requests.
-        assertThat(db.diagnostics().groupsCommitted() - groupsBefore).isEqualTo(2);
+        assertThat(db.diagnostics().writer().counters().groupsCommitted() - groupsBefore).isEqualTo(2);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"COMMIT", "BEGIN", "begin immediate", "END", "ROLLBACK",
         "SAVEPOINT s", "RELEASE s", "  /* hidden */ commit", "-- hidden\nROLLBACK"})
     void transactionControlAnywhereInTheBatchIsRefusedBeforeAnythingRuns(String control) {
-        long committedBefore = db.diagnostics().committedWrites();
-        long failedBefore = db.diagnostics().failedWrites();
+        long committedBefore = db.diagnostics().writer().counters().committed();
+        long failedBefore = db.diagnostics().writer().counters().failed();
 
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
                 () -> db.executeBatch(List.of(
@@ -138,8 +138,8 @@ class BatchTest {
         assertThat(e.getMessage()).contains("batch.db").contains("statement 2 of the batch");
         assertThat(scalar(db, "SELECT count(*) FROM t")).as("nothing ran, not even the first")
                 .isZero();
-        assertThat(db.diagnostics().committedWrites()).isEqualTo(committedBefore);
-        assertThat(db.diagnostics().failedWrites()).as("refused before it was a request")
+        assertThat(db.diagnostics().writer().counters().committed()).isEqualTo(committedBefore);
+        assertThat(db.diagnostics().writer().counters().failed()).as("refused before it was a request")
                 .isEqualTo(failedBefore);
     }
 
@@ -179,9 +179,9 @@ class BatchTest {
 
         DatabaseDiagnostics after = db.diagnostics();
         assertThat(Arrays.stream(counts).sum()).isEqualTo(20);
-        assertThat(after.committedWrites() - before.committedWrites()).isEqualTo(1);
-        assertThat(after.groupsCommitted() - before.groupsCommitted()).isEqualTo(1);
-        assertThat(after.writer().acquisitions() - before.writer().acquisitions()).isEqualTo(1);
+        assertThat(after.writer().counters().committed() - before.writer().counters().committed()).isEqualTo(1);
+        assertThat(after.writer().counters().groupsCommitted() - before.writer().counters().groupsCommitted()).isEqualTo(1);
+        assertThat(after.writer().counters().acquisitions() - before.writer().counters().acquisitions()).isEqualTo(1);
         assertThat(db.changeVersion() - versionBefore).isEqualTo(1);
     }
 

@@ -112,8 +112,8 @@ class ChangeNotificationTest {
     @Test
     void theVersionIncreasesOncePerCommitGroupNotPerWrite() {
         long v0 = db.changeVersion();
-        long groups0 = db.diagnostics().groupsCommitted();
-        long writes0 = db.diagnostics().committedWrites();
+        long groups0 = db.diagnostics().writer().counters().groupsCommitted();
+        long writes0 = db.diagnostics().writer().counters().committed();
         List<CompletableFuture<String>> queued = new ArrayList<>();
         try (Blocker blocker = block(db, insert("blocker"))) {
             for (int i = 0; i < 5; i++) {
@@ -123,8 +123,8 @@ class ChangeNotificationTest {
             join(blocker.future);
         }
         queued.forEach(TestLanes::join);
-        long groups = db.diagnostics().groupsCommitted() - groups0;
-        long writes = db.diagnostics().committedWrites() - writes0;
+        long groups = db.diagnostics().writer().counters().groupsCommitted() - groups0;
+        long writes = db.diagnostics().writer().counters().committed() - writes0;
         assertThat(writes).isEqualTo(6);
         assertThat(groups).as("the queued writes shared a commit").isLessThan(writes);
         assertThat(db.changeVersion() - v0).isEqualTo(groups);
@@ -170,7 +170,7 @@ class ChangeNotificationTest {
         assertThat(recorder.next().version()).isEqualTo(v0 + 2);
         assertThat(throwingCalls).hasValue(4);
         assertThat(TestLanes.countOf(db, "two")).isEqualTo(1);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test

@@ -196,7 +196,7 @@ class CommitFenceTest {
                 () -> db.execute("INSERT INTO t(v) VALUES ('later')"),
                 WriterPoisonedException.class);
         assertThat(later.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
-        assertThat(db.diagnostics().poisonCause().orElseThrow()).contains("commit fence");
+        assertThat(db.diagnostics().writer().poisonCause().orElseThrow()).contains("commit fence");
         assertThat(rows()).isEqualTo(1); // the write did commit here; the caller was told unknown
     }
 

@@ -333,7 +333,7 @@ class CorkTest {
         Transaction tx = db.begin();
         CompletableFuture<Void> corking = CompletableFuture.runAsync(db::cork, helper);
         awaitTrue("cork() to queue behind the transaction",
-                () -> db.diagnostics().queuedWrites() == 1);
+                () -> db.diagnostics().writer().queued() == 1);
 
         Throwable uncork = null;
         try {

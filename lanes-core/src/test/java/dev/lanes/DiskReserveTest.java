@@ -189,9 +189,9 @@ class DiskReserveTest {
         assertThat(size(wal(db))).as("the WAL is untouched").isEqualTo(walBytes);
         assertThat(db.isTransactionOpen()).isFalse();
         DatabaseDiagnostics d = db.diagnostics();
-        assertThat(d.writerPoisoned()).isFalse();
+        assertThat(d.writer().poisoned()).isFalse();
         assertThat(d.state()).isEqualTo(DatabaseState.RUNNING);
-        assertThat(d.writer().unknownOutcomes()).isZero();
+        assertThat(d.writer().counters().unknownOutcomes()).isZero();
         // Reads go on at the floor.
         assertThat(db.query("SELECT sum(length(v)) AS n FROM blobs").get(0).getLong("n"))
                 .isEqualTo(rows * ROW_BYTES);
@@ -226,7 +226,7 @@ class DiskReserveTest {
         refused(CapacityFloorException.class,
                 () -> reopened.execute("INSERT INTO blobs(v) VALUES (x'00')"));
         assertThat(rows(reopened)).isEqualTo(rows);
-        assertThat(reopened.diagnostics().writerPoisoned()).isFalse();
+        assertThat(reopened.diagnostics().writer().poisoned()).isFalse();
         assertSqliteNeverRanOutOfSpace();
     }
 
@@ -253,7 +253,7 @@ class DiskReserveTest {
         assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
         assertThat(e.getMessage()).contains("VACUUM needs").contains("vacuum.db");
         assertThat(size(db.path())).isEqualTo(dbBytes);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertSqliteNeverRanOutOfSpace();
     }
 
@@ -277,7 +277,7 @@ class DiskReserveTest {
         assertThat(busy).as("SQLite's busy flag of the TRUNCATE checkpoint").isZero();
         assertThat(size(wal(db))).as("the WAL was truncated").isZero();
         assertThat(rows(db)).isEqualTo(rows);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertSqliteNeverRanOutOfSpace();
     }
 
@@ -306,7 +306,7 @@ class DiskReserveTest {
         assertThat(usable()).isGreaterThan(RESERVE);
         assertThat(db.execute("INSERT INTO blobs(v) VALUES (x'00')")).isEqualTo(1);
         assertThat(rows(db)).isEqualTo(3);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertSqliteNeverRanOutOfSpace();
     }
 

@@ -77,7 +77,7 @@ class FailureIsolationTest {
             }
         }
         DatabaseDiagnostics after = db.diagnostics();
-        assertThat(after.failedWrites() - before.failedWrites()).isEqualTo(failures.size());
+        assertThat(after.writer().counters().failed() - before.writer().counters().failed()).isEqualTo(failures.size());
     }
 
     @Test
@@ -142,7 +142,7 @@ class FailureIsolationTest {
         }
         assertThat(countOf(db, "err")).isZero();
         assertThat(db.write(insert("later"))).isEqualTo("later");
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test

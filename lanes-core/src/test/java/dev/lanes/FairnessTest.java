@@ -133,8 +133,8 @@ class FairnessTest {
                     "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")));
         }
         created.forEach(TestLanes::join);
-        assertThat(flooding.get(0).diagnostics().background()).isEqualTo(markBackground);
-        assertThat(foreground.diagnostics().background()).isFalse();
+        assertThat(flooding.get(0).diagnostics().writer().background()).isEqualTo(markBackground);
+        assertThat(foreground.diagnostics().writer().background()).isFalse();
 
         // Foreground writes go through writeAsync, so every one of them takes the pool (a
         // synchronous write from this platform thread would lead its own turn and never

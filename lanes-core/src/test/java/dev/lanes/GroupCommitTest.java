@@ -74,8 +74,8 @@ class GroupCommitTest {
         DatabaseDiagnostics after = db.diagnostics(); // before the queries below, which count too
 
         long total = (long) threads * writesPerThread;
-        assertThat(after.committedWrites() - before.committedWrites()).isEqualTo(total);
-        assertThat(after.failedWrites() - before.failedWrites()).isZero();
+        assertThat(after.writer().counters().committed() - before.writer().counters().committed()).isEqualTo(total);
+        assertThat(after.writer().counters().failed() - before.writer().counters().failed()).isZero();
         assertThat(scalar(db, "SELECT count(*) FROM w")).isEqualTo(total);
         assertThat(scalar(db, "SELECT count(DISTINCT thread) FROM w")).isEqualTo(threads);
         assertThat(scalar(db, "SELECT count(*) FROM (SELECT thread FROM w GROUP BY thread "
@@ -103,7 +103,7 @@ class GroupCommitTest {
             for (int i = 0; i < 50; i++) {
                 burst.add(db.writeAsync(TestLanes.insert("burst-" + i)));
             }
-            assertThat(db.diagnostics().queuedWrites()).isEqualTo(50);
+            assertThat(db.diagnostics().writer().queued()).isEqualTo(50);
             blocker.release();
             join(blocker.future);
         }
@@ -112,11 +112,11 @@ class GroupCommitTest {
         }
         DatabaseDiagnostics after = db.diagnostics();
 
-        long committed = after.committedWrites() - before.committedWrites();
-        long groups = after.groupsCommitted() - before.groupsCommitted();
+        long committed = after.writer().counters().committed() - before.writer().counters().committed();
+        long groups = after.writer().counters().groupsCommitted() - before.writer().counters().groupsCommitted();
         assertThat(committed).isEqualTo(51);
         assertThat(groups).as("the blocker's group and one group for the burst").isEqualTo(2);
-        assertThat(after.groupsCommitted()).isLessThan(after.committedWrites());
+        assertThat(after.writer().counters().groupsCommitted()).isLessThan(after.writer().counters().committed());
         assertThat(scalar(db, "SELECT count(*) FROM t WHERE v LIKE 'burst-%'")).isEqualTo(50);
     }
 
@@ -136,8 +136,8 @@ class GroupCommitTest {
         burst.forEach(TestLanes::join);
         DatabaseDiagnostics after = db.diagnostics();
 
-        assertThat(after.committedWrites() - before.committedWrites()).isEqualTo(51);
-        assertThat(after.groupsCommitted() - before.groupsCommitted())
+        assertThat(after.writer().counters().committed() - before.writer().counters().committed()).isEqualTo(51);
+        assertThat(after.writer().counters().groupsCommitted() - before.writer().counters().groupsCommitted())
                 .as("1 blocker group + ceil(50 / 8) groups").isEqualTo(1 + 7);
     }
 

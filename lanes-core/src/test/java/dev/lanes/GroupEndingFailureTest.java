@@ -63,7 +63,7 @@ class GroupEndingFailureTest {
         List<CompletableFuture<String>> early = new ArrayList<>();
         List<CompletableFuture<String>> late = new ArrayList<>();
         CompletableFuture<Object> culprit;
-        long replaysBefore = db.diagnostics().replays();
+        long replaysBefore = db.diagnostics().writer().counters().replays();
         try (Blocker blocker = block(db)) {
             for (int i = 0; i < 3; i++) {
                 early.add(db.writeAsync(counted("early-" + i, earlyRuns)));
@@ -94,8 +94,8 @@ class GroupEndingFailureTest {
         assertThat(earlyRuns.get()).as("bodies that ran before the culprit ran again")
                 .isGreaterThan(3);
         assertThat(lateRuns.get()).isGreaterThanOrEqualTo(3);
-        assertThat(db.diagnostics().replays() - replaysBefore).isPositive();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().counters().replays() - replaysBefore).isPositive();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     /**
@@ -132,7 +132,7 @@ class GroupEndingFailureTest {
         }
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t WHERE v LIKE 'innocent-%'"))
                 .isEqualTo(48);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test
@@ -169,7 +169,7 @@ class GroupEndingFailureTest {
             // db.execute from another thread joins the queued group as a single statement.
             statement = CompletableFuture.supplyAsync(
                     () -> db.execute("INSERT INTO uniq(v) VALUES ('taken')"));
-            TestLanes.awaitTrue("the statement to be queued", () -> db.diagnostics().queuedWrites() == 2);
+            TestLanes.awaitTrue("the statement to be queued", () -> db.diagnostics().writer().queued() == 2);
             innocents.add(db.writeAsync(insert("b")));
             blocker.release();
         }
@@ -208,7 +208,7 @@ class GroupEndingFailureTest {
         assertThat(join(after)).isEqualTo("after");
         assertThat(countOf(db, "before")).isEqualTo(1);
         assertThat(countOf(db, "after")).isEqualTo(1);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.write(insert("later"))).isEqualTo("later");
     }
 

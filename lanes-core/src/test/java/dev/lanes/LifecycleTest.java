@@ -95,7 +95,7 @@ class LifecycleTest {
     @Test
     void shutdownNowFailsQueuedWorkNotStartedWhileTheRunningTurnFinishes() {
         Database db = runtime.openWithTable("now.db");
-        long failedBefore = db.diagnostics().failedWrites();
+        long failedBefore = db.diagnostics().writer().counters().failed();
         List<CompletableFuture<String>> queued = new ArrayList<>();
         CompletableFuture<Void> shutdown;
         Blocker running = block(db, c -> insert("running").apply(c));
@@ -117,7 +117,7 @@ class LifecycleTest {
         assertThat(join(running.future)).isEqualTo("running");
         join(shutdown);
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
-        assertThat(db.diagnostics().failedWrites() - failedBefore).isEqualTo(10);
+        assertThat(db.diagnostics().writer().counters().failed() - failedBefore).isEqualTo(10);
 
         Database reopened = runtime.lanes().open(db.path());
         assertThat(countOf(reopened, "running")).isEqualTo(1);

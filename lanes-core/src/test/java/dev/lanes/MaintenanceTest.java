@@ -67,7 +67,7 @@ class MaintenanceTest {
 
     @Test
     void maintenanceReturnsItsBodysValueAndCountsAsCommitted() {
-        long before = db.diagnostics().committedWrites();
+        long before = db.diagnostics().writer().counters().committed();
         String mode = db.maintenance(c -> {
             try (ResultSet rs = c.createStatement().executeQuery("PRAGMA journal_mode")) {
                 rs.next();
@@ -75,7 +75,7 @@ class MaintenanceTest {
             }
         });
         assertThat(mode).isEqualToIgnoringCase("wal");
-        assertThat(db.diagnostics().committedWrites()).isEqualTo(before + 1);
+        assertThat(db.diagnostics().writer().counters().committed()).isEqualTo(before + 1);
     }
 
     @Test
@@ -88,8 +88,8 @@ class MaintenanceTest {
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
         DatabaseDiagnostics d = db.diagnostics();
-        assertThat(d.writerPoisoned()).isTrue();
-        assertThat(d.poisonCause()).isPresent();
+        assertThat(d.writer().poisoned()).isTrue();
+        assertThat(d.writer().poisonCause()).isPresent();
         WriterPoisonedException later = catchThrowableOfType(WriterPoisonedException.class,
                 () -> db.write(insert("later")));
         assertThat(later.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
@@ -100,7 +100,7 @@ class MaintenanceTest {
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
                 () -> db.maintenance(c -> c.createStatement().execute("BEGIN")));
         assertThat(e).isNotNull();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.write(insert("ok"))).isEqualTo("ok");
         assertThat(countOf(db, "ok")).isEqualTo(1);
     }

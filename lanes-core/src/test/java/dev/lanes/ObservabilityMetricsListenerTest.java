@@ -91,7 +91,7 @@ class ObservabilityMetricsListenerTest {
             assertThat(countOf(db, "queued-3")).isEqualTo(1);
             assertThat(countOf(db, "refused")).isZero();
             assertThat(countOf(db, "in-tx")).isEqualTo(1);
-            assertThat(db.diagnostics().writerPoisoned()).isFalse();
+            assertThat(db.diagnostics().writer().poisoned()).isFalse();
             runtime.close();
         }
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);

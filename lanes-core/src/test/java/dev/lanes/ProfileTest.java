@@ -94,7 +94,7 @@ class ProfileTest {
         try {
             queued = CompletableFuture.supplyAsync(() -> db.profiled().execute("INSERT INTO t(v) VALUES (?)", "late"));
             TestLanes.awaitTrue("the profiled write to queue",
-                    () -> db.diagnostics().queuedWrites() == 1);
+                    () -> db.diagnostics().writer().queued() == 1);
             queuedSeen = System.nanoTime();
             // time passes while it waits; this orders nothing
             while (System.nanoTime() - queuedSeen < TimeUnit.MILLISECONDS.toNanos(30)) {

@@ -74,8 +74,8 @@ class ScriptTest {
         assertThat(db.executeScript(SCHEMA)).isEqualTo(6);
 
         DatabaseDiagnostics after = db.diagnostics();
-        assertThat(after.committedWrites() - before.committedWrites()).isEqualTo(1);
-        assertThat(after.groupsCommitted() - before.groupsCommitted()).isEqualTo(1);
+        assertThat(after.writer().counters().committed() - before.writer().counters().committed()).isEqualTo(1);
+        assertThat(after.writer().counters().groupsCommitted() - before.writer().counters().groupsCommitted()).isEqualTo(1);
     }
 
     @Test
@@ -99,7 +99,7 @@ class ScriptTest {
         assertThat(db.query("SELECT name FROM sqlite_master WHERE name = 's1'"))
                 .as("the CREATE rolled back too").isEmpty();
         assertThat(countOf(db, "from-script")).isZero();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.executeScript("CREATE TABLE s1(a); INSERT INTO s1 VALUES (1)")).isEqualTo(2);
     }
 
@@ -107,7 +107,7 @@ class ScriptTest {
     @ValueSource(strings = {"COMMIT", "BEGIN", "BEGIN IMMEDIATE", "END TRANSACTION", "ROLLBACK",
         "SAVEPOINT sp", "RELEASE sp", "/* hidden; */ ROLLBACK", "-- line\n  commit"})
     void transactionControlInsideAScriptIsRefusedBeforeAnythingRuns(String control) {
-        long committedBefore = db.diagnostics().committedWrites();
+        long committedBefore = db.diagnostics().writer().counters().committed();
 
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
                 () -> db.executeScript("INSERT INTO t(v) VALUES ('before');\n"
@@ -119,7 +119,7 @@ class ScriptTest {
         assertThat(e.getMessage()).contains("statement 2 of the script");
         assertThat(scalar(db, "SELECT count(*) FROM t")).isZero();
         assertThat(db.query("SELECT name FROM sqlite_master WHERE name = 'made'")).isEmpty();
-        assertThat(db.diagnostics().committedWrites()).isEqualTo(committedBefore);
+        assertThat(db.diagnostics().writer().counters().committed()).isEqualTo(committedBefore);
     }
 
     @Test

@@ -53,12 +53,12 @@ class SlowWriteWarningTest {
         }
         queued.forEach(TestLanes::join);
         awaitTrue("the queued group to be observed",
-                () -> db.diagnostics().lastWrite().map(w -> w.groupSize() == 10).orElse(false));
+                () -> db.diagnostics().writer().lastWrite().map(w -> w.groupSize() == 10).orElse(false));
         db.close(); // every turn of this database has been observed and reported
 
         assertThat(slowWarnings("fast.db")).isEmpty();
         assertThat(writerLog.events()).noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.WARN));
-        WriteObservation last = db.diagnostics().lastWrite().orElseThrow();
+        WriteObservation last = db.diagnostics().writer().lastWrite().orElseThrow();
         assertThat(last.labels()).isEmpty();
         assertThat(last.labelsTruncated()).isZero();
     }

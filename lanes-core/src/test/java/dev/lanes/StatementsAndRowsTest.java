@@ -133,11 +133,11 @@ class StatementsAndRowsTest {
         try (TestLanes.Blocker blocker = TestLanes.block(db)) {
             CompletableFuture<Integer> s1 = CompletableFuture.supplyAsync(
                     () -> db.execute("INSERT INTO item(Name) VALUES ('s1')"), helper);
-            TestLanes.awaitTrue("s1 to be queued", () -> db.diagnostics().queuedWrites() == 1);
+            TestLanes.awaitTrue("s1 to be queued", () -> db.diagnostics().writer().queued() == 1);
             k1 = db.writeAsync(insertReturningKey("b1"));
             CompletableFuture<Integer> s2 = CompletableFuture.supplyAsync(
                     () -> db.execute("INSERT INTO item(Name) VALUES ('s2')"), helper);
-            TestLanes.awaitTrue("s2 to be queued", () -> db.diagnostics().queuedWrites() == 3);
+            TestLanes.awaitTrue("s2 to be queued", () -> db.diagnostics().writer().queued() == 3);
             k2 = db.writeAsync(insertReturningKey("b2"));
             blocker.release();
             assertThat(TestLanes.join(s1)).isEqualTo(1);

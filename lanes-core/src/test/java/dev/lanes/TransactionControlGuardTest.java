@@ -106,7 +106,7 @@ class TransactionControlGuardTest {
         assertThat(countOf(db, "after-control")).isZero();
         assertThat(countOf(db, "smuggled")).isZero();
         assertThat(db.write(insert("next"))).as("the lane goes on").isEqualTo("next");
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -152,8 +152,8 @@ class TransactionControlGuardTest {
         }
         assertThat(countOf(db, "smuggled")).as("nothing before the COMMIT ran").isZero();
         DatabaseDiagnostics d = db.diagnostics();
-        assertThat(d.failedWrites()).as("refused before reaching the lane").isZero();
-        assertThat(d.writerPoisoned()).isFalse();
+        assertThat(d.writer().counters().failed()).as("refused before reaching the lane").isZero();
+        assertThat(d.writer().poisoned()).isFalse();
     }
 
     @Test

@@ -71,7 +71,7 @@ class TransactionCounterTest {
         assertThat(commits.get()).isEqualTo((long) THREADS * PER_THREAD);
         assertThat(scalar(db, "SELECT n FROM counter WHERE id = 1"))
                 .as("every increment landed").isEqualTo((long) THREADS * PER_THREAD);
-        assertThat(db.diagnostics().failedWrites()).isZero();
+        assertThat(db.diagnostics().writer().counters().failed()).isZero();
     }
 
     @Test

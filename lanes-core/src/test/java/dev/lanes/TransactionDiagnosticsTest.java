@@ -2,7 +2,7 @@ package dev.lanes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lanes.DatabaseDiagnostics.TransactionInfo;
+import dev.lanes.WriterDiagnostics.TransactionInfo;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,25 +28,25 @@ class TransactionDiagnosticsTest {
     @Test
     void anOpenTransactionShowsWithItsStatementsAndAgeAndDisappearsAtCommit() {
         assertThat(db.isTransactionOpen()).isFalse();
-        assertThat(db.diagnostics().transaction()).isEmpty();
+        assertThat(db.diagnostics().writer().transaction()).isEmpty();
 
         Transaction tx = db.begin();
         assertThat(db.isTransactionOpen()).isTrue();
-        assertThat(db.diagnostics().transaction()).get()
+        assertThat(db.diagnostics().writer().transaction()).get()
                 .extracting(TransactionInfo::statements).isEqualTo(0);
 
         tx.execute("INSERT INTO t(v) VALUES ('a')");
         tx.query("SELECT count(*) FROM t");
         tx.run(c -> null);
-        TransactionInfo first = db.diagnostics().transaction().orElseThrow();
+        TransactionInfo first = db.diagnostics().writer().transaction().orElseThrow();
         assertThat(first.statements()).isEqualTo(3);
         assertThat(first.age()).isPositive();
         TestLanes.awaitTrue("the transaction's age to grow",
-                () -> db.diagnostics().transaction().orElseThrow().age().compareTo(first.age()) > 0);
+                () -> db.diagnostics().writer().transaction().orElseThrow().age().compareTo(first.age()) > 0);
 
         tx.commit();
         assertThat(db.isTransactionOpen()).isFalse();
-        assertThat(db.diagnostics().transaction()).isEmpty();
+        assertThat(db.diagnostics().writer().transaction()).isEmpty();
     }
 
     @Test
@@ -55,25 +55,25 @@ class TransactionDiagnosticsTest {
         tx.execute("INSERT INTO t(v) VALUES ('a')");
         tx.close();
         assertThat(db.isTransactionOpen()).isFalse();
-        assertThat(db.diagnostics().transaction()).isEmpty();
+        assertThat(db.diagnostics().writer().transaction()).isEmpty();
     }
 
     @Test
     void corkStateShowsFromCorkUntilUncorkAndUntilADeferredUncorkRan() {
-        assertThat(db.diagnostics().corked()).isFalse();
+        assertThat(db.diagnostics().writer().corked()).isFalse();
         db.cork();
-        assertThat(db.diagnostics().corked()).isTrue();
+        assertThat(db.diagnostics().writer().corked()).isTrue();
         db.uncork();
-        assertThat(db.diagnostics().corked()).isFalse();
+        assertThat(db.diagnostics().writer().corked()).isFalse();
 
         db.cork();
         Transaction tx = db.begin();
         db.uncork(); // deferred behind the open transaction
-        assertThat(db.diagnostics().corked()).as("still corked while the uncork waits").isTrue();
-        assertThat(db.diagnostics().transaction()).isPresent();
+        assertThat(db.diagnostics().writer().corked()).as("still corked while the uncork waits").isTrue();
+        assertThat(db.diagnostics().writer().transaction()).isPresent();
         tx.commit();
         db.execute("INSERT INTO t(v) VALUES ('after')"); // queued behind the deferred uncork
-        assertThat(db.diagnostics().corked()).isFalse();
-        assertThat(db.diagnostics().transaction()).isEmpty();
+        assertThat(db.diagnostics().writer().corked()).isFalse();
+        assertThat(db.diagnostics().writer().transaction()).isEmpty();
     }
 }

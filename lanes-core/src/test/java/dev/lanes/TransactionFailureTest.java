@@ -108,7 +108,7 @@ class TransactionFailureTest {
             next.commit();
         }
         assertThat(db.query("SELECT k FROM r")).hasSize(1);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test
@@ -205,7 +205,7 @@ class TransactionFailureTest {
         assertThat(ran).isTrue();
         assertThat(countOf(busy, "after")).isEqualTo(1);
         assertThat(countOf(busy, "external")).isZero();
-        assertThat(busy.diagnostics().writerPoisoned()).isFalse();
+        assertThat(busy.diagnostics().writer().poisoned()).isFalse();
     }
 
     private java.util.List<String> keys() {

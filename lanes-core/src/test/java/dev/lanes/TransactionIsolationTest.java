@@ -174,7 +174,7 @@ class TransactionIsolationTest {
             earlier = db.writeAsync(insert("earlier"));
             begun = CompletableFuture.supplyAsync(db::begin, helper);
             TestLanes.awaitTrue("begin() to queue behind the earlier write",
-                    () -> db.diagnostics().queuedWrites() == 2);
+                    () -> db.diagnostics().writer().queued() == 2);
             assertThat(begun).as("begin waits for the writes queued before it").isNotDone();
             blocker.release();
         }
@@ -200,7 +200,7 @@ class TransactionIsolationTest {
         try (Blocker blocker = block(pinned)) {
             begun = CompletableFuture.supplyAsync(pinned::begin, helper);
             TestLanes.awaitTrue("begin() to queue",
-                    () -> pinned.diagnostics().queuedWrites() == 1);
+                    () -> pinned.diagnostics().writer().queued() == 1);
             blocker.release();
         }
         Transaction tx = join(begun);

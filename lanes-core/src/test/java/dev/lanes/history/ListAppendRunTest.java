@@ -228,7 +228,7 @@ class ListAppendRunTest {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }
-        long replays = db.diagnostics().replays();
+        long replays = db.diagnostics().writer().counters().replays();
         db.close();
         History history = new History(workload.ops(), finalStateOf(file), false);
         return new Run(history, stats, replays);

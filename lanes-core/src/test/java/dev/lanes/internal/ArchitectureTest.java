@@ -1,20 +1,44 @@
 package dev.lanes.internal;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.library.Architectures;
+import dev.lanes.internal.cluster.ClusterDatabase;
+import dev.lanes.internal.engine.LanesRuntime;
+import dev.lanes.internal.file.LeaseProbe;
+import dev.lanes.internal.file.LeaseSlot;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering of the internal packages, as ARCHITECTURE.md draws it: each feature package may
- * use only the ones below it, and no two packages depend on each other in a cycle.
+ * The direction of the dependencies between the packages of lanes-core, as ARCHITECTURE.md
+ * states it: the public API reaches the implementation only through its entry points, the JDBC
+ * port imports no lane that implements it, the lanes know nothing of what drives them, the
+ * statement text and the foundation below it know nothing of the lanes, and no packages depend
+ * on each other in a cycle.
  */
 class ArchitectureTest {
+    private static final String INTERNAL = "dev.lanes.internal..";
+    /** The packages that drive the lanes: the database, its cluster form, the JDBC port. */
+    private static final String[] ABOVE_THE_LANES = {"dev.lanes.internal.engine..",
+        "dev.lanes.internal.cluster..", "dev.lanes.internal.jdbc.."};
+    /** The lanes and the feature packages beside them. */
+    private static final String[] FEATURES = {"dev.lanes.internal.engine..",
+        "dev.lanes.internal.cluster..", "dev.lanes.internal.jdbc..",
+        "dev.lanes.internal.writer..", "dev.lanes.internal.reader..",
+        "dev.lanes.internal.file..", "dev.lanes.internal.guard..",
+        "dev.lanes.internal.telemetry..", "dev.lanes.internal.notify..",
+        "dev.lanes.internal.scheduler.."};
+
     private static JavaClasses classes;
 
     @BeforeAll
@@ -24,54 +48,73 @@ class ArchitectureTest {
                 .importPackages("dev.lanes");
     }
 
+    /** No two packages, public or internal, depend on each other, directly or around a cycle. */
     @Test
-    void noCyclesBetweenPackages() {
+    void noPackageCycles() {
         slices().matching("dev.lanes.(**)").should().beFreeOfCycles().check(classes);
     }
 
+    /**
+     * The public API builds the runtime ({@code engine.LanesRuntime}) and a database on a cluster
+     * ({@code cluster.ClusterDatabase}), and uses the value
+     * conversions ({@code types}), the statement text ({@code sql.text}: the pragma table, a
+     * migration's statements), the lease probe of {@code Lanes.leaseStatus} and the clock; it
+     * reaches no lane, reader, JDBC or SQLite class.
+     */
     @Test
-    void eachLayerUsesOnlyTheLayersBelowIt() {
-        ArchRule layers = Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("api").definedBy("dev.lanes", "dev.lanes.jmx", "dev.lanes.spi")
-                .layer("cluster").definedBy("dev.lanes.internal.cluster..")
-                .layer("engine").definedBy("dev.lanes.internal.engine..")
-                .layer("jdbc").definedBy("dev.lanes.internal.jdbc..")
-                .layer("writer").definedBy("dev.lanes.internal.writer..")
-                .layer("reader").definedBy("dev.lanes.internal.reader..")
-                .layer("file").definedBy("dev.lanes.internal.file..")
-                .layer("guard").definedBy("dev.lanes.internal.guard..")
-                .layer("telemetry").definedBy("dev.lanes.internal.telemetry..")
-                .layer("notify").definedBy("dev.lanes.internal.notify..")
-                .layer("scheduler").definedBy("dev.lanes.internal.scheduler..")
-                .layer("sql").definedBy("dev.lanes.internal.sql")
-                .layer("text").definedBy("dev.lanes.internal.sql.text..")
-                .layer("types").definedBy("dev.lanes.internal.types..")
-                .layer("sqlite").definedBy("dev.lanes.internal.sqlite..")
-                .layer("util").definedBy("dev.lanes.internal.util..")
-                .whereLayer("cluster").mayOnlyBeAccessedByLayers("api")
-                .whereLayer("engine").mayOnlyBeAccessedByLayers("api", "cluster")
-                .whereLayer("jdbc").mayOnlyBeAccessedByLayers("engine", "cluster")
-                .whereLayer("writer").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc")
-                .whereLayer("reader").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc")
-                .whereLayer("file").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "writer",
-                        "reader")
-                .whereLayer("guard").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc",
-                        "writer", "reader")
-                .whereLayer("telemetry").mayOnlyBeAccessedByLayers("engine", "cluster", "writer",
-                        "reader", "file", "notify")
-                .whereLayer("notify").mayOnlyBeAccessedByLayers("engine", "cluster", "writer")
-                .whereLayer("scheduler").mayOnlyBeAccessedByLayers("engine", "cluster", "writer",
-                        "reader", "file")
-                .whereLayer("sql").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
-                        "writer", "reader", "file", "guard", "telemetry")
-                .whereLayer("text").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
-                        "writer", "reader", "guard", "sql", "sqlite")
-                .whereLayer("types").mayOnlyBeAccessedByLayers("api", "sql", "jdbc")
-                .whereLayer("sqlite").mayOnlyBeAccessedByLayers("engine", "cluster", "jdbc",
-                        "writer", "reader", "file", "guard", "sql")
-                .whereLayer("util").mayOnlyBeAccessedByLayers("api", "engine", "cluster", "jdbc",
-                        "writer", "reader", "file", "guard", "telemetry", "notify", "scheduler",
-                        "sql", "text", "types", "sqlite");
-        layers.check(classes);
+    void publicApiReachesTheImplementationOnlyThroughItsEntryPoints() {
+        DescribedPredicate<JavaClass> entryPoints = resideInAnyPackage(
+                "dev.lanes.internal.types..", "dev.lanes.internal.sql.text..",
+                "dev.lanes.internal.util..")
+                .or(equivalentTo(LanesRuntime.class))
+                .or(equivalentTo(ClusterDatabase.class))
+                .or(equivalentTo(LeaseProbe.class))
+                .or(equivalentTo(LeaseSlot.class))
+                .as("an entry point of the implementation");
+        noClasses().that().resideInAnyPackage("dev.lanes", "dev.lanes.jmx", "dev.lanes.spi")
+                .should().dependOnClassesThat(resideInAPackage(INTERNAL)
+                        .and(DescribedPredicate.not(entryPoints)))
+                .check(classes);
+    }
+
+    /** The JDBC port owns its types: the writer and the readers implement it, not the reverse. */
+    @Test
+    void jdbcPortImportsNoLane() {
+        noClasses().that().resideInAPackage("dev.lanes.internal.jdbc..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.lanes.internal.writer..",
+                        "dev.lanes.internal.reader..", "dev.lanes.internal.engine..",
+                        "dev.lanes.internal.cluster..")
+                .check(classes);
+    }
+
+    /** The lanes serve a database; they do not know the database, its cluster or JDBC. */
+    @Test
+    void lanesKnowNothingAboveThem() {
+        noClasses().that().resideInAnyPackage("dev.lanes.internal.writer..",
+                        "dev.lanes.internal.reader..")
+                .should().dependOnClassesThat().resideInAnyPackage(ABOVE_THE_LANES)
+                .check(classes);
+    }
+
+    /** The statement text (lexer, shapes, policies, pragma table) depends on no other package. */
+    @Test
+    void statementTextDependsOnNothingElseInternal() {
+        noClasses().that().resideInAPackage("dev.lanes.internal.sql.text..")
+                .should().dependOnClassesThat(resideInAPackage(INTERNAL)
+                        .and(resideOutsideOfPackages("dev.lanes.internal.sql.text..")))
+                .check(classes);
+    }
+
+    /**
+     * The foundation (how a statement runs, value conversions, the driver, utilities) is below
+     * every feature package and uses none of them.
+     */
+    @Test
+    void foundationUsesNoFeaturePackage() {
+        noClasses().that().resideInAnyPackage("dev.lanes.internal.sql..",
+                        "dev.lanes.internal.types..", "dev.lanes.internal.sqlite..",
+                        "dev.lanes.internal.util..")
+                .should().dependOnClassesThat().resideInAnyPackage(FEATURES)
+                .check(classes);
     }
 }

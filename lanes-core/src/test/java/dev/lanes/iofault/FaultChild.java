@@ -52,7 +52,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>{@code R id kind parts sec gen phase start end result [class code outcome poisoned] [step
  *       close]}: one request as its caller saw it: {@code result=ok} (acknowledged), {@code fail}
  *       (a {@link LanesException}: its class, {@code code()}, {@code outcome()}, and whether {@code
- *       diagnostics().writerPoisoned()} was set right after), or {@code alien} (anything else: a
+ *       diagnostics().writer().poisoned()} was set right after), or {@code alien} (anything else: a
  *       defect). {@code start} and {@code end} come from one counter shared by every thread: a
  *       request whose start is above another's end was called after that one returned. {@code
  *       sec} names the cork section a write belongs to (0: none), {@code gen} the database
@@ -648,13 +648,13 @@ public final class FaultChild {
             return "result=alien class=" + failure.getClass().getName();
         }
         DatabaseDiagnostics diagnostics = d.diagnostics();
-        boolean poisoned = diagnostics.writerPoisoned();
+        boolean poisoned = diagnostics.writer().poisoned();
         if (poisoned && poisonedGen != gen) {
             gate.lock();
             try {
                 if (poisonedGen != gen) {
                     poisonedGen = gen;
-                    String cause = diagnostics.poisonCause().orElse("none").replaceAll("\\s+", "_");
+                    String cause = diagnostics.writer().poisonCause().orElse("none").replaceAll("\\s+", "_");
                     out.append("E event=poisoned gen=" + gen + " cause="
                             + cause.substring(0, Math.min(cause.length(), 400)));
                     changed.signalAll();

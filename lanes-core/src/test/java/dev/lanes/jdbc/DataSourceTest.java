@@ -46,7 +46,7 @@ class DataSourceTest {
         DataSource ds = db.dataSource();
         assertThat(db.dataSource()).as("one per database").isSameAs(ds);
         long readsBefore = db.diagnostics().readers().acquisitions();
-        long writesBefore = db.diagnostics().committedWrites();
+        long writesBefore = db.diagnostics().writer().counters().committed();
         try (Connection c = ds.getConnection();
                 PreparedStatement insert = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
             assertThat(c.getAutoCommit()).isTrue();
@@ -63,7 +63,7 @@ class DataSourceTest {
                 assertThat(values).containsExactly("a", "b");
             }
         }
-        assertThat(db.diagnostics().committedWrites() - writesBefore)
+        assertThat(db.diagnostics().writer().counters().committed() - writesBefore)
                 .as("each insert one request on the lane").isEqualTo(2);
         assertThat(db.diagnostics().readers().acquisitions() - readsBefore)
                 .as("the select ran on a reader").isEqualTo(1);

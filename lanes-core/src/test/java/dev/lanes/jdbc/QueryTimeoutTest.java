@@ -139,7 +139,7 @@ class QueryTimeoutTest {
                 }
             }).get(30, TimeUnit.SECONDS);
             assertNeverStarted(late);
-            assertThat(db.diagnostics().queuedWrites()).as("withdrawn from the queue").isZero();
+            assertThat(db.diagnostics().writer().queued()).as("withdrawn from the queue").isZero();
             holder.commit();
         }
         db.execute("INSERT INTO t(v) VALUES ('after')"); // runs after anything still queued
@@ -242,7 +242,7 @@ class QueryTimeoutTest {
                             .isEqualTo(1);
                 }
             });
-            while (db.diagnostics().queuedWrites() == 0 && !queued.isDone()) {
+            while (db.diagnostics().writer().queued() == 0 && !queued.isDone()) {
                 LockSupport.parkNanos(1_000_000); // until the write waits behind the holder
             }
             holder.commit(); // long before the write's minute: the lane takes it now

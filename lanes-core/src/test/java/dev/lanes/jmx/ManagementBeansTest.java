@@ -167,7 +167,7 @@ class ManagementBeansTest {
         assertThat(server.getAttribute(dbBean, "Path")).isEqualTo(db.path().toString());
         assertThat(server.getAttribute(dbBean, "State")).isEqualTo("RUNNING");
         assertThat(server.getAttribute(dbBean, "CommittedWrites")).isEqualTo(4L)
-                .isEqualTo(db.diagnostics().committedWrites());
+                .isEqualTo(db.diagnostics().writer().counters().committed());
         assertThat(server.getAttribute(dbBean, "QueuedWrites")).isEqualTo(0);
         assertThat(server.getAttribute(dbBean, "WriteQueueCapacity")).isEqualTo(32);
         assertThat(server.getAttribute(dbBean, "Readers")).isEqualTo(3);

@@ -149,8 +149,8 @@ class HostileInputAtScaleTest {
         assertThat(violations).as("rule breaks (seed %d)", seed).isEmpty();
 
         for (Database db : List.of(ledger, hostile)) {
-            assertThat(db.diagnostics().writerPoisoned()).as("%s poisoned: %s (seed %d)",
-                    db.path().getFileName(), db.diagnostics().poisonCause(), seed).isFalse();
+            assertThat(db.diagnostics().writer().poisoned()).as("%s poisoned: %s (seed %d)",
+                    db.path().getFileName(), db.diagnostics().writer().poisonCause(), seed).isFalse();
             assertThat(db.query("PRAGMA integrity_check").get(0).get(0)).isEqualTo("ok");
         }
         checkLedger();

@@ -139,7 +139,7 @@ class HostileSqlThroughLanesTest {
             if (!state().equals(original)) {
                 fail("a write body that threw left something behind: " + shown);
             }
-            assertThat(db.diagnostics().writerPoisoned()).as("after %s", shown).isFalse();
+            assertThat(db.diagnostics().writer().poisoned()).as("after %s", shown).isFalse();
         }
         assertThat(refusedReads).isPositive();
         assertThat(refusedWrites).isPositive();

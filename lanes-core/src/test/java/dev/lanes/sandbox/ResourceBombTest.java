@@ -134,7 +134,7 @@ class ResourceBombTest {
             assertThat(scalar(small, "SELECT count(*) FROM t")).as("nothing half-written")
                     .isEqualTo(1);
             assertThat(small.query("PRAGMA integrity_check").get(0).get(0)).isEqualTo("ok");
-            assertThat(small.diagnostics().writerPoisoned()).isFalse();
+            assertThat(small.diagnostics().writer().poisoned()).isFalse();
             // The rolled-back frames still fill the WAL file, so the reserve refuses the next
             // write, typed and before anything is written ...
             assertThat(catchThrowable(() -> small.execute("INSERT INTO t(v) VALUES ('next')")))

@@ -116,7 +116,7 @@ class LanesClusterFaultTest {
         log.info("after 10 rounds: resolutions {}", r);
         assertThat(r.unresolved()).isZero();
         assertThat(r.notApplied()).isGreaterThanOrEqualTo(5); // the frozen rounds
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test

@@ -85,8 +85,8 @@ class LanesOnClusterTest {
         assertThat(rows.get(0).get("id")).isInstanceOf(Long.class);
         assertThat(count(db, "SELECT sum(x) AS n FROM u")).isEqualTo(3);
         assertThat(db.changeVersion()).isEqualTo(version + 4);
-        assertThat(db.diagnostics().committedWrites()).isGreaterThanOrEqualTo(5);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().counters().committed()).isGreaterThanOrEqualTo(5);
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test
@@ -240,8 +240,8 @@ class LanesOnClusterTest {
         assertThat(failure.get()).isNull();
         assertThat(count(db, "SELECT count(*) AS n FROM t")).isEqualTo((long) writers * each);
         // grouped: far fewer transactions than writes (each group also records its id)
-        assertThat(db.diagnostics().groupsCommitted()).isLessThan((long) writers * each);
-        assertThat(db.diagnostics().failedWrites()).isZero();
+        assertThat(db.diagnostics().writer().counters().groupsCommitted()).isLessThan((long) writers * each);
+        assertThat(db.diagnostics().writer().counters().failed()).isZero();
     }
 
     @Test

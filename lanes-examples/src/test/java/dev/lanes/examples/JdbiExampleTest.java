@@ -132,7 +132,7 @@ class JdbiExampleTest {
                 .hasMessageContaining("the lane owns the transaction");
         assertThat(((LanesException) failure).outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(titles()).isEmpty();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test

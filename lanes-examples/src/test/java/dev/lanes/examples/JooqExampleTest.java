@@ -135,7 +135,7 @@ class JooqExampleTest {
         // The writer is healthy: the next write commits.
         db.write(conn -> jooq(conn).insertInto(BOOK, TITLE).values("after").execute());
         assertThat(titles()).containsExactly("after");
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test

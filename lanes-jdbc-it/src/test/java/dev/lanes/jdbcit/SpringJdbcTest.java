@@ -243,7 +243,7 @@ class SpringJdbcTest {
         CompletableFuture<Integer> queued = CompletableFuture.supplyAsync(
                 () -> spring.jdbc.update("UPDATE counter SET n = n + 1 WHERE id = 1"), others);
         LanesFixture.awaitCondition("a write in the queue",
-                () -> db.diagnostics().queuedWrites() == 1);
+                () -> db.diagnostics().writer().queued() == 1);
 
         Throwable refused = catchThrowable(() ->
                 spring.jdbc.update("UPDATE counter SET n = n + 100 WHERE id = 1"));

@@ -288,7 +288,7 @@ class OpsFilesTest {
         assertThat(blocker.get(1, TimeUnit.MINUTES)).isTrue();
         assertThat(innocent.get(1, TimeUnit.MINUTES)).isEqualTo(1);
         assertThat(culprit).failsWithin(1, TimeUnit.MINUTES);
-        assertThat(db.diagnostics().replays()).isEqualTo(1);
+        assertThat(db.diagnostics().writer().counters().replays()).isEqualTo(1);
     }
 
     /** A database whose reserve exceeds the volume's free space refuses its first write. */

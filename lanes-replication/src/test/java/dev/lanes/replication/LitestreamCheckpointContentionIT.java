@@ -104,7 +104,7 @@ class LitestreamCheckpointContentionIT {
                 Workload.millis(latency.percentile(50)), Workload.millis(latency.percentile(99)),
                 Workload.millis(latency.percentile(99.9)), Workload.millis(latency.max()),
                 Workload.millis(worstAtCheckpoint), Workload.millis(worstAtRestart),
-                diagnostics.writer().busyRefusals(), diagnostics.writer().busyAbsorbed(),
+                diagnostics.writer().counters().busyRefusals(), diagnostics.writer().counters().busyAbsorbed(),
                 workload.maxWalBytes());
 
         assertThat(restarts).as("RESTART checkpoints Litestream completed during the run")
@@ -112,10 +112,10 @@ class LitestreamCheckpointContentionIT {
         assertThat(workload.writeFailures()).as("failed writes (a BusyException among them?)")
                 .isEmpty();
         assertThat(workload.readFailures()).as("failed or inconsistent reads").isEmpty();
-        assertThat(diagnostics.writerPoisoned()).as("writer poisoned").isFalse();
+        assertThat(diagnostics.writer().poisoned()).as("writer poisoned").isFalse();
         assertThat(diagnostics.state()).isEqualTo(DatabaseState.RUNNING);
-        assertThat(diagnostics.failedWrites()).as("failed writes").isZero();
-        assertThat(diagnostics.writer().unknownOutcomes()).as("unknown outcomes").isZero();
+        assertThat(diagnostics.writer().counters().failed()).as("failed writes").isZero();
+        assertThat(diagnostics.writer().counters().unknownOutcomes()).as("unknown outcomes").isZero();
         assertThat(diagnostics.checkpoints().completed()).as("Lanes checkpoints").isZero();
         assertThat(workload.acked()).hasSizeGreaterThan(1000);
         Requests.assertNoneHalfApplied(parts, "source");

@@ -94,7 +94,7 @@ class LanesAutoConfigurationTest {
                     // the same rows through the Lanes API: one database, one writer lane
                     assertThat(db.query("SELECT name FROM item").get(0).getString("name"))
                             .isEqualTo("pear");
-                    assertThat(db.diagnostics().committedWrites()).isGreaterThanOrEqualTo(2);
+                    assertThat(db.diagnostics().writer().counters().committed()).isGreaterThanOrEqualTo(2);
                     try (Connection raw = sqlite(dir.resolve("app.db"));
                             Statement s = raw.createStatement();
                             ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {

@@ -479,13 +479,11 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     @Override
     public DatabaseDiagnostics diagnostics() {
         WriterLane.View v = lane.view();
-        return new DatabaseDiagnostics(path, v.state(), v.poisonCause() != null,
-                Optional.ofNullable(v.poisonCause()), Optional.ofNullable(v.deadCause()),
-                v.queued(), v.capacity(), v.committed(), v.failed(), v.groups(), v.overloads(),
-                v.replays(), v.background(), v.writer(), Optional.ofNullable(v.transaction()),
-                v.corked(), Optional.ofNullable(v.lastWrite()), reads.diagnostics(),
-                new DatabaseDiagnostics.Checkpoints(CheckpointMode.EXTERNAL, 0, Optional.empty(),
-                        Optional.empty(), Optional.empty(), 0, 0, Optional.empty()));
+        return new DatabaseDiagnostics(path, v.state(), Optional.ofNullable(v.deadCause()),
+                v.writer(), reads.diagnostics(),
+                new DatabaseDiagnostics.Checkpoints(CheckpointMode.EXTERNAL, 0,
+                        Optional.empty(), Optional.empty(), Optional.empty(), 0, 0,
+                        Optional.empty()));
     }
 
     // ------------------------------------------------------------------ close
@@ -519,7 +517,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
 
     private void awaitClose(CompletableFuture<Void> closed) {
         CloseWait.await(closed, options.closeTimeout(), name, lane::closeTimedOut,
-                () -> lane.view().queued());
+                () -> lane.view().writer().queued());
     }
 
     @Override

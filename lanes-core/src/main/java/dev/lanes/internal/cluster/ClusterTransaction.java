@@ -3,10 +3,10 @@ package dev.lanes.internal.cluster;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.Transaction;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.InteractiveTransaction;
-import dev.lanes.internal.writer.WriteRequest.Returns;
 import java.util.List;
 import java.util.Objects;
 

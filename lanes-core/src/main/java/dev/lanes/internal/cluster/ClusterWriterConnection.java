@@ -4,6 +4,7 @@ import dev.lanes.InvalidRequestException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.Rows;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementShape;
@@ -332,18 +333,18 @@ final class ClusterWriterConnection implements WriterConnection {
      * statements in one, which the server would run all.
      */
     @Override
-    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns)
+    public Object execute(StatementShape shape, Object[] args, Returns returns)
             throws SQLException {
         String sql = shape.sql();
-        if (returns == WriteRequest.Returns.ROWS && shape.reads()) {
+        if (returns == Returns.ROWS && shape.reads()) {
             return ClusterSql.resultData(queryWithColumns(sql, args), schema, sql);
         }
-        if (returns == WriteRequest.Returns.ROWS) {
+        if (returns == Returns.ROWS) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a database on "
                     + "a cluster returns no rows from a write: " + sql, null);
         }
         int count = update(sql, args);
-        if (returns == WriteRequest.Returns.COUNT) {
+        if (returns == Returns.COUNT) {
             return count;
         }
         if (count == 0) {

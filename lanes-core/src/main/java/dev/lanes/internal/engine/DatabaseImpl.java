@@ -503,13 +503,9 @@ public final class DatabaseImpl implements Database {
     @Override
     public DatabaseDiagnostics diagnostics() {
         WriterLane.View v = lane.view();
-        return new DatabaseDiagnostics(path, v.state(), v.poisonCause() != null,
-                Optional.ofNullable(v.poisonCause()), guards.identityFailure() != null
+        return new DatabaseDiagnostics(path, v.state(), guards.identityFailure() != null
                         ? Optional.of(guards.identityFailure().getMessage())
-                        : Optional.ofNullable(v.deadCause()),
-                v.queued(), v.capacity(), v.committed(), v.failed(), v.groups(), v.overloads(),
-                v.replays(), v.background(), v.writer(), Optional.ofNullable(v.transaction()),
-                v.corked(), Optional.ofNullable(v.lastWrite()), readers.diagnostics(),
+                        : Optional.ofNullable(v.deadCause()), v.writer(), readers.diagnostics(),
                 guards.checkpointDiagnostics());
     }
 
@@ -549,7 +545,7 @@ public final class DatabaseImpl implements Database {
     /** Waits, uninterruptibly and at most {@code closeTimeout}, for the close to complete. */
     private void awaitClose(CompletableFuture<Void> closed) {
         CloseWait.await(closed, options.closeTimeout(), name, this::closeTimedOut,
-                () -> lane.view().queued());
+                () -> lane.view().writer().queued());
     }
 
     /**

@@ -7,10 +7,10 @@ import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.reader.ReadSnapshot;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.InteractiveTransaction;
-import dev.lanes.internal.writer.WriteRequest;
 import java.time.Duration;
 import java.util.List;
 
@@ -43,7 +43,7 @@ final class DatabaseJdbc implements JdbcBackend {
     }
 
     @Override
-    public Object write(StatementShape shape, Object[] args, WriteRequest.Returns returns,
+    public Object write(StatementShape shape, Object[] args, Returns returns,
             Duration startTimeout) {
         return db.runAndWait(db.lane().statement(shape, args, returns), startTimeout);
     }

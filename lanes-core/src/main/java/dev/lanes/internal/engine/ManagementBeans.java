@@ -332,12 +332,12 @@ final class ManagementBeans {
 
         @Override
         public boolean isWriterPoisoned() {
-            return d().writerPoisoned();
+            return d().writer().poisoned();
         }
 
         @Override
         public String getPoisonCause() {
-            return d().poisonCause().orElse(null);
+            return d().writer().poisonCause().orElse(null);
         }
 
         @Override
@@ -347,67 +347,67 @@ final class ManagementBeans {
 
         @Override
         public boolean isBackground() {
-            return d().background();
+            return d().writer().background();
         }
 
         @Override
         public boolean isCorked() {
-            return d().corked();
+            return d().writer().corked();
         }
 
         @Override
         public int getQueuedWrites() {
-            return d().queuedWrites();
+            return d().writer().queued();
         }
 
         @Override
         public int getWriteQueueCapacity() {
-            return d().writeQueueCapacity();
+            return d().writer().capacity();
         }
 
         @Override
         public long getCommittedWrites() {
-            return d().committedWrites();
+            return d().writer().counters().committed();
         }
 
         @Override
         public long getFailedWrites() {
-            return d().failedWrites();
+            return d().writer().counters().failed();
         }
 
         @Override
         public long getGroupsCommitted() {
-            return d().groupsCommitted();
+            return d().writer().counters().groupsCommitted();
         }
 
         @Override
         public long getOverloads() {
-            return d().overloads();
+            return d().writer().counters().overloads();
         }
 
         @Override
         public long getReplays() {
-            return d().replays();
+            return d().writer().counters().replays();
         }
 
         @Override
         public long getUnknownOutcomes() {
-            return d().writer().unknownOutcomes();
+            return d().writer().counters().unknownOutcomes();
         }
 
         @Override
         public long getBusyRefusals() {
-            return d().writer().busyRefusals();
+            return d().writer().counters().busyRefusals();
         }
 
         @Override
         public boolean isTransactionOpen() {
-            return d().transaction().isPresent();
+            return d().writer().transaction().isPresent();
         }
 
         @Override
         public long getTransactionAgeMillis() {
-            return d().transaction().map(t -> t.age().toMillis()).orElse(0L);
+            return d().writer().transaction().map(t -> t.age().toMillis()).orElse(0L);
         }
 
         @Override

@@ -6,11 +6,11 @@ import dev.lanes.SqlFunction;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Returns;
+import dev.lanes.internal.sql.WriteTransaction;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
-import dev.lanes.internal.writer.InteractiveTransaction;
-import dev.lanes.internal.writer.WriteRequest.Returns;
 import java.time.Duration;
 import java.util.List;
 
@@ -71,7 +71,7 @@ public interface JdbcBackend {
      * Begins a read-write transaction pinned on the lane, as {@code db.begin()}, with {@code
      * startTimeout} for the {@code BEGIN} as in {@link #write}.
      */
-    InteractiveTransaction begin(Duration startTimeout);
+    WriteTransaction begin(Duration startTimeout);
 
     /**
      * Opens a read-only transaction: one snapshot (on a reader, or a cluster's read session),

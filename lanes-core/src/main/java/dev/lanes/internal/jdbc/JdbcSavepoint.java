@@ -8,6 +8,9 @@ import java.sql.Savepoint;
  * it has in SQL (an unnamed one gets {@code lanes_jdbc_<id>}). Immutable.
  */
 final class JdbcSavepoint implements Savepoint {
+    /** What a statement does to a savepoint. */
+    enum Op { SET, RELEASE, ROLLBACK_TO }
+
     private final int id;
     private final String sqlName;
     private final boolean named;
@@ -29,6 +32,20 @@ final class JdbcSavepoint implements Savepoint {
     /** The name the savepoint has in SQL. */
     String sqlName() {
         return sqlName;
+    }
+
+    /** The statement that does {@code op} to this savepoint, its name quoted. */
+    String sql(Op op) {
+        String quoted = "\"" + sqlName.replace("\"", "\"\"") + "\"";
+        switch (op) {
+            case SET:
+                return "SAVEPOINT " + quoted;
+            case RELEASE:
+                return "RELEASE " + quoted;
+            case ROLLBACK_TO:
+            default:
+                return "ROLLBACK TO " + quoted;
+        }
     }
 
     @Override

@@ -2,13 +2,13 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.Database;
 import dev.lanes.LanesException;
+import dev.lanes.internal.jdbc.JdbcSavepoint.Op;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.ResultPages;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
-import dev.lanes.internal.writer.WriteRequest.Returns;
-import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;

@@ -1,14 +1,13 @@
 package dev.lanes.internal.jdbc;
 
 import dev.lanes.SqlFunction;
+import dev.lanes.internal.jdbc.JdbcSavepoint.Op;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Returns;
+import dev.lanes.internal.sql.WriteTransaction;
 import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
-import dev.lanes.internal.writer.InteractiveTransaction;
-import dev.lanes.internal.writer.WriteRequest.Returns;
-import dev.lanes.internal.writer.WriteRequest.Savepoint.Op;
-import dev.lanes.internal.writer.WriteRequest;
 import java.util.List;
 
 /**
@@ -26,7 +25,7 @@ import java.util.List;
 final class LogicalTransaction {
     private final JdbcBackend db;
     /** The open read-write transaction, pinned on the lane; null when none. */
-    private InteractiveTransaction transaction;
+    private WriteTransaction transaction;
     /** The open read-only transaction, one snapshot; null when none. */
     private ReadTransaction snapshot;
     private int savepoints;
@@ -110,20 +109,17 @@ final class LogicalTransaction {
         begin(readOnly, timeout);
         JdbcSavepoint sp = name != null ? JdbcSavepoint.named(name)
                 : JdbcSavepoint.unnamed(++savepoints);
-        control(Op.SET, sp.sqlName());
+        savepointStep(Op.SET, sp);
         return sp;
     }
 
-    /** Rolls back to or releases a savepoint of the open transaction. */
+    /** Sets, rolls back to or releases a savepoint of the open transaction. */
     void savepointStep(Op op, JdbcSavepoint savepoint) {
-        control(op, savepoint.sqlName());
-    }
-
-    private void control(Op op, String name) {
+        String sql = savepoint.sql(op);
         if (snapshot != null) {
-            snapshot.savepoint(WriteRequest.Savepoint.sql(op, name));
+            snapshot.savepoint(sql);
         } else {
-            transaction.savepoint(op, name);
+            transaction.savepoint(sql);
         }
     }
 
@@ -132,7 +128,7 @@ final class LogicalTransaction {
      * (the lane or the reader has released it then).
      */
     void end(boolean commit) {
-        InteractiveTransaction tx = transaction;
+        WriteTransaction tx = transaction;
         ReadTransaction s = snapshot;
         transaction = null;
         snapshot = null;

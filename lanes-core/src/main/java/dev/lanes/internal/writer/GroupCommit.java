@@ -5,6 +5,7 @@ import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
 import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.writer.WriteRequest.BodyWrite;
@@ -314,7 +315,7 @@ final class GroupCommit {
      * Any other failure is SQLite's own, and SQLite undid the statement.
      */
     private static boolean changedBeforeFailing(StatementWrite r, Throwable failure) {
-        return r.returns() == WriteRequest.Returns.ROWS
+        return r.returns() == Returns.ROWS
                         && failure instanceof dev.lanes.ResultTooLargeException
                 || failure instanceof Statements.ChangedThenFailed;
     }

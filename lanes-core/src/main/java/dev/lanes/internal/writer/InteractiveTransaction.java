@@ -9,6 +9,8 @@ import dev.lanes.TransactionOptions;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOptions;
 import dev.lanes.WriteOutcome;
+import dev.lanes.internal.sql.Returns;
+import dev.lanes.internal.sql.WriteTransaction;
 import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
@@ -30,7 +32,7 @@ import java.util.Objects;
  * reads them without the lock. Activity stamps and {@link #running} are written by the lane's
  * holder and read by the idle check.
  */
-public final class InteractiveTransaction implements Transaction {
+public final class InteractiveTransaction implements Transaction, WriteTransaction {
     /** {@code COMMITTING}: released into a {@link SharedCommit}, it waits for its COMMIT. */
     enum State { PENDING, OPEN, COMMITTING, COMMITTED, ROLLED_BACK, UNKNOWN }
 
@@ -89,23 +91,20 @@ public final class InteractiveTransaction implements Transaction {
     @Override
     public int execute(String sql, Object... args) {
         return step(new WriteRequest.Execute(this, admitted(StatementPolicy.WRITER, sql),
-                argsOf(args), WriteRequest.Returns.COUNT, 0, clock.nanoTime()));
+                argsOf(args), Returns.COUNT, 0, clock.nanoTime()));
     }
 
-    /**
-     * One statement its caller admitted (a JDBC caller, a cluster's transaction), returning what
-     * {@code returns} says; stopped when it runs longer than {@code timeout} (null: no limit),
-     * failing {@link dev.lanes.DeadlineExceededException}.
-     */
-    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns,
+    /** One statement its caller admitted (a JDBC caller, a cluster's transaction). */
+    @Override
+    public Object execute(StatementShape shape, Object[] args, Returns returns,
             Duration timeout) {
         return step(new WriteRequest.Execute(this, shape, argsOf(args), returns,
                 timeout == null ? 0 : Math.max(1, timeout.toNanos()), clock.nanoTime()));
     }
 
-    /** Sets, releases or rolls back to the savepoint {@code name} (a checked identifier). */
-    public void savepoint(WriteRequest.Savepoint.Op op, String name) {
-        step(new WriteRequest.Savepoint(this, op, name, clock.nanoTime()));
+    @Override
+    public void savepoint(String sql) {
+        step(new WriteRequest.Savepoint(this, sql, clock.nanoTime()));
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.guard.ConnectionGuard;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.Statements;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementShape;
@@ -414,7 +415,7 @@ final class SqliteWriterConnection implements WriterConnection {
     }
 
     @Override
-    public Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns)
+    public Object execute(StatementShape shape, Object[] args, Returns returns)
             throws SQLException {
         String sql = shape.sql();
         switch (returns) {

@@ -4,6 +4,7 @@ import dev.lanes.LanesException;
 import dev.lanes.MetricsListener;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOptions;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
@@ -251,16 +252,6 @@ public abstract sealed class WriteRequest
         }
     }
 
-    /** What a statement's request returns. */
-    public enum Returns {
-        /** Its update count, an {@code Integer}. */
-        COUNT,
-        /** Its update count and the rowid it inserted last, a {@code Statements.Update}. */
-        KEYS,
-        /** The rows it returns ({@code INSERT … RETURNING}), a {@code ResultData}. */
-        ROWS
-    }
-
     /** One statement; SQLite undoes a failed statement by itself, so it needs no savepoint. */
     public static final class StatementWrite extends GroupWrite {
         final StatementShape shape;
@@ -443,38 +434,19 @@ public abstract sealed class WriteRequest
         }
     }
 
-    /** A savepoint of the transaction (JDBC's {@code setSavepoint}, {@code releaseSavepoint}…). */
+    /** A savepoint statement of the transaction (JDBC's {@code setSavepoint}…). */
     public static final class Savepoint extends TransactionStep {
-        /** What the step does to the savepoint. */
-        public enum Op { SET, RELEASE, ROLLBACK_TO }
+        /** The statement, its name checked and quoted by who asks for it. */
+        final String sql;
 
-        final Op op;
-        /** Its name, a valid identifier (checked by who asks for it). */
-        final String name;
-
-        Savepoint(InteractiveTransaction tx, Op op, String name, long enqueuedAt) {
+        Savepoint(InteractiveTransaction tx, String sql, long enqueuedAt) {
             super(tx, enqueuedAt);
-            this.op = op;
-            this.name = name;
+            this.sql = sql;
         }
 
-        /** The statement, the name quoted. */
+        /** The statement. */
         public String sql() {
-            return sql(op, name);
-        }
-
-        /** The savepoint statement for {@code op} on {@code name}, the name quoted. */
-        public static String sql(Op op, String name) {
-            String quoted = "\"" + name.replace("\"", "\"\"") + "\"";
-            switch (op) {
-                case SET:
-                    return "SAVEPOINT " + quoted;
-                case RELEASE:
-                    return "RELEASE " + quoted;
-                case ROLLBACK_TO:
-                default:
-                    return "ROLLBACK TO " + quoted;
-            }
+            return sql;
         }
     }
 

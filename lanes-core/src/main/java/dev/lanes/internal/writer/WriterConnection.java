@@ -2,6 +2,7 @@ package dev.lanes.internal.writer;
 
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.StatementShape;
 import java.sql.SQLException;
 import java.util.List;
@@ -32,9 +33,9 @@ public interface WriterConnection extends LaneConnection, WriterLane.Releasable,
 
     /**
      * One statement, admitted by its caller, returning what {@code returns} says (see {@link
-     * WriteRequest.Returns}).
+     * Returns}).
      */
-    Object execute(StatementShape shape, Object[] args, WriteRequest.Returns returns)
+    Object execute(StatementShape shape, Object[] args, Returns returns)
             throws SQLException;
 
     /** A savepoint statement of an interactive transaction, run as it is. */

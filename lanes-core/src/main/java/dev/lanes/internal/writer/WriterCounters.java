@@ -62,9 +62,10 @@ public final class WriterCounters extends CounterSlots {
         increment(BEGIN_ERRORS);
     }
 
-    dev.lanes.DatabaseDiagnostics.WriterCounters snapshot() {
-        return new dev.lanes.DatabaseDiagnostics.WriterCounters(sum(ACQUISITIONS),
-                sum(BUSY_REFUSALS), sum(BUSY_ABSORBED), sum(BEGIN_ERRORS), sum(FAILED),
-                sum(UNKNOWN));
+    /** The counters now. */
+    dev.lanes.WriterDiagnostics.Counters snapshot() {
+        return new dev.lanes.WriterDiagnostics.Counters(sum(COMMITTED), sum(FAILED), sum(GROUPS),
+                sum(OVERLOADS), sum(REPLAYS), sum(UNKNOWN), sum(ACQUISITIONS),
+                sum(BUSY_REFUSALS), sum(BUSY_ABSORBED), sum(BEGIN_ERRORS));
     }
 }

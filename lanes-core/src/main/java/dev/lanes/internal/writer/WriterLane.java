@@ -1,6 +1,5 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseState;
 import dev.lanes.DeadlineExceededException;
 import dev.lanes.LanesException;
@@ -10,10 +9,11 @@ import dev.lanes.QueueFullException;
 import dev.lanes.SqlFunction;
 import dev.lanes.Termination;
 import dev.lanes.TransactionOptions;
-import dev.lanes.WriteObservation;
 import dev.lanes.WriteOutcome;
+import dev.lanes.WriterDiagnostics;
 import dev.lanes.internal.notify.CommitObserver;
 import dev.lanes.internal.scheduler.WorkerPool;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
@@ -25,6 +25,7 @@ import dev.lanes.internal.writer.WriteRequest.TransactionBegin;
 import dev.lanes.internal.writer.WriteRequest.TransactionStep;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -105,12 +106,12 @@ public final class WriterLane implements WorkerPool.Task {
     }
 
     public WriteRequest statement(StatementShape shape, Object[] args) {
-        return statement(shape, args, WriteRequest.Returns.COUNT);
+        return statement(shape, args, Returns.COUNT);
     }
 
     /** A statement whose shape its caller admitted. */
     public WriteRequest statement(StatementShape shape, Object[] args,
-            WriteRequest.Returns returns) {
+            Returns returns) {
         return started(new WriteRequest.StatementWrite(shape, args, returns,
                 clock().nanoTime()));
     }
@@ -554,22 +555,18 @@ public final class WriterLane implements WorkerPool.Task {
     public View view() {
         LaneDecision.View v = state.view();
         InteractiveTransaction tx = v.pinned();
-        WriterCounters c = turns.telemetry().counters;
         Throwable dead = v.deadCause();
-        return new View(v.lifecycle(), v.poisonCause(), dead == null ? null : dead.toString(),
-                v.queued(), setup.options().writeQueueCapacity(), c.sum(WriterCounters.COMMITTED),
-                c.sum(WriterCounters.FAILED), c.sum(WriterCounters.GROUPS),
-                c.sum(WriterCounters.OVERLOADS), c.sum(WriterCounters.REPLAYS), background,
-                c.snapshot(),
-                tx == null ? null : new DatabaseDiagnostics.TransactionInfo(
-                        Duration.ofNanos(tx.ageNanos()), tx.statements),
-                v.corked(), turns.telemetry().lastWrite());
+        Optional<WriterDiagnostics.TransactionInfo> open = tx == null ? Optional.empty()
+                : Optional.of(new WriterDiagnostics.TransactionInfo(
+                        Duration.ofNanos(tx.ageNanos()), tx.statements));
+        return new View(v.lifecycle(), dead == null ? null : dead.toString(),
+                new WriterDiagnostics(v.poisonCause() != null,
+                        Optional.ofNullable(v.poisonCause()), v.queued(),
+                        setup.options().writeQueueCapacity(), v.corked(), background, open,
+                        Optional.ofNullable(turns.telemetry().lastWrite()),
+                        turns.telemetry().counters.snapshot()));
     }
 
-    /** The lane's diagnostics at one instant. */
-    public record View(DatabaseState state, String poisonCause, String deadCause, int queued,
-            int capacity, long committed, long failed, long groups, long overloads, long replays,
-            boolean background, DatabaseDiagnostics.WriterCounters writer,
-            DatabaseDiagnostics.TransactionInfo transaction, boolean corked,
-            WriteObservation lastWrite) {}
+    /** The lane's diagnostics at one instant: the database's state, why it died, the writer. */
+    public record View(DatabaseState state, String deadCause, WriterDiagnostics writer) {}
 }

@@ -98,7 +98,7 @@ class ClusterDatabaseTest {
         assertThat(count("SELECT count(*) AS n FROM t WHERE v = 'once'")).isEqualTo(1);
         assertThat(engine.sentCount("INSERT INTO t(v) VALUES (?)")).isEqualTo(1);
         assertThat(resolutions()).isEqualTo(new Resolutions.Counts(1, 0, 0));
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test
@@ -110,7 +110,7 @@ class ClusterDatabaseTest {
         assertThat(count("SELECT count(*) AS n FROM t WHERE v = 'again'")).isEqualTo(1);
         assertThat(engine.sentCount("INSERT INTO t(v) VALUES (?)")).isEqualTo(2);
         assertThat(resolutions()).isEqualTo(new Resolutions.Counts(0, 1, 0));
-        assertThat(db.diagnostics().replays()).isEqualTo(1);
+        assertThat(db.diagnostics().writer().counters().replays()).isEqualTo(1);
         // the lost group's id is the resolution's now: it can never commit later
         assertThat(count("SELECT count(*) AS n FROM _lanes_groups WHERE resolution = 1"))
                 .isEqualTo(1);
@@ -135,7 +135,7 @@ class ClusterDatabaseTest {
 
         assertThat(count("SELECT count(*) AS n FROM t WHERE v = 'moved'")).isEqualTo(1);
         assertThat(resolutions().total()).isZero();
-        assertThat(db.diagnostics().replays()).isEqualTo(1);
+        assertThat(db.diagnostics().writer().counters().replays()).isEqualTo(1);
     }
 
     @Test
@@ -148,7 +148,7 @@ class ClusterDatabaseTest {
 
         assertThat(unknown.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
         assertThat(resolutions()).isEqualTo(new Resolutions.Counts(0, 0, 1));
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
         engine.reachable();
         WriterPoisonedException refused = catchThrowableOfType(
                 () -> db.execute("INSERT INTO t(v) VALUES (?)", "after"),
@@ -236,7 +236,7 @@ class ClusterDatabaseTest {
             s.execute("ROLLBACK");
             assertThat(write.get(10, TimeUnit.SECONDS)).isEqualTo(1);
         }
-        assertThat(db.diagnostics().writer().busyAbsorbed()).isPositive();
+        assertThat(db.diagnostics().writer().counters().busyAbsorbed()).isPositive();
     }
 
     @Test

@@ -42,7 +42,7 @@ class BackgroundMaintenanceTest {
     void aBackgroundCheckpointRunsOnTheWriterAndIsNotCountedAsACommit() throws Exception {
         Database db = runtime.openWithTable("counted.db", DatabaseOptions.DEFAULTS);
         db.execute("INSERT INTO t(v) VALUES ('a')");
-        long committed = db.diagnostics().committedWrites();
+        long committed = db.diagnostics().writer().counters().committed();
 
         Object busy = background(db, c -> {
             try (var s = c.createStatement();
@@ -53,7 +53,7 @@ class BackgroundMaintenanceTest {
         }).get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS);
 
         assertThat(busy).as("the checkpoint ran, not busy").isEqualTo(0);
-        assertThat(db.diagnostics().committedWrites()).as("not a commit").isEqualTo(committed);
+        assertThat(db.diagnostics().writer().counters().committed()).as("not a commit").isEqualTo(committed);
     }
 
     @Test
@@ -62,13 +62,13 @@ class BackgroundMaintenanceTest {
         Throwable failed = catchThrowable(() -> background(db, FAILED_SYNC)
                 .get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS));
         assertThat(failed).hasRootCauseInstanceOf(SQLiteException.class);
-        assertThat(db.diagnostics().poisonCause()).as("the writer goes on").isEmpty();
+        assertThat(db.diagnostics().writer().poisonCause()).as("the writer goes on").isEmpty();
         db.execute("INSERT INTO t(v) VALUES ('after')");
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t")).isEqualTo(1);
 
         Throwable callers = catchThrowable(() -> db.maintenance(FAILED_SYNC));
         assertThat(callers).isInstanceOf(WriteFailedException.class);
         assertThat(((WriteFailedException) callers).outcome()).isEqualTo(WriteOutcome.UNKNOWN);
-        assertThat(db.diagnostics().poisonCause()).as("a caller's I/O failure poisons").isPresent();
+        assertThat(db.diagnostics().writer().poisonCause()).as("a caller's I/O failure poisons").isPresent();
     }
 }

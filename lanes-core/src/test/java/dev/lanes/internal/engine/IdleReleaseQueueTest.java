@@ -169,7 +169,7 @@ class IdleReleaseQueueTest {
 
         CompletableFuture<Integer> write = db.writeAsync(c -> c.createStatement().executeUpdate(
                 "INSERT INTO t(v) VALUES ('during the release')"));
-        assertThat(db.diagnostics().queuedWrites()).as("the write waits behind the release")
+        assertThat(db.diagnostics().writer().queued()).as("the write waits behind the release")
                 .isEqualTo(1);
         assertThat(write).isNotDone();
 

@@ -202,7 +202,7 @@ class IdleReleaseTest {
         }
 
         assertThat(db.isTransactionOpen()).isTrue();
-        assertThat(db.diagnostics().transaction()).isPresent();
+        assertThat(db.diagnostics().writer().transaction()).isPresent();
         assertThat(tx.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
         tx.execute("INSERT INTO t(v) VALUES ('still usable')");
         tx.commit();
@@ -231,7 +231,7 @@ class IdleReleaseTest {
                     .isEqualTo(1);
         }
 
-        assertThat(db.diagnostics().corked()).isTrue();
+        assertThat(db.diagnostics().writer().corked()).isTrue();
         db.execute("INSERT INTO t(v) VALUES ('corked later')");
         db.uncork();
 

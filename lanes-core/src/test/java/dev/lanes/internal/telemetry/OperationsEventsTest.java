@@ -296,7 +296,7 @@ class OperationsEventsTest {
             CompletableFuture<Integer> q1 = db.writeAsync(c -> 1);
             CompletableFuture<Integer> q2 = db.writeAsync(c -> 2);
             assertThat(gauges.queueDepth()).isEqualTo(2)
-                    .isEqualTo(db.diagnostics().queuedWrites());
+                    .isEqualTo(db.diagnostics().writer().queued());
             release.countDown();
             blocker.get(30, TimeUnit.SECONDS);
             q1.get(30, TimeUnit.SECONDS);

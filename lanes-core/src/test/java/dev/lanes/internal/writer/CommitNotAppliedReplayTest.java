@@ -7,6 +7,7 @@ import dev.lanes.WriteOptions;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.writer.WriteRequest.GroupWrite;
@@ -133,7 +134,7 @@ class CommitNotAppliedReplayTest {
 
     private static GroupWrite statement(String sql) {
         return new WriteRequest.StatementWrite(StatementShape.of(sql), new Object[0],
-                WriteRequest.Returns.COUNT, 0);
+                Returns.COUNT, 0);
     }
 
     @Test

@@ -89,8 +89,8 @@ class CommitSyncFailureTest {
             assertThat(e.getCause()).isInstanceOf(SQLException.class)
                     .hasMessageContaining("SQLITE_IOERR_FSYNC");
         }
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
-        assertThat(db.diagnostics().poisonCause()).hasValueSatisfying(cause -> assertThat(cause).contains("I/O error"));
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisonCause()).hasValueSatisfying(cause -> assertThat(cause).contains("I/O error"));
         WriterPoisonedException later = catchThrowableOfType(WriterPoisonedException.class,
                 () -> db.execute("INSERT INTO t(v) VALUES ('later')"));
         assertThat(later.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
@@ -115,7 +115,7 @@ class CommitSyncFailureTest {
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
         assertThat(tx.isOpen()).isFalse();
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
         db.close();
         assertThat(rawCount(db.path(), "in-tx")).isEqualTo(1);
     }
@@ -130,7 +130,7 @@ class CommitSyncFailureTest {
 
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
         db.close();
         assertThat(rawCount(db.path(), "corked")).isEqualTo(1);
     }
@@ -151,7 +151,7 @@ class CommitSyncFailureTest {
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(e.getCause()).hasMessageContaining("FOREIGN KEY");
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.write(insert("next"))).isEqualTo("next");
         db.close();
         assertThat(rawCount(db.path(), "in-tx")).isZero();

@@ -75,7 +75,7 @@ class CorkFailureTest {
         assertThat(countOf(db, "corked")).isZero();
         assertThat(rawCount(db.path(), "corked")).isZero();
         assertThat(countOf(db, "before-cork")).isEqualTo(1);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         // No longer corked: a write is committed at once, and a new cork cycle works.
         db.execute("INSERT INTO t(v) VALUES ('after')");
         assertThat(rawCount(db.path(), "after")).isEqualTo(1);

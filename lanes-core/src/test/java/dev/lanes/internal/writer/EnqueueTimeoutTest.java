@@ -110,7 +110,7 @@ class EnqueueTimeoutTest {
                 }
             }, "sync-writer");
             writer.start();
-            awaitTrue("the write to be queued", () -> db.diagnostics().queuedWrites() == 1);
+            awaitTrue("the write to be queued", () -> db.diagnostics().writer().queued() == 1);
             clock.advance(Duration.ofMillis(100)); // the deadline passes while the write is queued
             blocker.release();
         }

@@ -52,7 +52,7 @@ class ExternalLockTest {
             assertThat(e.retryable()).isTrue();
             assertThat(async.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
             assertThat(ran).as("the body of a write refused busy never ran").isFalse();
-            assertThat(db.diagnostics().writerPoisoned()).isFalse();
+            assertThat(db.diagnostics().writer().poisoned()).isFalse();
 
             s.execute("ROLLBACK");
         }

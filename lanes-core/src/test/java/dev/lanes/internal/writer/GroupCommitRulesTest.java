@@ -11,6 +11,7 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.WriterPoisonedException;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.notify.CommitObserver;
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.ManualClock;
 import dev.lanes.internal.writer.WriteRequest.BodyWrite;
@@ -86,7 +87,7 @@ class GroupCommitRulesTest {
 
     private static StatementWrite statement(String sql) {
         return new StatementWrite(StatementShape.of(sql), new Object[0],
-                WriteRequest.Returns.COUNT, 0);
+                Returns.COUNT, 0);
     }
 
     private void run(GroupWrite... group) {

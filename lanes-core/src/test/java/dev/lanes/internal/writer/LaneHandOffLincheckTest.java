@@ -1,5 +1,6 @@
 package dev.lanes.internal.writer;
 
+import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.util.Clock;
 import java.time.Duration;
@@ -31,7 +32,7 @@ public class LaneHandOffLincheckTest {
 
     private static WriteRequest request() {
         return new WriteRequest.StatementWrite(StatementShape.of("INSERT INTO t VALUES (1)"),
-                new Object[0], WriteRequest.Returns.COUNT, 0);
+                new Object[0], Returns.COUNT, 0);
     }
 
     /** An asynchronous write: leads its turn when the lane is idle, else queues. */

@@ -56,14 +56,14 @@ class ObservabilityDiagnosticsTest {
                 queued.add(db.writeAsync(WriteOptions.builder().label("stage").build(),
                         insert("queued-" + i)));
             }
-            assertThat(db.diagnostics().queuedWrites()).isEqualTo(3);
+            assertThat(db.diagnostics().writer().queued()).isEqualTo(3);
         }
         queued.forEach(TestLanes::join);
         // The outcome is delivered before the observation is recorded; wait for the record.
         awaitTrue("the queued group to be observed",
-                () -> db.diagnostics().lastWrite().map(w -> w.groupSize() == 3).orElse(false));
+                () -> db.diagnostics().writer().lastWrite().map(w -> w.groupSize() == 3).orElse(false));
 
-        WriteObservation w = db.diagnostics().lastWrite().orElseThrow();
+        WriteObservation w = db.diagnostics().writer().lastWrite().orElseThrow();
         assertThat(w.groupSize()).isEqualTo(3);
         assertThat(w.queueDepthAtEntry()).as("the last of three queued writes had two ahead")
                 .isEqualTo(2);
@@ -90,8 +90,8 @@ class ObservabilityDiagnosticsTest {
         });
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
         DatabaseDiagnostics healthy = db.diagnostics();
-        assertThat(healthy.writerPoisoned()).isFalse();
-        assertThat(healthy.poisonCause()).isEmpty();
+        assertThat(healthy.writer().poisoned()).isFalse();
+        assertThat(healthy.writer().poisonCause()).isEmpty();
 
         WriteFailedException failed = catchThrowableOfType(WriteFailedException.class,
                 () -> db.write(c -> {
@@ -101,22 +101,22 @@ class ObservabilityDiagnosticsTest {
 
         assertThat(failed.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
         DatabaseDiagnostics d = db.diagnostics();
-        assertThat(d.writerPoisoned()).isTrue();
-        assertThat(d.poisonCause()).hasValueSatisfying(
+        assertThat(d.writer().poisoned()).isTrue();
+        assertThat(d.writer().poisonCause()).hasValueSatisfying(
                 cause -> assertThat(cause).contains("rollback"));
         assertThat(d.state()).isEqualTo(DatabaseState.RUNNING);
-        assertThat(d.writer().unknownOutcomes()).isEqualTo(1);
-        assertThat(d.failedWrites()).isEqualTo(1);
+        assertThat(d.writer().counters().unknownOutcomes()).isEqualTo(1);
+        assertThat(d.writer().counters().failed()).isEqualTo(1);
         WriterPoisonedException refused = catchThrowableOfType(WriterPoisonedException.class,
                 () -> db.execute("INSERT INTO t(v) VALUES ('later')"));
         assertThat(refused.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
     }
 
     @Test
     void diagnosticsReflectAnOpenTransaction() {
         Database db = runtime.openWithTable("tx.db");
-        assertThat(db.diagnostics().transaction()).isEmpty();
+        assertThat(db.diagnostics().writer().transaction()).isEmpty();
         assertThat(db.isTransactionOpen()).isFalse();
 
         CompletableFuture<String> behind;
@@ -127,35 +127,35 @@ class ObservabilityDiagnosticsTest {
 
             DatabaseDiagnostics d = db.diagnostics();
             assertThat(db.isTransactionOpen()).isTrue();
-            assertThat(d.transaction()).hasValueSatisfying(info -> {
+            assertThat(d.writer().transaction()).hasValueSatisfying(info -> {
                 assertThat(info.statements()).isEqualTo(2);
                 assertThat(info.age().isNegative()).isFalse();
             });
-            assertThat(d.queuedWrites()).as("a write waits behind the transaction").isEqualTo(1);
+            assertThat(d.writer().queued()).as("a write waits behind the transaction").isEqualTo(1);
             tx.commit();
         }
         join(behind);
 
         assertThat(db.isTransactionOpen()).isFalse();
-        assertThat(db.diagnostics().transaction()).isEmpty();
+        assertThat(db.diagnostics().writer().transaction()).isEmpty();
         assertThat(countOf(db, "two")).isEqualTo(1);
     }
 
     @Test
     void diagnosticsReflectACorkedLane() {
         Database db = runtime.openWithTable("cork.db");
-        assertThat(db.diagnostics().corked()).isFalse();
+        assertThat(db.diagnostics().writer().corked()).isFalse();
 
         db.cork();
         try {
-            assertThat(db.diagnostics().corked()).isTrue();
+            assertThat(db.diagnostics().writer().corked()).isTrue();
             db.write(insert("held by the cork"));
-            assertThat(db.diagnostics().corked()).isTrue();
+            assertThat(db.diagnostics().writer().corked()).isTrue();
         } finally {
             db.uncork();
         }
 
-        assertThat(db.diagnostics().corked()).isFalse();
+        assertThat(db.diagnostics().writer().corked()).isFalse();
         assertThat(countOf(db, "held by the cork")).isEqualTo(1);
     }
 }

@@ -109,7 +109,7 @@ class PinnedStatementUndoTest {
         assertThat(commit.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n"))
                 .as("nothing of the transaction").isZero();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.execute("INSERT INTO t(v) VALUES ('next')")).isEqualTo(1);
     }
 
@@ -142,7 +142,7 @@ class PinnedStatementUndoTest {
         assertThat((Throwable) e).isNotNull();
         assertThat(e.outcome()).as("never a guess").isEqualTo(WriteOutcome.UNKNOWN);
         assertThat(tx.isOpen()).isFalse();
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
         WriterPoisonedException refused = catchThrowableOfType(WriterPoisonedException.class,
                 () -> db.execute("INSERT INTO t(v) VALUES ('refused')"));
         assertThat(refused.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);

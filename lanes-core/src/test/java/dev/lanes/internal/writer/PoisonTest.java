@@ -87,10 +87,10 @@ class PoisonTest {
         }
 
         DatabaseDiagnostics d = db.diagnostics();
-        assertThat(d.writerPoisoned()).isTrue();
-        assertThat(d.poisonCause()).isPresent();
-        assertThat(d.poisonCause().get()).containsIgnoringCase("rollback");
-        assertThat(d.queuedWrites()).isZero();
+        assertThat(d.writer().poisoned()).isTrue();
+        assertThat(d.writer().poisonCause()).isPresent();
+        assertThat(d.writer().poisonCause().get()).containsIgnoringCase("rollback");
+        assertThat(d.writer().queued()).isZero();
 
         failing.set(null); // the fault is gone, but a poisoned writer stays poisoned
         WriterPoisonedException later = catchThrowableOfType(WriterPoisonedException.class,
@@ -116,13 +116,13 @@ class PoisonTest {
             throw new IllegalStateException("boom");
         }));
         assertThat(e.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
 
         db.close();
         assertThat(db.state()).isEqualTo(DatabaseState.CLOSED);
         Database reopened = runtime.lanes().open(db.path());
         assertThat(reopened).isNotSameAs(db);
-        assertThat(reopened.diagnostics().writerPoisoned()).isFalse();
+        assertThat(reopened.diagnostics().writer().poisoned()).isFalse();
         assertThat(reopened.write(insert("fresh"))).isEqualTo("fresh");
         assertThat(countOf(reopened, "fresh")).isEqualTo(1);
     }
@@ -149,7 +149,7 @@ class PoisonTest {
             assertThat(e.getCause()).isInstanceOf(SQLException.class)
                     .hasMessageContaining("injected COMMIT");
         }
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
 
         failing.set(null);
         for (int i = 0; i < 4; i++) {
@@ -173,7 +173,7 @@ class PoisonTest {
         assertThat(e).isNotInstanceOf(BusyException.class);
         assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
         assertThat(ran).isFalse();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.write(insert("after"))).isEqualTo("after");
         assertThat(countOf(db, "never")).isZero();
     }
@@ -220,7 +220,7 @@ class PoisonTest {
             }
             assertThat(countOf(db, point + "-first") + countOf(db, point + "-last") + others.size())
                     .as("%s: each innocent committed once or failed", point).isEqualTo(2);
-            assertThat(db.diagnostics().writerPoisoned()).isFalse();
+            assertThat(db.diagnostics().writer().poisoned()).isFalse();
         }
     }
 

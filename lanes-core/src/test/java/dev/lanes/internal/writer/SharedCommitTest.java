@@ -58,7 +58,7 @@ class SharedCommitTest {
         a.execute("INSERT INTO t VALUES (1)");
         Future<Transaction> b = pool.submit(() -> db.begin());
         awaitTrue("the second begin to queue behind the first transaction",
-                () -> db.diagnostics().queuedWrites() == 1);
+                () -> db.diagnostics().writer().queued() == 1);
         return new Pair(a, b);
     }
 
@@ -86,8 +86,8 @@ class SharedCommitTest {
 
         assertThat(scalar(db, "SELECT count(*) FROM t")).isEqualTo(2);
         DatabaseDiagnostics after = db.diagnostics();
-        assertThat(after.committedWrites() - before.committedWrites()).isEqualTo(2);
-        assertThat(after.groupsCommitted() - before.groupsCommitted())
+        assertThat(after.writer().counters().committed() - before.writer().counters().committed()).isEqualTo(2);
+        assertThat(after.writer().counters().groupsCommitted() - before.writer().counters().groupsCommitted())
                 .as("one COMMIT for both transactions").isEqualTo(1);
         assertThat(p.first().isOpen()).isFalse();
         assertThat(b.isOpen()).isFalse();
@@ -171,7 +171,7 @@ class SharedCommitTest {
         // a read whose answer changes when run again: the member cannot be repeated unseen
         a.query("SELECT random() AS r");
         Future<Transaction> second = pool.submit(() -> db.begin());
-        awaitTrue("the second begin to queue", () -> db.diagnostics().queuedWrites() == 1);
+        awaitTrue("the second begin to queue", () -> db.diagnostics().writer().queued() == 1);
         Future<?> firstCommit = pool.submit(a::commit);
         Transaction b = get(second);
 
@@ -199,7 +199,7 @@ class SharedCommitTest {
         Future<Integer> write = writer.submit(() -> db.execute("INSERT INTO t VALUES (9)"));
         writer.shutdown();
         awaitTrue("the write to queue behind the member", () ->
-                db.diagnostics().queuedWrites() == 1);
+                db.diagnostics().writer().queued() == 1);
         b.commit(); // no begin waits now: the shared COMMIT runs
         get(firstCommit);
         assertThat(get(write)).isEqualTo(1);
@@ -233,8 +233,8 @@ class SharedCommitTest {
         assertThat(total).isEqualTo((long) threads * each);
         assertThat(scalar(db, "SELECT n FROM c WHERE id = 1")).as("lost updates").isEqualTo(total);
         DatabaseDiagnostics after = db.diagnostics();
-        assertThat(after.committedWrites() - before.committedWrites()).isEqualTo(total);
-        assertThat(after.groupsCommitted() - before.groupsCommitted())
+        assertThat(after.writer().counters().committed() - before.writer().counters().committed()).isEqualTo(total);
+        assertThat(after.writer().counters().groupsCommitted() - before.writer().counters().groupsCommitted())
                 .as("transactions shared commits").isLessThan(total);
     }
 
@@ -273,7 +273,7 @@ class SharedCommitTest {
         }
         assertThat(scalar(db, "SELECT n FROM c WHERE id = 1")).as("lost updates").isEqualTo(total);
         DatabaseDiagnostics after = db.diagnostics();
-        assertThat(after.groupsCommitted() - before.groupsCommitted())
+        assertThat(after.writer().counters().groupsCommitted() - before.writer().counters().groupsCommitted())
                 .as("transactions shared commits").isLessThan(total);
     }
 

@@ -80,7 +80,7 @@ class SlowGroupWarningTest {
                 .contains("group of 6");
         assertThat(labelsOf(warnings.get(0))).as("the held body has no label").isEmpty();
 
-        WriteObservation last = db.diagnostics().lastWrite().orElseThrow();
+        WriteObservation last = db.diagnostics().writer().lastWrite().orElseThrow();
         assertThat(last.groupSize()).isEqualTo(6);
         assertThat(last.total()).isGreaterThanOrEqualTo(THRESHOLD);
         assertThat(last.labels()).containsExactly("orders.insert", "orders.update",
@@ -110,7 +110,7 @@ class SlowGroupWarningTest {
         assertThat(truncatedOf(labelled)).as("label-8, label-9 and label-10 left out")
                 .isEqualTo(3);
 
-        WriteObservation last = db.diagnostics().lastWrite().orElseThrow();
+        WriteObservation last = db.diagnostics().writer().lastWrite().orElseThrow();
         assertThat(last.labels()).hasSize(8).doesNotHaveDuplicates();
         assertThat(last.labelsTruncated()).isEqualTo(3);
     }
@@ -132,7 +132,7 @@ class SlowGroupWarningTest {
         assertThat(labelsOf(labelled)).hasSize(8);
         assertThat(truncatedOf(labelled)).as("distinct labels left out: label-8 and label-9")
                 .isEqualTo(2);
-        assertThat(db.diagnostics().lastWrite().orElseThrow().labelsTruncated()).isEqualTo(2);
+        assertThat(db.diagnostics().writer().lastWrite().orElseThrow().labelsTruncated()).isEqualTo(2);
     }
 
     // ------------------------------------------------------------------ helpers

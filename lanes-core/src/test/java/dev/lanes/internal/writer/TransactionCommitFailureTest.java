@@ -54,7 +54,7 @@ class TransactionCommitFailureTest {
         assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(tx.isOpen()).isFalse();
         assertThat(countOf(db, "in-tx")).isZero();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
         assertThat(db.write(insert("next"))).isEqualTo("next");
     }
 
@@ -69,7 +69,7 @@ class TransactionCommitFailureTest {
         assertThat(e).isNotNull();
         assertThat(e.outcome()).as("never a guess").isEqualTo(WriteOutcome.UNKNOWN);
         assertThat(tx.isOpen()).isFalse();
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
         WriterPoisonedException refused = catchThrowableOfType(WriterPoisonedException.class,
                 () -> db.write(insert("refused")));
         assertThat(refused.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);

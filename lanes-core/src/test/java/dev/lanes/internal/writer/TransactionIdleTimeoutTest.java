@@ -58,7 +58,7 @@ class TransactionIdleTimeoutTest {
         assertThat(countOf(db, "forgotten")).as("the idle transaction's row").isZero();
         assertThat(countOf(db, "late")).isZero();
         assertThat(countOf(db, "queued")).isEqualTo(1);
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
     }
 
     @Test

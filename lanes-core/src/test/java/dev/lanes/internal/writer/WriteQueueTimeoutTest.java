@@ -112,7 +112,7 @@ class WriteQueueTimeoutTest {
             for (Thread caller : callers) {
                 awaitTrue("every caller to wait for room", () -> clock.isWaiting(caller));
             }
-            assertThat(db.diagnostics().overloads()).as("nobody was refused").isZero();
+            assertThat(db.diagnostics().writer().counters().overloads()).as("nobody was refused").isZero();
             blocker.release();
             join(q1);
             join(q2);
@@ -179,7 +179,7 @@ class WriteQueueTimeoutTest {
             join(q1);
             join(q2);
         }
-        assertThat(db.diagnostics().overloads()).isEqualTo(2L * CALLERS);
+        assertThat(db.diagnostics().writer().counters().overloads()).isEqualTo(2L * CALLERS);
         assertThat(TestLanes.scalar(db, "SELECT count(*) FROM t WHERE v LIKE 'refused%'"))
                 .isEqualTo(0L);
     }

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.BusyException;
 import dev.lanes.Database;
-import dev.lanes.DatabaseDiagnostics.WriterCounters;
+import dev.lanes.WriterDiagnostics.Counters;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.TestLanes;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * {@link DatabaseDiagnostics#writer()}: acquisitions, BEGIN busy refusals and how many a retry
+ * {@link dev.lanes.WriterDiagnostics#counters()}: acquisitions, BEGIN busy refusals and how many a retry
  * absorbed, BEGIN errors, request failures and UNKNOWN outcomes.
  *
  * <p>How busy waits count ({@code WriterConnection.beginImmediate}): one turn's {@code BEGIN
@@ -43,8 +43,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class WriterCountersTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
-    private static WriterCounters counters(Database db) {
-        return db.diagnostics().writer();
+    private static Counters counters(Database db) {
+        return db.diagnostics().writer().counters();
     }
 
     private static void faults(Database db, FaultInjector injector) {
@@ -68,8 +68,8 @@ class WriterCountersTest {
     @Test
     void acquisitionsGrowWithEachCommittedGroup() {
         Database db = runtime.openWithTable("acq.db");
-        WriterCounters start = counters(db);
-        long groupsStart = db.diagnostics().groupsCommitted();
+        Counters start = counters(db);
+        long groupsStart = db.diagnostics().writer().counters().groupsCommitted();
 
         for (int i = 0; i < 5; i++) {
             db.write(insert("single-" + i));
@@ -84,13 +84,13 @@ class WriterCountersTest {
         grouped.forEach(TestLanes::join);
         join(blocker.future);
 
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.acquisitions() - start.acquisitions()).isEqualTo(7);
-        assertThat(db.diagnostics().groupsCommitted() - groupsStart).isEqualTo(7);
+        assertThat(db.diagnostics().writer().counters().groupsCommitted() - groupsStart).isEqualTo(7);
         assertThat(end.busyRefusals()).isZero();
         assertThat(end.busyAbsorbed()).isZero();
         assertThat(end.beginErrors()).isZero();
-        assertThat(end.requestFailures()).isZero();
+        assertThat(end.failed()).isZero();
         assertThat(end.unknownOutcomes()).isZero();
     }
 
@@ -98,7 +98,7 @@ class WriterCountersTest {
     void aLockReleasedWithinTheBusyTimeoutIsAbsorbedBySqliteWithoutARefusal() throws Exception {
         Database db = runtime.openWithTable("absorb.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ofSeconds(20)).build());
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
         CountDownLatch beginning = new CountDownLatch(1);
         faults(db, p -> {
             if (p == FaultInjector.Point.BEGIN) {
@@ -115,12 +115,12 @@ class WriterCountersTest {
             assertThat(join(write)).isEqualTo("waited");
         }
 
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.acquisitions() - start.acquisitions()).isEqualTo(1);
         assertThat(end.busyRefusals()).as("SQLite's busy handler waited; BEGIN never refused")
                 .isZero();
         assertThat(end.busyAbsorbed()).isZero();
-        assertThat(end.requestFailures()).isZero();
+        assertThat(end.failed()).isZero();
     }
 
     @Test
@@ -128,7 +128,7 @@ class WriterCountersTest {
         // With no busy budget, SQLite refuses at once and nothing is retried: exactly one refusal.
         Database db = runtime.openWithTable("refused.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ZERO).build());
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
 
         try (Connection holder = lockHolder(db)) {
             BusyException e = catchThrowableOfType(BusyException.class, () -> db.write(insert("no")));
@@ -138,12 +138,12 @@ class WriterCountersTest {
             holder.createStatement().execute("ROLLBACK");
         }
 
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.busyRefusals() - start.busyRefusals()).isEqualTo(1);
         assertThat(end.busyAbsorbed()).isZero();
         assertThat(end.acquisitions()).isEqualTo(start.acquisitions());
         assertThat(end.beginErrors()).isZero();
-        assertThat(end.requestFailures() - start.requestFailures()).isEqualTo(1);
+        assertThat(end.failed() - start.failed()).isEqualTo(1);
 
         assertThat(db.write(insert("after"))).isEqualTo("after");
         assertThat(counters(db).acquisitions() - start.acquisitions()).isEqualTo(1);
@@ -154,7 +154,7 @@ class WriterCountersTest {
     void aLockHeldPastANonZeroBusyTimeoutIsRefusedAtLeastOnceAndNeverAbsorbed() throws Exception {
         Database db = runtime.openWithTable("refused2.db",
                 DatabaseOptions.builder().busyTimeout(Duration.ofMillis(200)).build());
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
 
         try (Connection holder = lockHolder(db)) {
             BusyException e = catchThrowableOfType(BusyException.class, () -> db.write(insert("no")));
@@ -163,7 +163,7 @@ class WriterCountersTest {
             holder.createStatement().execute("ROLLBACK");
         }
 
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.busyRefusals() - start.busyRefusals()).isBetween(1L, 3L);
         assertThat(end.busyAbsorbed()).isZero();
         assertThat(end.acquisitions()).isEqualTo(start.acquisitions());
@@ -172,7 +172,7 @@ class WriterCountersTest {
     @Test
     void aBusyRefusalThatARetryOvercomesCountsAsAbsorbed() {
         Database db = runtime.openWithTable("retry.db");
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
         AtomicInteger refusalsLeft = new AtomicInteger(1);
         faults(db, p -> {
             if (p == FaultInjector.Point.BEGIN && refusalsLeft.getAndDecrement() > 0) {
@@ -182,19 +182,19 @@ class WriterCountersTest {
 
         assertThat(db.write(insert("retried"))).isEqualTo("retried");
 
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.busyRefusals() - start.busyRefusals()).isEqualTo(1);
         assertThat(end.busyAbsorbed() - start.busyAbsorbed()).isEqualTo(1);
         assertThat(end.acquisitions() - start.acquisitions()).isEqualTo(1);
-        assertThat(end.requestFailures()).isZero();
+        assertThat(end.failed()).isZero();
     }
 
     @Test
     void everyBusyRefusalThatALaterRetryOvercameCountsAsAbsorbed() {
-        // DatabaseDiagnostics.WriterCounters: "busyAbsorbed: busy refusals that a later retry of
+        // WriterDiagnostics.Counters: "busyAbsorbed: busy refusals that a later retry of
         // the same turn overcame". Two refusals, then success: both were overcome.
         Database db = runtime.openWithTable("retry2.db");
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
         AtomicInteger refusalsLeft = new AtomicInteger(2);
         faults(db, p -> {
             if (p == FaultInjector.Point.BEGIN && refusalsLeft.getAndDecrement() > 0) {
@@ -204,7 +204,7 @@ class WriterCountersTest {
 
         assertThat(db.write(insert("retried twice"))).isEqualTo("retried twice");
 
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.busyRefusals() - start.busyRefusals()).isEqualTo(2);
         assertThat(end.busyAbsorbed() - start.busyAbsorbed())
                 .as("both refusals were overcome by the turn's last retry").isEqualTo(2);
@@ -213,7 +213,7 @@ class WriterCountersTest {
     @Test
     void refusalsNoRetryOvercomesAreNotAbsorbed() {
         Database db = runtime.openWithTable("retry3.db");
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
         faults(db, p -> {
             if (p == FaultInjector.Point.BEGIN) {
                 throw busy();
@@ -223,17 +223,17 @@ class WriterCountersTest {
         BusyException e = catchThrowableOfType(BusyException.class, () -> db.write(insert("never")));
 
         assertThat(e).isNotNull();
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.busyRefusals() - start.busyRefusals()).as("the first try and two retries")
                 .isEqualTo(3);
         assertThat(end.busyAbsorbed()).isZero();
-        assertThat(end.requestFailures() - start.requestFailures()).isEqualTo(1);
+        assertThat(end.failed() - start.failed()).isEqualTo(1);
     }
 
     @Test
     void aBeginThatFailsOtherwiseCountsABeginErrorAndARequestFailure() {
         Database db = runtime.openWithTable("begin.db");
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
         faults(db, p -> {
             if (p == FaultInjector.Point.BEGIN) {
                 throw new SQLException("injected");
@@ -246,13 +246,13 @@ class WriterCountersTest {
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
         assertThat(e.getCause()).hasMessage("injected");
-        WriterCounters end = counters(db);
+        Counters end = counters(db);
         assertThat(end.beginErrors() - start.beginErrors()).isEqualTo(1);
         assertThat(end.busyRefusals()).isZero();
         assertThat(end.acquisitions()).isEqualTo(start.acquisitions());
-        assertThat(end.requestFailures() - start.requestFailures()).isEqualTo(1);
+        assertThat(end.failed() - start.failed()).isEqualTo(1);
         assertThat(end.unknownOutcomes()).isZero();
-        assertThat(db.diagnostics().writerPoisoned()).isFalse();
+        assertThat(db.diagnostics().writer().poisoned()).isFalse();
 
         faults(db, FaultInjector.NONE);
         assertThat(db.write(insert("later"))).isEqualTo("later");
@@ -261,7 +261,7 @@ class WriterCountersTest {
     @Test
     void failedRequestsAreCountedAndThoseEndingUnknownAlsoAsUnknown() {
         Database db = runtime.openWithTable("fail.db");
-        WriterCounters start = counters(db);
+        Counters start = counters(db);
 
         // A failing body, cleanly rolled back.
         WriteFailedException rolledBack = catchThrowableOfType(WriteFailedException.class,
@@ -269,10 +269,10 @@ class WriterCountersTest {
                     throw new IllegalStateException("body fails");
                 }));
         assertThat(rolledBack.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-        WriterCounters afterRollback = counters(db);
-        assertThat(afterRollback.requestFailures() - start.requestFailures()).isEqualTo(1);
+        Counters afterRollback = counters(db);
+        assertThat(afterRollback.failed() - start.failed()).isEqualTo(1);
         assertThat(afterRollback.unknownOutcomes()).isZero();
-        assertThat(db.diagnostics().failedWrites()).isEqualTo(afterRollback.requestFailures());
+        assertThat(db.diagnostics().writer().counters().failed()).isEqualTo(afterRollback.failed());
 
         // A failing body whose rollback fails: whether it persisted is unknown.
         faults(db, p -> {
@@ -287,10 +287,10 @@ class WriterCountersTest {
                 }));
         assertThat(unknown.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
 
-        WriterCounters end = counters(db);
-        assertThat(end.requestFailures() - start.requestFailures()).isEqualTo(2);
+        Counters end = counters(db);
+        assertThat(end.failed() - start.failed()).isEqualTo(2);
         assertThat(end.unknownOutcomes() - start.unknownOutcomes()).isEqualTo(1);
         assertThat(end.beginErrors()).isZero();
-        assertThat(db.diagnostics().writerPoisoned()).as("an unverified rollback poisons").isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).as("an unverified rollback poisons").isTrue();
     }
 }

@@ -61,8 +61,8 @@ class ExampleApplicationTest {
     @Test
     void thirtyTwoClientsIncrementingInTransactionsLoseNothing() throws Exception {
         Http http = new Http(port);
-        long busyBefore = db.diagnostics().writer().busyRefusals();
-        long failedBefore = db.diagnostics().failedWrites();
+        long busyBefore = db.diagnostics().writer().counters().busyRefusals();
+        long failedBefore = db.diagnostics().writer().counters().failed();
         int clients = 32;
         int each = 20;
         CyclicBarrier start = new CyclicBarrier(clients);
@@ -90,8 +90,8 @@ class ExampleApplicationTest {
         assertThat(counter.status()).isEqualTo(200);
         assertThat(counter.json().get("value").asLong()).isEqualTo(clients * each);
         // the transactions held the writer lane: no busy refusal, no failed write
-        assertThat(db.diagnostics().writer().busyRefusals()).isEqualTo(busyBefore);
-        assertThat(db.diagnostics().failedWrites()).isEqualTo(failedBefore);
+        assertThat(db.diagnostics().writer().counters().busyRefusals()).isEqualTo(busyBefore);
+        assertThat(db.diagnostics().writer().counters().failed()).isEqualTo(failedBefore);
     }
 
     @Test

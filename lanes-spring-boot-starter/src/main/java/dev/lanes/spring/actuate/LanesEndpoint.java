@@ -129,10 +129,10 @@ public final class LanesEndpoint {
             this.kind = kind;
             this.state = state;
             this.d = d;
-            this.queued = d.queuedWrites();
+            this.queued = d.writer().queued();
             this.walBytes = d.checkpoints().walBytes();
-            this.waitNanos = d.lastWrite().map(WriteObservation::queueWait).orElse(Duration.ZERO)
-                    .toNanos();
+            this.waitNanos = d.writer().lastWrite().map(WriteObservation::queueWait)
+                    .orElse(Duration.ZERO).toNanos();
         }
 
         Map<String, Object> toMap() {
@@ -140,12 +140,13 @@ public final class LanesEndpoint {
             m.put("name", name);
             m.put("kind", kind);
             m.put("state", state.name());
-            m.put("writerPoisoned", d.writerPoisoned());
-            m.put("queuedWrites", d.queuedWrites());
+            m.put("writerPoisoned", d.writer().poisoned());
+            m.put("queuedWrites", d.writer().queued());
             m.put("walBytes", walBytes);
-            m.put("lastQueueWait", JsonMaps.of(d.lastWrite().map(WriteObservation::queueWait)));
-            m.put("lastWriteAt", JsonMaps.of(d.lastWrite().map(WriteObservation::observedAt)));
-            m.put("committedWrites", d.committedWrites());
+            Optional<WriteObservation> last = d.writer().lastWrite();
+            m.put("lastQueueWait", JsonMaps.of(last.map(WriteObservation::queueWait)));
+            m.put("lastWriteAt", JsonMaps.of(last.map(WriteObservation::observedAt)));
+            m.put("committedWrites", d.writer().counters().committed());
             m.put("openReaders", d.readers().openConnections());
             return m;
         }

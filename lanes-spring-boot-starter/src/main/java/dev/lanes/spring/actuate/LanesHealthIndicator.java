@@ -137,7 +137,7 @@ public final class LanesHealthIndicator implements HealthIndicator {
             }
             DatabaseDiagnostics d = db.diagnostics();
             boolean isDead = state == DatabaseState.DEAD;
-            if (!isDead && !d.writerPoisoned()) {
+            if (!isDead && !d.writer().poisoned()) {
                 return false;
             }
             if (isDead) {
@@ -150,9 +150,9 @@ public final class LanesHealthIndicator implements HealthIndicator {
                 entry.put("name", name);
                 entry.put("kind", kind);
                 entry.put("state", state.name());
-                entry.put("writerPoisoned", d.writerPoisoned());
+                entry.put("writerPoisoned", d.writer().poisoned());
                 entry.put("cause", shorten(isDead ? d.deadCause().orElse(null)
-                        : d.poisonCause().orElse(null)));
+                        : d.writer().poisonCause().orElse(null)));
                 listed.add(entry);
             } else {
                 notListed++;

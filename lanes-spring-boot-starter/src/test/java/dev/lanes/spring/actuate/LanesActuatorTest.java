@@ -290,7 +290,7 @@ class LanesActuatorTest {
                 }));
             }
             Awaitility.await().atMost(Duration.ofSeconds(30))
-                    .until(() -> deep.diagnostics().queuedWrites() == 5);
+                    .until(() -> deep.diagnostics().writer().queued() == 5);
             long queuedAt = System.nanoTime();
             Map<String, Object> held = endpoint.lanes();
             assertThat(ranking(held, "byQueueDepth").get(0)).containsEntry("name", "deep")
@@ -323,7 +323,7 @@ class LanesActuatorTest {
             }
             return null;
         })).isInstanceOf(LanesException.class);
-        assertThat(db.diagnostics().writerPoisoned()).isTrue();
+        assertThat(db.diagnostics().writer().poisoned()).isTrue();
     }
 
     @SuppressWarnings("unchecked")

@@ -54,7 +54,7 @@ class PersistenceTest {
                     + "AND version <> '0' ORDER BY installed_rank").query(String.class).list())
                     .containsExactly("1", "2");
             // every write of the migration went through the lane
-            writesAtStart = db.diagnostics().committedWrites();
+            writesAtStart = db.diagnostics().writer().counters().committed();
             assertThat(writesAtStart).isPositive();
         }
         // a restart finds the schema up to date and runs nothing again

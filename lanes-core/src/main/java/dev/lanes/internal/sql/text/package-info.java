@@ -7,6 +7,7 @@
  * dev.lanes.internal.sql.text.Rule}), and the table of what each pragma may do ({@link
  * dev.lanes.internal.sql.text.PragmaTable}).
  *
- * <p>Depends on util and the public exceptions only.
+ * <p>Depends on the public API (its exceptions, {@code WriteOutcome}) and on no other internal
+ * package.
  */
 package dev.lanes.internal.sql.text;
