@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
  * Node processes on real engines, disrupted. One failover, measured and not timed: the busiest
  * of 3 nodes killed with {@code kill -9}, every tenant it served served again elsewhere, and the
  * run prints per tenant when its lease expiry was seen, when it was claimed, restored, opened,
- * recorded as the replica and served its first write ({@code FailoverTimeline}).
+ * recorded as the replica and served its first write ({@code FailoverTimeline}); the same with
+ * etcd's leader killed together with the node.
  *
  * <p>The fleet chaos scenario, short: 3 node processes, a few dozen tenants, REPLICATED writes
  * through any node while a node is killed, a node is paused past its lease and resumed, etcd's
@@ -50,17 +51,30 @@ class FleetChaosTest {
         }
     }
 
-    @Test
-    void aKilledNodesTenantsAreServedAgainAndEachPhaseIsLogged() throws Exception {
-        // the fleet's default 2 s lease: this run disrupts nothing but the killed node
-        ChaosReport report = run("failover", FleetChaos::failover,
+    /**
+     * One failover of {@code scenario} on the fleet's default 2 s lease (nothing else is
+     * disrupted): every tenant of the killed node is served again, from the replica its
+     * acknowledged REPLICATED write reached, and the timeline names every phase.
+     */
+    private static void failsOver(String name, Scenario scenario, String event) throws Exception {
+        ChaosReport report = run(name, scenario,
                 new LocalFleet.Settings(Durability.REPLICATED, 2, 100, 2, "160m"),
                 new FleetChaos.Plan(3, 9, 4, 0, Duration.ofSeconds(1), Duration.ofSeconds(3)));
-        String event = "kill -9 of a node";
         assertThat(report.unserved()).containsEntry(event, 0);
         assertThat(report.failovers().get(event)).as("tenants of the killed node").isNotEmpty();
         assertThat(report.timelines().get(event)).as("the timeline names the phases")
-                .contains("lease expiry seen", "restoring", "first write served");
+                .contains("from epoch", "lease expiry seen", "restoring", "first write served");
+    }
+
+    @Test
+    void aKilledNodesTenantsAreServedAgainAndEachPhaseIsLogged() throws Exception {
+        failsOver("failover", FleetChaos::failover, "kill -9 of a node");
+    }
+
+    @Test
+    void aNodeKilledWithEtcdsLeaderHasItsTenantsServedAgain() throws Exception {
+        failsOver("failover-leader", FleetChaos::failoverWithEtcdLeader,
+                "kill -9 of a node and etcd's leader");
     }
 
     @Test

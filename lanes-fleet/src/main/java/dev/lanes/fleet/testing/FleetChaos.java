@@ -103,12 +103,32 @@ public final class FleetChaos {
     public static ChaosReport failover(Path dir, LocalEtcd etcd, LocalObjectStore store,
             Path litestream, LocalFleet.Settings settings, Plan plan, Consumer<String> progress)
             throws InterruptedException {
+        return failover(dir, etcd, store, litestream, settings, plan, progress, false);
+    }
+
+    /**
+     * As {@link #failover}, with etcd's leader killed together with the node: the new leader
+     * renews every lease, the dead node's too, so its tenants wait for an election and a TTL.
+     */
+    public static ChaosReport failoverWithEtcdLeader(Path dir, LocalEtcd etcd,
+            LocalObjectStore store, Path litestream, LocalFleet.Settings settings, Plan plan,
+            Consumer<String> progress) throws InterruptedException {
+        return failover(dir, etcd, store, litestream, settings, plan, progress, true);
+    }
+
+    private static ChaosReport failover(Path dir, LocalEtcd etcd, LocalObjectStore store,
+            Path litestream, LocalFleet.Settings settings, Plan plan, Consumer<String> progress,
+            boolean withLeader) throws InterruptedException {
         try (LocalFleet fleet = new LocalFleet(dir, etcd, store.objectStore(), litestream,
                 settings)) {
             FleetChaos chaos = new FleetChaos(dir, etcd, fleet, plan, settings, progress);
             long started = System.nanoTime();
             chaos.place();
-            chaos.killBusiest();
+            if (withLeader) {
+                chaos.killNodeAndEtcdLeader();
+            } else {
+                chaos.killBusiest();
+            }
             chaos.report.elapsedMillis = (System.nanoTime() - started) / 1_000_000;
             return chaos.report;
         }
