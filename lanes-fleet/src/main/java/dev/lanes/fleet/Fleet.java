@@ -43,6 +43,11 @@ import java.util.Set;
  * <p>Thread-safety: every method may be called from any thread.
  */
 public final class Fleet implements AutoCloseable {
+    /**
+     * How long a Litestream process's restart for a tenant taken here waits for the other
+     * tenants being taken on the same process, so that a failover's burst restarts it once.
+     */
+    private static final Duration RESTART_HOLD = Duration.ofSeconds(1);
     private final FleetRuntime runtime;
     private final TenantDatabases databases;
     private final Lanes ownLanes;
@@ -343,7 +348,7 @@ public final class Fleet implements AutoCloseable {
                     leaseTtl, margin);
             LitestreamReplicator replicator = new LitestreamReplicator(litestream,
                     dataDirectory.resolve("litestream"), objectStore, litestreamProcesses,
-                    replicationInterval, Duration.ofMillis(100));
+                    replicationInterval, Duration.ofMillis(100), RESTART_HOLD);
             FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
                     new FleetEvents(listeners));
             try {

@@ -51,6 +51,15 @@ final class Engines implements AutoCloseable {
     }
 
     /**
+     * A new directory for one run under {@code target/<name>/}, so that the nodes' and engines'
+     * logs outlive a failed run.
+     */
+    static Path runDirectory(String name) throws java.io.IOException {
+        return java.nio.file.Files.createTempDirectory(java.nio.file.Files.createDirectories(
+                Path.of("target", name).toAbsolutePath()), "run-");
+    }
+
+    /**
      * A node builder wired to these engines, on a 5 s lease: a loaded machine may stall a node
      * for a second or two, which must not cost it its lease in a test that does not mean it to.
      */

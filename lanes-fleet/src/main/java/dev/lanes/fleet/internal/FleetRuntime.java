@@ -9,7 +9,6 @@ import dev.lanes.fleet.FleetStatus;
 import dev.lanes.fleet.Member;
 import dev.lanes.fleet.NotOwnerException;
 import dev.lanes.fleet.OwnershipChange;
-import dev.lanes.fleet.ReplicationUnconfirmedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -69,6 +69,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private final TenantMover mover;
     private final Semaphore moves = new Semaphore(PARALLEL_MOVES);
     private final FleetEvents events;
+    private final ReplicationConfirmation confirmation;
     private final Set<String> knownNodes = ConcurrentHashMap.newKeySet();
     /**
      * Every node's address as last registered: a leaving node deletes its registration before it
@@ -95,6 +96,12 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         this.acquirer = new TenantAcquirer(settings, ownership, replicator, files, slots,
                 events, slot -> workers.execute(() -> revalidate(slot)));
         this.mover = new TenantMover(settings, ownership, replicator, files, slots, events);
+        this.confirmation = new ReplicationConfirmation(replicator, ownership.nodeId());
+    }
+
+    /** What a {@code REPLICATED} write of this node's tenants waits for. */
+    ReplicationConfirmation confirmation() {
+        return confirmation;
     }
 
     /** Joins the fleet: registers, loads and watches the ownership map. */
@@ -154,7 +161,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 owner = readOwner(tenant);
                 if (owner.isPresent() && mine(owner.get())) {
                     TenantSlot handed = acquire(tenant, owner.get().token(),
-                            owner.get().lease());
+                            owner.get().lease(), System.nanoTime());
                     if (handed != null) {
                         await(handed.ready, deadline, tenant);
                     }
@@ -175,7 +182,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                         + " gives it to node " + placed);
             }
             try {
-                TenantSlot mineNow = acquire(tenant, 0, 0);
+                TenantSlot mineNow = acquire(tenant, 0, 0, System.nanoTime());
                 if (mineNow != null) {
                     await(mineNow.ready, deadline, tenant);
                 }
@@ -199,9 +206,20 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     /**
      * Starts acquiring {@code tenant} on the calling thread unless a slot exists.
      *
+     * @param seen when this node learned it should take the tenant (nanoTime)
      * @return the slot being acquired or served, or null when another node won the claim
      */
-    private TenantSlot acquire(String tenant, long handedToken, long handedLease) {
+    private TenantSlot acquire(String tenant, long handedToken, long handedLease, long seen) {
+        Runnable ended = replicator.expect(tenant);
+        try {
+            return acquireExpected(tenant, handedToken, handedLease, seen);
+        } finally {
+            ended.run();
+        }
+    }
+
+    private TenantSlot acquireExpected(String tenant, long handedToken, long handedLease,
+            long seen) {
         TenantSlot slot = new TenantSlot(tenant);
         TenantSlot existing;
         while ((existing = slots.putIfAbsent(tenant, slot)) != null) {
@@ -214,7 +232,7 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
             slots.remove(tenant, existing);
         }
         try {
-            OwnerRecord other = acquirer.acquire(slot, handedToken, handedLease);
+            OwnerRecord other = acquirer.acquire(slot, handedToken, handedLease, seen);
             if (other != null) {
                 slots.remove(tenant, slot);
                 slot.end(false, notOwner(tenant, other.node(), "tenant " + tenant
@@ -262,17 +280,28 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         }
     }
 
+    /**
+     * Acquires {@code tenant} on the worker pool; the replicator expects it from now on, so a
+     * burst of them waiting for workers shares its restarts.
+     */
     private void acquireInBackground(String tenant, long handedToken, long handedLease) {
-        workers.execute(() -> {
-            if (closing) {
-                return;
-            }
-            try {
-                acquire(tenant, handedToken, handedLease);
-            } catch (RuntimeException e) {
-                // logged by acquire; a request for the tenant tries again
-            }
-        });
+        long seen = System.nanoTime();
+        Runnable ended = replicator.expect(tenant);
+        try {
+            workers.execute(() -> {
+                try {
+                    if (!closing) {
+                        acquire(tenant, handedToken, handedLease, seen);
+                    }
+                } catch (RuntimeException e) {
+                    // logged by acquire; a request for the tenant tries again
+                } finally {
+                    ended.run();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            ended.run(); // closed
+        }
     }
 
     private boolean mine(OwnerRecord owner) {
@@ -449,55 +478,6 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 moves.release();
             }
         }, workers);
-    }
-
-    /**
-     * Waits until everything the tenant committed before the call is in object storage, while
-     * this node surely owns it; a tenant handed over or released cleanly since counts as
-     * replicated (its final replication came first).
-     *
-     * @throws LanesException with outcome UNKNOWN when that could not be confirmed
-     */
-    public void awaitReplicated(TenantSlot slot, Duration bound) {
-        long deadline = System.nanoTime() + bound.toNanos();
-        try {
-            if (slot.gone.isDone()) {
-                confirmGone(slot);
-                return;
-            }
-            slot.recorded.get(bound.toNanos(), TimeUnit.NANOSECONDS);
-            long left = Math.max(0, deadline - System.nanoTime());
-            boolean caughtUp = replicator.awaitCaughtUp(slot.tenant,
-                    slot.fence().lastChange(), Duration.ofNanos(left));
-            if (caughtUp && slot.fence().held() && slot.state() != TenantSlot.State.GONE) {
-                return;
-            }
-            if (slot.gone.isDone()) {
-                confirmGone(slot);
-                return;
-            }
-        } catch (ExecutionException | TimeoutException e) {
-            if (slot.gone.isDone()) {
-                confirmGone(slot);
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        throw unconfirmed(slot);
-    }
-
-    private ReplicationUnconfirmedException unconfirmed(TenantSlot slot) {
-        return new ReplicationUnconfirmedException(slot.tenant, "tenant " + slot.tenant
-                + ": the write committed on node " + nodeId() + ", but its replication was not"
-                + " confirmed while this node surely owned the tenant; the next owner may or may"
-                + " not serve it");
-    }
-
-    private void confirmGone(TenantSlot slot) {
-        if (!slot.gone.join()) {
-            throw unconfirmed(slot);
-        }
     }
 
     /** Who owns {@code tenant}, as the watched map shows it. */

@@ -11,11 +11,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * {@link Replicator} on Litestream 0.3: a node's tenants are spread over a few {@link
  * LitestreamShard}s (by tenant hash), each one {@code litestream replicate} process with a
  * managed configuration. A change of a shard's set restarts only that shard, and changes that
- * arrive together (a failover's many acquisitions) are applied in one restart per shard: each
- * is applied {@code debounce} after the first change marked it.
+ * arrive together are applied in one restart per shard: {@code debounce} after the first change
+ * marked it, or, while tenants {@linkplain #expect expected} on the shard are still being
+ * acquired (a failover's), once they all are, but at most {@code hold} after that first change.
+ * Shards restart in parallel: each waits for its Litestream to ship and exit.
  *
  * <p>Where a commit is: Litestream's metrics endpoint reports per database the number of syncs
  * (each copies new WAL frames into the shadow WAL), the shadow WAL's position and the replica's.
@@ -37,20 +42,27 @@ import org.slf4j.LoggerFactory;
  * nothing has written since (so that is not waited for). A process that never had the tenant
  * proves nothing: the new epoch's first snapshot may not exist yet.
  *
- * <p>Thread-safety: shards guard their own state; applying runs on one scheduler thread.
+ * <p>Thread-safety: shards guard their own state; when to apply is decided on one scheduler
+ * thread, and applying runs on a small pool.
  */
 public final class LitestreamReplicator implements Replicator {
     private static final Logger log = LoggerFactory.getLogger(LitestreamReplicator.class);
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final int MAX_PARALLEL_RESTARTS = 8;
 
     private final Path binary;
     private final Path dir;
     private final ObjectStore store;
     private final Duration debounce;
+    private final Duration hold;
     private final List<LitestreamShard> shards = new ArrayList<>();
     private final Map<String, Path> replicated = new ConcurrentHashMap<>();
-    private final Set<LitestreamShard> dirty = ConcurrentHashMap.newKeySet();
+    /** Shards whose set changed since their last restart, with when (nanoTime) it first did. */
+    private final Map<LitestreamShard, Long> dirty = new ConcurrentHashMap<>();
+    /** Acquisitions under way per shard, whose start would restart it again. */
+    private final Map<LitestreamShard, Integer> expected = new ConcurrentHashMap<>();
     private final ScheduledExecutorService applier;
+    private final ExecutorService restarts;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(1)).build();
 
@@ -62,13 +74,15 @@ public final class LitestreamReplicator implements Replicator {
      * @param interval Litestream's monitor and sync intervals (the LOCAL recovery window's
      *     main part)
      * @param debounce how long changes gather before a shard restarts
+     * @param hold how long a shard's restart may wait for tenants expected there
      */
     public LitestreamReplicator(Path binary, Path dir, ObjectStore store, int shardCount,
-            Duration interval, Duration debounce) {
+            Duration interval, Duration debounce, Duration hold) {
         this.binary = binary;
         this.dir = dir;
         this.store = store;
         this.debounce = debounce;
+        this.hold = hold;
         for (int i = 0; i < shardCount; i++) {
             shards.add(new LitestreamShard("litestream-" + i, binary, dir, store, interval, http));
         }
@@ -77,6 +91,13 @@ public final class LitestreamReplicator implements Replicator {
             t.setDaemon(true);
             return t;
         });
+        AtomicInteger n = new AtomicInteger();
+        this.restarts = Executors.newFixedThreadPool(Math.min(shardCount, MAX_PARALLEL_RESTARTS),
+                r -> {
+                    Thread t = new Thread(r, "fleet-litestream-restart-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     /** The replica path of a tenant's epoch, inside the bucket. */
@@ -86,6 +107,20 @@ public final class LitestreamReplicator implements Replicator {
 
     private LitestreamShard shardOf(String tenant) {
         return shards.get(Math.floorMod(tenant.hashCode(), shards.size()));
+    }
+
+    @Override
+    public Runnable expect(String tenant) {
+        LitestreamShard shard = shardOf(tenant);
+        expected.merge(shard, 1, Integer::sum);
+        AtomicBoolean ended = new AtomicBoolean();
+        return () -> {
+            if (ended.compareAndSet(false, true)
+                    && expected.computeIfPresent(shard, (s, c) -> c == 1 ? null : c - 1) == null
+                    && dirty.containsKey(shard)) {
+                later(shard, 0); // the last one expected came
+            }
+        };
     }
 
     @Override
@@ -106,16 +141,42 @@ public final class LitestreamReplicator implements Replicator {
     }
 
     private void markDirty(LitestreamShard shard) {
-        if (dirty.add(shard)) {
-            applier.schedule(() -> {
-                dirty.remove(shard);
-                try {
-                    shard.apply();
-                } catch (RuntimeException e) {
-                    log.error("fleet: restarting a Litestream shard failed", e);
-                }
-            }, debounce.toMillis(), TimeUnit.MILLISECONDS);
+        if (dirty.putIfAbsent(shard, System.nanoTime()) == null) {
+            later(shard, debounce.toMillis());
         }
+    }
+
+    private void later(LitestreamShard shard, long millis) {
+        try {
+            applier.schedule(() -> applyWhenDue(shard), millis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed: every shard stops
+        }
+    }
+
+    /** Restarts a changed shard, unless tenants expected there may still come within the hold. */
+    private void applyWhenDue(LitestreamShard shard) {
+        Long since = dirty.get(shard);
+        if (since == null) {
+            return; // applied already
+        }
+        long waited = System.nanoTime() - since;
+        if (waited < debounce.toNanos()) {
+            later(shard, Math.max(1, (debounce.toNanos() - waited) / 1_000_000));
+            return;
+        }
+        if (expected.containsKey(shard) && waited < hold.toNanos()) {
+            later(shard, debounce.toMillis());
+            return;
+        }
+        dirty.remove(shard);
+        restarts.execute(() -> {
+            try {
+                shard.apply();
+            } catch (RuntimeException e) {
+                log.error("fleet: restarting a Litestream shard failed", e);
+            }
+        });
     }
 
     @Override
@@ -145,7 +206,7 @@ public final class LitestreamReplicator implements Replicator {
                 return true; // a clean stop, after the last change, of a process that had it
             }
             long s = shard.starts();
-            LitestreamMetrics m = dirty.contains(shard) ? null : shard.scrape();
+            LitestreamMetrics m = dirty.containsKey(shard) ? null : shard.scrape();
             LitestreamMetrics.Position p = m == null ? null : m.of(key);
             if (p == null || s != shard.starts()) {
                 LockSupport.parkNanos(POLL_NANOS);
@@ -234,6 +295,7 @@ public final class LitestreamReplicator implements Replicator {
     @Override
     public void close() {
         applier.shutdownNow();
+        restarts.shutdown();
         for (LitestreamShard shard : shards) {
             shard.close();
         }

@@ -124,10 +124,12 @@ final class LitestreamShard implements AutoCloseable {
     void apply() {
         lock.lock();
         try {
+            long asked = System.nanoTime();
             stopProcess();
             if (tenants.isEmpty()) {
                 return;
             }
+            long stopped = System.nanoTime();
             int p = freePort();
             Path config = dir.resolve(name + ".yml");
             Files.createDirectories(dir);
@@ -145,6 +147,9 @@ final class LitestreamShard implements AutoCloseable {
             port = p;
             running = Map.copyOf(tenants);
             starts++;
+            log.info("fleet: Litestream {} started for {} tenants ({} ms to stop the previous"
+                    + " process, {} ms to start)", name, tenants.size(),
+                    (stopped - asked) / 1_000_000, (System.nanoTime() - stopped) / 1_000_000);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start Litestream for " + name, e);
         } finally {

@@ -15,11 +15,11 @@ import java.util.concurrent.Executor;
  * A fleet tenant's {@link Database} at {@code REPLICATED} durability: every call that may write
  * (a statement, a batch, a script, a body, an uncork, an interactive transaction's commit)
  * returns only once the tenant's replica holds what it committed ({@link
- * FleetRuntime#awaitReplicated}); an asynchronous write's future completes then. Calls that only
+ * ReplicationConfirmation#await}); an asynchronous write's future completes then. Calls that only
  * read or look pass straight through. {@code dataSource()} is the local one: its commits are
  * acknowledged at {@code LOCAL} durability.
  *
- * <p>Thread-safety: stateless; the waits are {@link FleetRuntime}'s.
+ * <p>Thread-safety: stateless; the waits are {@link ReplicationConfirmation}'s.
  */
 final class ReplicatedDatabase implements InvocationHandler {
     private static final Set<String> PASS = Set.of("path", "query", "queryAs", "queryOne",
@@ -29,25 +29,26 @@ final class ReplicatedDatabase implements InvocationHandler {
             "onTransactionStateChange", "diagnostics",
             "close", "shutdownNow", "toString", "hashCode", "equals", "isOpen", "rollback");
 
-    private final FleetRuntime fleet;
+    private final ReplicationConfirmation confirmation;
     private final TenantSlot slot;
     private final Object target;
     private final Duration bound;
     private final Executor async;
 
-    private ReplicatedDatabase(FleetRuntime fleet, TenantSlot slot, Object target, Duration bound,
-            Executor async) {
-        this.fleet = fleet;
+    private ReplicatedDatabase(ReplicationConfirmation confirmation, TenantSlot slot,
+            Object target, Duration bound, Executor async) {
+        this.confirmation = confirmation;
         this.slot = slot;
         this.target = target;
         this.bound = bound;
         this.async = async;
     }
 
-    static Database of(FleetRuntime fleet, TenantSlot slot, Duration bound, Executor async) {
+    static Database of(ReplicationConfirmation confirmation, TenantSlot slot, Duration bound,
+            Executor async) {
         return (Database) Proxy.newProxyInstance(Database.class.getClassLoader(),
                 new Class<?>[] {Database.class},
-                new ReplicatedDatabase(fleet, slot, slot.db(), bound, async));
+                new ReplicatedDatabase(confirmation, slot, slot.db(), bound, async));
     }
 
     @Override
@@ -65,18 +66,18 @@ final class ReplicatedDatabase implements InvocationHandler {
         if (name.equals("begin") && result instanceof Transaction t) {
             return Proxy.newProxyInstance(Transaction.class.getClassLoader(),
                     new Class<?>[] {Transaction.class},
-                    new ReplicatedDatabase(fleet, slot, t, bound, async));
+                    new ReplicatedDatabase(confirmation, slot, t, bound, async));
         }
         if (target instanceof Transaction && !name.equals("commit")) {
             return result; // statements of an open transaction: its commit waits
         }
         if (result instanceof CompletableFuture<?> f) {
             return f.thenApplyAsync(v -> {
-                fleet.awaitReplicated(slot, bound);
+                confirmation.await(slot, bound);
                 return v;
             }, async);
         }
-        fleet.awaitReplicated(slot, bound);
+        confirmation.await(slot, bound);
         return result;
     }
 }

@@ -11,6 +11,18 @@ import java.time.Duration;
  * <p>Implementations are thread-safe.
  */
 public interface Replicator extends AutoCloseable {
+    /**
+     * Says that {@code tenant} is about to be acquired on this node, its {@link #start} to follow
+     * unless the acquisition fails: a replicator that must restart to take a tenant may wait a
+     * bounded while for the others expected, so that the tenants acquired together (a failover's)
+     * share one restart.
+     *
+     * @return to run once the acquisition ended, started or not
+     */
+    default Runnable expect(String tenant) {
+        return () -> { };
+    }
+
     /** Starts replicating {@code db} as the tenant's epoch {@code epoch}. */
     void start(String tenant, Path db, long epoch);
 

@@ -62,9 +62,11 @@ final class TenantAcquirer {
      *
      * @param handedToken the token of a key handed to this node, or 0 to claim an absent key
      * @param handedLease the lease the handed key is attached to
+     * @param seen when ({@link System#nanoTime()}) this node learned it should take the tenant:
+     *     the watch event or the request; the wait for a worker is logged from it
      * @return the owner when another node won the claim, else null (the slot then serves)
      */
-    OwnerRecord acquire(TenantSlot slot, long handedToken, long handedLease) {
+    OwnerRecord acquire(TenantSlot slot, long handedToken, long handedLease, long seen) {
         String tenant = slot.tenant;
         long started = System.nanoTime();
         long token = handedToken;
@@ -105,11 +107,11 @@ final class TenantAcquirer {
                         + " was lost while it was being acquired");
             }
             events.ownershipChanged(tenant, OwnershipChange.ACQUIRED);
-            log.info("fleet {}: serving tenant {} at epoch {} ({}; claim {} ms, files {} ms, open"
-                    + " {} ms)", ownership.nodeId(), tenant, token,
+            log.info("fleet {}: serving tenant {} at epoch {} ({}; queued {} ms, claim {} ms,"
+                    + " files {} ms, open {} ms)", ownership.nodeId(), tenant, token,
                     replica == null ? "new" : "from epoch " + replica.epoch(),
-                    (claimed - started) / 1_000_000, (prepared - claimed) / 1_000_000,
-                    (System.nanoTime() - prepared) / 1_000_000);
+                    Math.max(0, started - seen) / 1_000_000, (claimed - started) / 1_000_000,
+                    (prepared - claimed) / 1_000_000, (System.nanoTime() - prepared) / 1_000_000);
             return null;
         } catch (RuntimeException | Error e) {
             if (db != null) {
@@ -133,6 +135,7 @@ final class TenantAcquirer {
     void recordEpoch(TenantSlot slot) {
         String tenant = slot.tenant;
         long token = slot.token();
+        long started = System.nanoTime();
         try {
             if (!replicator.awaitCaughtUp(tenant, slot.fence().lastChange(), RECORD_BOUND)) {
                 throw new IllegalStateException("the replica of tenant " + tenant + " epoch "
@@ -144,6 +147,8 @@ final class TenantAcquirer {
                         + " is no longer this node's");
             }
             slot.recorded.complete(null);
+            log.info("fleet {}: tenant {} epoch {} recorded as the replica {} ms after serving",
+                    ownership.nodeId(), tenant, token, (System.nanoTime() - started) / 1_000_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             slot.recorded.completeExceptionally(e);

@@ -32,6 +32,6 @@ public final class TenantDatabases {
     public Database database(String tenant) {
         TenantSlot slot = runtime.slotFor(tenant);
         return durability == Durability.LOCAL ? slot.db()
-                : ReplicatedDatabase.of(runtime, slot, replicatedTimeout, async);
+                : ReplicatedDatabase.of(runtime.confirmation(), slot, replicatedTimeout, async);
     }
 }

@@ -15,6 +15,8 @@ import java.util.Map;
 public final class ChaosReport {
     /** Failover times (kill to the tenant's first acknowledged write), in ms, by event. */
     final Map<String, List<Long>> failovers = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** Each failover's {@link FailoverTimeline} table, by event. */
+    final Map<String, String> timelines = Collections.synchronizedMap(new LinkedHashMap<>());
     /** Tenants an event's probes never saw serve again, by event. */
     final Map<String, Integer> unserved = Collections.synchronizedMap(new LinkedHashMap<>());
     /** Longest gap between a hot tenant's acknowledged writes across a planned move, in ms. */
@@ -44,6 +46,13 @@ public final class ChaosReport {
             Map<String, List<Long>> copy = new LinkedHashMap<>();
             failovers.forEach((k, v) -> copy.put(k, List.copyOf(v)));
             return copy;
+        }
+    }
+
+    /** Each failover's {@link FailoverTimeline#table()}, by event. */
+    public Map<String, String> timelines() {
+        synchronized (timelines) {
+            return Map.copyOf(timelines);
         }
     }
 
@@ -98,6 +107,10 @@ public final class ChaosReport {
         failovers().forEach((event, times) -> s.append(String.format(
                 "%-34s %8d %8d %8d %8d %9d%n", event, times.size(), percentile(times, 50),
                 percentile(times, 99), percentile(times, 100), unserved.getOrDefault(event, 0))));
+        synchronized (timelines) {
+            timelines.forEach((event, table) -> s.append(event).append(", phases:")
+                    .append(table.substring(table.indexOf("  phases") + "  phases".length())));
+        }
         List<Long> pauses = movePauses();
         s.append(String.format("planned moves: %d hot-tenant moves, pause p50 %d ms, p99 %d ms,"
                 + " max %d ms; %d writes not acknowledged during moves%n", pauses.size(),

@@ -25,8 +25,8 @@ import java.util.function.Consumer;
  * every node. Then every tenant is checked ({@link ChaosVerifier}).
  *
  * <p>Failover time is measured per tenant of the failed node: from the kill (or the SIGSTOP) to
- * the first write to the tenant acknowledged after it, probed by a pool of writers that try each
- * such tenant until it answers. A planned move's pause is the longest gap between acknowledged
+ * the first write to the tenant acknowledged after it, probed by a writer per tenant that tries
+ * until it answers. A planned move's pause is the longest gap between acknowledged
  * writes of a hot tenant (written back to back by a thread of its own) across its move.
  */
 public final class FleetChaos {
@@ -36,6 +36,8 @@ public final class FleetChaos {
      * tens of seconds.
      */
     private static final Duration PROBE_BOUND = Duration.ofSeconds(120);
+    /** The most probe threads of one event. */
+    private static final int PROBES = 256;
     /**
      * @param nodes fleet nodes at the start
      * @param tenants tenants written
@@ -93,8 +95,46 @@ public final class FleetChaos {
         }
     }
 
-    private ChaosReport run() throws InterruptedException {
-        long started = System.nanoTime();
+    /**
+     * One {@code kill -9} of the busiest node and nothing else, with no background writes: its
+     * tenants' failover times and {@link FailoverTimeline}. Every node is stopped before it
+     * returns.
+     */
+    public static ChaosReport failover(Path dir, LocalEtcd etcd, LocalObjectStore store,
+            Path litestream, LocalFleet.Settings settings, Plan plan, Consumer<String> progress)
+            throws InterruptedException {
+        return failover(dir, etcd, store, litestream, settings, plan, progress, false);
+    }
+
+    /**
+     * As {@link #failover}, with etcd's leader killed together with the node: the new leader
+     * renews every lease, the dead node's too, so its tenants wait for an election and a TTL.
+     */
+    public static ChaosReport failoverWithEtcdLeader(Path dir, LocalEtcd etcd,
+            LocalObjectStore store, Path litestream, LocalFleet.Settings settings, Plan plan,
+            Consumer<String> progress) throws InterruptedException {
+        return failover(dir, etcd, store, litestream, settings, plan, progress, true);
+    }
+
+    private static ChaosReport failover(Path dir, LocalEtcd etcd, LocalObjectStore store,
+            Path litestream, LocalFleet.Settings settings, Plan plan, Consumer<String> progress,
+            boolean withLeader) throws InterruptedException {
+        try (LocalFleet fleet = new LocalFleet(dir, etcd, store.objectStore(), litestream,
+                settings)) {
+            FleetChaos chaos = new FleetChaos(dir, etcd, fleet, plan, settings, progress);
+            long started = System.nanoTime();
+            chaos.place();
+            if (withLeader) {
+                chaos.killNodeAndEtcdLeader();
+            } else {
+                chaos.killBusiest();
+            }
+            chaos.report.elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+            return chaos.report;
+        }
+    }
+
+    private void place() throws InterruptedException {
         report.durability = settings.durability().name();
         report.tenants = plan.tenants();
         for (int i = 0; i < plan.nodes(); i++) {
@@ -105,6 +145,11 @@ public final class FleetChaos {
         }
         progress.accept("placing " + plan.tenants() + " tenants on " + plan.nodes() + " nodes");
         probe("placement", tenants, System.nanoTime(), false);
+    }
+
+    private ChaosReport run() throws InterruptedException {
+        long started = System.nanoTime();
+        place();
         List<Thread> writers = startWriters();
         try {
             pause(plan.phase());
@@ -186,6 +231,16 @@ public final class FleetChaos {
     }
 
     private void killNode() throws InterruptedException {
+        LocalFleet.Node victim = killBusiest();
+        pause(plan.phase());
+        fleet.restart(victim);
+        reachable.add(victim.address());
+        report.events.add("restart " + victim.id());
+        pause(plan.phase());
+    }
+
+    /** {@code kill -9} of the node serving the most tenants, probed until they serve again. */
+    private LocalFleet.Node killBusiest() throws InterruptedException {
         LocalFleet.Node victim = busiest();
         List<String> owned = tenantsOf(victim);
         progress.accept("kill -9 " + victim.id() + " (" + owned.size() + " tenants)");
@@ -195,11 +250,7 @@ public final class FleetChaos {
         disruptions.add(at);
         report.events.add("kill -9 " + victim.id());
         probe("kill -9 of a node", owned, at, true);
-        pause(plan.phase());
-        fleet.restart(victim);
-        reachable.add(victim.address());
-        report.events.add("restart " + victim.id());
-        pause(plan.phase());
+        return victim;
     }
 
     private void pauseNode() throws InterruptedException {
@@ -319,15 +370,19 @@ public final class FleetChaos {
     }
 
     /**
-     * Writes to each of {@code owned} until it is acknowledged once, with {@code clients}
-     * threads; records each tenant's time from {@code at} (when {@code record}).
+     * Writes to each of {@code owned} until it is acknowledged once, with a thread per tenant
+     * (at most {@value #PROBES}); records each tenant's time from {@code at} (when {@code
+     * record}) and, for a failover, its {@link FailoverTimeline}.
      */
     private void probe(String event, List<String> owned, long at, boolean record)
             throws InterruptedException {
         ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>(owned);
-        List<Long> times = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Map<String, Long> served = new ConcurrentHashMap<>();
+        java.time.LocalTime wallAt = java.time.LocalTime.now().minusNanos(System.nanoTime() - at);
         long deadline = at + PROBE_BOUND.toNanos();
-        int threads = Math.max(1, Math.min(plan.clients(), owned.size()));
+        // a probe waits for its tenant's acquisition: one each, so that a tenant served
+        // already is never measured behind others still being restored
+        int threads = Math.max(1, Math.min(PROBES, owned.size()));
         CountDownLatch done = new CountDownLatch(threads);
         for (int i = 0; i < threads; i++) {
             daemon("chaos-probe-" + i, () -> {
@@ -335,7 +390,7 @@ public final class FleetChaos {
                     for (String t; (t = queue.poll()) != null && System.nanoTime() < deadline; ) {
                         ChaosLedger.Write w = ledger.write(t, () -> reachable);
                         if (w.outcome() == ChaosLedger.Outcome.ACKED && w.sentNanos() >= at) {
-                            times.add((w.endNanos() - at) / 1_000_000);
+                            served.put(t, (w.endNanos() - at) / 1_000_000);
                         } else {
                             queue.add(t);
                             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
@@ -347,6 +402,7 @@ public final class FleetChaos {
             });
         }
         done.await();
+        List<Long> times = List.copyOf(served.values());
         if (record) {
             report.failovers.put(event, times);
             report.unserved.put(event, owned.size() - times.size());
@@ -354,6 +410,12 @@ public final class FleetChaos {
         progress.accept(String.format("%s: %d tenants served again, p50 %d ms, p99 %d ms",
                 event, times.size(), ChaosReport.percentile(times, 50),
                 ChaosReport.percentile(times, 99)));
+        if (record) {
+            String table = FailoverTimeline.read(fleet.nodes().stream()
+                    .map(n -> n.process().log()).toList(), wallAt, served).table();
+            report.timelines.put(event, table);
+            progress.accept(event + ", per tenant, ms from the event:\n" + table);
+        }
     }
 
     private static Thread daemon(String name, Runnable body) {

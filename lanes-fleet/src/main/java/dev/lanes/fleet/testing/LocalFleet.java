@@ -139,6 +139,9 @@ public final class LocalFleet implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(java, "-Xmx" + settings.heap(), "-Xss1m",
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                // the time first in each log line, for FailoverTimeline (slf4j-simple's flags)
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
                 "-cp", System.getProperty("java.class.path"),
                 FleetNodeMain.class.getName(), node.id, node.dataDir.toString(),
                 Integer.toString(node.port), String.join(",", etcd.endpoints()),
