@@ -25,7 +25,7 @@ class JdbcScenarioTest {
     @TempDir Path output;
 
     @Test
-    // a guard against a hang, not a speed assertion: 8 runs of 150 ms and a 100,000-row fill
+    // a guard against a hang, not a speed assertion: 12 runs of 150 ms and a 100,000-row fill
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void runsEveryPartOnBothSidesAndChecksWhatWasAcknowledged() throws Exception {
         Path json = output.resolve("jdbc.json");
@@ -48,8 +48,12 @@ class JdbcScenarioTest {
             runs.add(variant + ":" + system + "/" + run.get("threads").asInt());
             assertThat(run.get("scenario").asText()).isEqualTo("jdbc");
             if (run.has("consistency")) {
-                assertThat(run.get("consistency").get("holds").asBoolean()).as("%s", run)
-                        .isTrue();
+                // the jpa part's baseline can report a unit failed that committed (sqlite-jdbc
+                // under Hibernate at COMMIT): the bench reports that, it is not the bench's fault
+                if (system.equals("lanes") || !variant.equals(JpaWorkload.VARIANT)) {
+                    assertThat(run.get("consistency").get("holds").asBoolean()).as("%s", run)
+                            .isTrue();
+                }
                 // counted from the warm-up on: a first Spring transaction loads its classes,
                 // which on a busy machine can take the whole short window
                 assertThat(run.get("consistency").get("acknowledged").asLong()).as("%s", run)
@@ -63,8 +67,8 @@ class JdbcScenarioTest {
         }
         assertThat(runs).containsExactly("insert:lanes/2", "insert:hikari/2", "tx:lanes/2",
                 "tx:hikari/2", "tx:lanes/2", "tx:hikari-imm/2", "tx:lanes/1", "tx:raw/1",
-                "read:lanes/2", "read:raw/2");
-        assertThat(report.get("comparisons")).hasSize(5);
+                "jpa:lanes/2", "jpa:hikari-imm/2", "read:lanes/2", "read:raw/2");
+        assertThat(report.get("comparisons")).hasSize(6);
         assertThat(out.toString()).contains("jdbc: the same JDBC code on db.dataSource()",
                 "insert", "ratios");
     }
