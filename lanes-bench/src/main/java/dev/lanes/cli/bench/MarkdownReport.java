@@ -163,7 +163,7 @@ final class MarkdownReport {
             }
             if (md.length() == 0) {
                 md.append("\nVirtual-thread clients: pinned, the ").append(PinnedEvents.EVENT)
-                        .append(" events (threshold 0 ms) of the measured window; served, the"
+                        .append(" events (threshold 0 ms, outside class loading) of the measured window; served, the"
                                 + " clients with a request answered in it (the others are in no"
                                 + " percentile):\n\n")
                         .append("| configuration | pinned (Lanes; baseline) |"

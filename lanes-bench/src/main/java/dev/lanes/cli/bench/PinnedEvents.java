@@ -7,6 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -16,7 +19,10 @@ import jdk.jfr.consumer.RecordingFile;
  * nothing else meanwhile. The event is enabled with a threshold of 0 ms, not its default of 20
  * ms, so every such block counts, however short. A recording holds only this event; it is
  * dumped to a file in the bench's scratch directory and read back once the run is over, and only
- * the events that began within the measured window are counted.
+ * the events that began within the measured window are counted. A block inside class loading
+ * ({@code ClassLoader.loadClass} on the event's stack: the first use of a class, whichever
+ * library it is in, can wait for the class loader pinned, once) is not counted: what is counted
+ * is a virtual thread that blocks pinned in what the system under test does.
  *
  * <p>Not thread-safe: the bench's one thread starts, counts and closes it.
  */
@@ -37,7 +43,7 @@ final class PinnedEvents implements AutoCloseable {
         Recording recording = new Recording();
         try {
             recording.setName("lanes-bench-pinned");
-            recording.enable(EVENT).withThreshold(Duration.ZERO).withoutStackTrace();
+            recording.enable(EVENT).withThreshold(Duration.ZERO).withStackTrace();
             recording.setToDisk(true);
             recording.start();
             return new PinnedEvents(recording, dump);
@@ -57,7 +63,7 @@ final class PinnedEvents implements AutoCloseable {
                 RecordedEvent event = file.readEvent();
                 Instant start = event.getStartTime();
                 if (event.getEventType().getName().equals(EVENT) && !start.isBefore(from)
-                        && !start.isAfter(to)) {
+                        && !start.isAfter(to) && !inClassLoading(event)) {
                     count++;
                 }
             }
@@ -65,6 +71,22 @@ final class PinnedEvents implements AutoCloseable {
             Files.deleteIfExists(dump);
         }
         return count;
+    }
+
+    /** Whether the event's virtual thread blocked while loading a class. */
+    static boolean inClassLoading(RecordedEvent event) {
+        RecordedStackTrace stack = event.getStackTrace();
+        if (stack == null) {
+            return false;
+        }
+        for (RecordedFrame frame : stack.getFrames()) {
+            RecordedMethod method = frame.getMethod();
+            if (method != null && method.getName().equals("loadClass")
+                    && method.getType().getName().equals(ClassLoader.class.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -110,7 +110,8 @@ final class VirtualThreadScenario implements ScenarioBench {
                 + HikariSystem.POOL_SIZE + " connections) on virtual threads too; Lanes' default"
                 + " write queue (" + defaults.writeQueueCapacity() + " writes, waiting up to "
                 + ReportTable.human(defaults.writeQueueTimeout()) + " for room); pinned: "
-                + PinnedEvents.EVENT + " events (threshold 0 ms) in the window; served: clients"
+                + PinnedEvents.EVENT + " events (threshold 0 ms, outside class loading) in the"
+                + " window; served: clients"
                 + " with a request answered in it; synchronous "
                 + options.synchronousFor(Scenario.VT).stream().map(Enum::name)
                         .collect(Collectors.joining(", "));

@@ -161,7 +161,8 @@ class MarkdownReportTest {
                 List.of());
 
         assertThat(MarkdownReport.section(report, COMMAND, 0.5)).contains(
-                "pinned, the jdk.VirtualThreadPinned events (threshold 0 ms)",
+                "pinned, the jdk.VirtualThreadPinned events (threshold 0 ms, outside class"
+                        + " loading)",
                 "| 1000 threads, NORMAL, jdbc | 0; 3 | 1,000; 2 |");
     }
 

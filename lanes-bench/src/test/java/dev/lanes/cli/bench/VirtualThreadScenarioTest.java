@@ -84,7 +84,7 @@ class VirtualThreadScenarioTest {
         assertThat(out.toString()).contains("3 virtual-thread clients", "pinned", "served",
                 "Lanes' default write queue (256 writes, waiting up to 5s for room)");
         assertThat(Files.readString(markdown)).contains("jdk.VirtualThreadPinned events"
-                + " (threshold 0 ms)", "| 3 threads, NORMAL, jdbc | 0; ");
+                + " (threshold 0 ms, outside class loading)", "| 3 threads, NORMAL, jdbc | 0; ");
         assertThat(Files.readString(html)).contains("<th>pinned</th><th>served</th>");
         try (var left = Files.list(scratchParent)) {
             assertThat(left).as("the scratch directory, its databases and recordings").isEmpty();

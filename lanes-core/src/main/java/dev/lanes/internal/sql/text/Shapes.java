@@ -35,7 +35,10 @@ public final class Shapes {
         }
         shape = StatementShape.of(sql);
         if (sql.length() <= MAX_LENGTH) {
-            kept.put(sql, shape);
+            // the first one found is kept: two callers that read the same text at once replace
+            // nothing
+            StatementShape first = kept.asMap().putIfAbsent(sql, shape);
+            return first != null ? first : shape;
         }
         return shape;
     }
