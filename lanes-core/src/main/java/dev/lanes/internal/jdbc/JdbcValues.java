@@ -180,12 +180,12 @@ final class JdbcValues {
      * time in {@code wallZone}; null for NULL and blank text, as the driver gives.
      */
     private static Instant instant(Object v, ZoneId wallZone) throws SQLException {
-        if (v == null || v instanceof String && ((String) v).isBlank()) {
+        Object stored = stripped(v);
+        if (stored == null) {
             return null;
         }
         try {
-            return ValueConvention.instant(v instanceof String ? ((String) v).strip() : v, "?",
-                    wallZone);
+            return ValueConvention.instant(stored, "?", wallZone);
         } catch (MappingException e) {
             throw unreadable(e);
         }
@@ -193,15 +193,24 @@ final class JdbcValues {
 
     /** A {@code java.time} reading of {@link ValueConvention}; null for blank text too. */
     private static <T> T reading(Object v, Class<T> type) throws SQLException {
-        if (v instanceof String && ((String) v).isBlank()) {
+        Object stored = stripped(v);
+        if (stored == null) {
             return null;
         }
         try {
-            return ValueConvention.reader(type).convert(
-                    v instanceof String ? ((String) v).strip() : v, "?");
+            return ValueConvention.reader(type).convert(stored, "?");
         } catch (MappingException e) {
             throw unreadable(e);
         }
+    }
+
+    /** The value a date reading starts from: text stripped; null for NULL and blank text. */
+    private static Object stripped(Object v) {
+        if (v instanceof String) {
+            String text = ((String) v).strip();
+            return text.isEmpty() ? null : text;
+        }
+        return v;
     }
 
     private static SQLException unreadable(MappingException e) {

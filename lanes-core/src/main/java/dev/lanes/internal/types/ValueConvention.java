@@ -101,7 +101,7 @@ public final class ValueConvention {
             return null;
         }
         long ms = Values.toLong(v, column);
-        if (ms < MIN_SECONDS * 1000 || ms > MAX_SECONDS * 1000 + 999) {
+        if (!inMillisRange(ms)) {
             throw Values.cannot(v, column, "Instant", "as epoch milliseconds it is outside the "
                     + "years 0000 to 9999 that SQLite's date functions cover");
         }
@@ -162,12 +162,17 @@ public final class ValueConvention {
         if (n >= MIN_SECONDS && n <= MAX_SECONDS) {
             return OffsetDateTime.ofInstant(Instant.ofEpochSecond(n), ZoneOffset.UTC);
         }
-        if (n >= MIN_SECONDS * 1000 && n <= MAX_SECONDS * 1000 + 999) {
+        if (inMillisRange(n)) {
             return OffsetDateTime.ofInstant(Instant.ofEpochMilli(n), ZoneOffset.UTC);
         }
         throw Values.cannot(v, column, target, "a whole number is read as Unix seconds, or as "
                 + "epoch milliseconds beyond the seconds of the years 0000 to 9999; this is "
                 + "outside both, beyond what SQLite's date functions cover");
+    }
+
+    /** Whether epoch milliseconds {@code ms} fall within the years 0000 to 9999 (UTC). */
+    private static boolean inMillisRange(long ms) {
+        return ms >= MIN_SECONDS * 1000 && ms <= MAX_SECONDS * 1000 + 999;
     }
 
     /** SQLite's 'auto' rule: a Julian day number, or Unix seconds with a fraction. */
@@ -178,7 +183,7 @@ public final class ValueConvention {
         boolean julian = d >= 0 && d < JULIAN_DAY_LIMIT;
         long ms = julian ? Math.round(d * 86_400_000.0) - UNIX_EPOCH_JULIAN_MS
                 : Math.round(d * 1000.0);
-        if (ms < MIN_SECONDS * 1000 || ms > MAX_SECONDS * 1000 + 999) {
+        if (!inMillisRange(ms)) {
             throw Values.cannot(v, column, target, (julian ? "read as a Julian day number"
                     : "read as Unix seconds") + " (SQLite's 'auto' rule for a REAL) it is "
                     + "outside the years 0000 to 9999 that SQLite's date functions cover");
