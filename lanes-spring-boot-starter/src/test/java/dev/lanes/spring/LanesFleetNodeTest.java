@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assumptions.abort;
 import dev.lanes.Database;
 import dev.lanes.fleet.Fleet;
 import dev.lanes.fleet.Member;
-import dev.lanes.fleet.ObjectStore;
-import dev.lanes.fleet.testing.LocalEtcd;
-import dev.lanes.fleet.testing.LocalObjectStore;
 import dev.lanes.fleet.testing.Tools;
 import dev.lanes.spring.fleet.FleetHealthIndicator;
 import dev.lanes.spring.fleet.FleetMeters;
@@ -43,18 +40,12 @@ import org.springframework.context.annotation.Configuration;
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LanesFleetNodeTest {
     @TempDir static Path dir;
-    static LocalEtcd etcd;
-    static LocalObjectStore store;
-    static Path litestream;
+    static FleetEngines engines;
 
     @BeforeAll
     static void engines() {
         try {
-            litestream = Tools.litestream();
-            Tools.etcd();
-            Tools.s3proxyJar();
-            etcd = LocalEtcd.start(dir.resolve("etcd"), 1, LocalEtcd.Timing.TUNED);
-            store = LocalObjectStore.start(dir.resolve("s3"));
+            engines = FleetEngines.start(dir);
         } catch (Tools.Unavailable e) {
             abort("fleet node test skipped: " + e.getMessage());
         }
@@ -62,37 +53,21 @@ class LanesFleetNodeTest {
 
     @AfterAll
     static void stop() {
-        if (store != null) {
-            store.close();
-        }
-        if (etcd != null) {
-            etcd.close();
+        if (engines != null) {
+            engines.close();
         }
     }
 
     @Test
     void theStartersNodeServesATenantReportsItAndHandsItBackOnClose() {
-        ObjectStore s3 = store.objectStore();
         Counter[] released = new Counter[1];
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
                         LanesAutoConfiguration.class, LanesFleetAutoConfiguration.class,
                         LanesFleetNodeAutoConfiguration.class))
                 .withUserConfiguration(Registry.class)
-                .withPropertyValues("lanes.fleet.enabled=true", "lanes.fleet.node-id=boot1",
-                        "lanes.fleet.address=http://127.0.0.1:8080",
-                        "lanes.fleet.etcd=" + String.join(",", etcd.endpoints()),
-                        "lanes.fleet.name=boot", "lanes.fleet.lease-ttl=5s",
-                        "lanes.fleet.data-directory=" + dir.resolve("node"),
-                        "lanes.fleet.litestream=" + litestream,
-                        "lanes.fleet.litestream-processes=1",
-                        "lanes.fleet.replication-interval=100ms",
-                        "lanes.fleet.object-store.endpoint=" + s3.endpoint(),
-                        "lanes.fleet.object-store.bucket=" + s3.bucket(),
-                        "lanes.fleet.object-store.region=" + s3.region(),
-                        "lanes.fleet.object-store.access-key-id=" + s3.accessKeyId(),
-                        "lanes.fleet.object-store.secret-access-key=" + s3.secretAccessKey(),
-                        "lanes.fleet.object-store.prefix=boot/")
+                .withPropertyValues(engines.nodeProperties("boot1", "http://127.0.0.1:8080",
+                        "boot", dir.resolve("node")).toArray(String[]::new))
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     Fleet fleet = context.getBean(Fleet.class);
