@@ -10,6 +10,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.temporal.Temporal;
 import java.util.UUID;
 
 /**
@@ -85,6 +86,37 @@ public final class Parameters {
         if (value instanceof UUID || value instanceof Enum) {
             return value instanceof Enum ? ((Enum<?>) value).name() : value.toString();
         }
+        if (value instanceof Temporal || value instanceof java.util.Date) {
+            Object text = dateTime(value, position);
+            if (text != null) {
+                return text;
+            }
+        }
+        if (value instanceof BigInteger || value instanceof LocalTime) {
+            return value.toString(); // decimal digits; ISO HH:MM:SS[.fraction], as time() reads
+        }
+        if (value instanceof CharSequence || value instanceof Character) {
+            return encode(value.toString(), position);
+        }
+        if (value == UNSET) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "parameter " + position
+                    + " was never set; set every parameter (setNull for NULL)",
+                    new Refusal(Refusal.WRONG_COUNT));
+        }
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "parameter " + position
+                + " is a " + value.getClass().getName() + ", which Lanes cannot store; "
+                + SUPPORTED, new Refusal(Refusal.UNSUPPORTED_TYPE));
+    }
+
+    /**
+     * The text of a date or time value ({@code Instant}, {@code LocalDateTime}, {@code LocalDate},
+     * {@code OffsetDateTime}, {@code java.util.Date} and its {@code java.sql} kinds), or null
+     * for another value.
+     *
+     * @throws InvalidRequestException when the value lies outside what SQLite's date functions
+     *     read
+     */
+    private static Object dateTime(Object value, int position) {
         if (value instanceof Instant) {
             Instant t = (Instant) value;
             return Temporals.inRange(t) ? Temporals.format(t) : outOfRange(position, value);
@@ -111,20 +143,7 @@ public final class Parameters {
         if (value instanceof java.util.Date) {
             return date((java.util.Date) value, position);
         }
-        if (value instanceof BigInteger || value instanceof LocalTime) {
-            return value.toString(); // decimal digits; ISO HH:MM:SS[.fraction], as time() reads
-        }
-        if (value instanceof CharSequence || value instanceof Character) {
-            return encode(value.toString(), position);
-        }
-        if (value == UNSET) {
-            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "parameter " + position
-                    + " was never set; set every parameter (setNull for NULL)",
-                    new Refusal(Refusal.WRONG_COUNT));
-        }
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, "parameter " + position
-                + " is a " + value.getClass().getName() + ", which Lanes cannot store; "
-                + SUPPORTED, new Refusal(Refusal.UNSUPPORTED_TYPE));
+        return null;
     }
 
     /**

@@ -114,6 +114,12 @@ public final class PragmaTable {
                 false, setting + ": it changes what LIKE means for every later statement"));
         setup(m, "it takes effect only when the file is created, which the connection setup "
                 + "does", "encoding", "page_size");
+        owned(m);
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The pragmas Lanes owns on every connection, and those that would change the process. */
+    private static void owned(Map<String, Entry> m) {
         owned(m, "journal_mode", "Lanes runs every database in WAL mode, which its readers and "
                 + "group commit need; it is not configurable");
         owned(m, "synchronous", "use DatabaseOptions.builder().synchronous(...)");
@@ -143,7 +149,6 @@ public final class PragmaTable {
         process(m, "hard_heap_limit", "it is SQLite's memory limit for the whole process");
         process(m, "temp_store_directory", "it is an unsynchronised C global of SQLite");
         process(m, "data_store_directory", "it is an unsynchronised C global of SQLite");
-        return Collections.unmodifiableMap(m);
     }
 
     private static void read(Map<String, Entry> m, String reason, String... names) {
