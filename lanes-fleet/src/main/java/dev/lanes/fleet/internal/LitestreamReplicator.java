@@ -82,6 +82,7 @@ public final class LitestreamReplicator implements Replicator {
         S3Client s3 = new S3Client(store);
         this.restore = new ReplicaRestore(s3, store.prefix());
         this.cleanup = new ReplicaCleanup(s3, restore);
+        restore.warmUp();
         this.debounce = debounce;
         this.hold = hold;
         for (int i = 0; i < shardCount; i++) {
