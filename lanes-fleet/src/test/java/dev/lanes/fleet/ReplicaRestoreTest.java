@@ -65,9 +65,7 @@ class ReplicaRestoreTest {
         Path source = dir.resolve("multi.db");
         try (LitestreamReplicator replicator = replicator("multi");
                 Connection c = open(source)) {
-            write(c, 1, 10, 16);
-            replicator.start("multi", source, 3);
-            awaitShipped(replicator, "multi");
+            firstSnapshot(replicator, c, "multi", source, 3);
             for (int round = 1; round <= 3; round++) { // one WAL segment each
                 write(c, round * 100, 5, 16);
                 awaitShipped(replicator, "multi");
@@ -107,9 +105,7 @@ class ReplicaRestoreTest {
         Path source = dir.resolve("damaged.db");
         try (LitestreamReplicator replicator = replicator("damaged");
                 Connection c = open(source)) {
-            write(c, 1, 10, 16);
-            replicator.start("damaged", source, 1);
-            awaitShipped(replicator, "damaged");
+            firstSnapshot(replicator, c, "damaged", source, 1);
             write(c, 100, 50, 200);
             awaitShipped(replicator, "damaged");
         }
@@ -164,6 +160,14 @@ class ReplicaRestoreTest {
         return new LitestreamReplicator(engines.litestream, dir.resolve("litestream-" + name),
                 engines.store.objectStore(), 1, Duration.ofMillis(100), Duration.ofMillis(50),
                 Duration.ofSeconds(1));
+    }
+
+    /** A few rows, then the tenant replicated as {@code epoch} until its replica holds them. */
+    private static void firstSnapshot(LitestreamReplicator replicator, Connection c,
+            String tenant, Path db, long epoch) throws Exception {
+        write(c, 1, 10, 16);
+        replicator.start(tenant, db, epoch);
+        awaitShipped(replicator, tenant);
     }
 
     private static void awaitShipped(LitestreamReplicator replicator, String tenant)
