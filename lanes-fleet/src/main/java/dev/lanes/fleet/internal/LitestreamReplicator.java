@@ -1,11 +1,7 @@
 package dev.lanes.fleet.internal;
 
 import dev.lanes.fleet.ObjectStore;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * nothing has written since (so that is not waited for). A process that never had the tenant
  * proves nothing: the new epoch's first snapshot may not exist yet.
  *
+ * <p>Restores read the replica in this process ({@link ReplicaRestore}); once an epoch is
+ * recorded as a tenant's replica, its older epochs' objects are deleted in the background
+ * ({@link ReplicaCleanup}).
+ *
  * <p>Thread-safety: shards guard their own state; when to apply is decided on one scheduler
  * thread, and applying runs on a small pool.
  */
@@ -50,9 +50,9 @@ public final class LitestreamReplicator implements Replicator {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int MAX_PARALLEL_RESTARTS = 8;
 
-    private final Path binary;
-    private final Path dir;
     private final ObjectStore store;
+    private final ReplicaRestore restore;
+    private final ReplicaCleanup cleanup;
     private final Duration debounce;
     private final Duration hold;
     private final List<LitestreamShard> shards = new ArrayList<>();
@@ -78,9 +78,11 @@ public final class LitestreamReplicator implements Replicator {
      */
     public LitestreamReplicator(Path binary, Path dir, ObjectStore store, int shardCount,
             Duration interval, Duration debounce, Duration hold) {
-        this.binary = binary;
-        this.dir = dir;
         this.store = store;
+        S3Client s3 = new S3Client(store);
+        this.restore = new ReplicaRestore(s3, store.prefix());
+        this.cleanup = new ReplicaCleanup(s3, restore);
+        restore.warmUp();
         this.debounce = debounce;
         this.hold = hold;
         for (int i = 0; i < shardCount; i++) {
@@ -102,7 +104,7 @@ public final class LitestreamReplicator implements Replicator {
 
     /** The replica path of a tenant's epoch, inside the bucket. */
     String replicaPath(String tenant, long epoch) {
-        return store.prefix() + "tenants/" + tenant + "/" + epoch;
+        return restore.tenantPrefix(tenant) + epoch;
     }
 
     private LitestreamShard shardOf(String tenant) {
@@ -230,48 +232,12 @@ public final class LitestreamReplicator implements Replicator {
 
     @Override
     public boolean restore(String tenant, long epoch, Path target) {
-        try {
-            Files.createDirectories(dir);
-            Path config = Files.createTempFile(dir, "restore-", ".yml");
-            try {
-                // the path only names the database in the configuration: restore writes to -o
-                Path name = dir.resolve("restore-" + tenant + ".db").toAbsolutePath();
-                List<String> y = new ArrayList<>();
-                y.add("access-key-id: " + store.accessKeyId());
-                y.add("secret-access-key: " + store.secretAccessKey());
-                y.add("dbs:");
-                y.add("  - path: " + name);
-                y.addAll(LitestreamShard.replicaYaml(store, replicaPath(tenant, epoch), null,
-                        "    "));
-                y.add("");
-                Files.writeString(config, String.join("\n", y), StandardCharsets.UTF_8);
-                Process p = new ProcessBuilder(binary.toString(), "restore", "-config",
-                        config.toString(), "-if-replica-exists", "-o", target.toString(),
-                        name.toString())
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.appendTo(
-                                dir.resolve("restore.log").toFile()))
-                        .start();
-                if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                    throw new IllegalStateException("litestream restore of " + tenant
-                            + " took over 60 s");
-                }
-                if (p.exitValue() != 0) {
-                    throw new IllegalStateException("litestream restore of " + tenant + " epoch "
-                            + epoch + " failed (exit " + p.exitValue() + "); see "
-                            + dir.resolve("restore.log"));
-                }
-                return Files.exists(target);
-            } finally {
-                Files.deleteIfExists(config);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while restoring " + tenant, e);
-        }
+        return restore.restore(tenant, epoch, target);
+    }
+
+    @Override
+    public void recorded(String tenant, long epoch) {
+        cleanup.olderThan(tenant, epoch);
     }
 
     @Override
@@ -294,6 +260,7 @@ public final class LitestreamReplicator implements Replicator {
 
     @Override
     public void close() {
+        cleanup.close();
         applier.shutdownNow();
         restarts.shutdown();
         for (LitestreamShard shard : shards) {

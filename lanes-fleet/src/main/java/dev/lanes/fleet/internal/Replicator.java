@@ -48,6 +48,13 @@ public interface Replicator extends AutoCloseable {
     boolean restore(String tenant, long epoch, Path target);
 
     /**
+     * Says that the tenant's epoch {@code epoch} is recorded as its replica: older epochs' replicas
+     * are never restored from again, and may go.
+     */
+    default void recorded(String tenant, long epoch) {
+    }
+
+    /**
      * Bytes of WAL the store does not hold yet, over the replicated tenants (a tenant whose
      * replicator is starting counts nothing until it reports).
      */

@@ -147,6 +147,7 @@ final class TenantAcquirer {
                         + " is no longer this node's");
             }
             slot.recorded.complete(null);
+            replicator.recorded(tenant, token);
             log.info("fleet {}: tenant {} epoch {} recorded as the replica {} ms after serving",
                     ownership.nodeId(), tenant, token, (System.nanoTime() - started) / 1_000_000);
         } catch (InterruptedException e) {
