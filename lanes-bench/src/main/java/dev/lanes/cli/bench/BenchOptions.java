@@ -114,19 +114,24 @@ record BenchOptions(
             writers = List.copyOf(new LinkedHashSet<>(writers));
         }
         if (scenarios.contains(Scenario.SOAK)) {
-            if (repeat != 1) {
-                throw new IllegalArgumentException("--repeat does not apply to the soak scenario:"
-                        + " a soak runs once and judges its own samples over time; drop --repeat "
-                        + repeat + ", or run the other scenarios without soak");
-            }
-            Duration soak = duration != null ? duration : Scenario.SOAK.defaultDuration();
-            Duration shortest = sampleInterval.multipliedBy(MIN_SOAK_SAMPLES - 1);
-            if (soak.compareTo(shortest) < 0) {
-                throw new IllegalArgumentException("--duration of a soak must cover at least "
-                        + (MIN_SOAK_SAMPLES - 1) + " sample intervals of "
-                        + ReportTable.human(sampleInterval) + " (" + ReportTable.human(shortest)
-                        + "), was " + ReportTable.human(soak));
-            }
+            checkSoak(repeat, duration, sampleInterval);
+        }
+    }
+
+    /** A soak runs once, over at least {@link #MIN_SOAK_SAMPLES} samples. */
+    private static void checkSoak(int repeat, Duration duration, Duration sampleInterval) {
+        if (repeat != 1) {
+            throw new IllegalArgumentException("--repeat does not apply to the soak scenario:"
+                    + " a soak runs once and judges its own samples over time; drop --repeat "
+                    + repeat + ", or run the other scenarios without soak");
+        }
+        Duration soak = duration != null ? duration : Scenario.SOAK.defaultDuration();
+        Duration shortest = sampleInterval.multipliedBy(MIN_SOAK_SAMPLES - 1);
+        if (soak.compareTo(shortest) < 0) {
+            throw new IllegalArgumentException("--duration of a soak must cover at least "
+                    + (MIN_SOAK_SAMPLES - 1) + " sample intervals of "
+                    + ReportTable.human(sampleInterval) + " (" + ReportTable.human(shortest)
+                    + "), was " + ReportTable.human(soak));
         }
     }
 

@@ -98,19 +98,24 @@ final class WorkloadRunner {
             throw e;
         }
         joinAll(running);
+        return measurement(name, workers, threads, background != null, window.get());
+    }
 
+    /** What the workers measured, the background thread's count apart. */
+    private Measurement measurement(String name, List<Worker> workers, int threads,
+            boolean background, Window w) {
         LatencyRecorder latency = new LatencyRecorder();
         Map<String, LatencyRecorder> byKind = new HashMap<>();
         ErrorTally errors = new ErrorTally();
         long acknowledged = 0;
         int served = 0;
-        long backgroundOperations = background == null ? -1 : 0;
+        long backgroundOperations = background ? 0 : -1;
         Throwable firstCrash = firstCrash(workers);
         if (firstCrash != null) {
             throw new IllegalStateException(
                     name + ": a bench thread failed, the run is void: " + firstCrash, firstCrash);
         }
-        for (int i = 0; i < all; i++) {
+        for (int i = 0; i < workers.size(); i++) {
             Worker worker = workers.get(i);
             if (i < threads) {
                 worker.byKind.forEach((kind, recorder) -> {
@@ -124,7 +129,6 @@ final class WorkloadRunner {
                 backgroundOperations = worker.inWindow;
             }
         }
-        Window w = window.get();
         CpuSample first = w == null ? null : w.cpuAtStart.get();
         CpuSample last = w == null ? null : w.cpuAtEnd.get();
         return new Measurement(duration.toNanos() / 1e9, latency, byKind, errors, acknowledged,

@@ -128,67 +128,85 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         long deadline = System.nanoTime() + settings.acquireTimeout().toNanos();
         while (true) {
             TenantSlot slot = slots.get(tenant);
-            if (slot != null) {
-                switch (slot.state()) {
-                    case SERVING:
-                        if (slot.db().state() == dev.lanes.DatabaseState.DEAD) {
-                            lost(slot, "its database is dead (" + slot.db().whenTerminated()
-                                    .getNow(null) + ")");
-                            continue;
-                        }
-                        return slot;
-                    case ACQUIRING:
-                        try {
-                            await(slot.ready, deadline, tenant);
-                        } catch (LanesException e) {
-                            claimAgainOrThrow(e, deadline);
-                        }
-                        continue;
-                    case MOVING:
-                        long hold = System.nanoTime() + settings.moveHold().toNanos();
-                        await(slot.gone, Math.min(deadline, hold), tenant);
-                        continue;
-                    default:
-                        // ended; a lost acquisition may still be cleaning up its files
-                        await(slot.settled, deadline, tenant);
-                        slots.remove(tenant, slot);
-                        continue;
+            if (slot == null) {
+                claimIfPlacedHere(tenant, deadline);
+            } else if (serving(slot, deadline, tenant)) {
+                return slot;
+            }
+        }
+    }
+
+    /**
+     * True when {@code slot} serves; otherwise waits until its acquisition, move or end is over
+     * (or the deadline passes), and the caller looks again.
+     */
+    private boolean serving(TenantSlot slot, long deadline, String tenant) {
+        switch (slot.state()) {
+            case SERVING:
+                if (slot.db().state() == dev.lanes.DatabaseState.DEAD) {
+                    lost(slot, "its database is dead (" + slot.db().whenTerminated()
+                            .getNow(null) + ")");
+                    return false;
                 }
-            }
-            Optional<OwnerRecord> owner = ownership.ownerOf(tenant);
-            if (owner.isPresent() && (mine(owner.get()) || recentlyChanged(tenant))) {
-                // the watch may lag a hand-over or a move: ask etcd itself
-                owner = readOwner(tenant);
-                if (owner.isPresent() && mine(owner.get())) {
-                    TenantSlot handed = acquire(tenant, owner.get().token(),
-                            owner.get().lease(), System.nanoTime());
-                    if (handed != null) {
-                        await(handed.ready, deadline, tenant);
-                    }
-                    continue;
+                return true;
+            case ACQUIRING:
+                try {
+                    await(slot.ready, deadline, tenant);
+                } catch (LanesException e) {
+                    claimAgainOrThrow(e, deadline);
                 }
-            }
-            if (owner.isPresent()) {
-                throw notOwner(tenant, owner.get().node(), "tenant " + tenant
-                        + " is owned by node " + owner.get().node());
-            }
-            String placed = place(tenant);
-            if (closing) {
-                throw notOwner(tenant, placed.equals(nodeId()) ? null : placed, "tenant " + tenant
-                        + " has no owner, and node " + nodeId() + " is leaving the fleet");
-            }
-            if (!placed.equals(nodeId())) {
-                throw notOwner(tenant, placed, "tenant " + tenant + " has no owner; placement"
-                        + " gives it to node " + placed);
-            }
-            try {
-                TenantSlot mineNow = acquire(tenant, 0, 0, System.nanoTime());
-                if (mineNow != null) {
-                    await(mineNow.ready, deadline, tenant);
+                return false;
+            case MOVING:
+                long hold = System.nanoTime() + settings.moveHold().toNanos();
+                await(slot.gone, Math.min(deadline, hold), tenant);
+                return false;
+            default:
+                // ended; a lost acquisition may still be cleaning up its files
+                await(slot.settled, deadline, tenant);
+                slots.remove(tenant, slot);
+                return false;
+        }
+    }
+
+    /**
+     * Acquires {@code tenant}, which no slot of this node holds, when etcd names this node its
+     * owner or it has none and placement gives it here, and waits for it; otherwise throws
+     * {@link dev.lanes.fleet.NotOwnerException}. The caller then looks at the slots again.
+     */
+    private void claimIfPlacedHere(String tenant, long deadline) {
+        Optional<OwnerRecord> owner = ownership.ownerOf(tenant);
+        if (owner.isPresent() && (mine(owner.get()) || recentlyChanged(tenant))) {
+            // the watch may lag a hand-over or a move: ask etcd itself
+            owner = readOwner(tenant);
+            if (owner.isPresent() && mine(owner.get())) {
+                TenantSlot handed = acquire(tenant, owner.get().token(),
+                        owner.get().lease(), System.nanoTime());
+                if (handed != null) {
+                    await(handed.ready, deadline, tenant);
                 }
-            } catch (LanesException e) {
-                claimAgainOrThrow(e, deadline);
+                return;
             }
+        }
+        if (owner.isPresent()) {
+            throw notOwner(tenant, owner.get().node(), "tenant " + tenant
+                    + " is owned by node " + owner.get().node());
+        }
+        String placed = place(tenant);
+        if (closing) {
+            throw notOwner(tenant, placed.equals(nodeId()) ? null : placed, "tenant " + tenant
+                    + " has no owner, and node " + nodeId() + " is leaving the fleet");
+        }
+        if (!placed.equals(nodeId())) {
+            throw notOwner(tenant, placed, "tenant " + tenant + " has no owner; placement"
+                    + " gives it to node " + placed);
+        }
+        try {
+            TenantSlot mineNow = acquire(tenant, 0, 0, System.nanoTime());
+            if (mineNow != null) {
+                await(mineNow.ready, deadline, tenant);
+            }
+        } catch (LanesException e) {
+            claimAgainOrThrow(e, deadline);
         }
     }
 

@@ -69,25 +69,13 @@ final class TenantAcquirer {
     OwnerRecord acquire(TenantSlot slot, long handedToken, long handedLease, long seen) {
         String tenant = slot.tenant;
         long started = System.nanoTime();
-        long token = handedToken;
-        ReplicaRecord replica;
-        LeaseHandle lease;
-        if (handedToken == 0) {
-            Ownership.Claim claim = ownership.claim(tenant);
-            if (!claim.won()) {
-                return claim.owner();
-            }
-            token = claim.owner().token();
-            replica = claim.replica();
-            lease = claim.lease();
-        } else {
-            lease = ownership.handle();
-            if (lease.id() != handedLease) {
-                throw new IllegalStateException("tenant " + tenant + " was handed to lease "
-                        + handedLease + ", which this node no longer holds");
-            }
-            replica = ownership.replicaOf(tenant).orElse(null);
+        Epoch epoch = take(tenant, handedToken, handedLease);
+        if (epoch.winner() != null) {
+            return epoch.winner();
         }
+        long token = epoch.token();
+        ReplicaRecord replica = epoch.replica();
+        LeaseHandle lease = epoch.lease();
         Database db = null;
         long claimed = System.nanoTime();
         try {
@@ -126,6 +114,28 @@ final class TenantAcquirer {
             }
             throw e;
         }
+    }
+
+    /**
+     * What claiming the tenant's key, or taking the key handed to this node, gave: the epoch's
+     * token, the replica to restore from (null for a new tenant) and the lease the key is on; or
+     * the owner when another node won the claim.
+     */
+    private record Epoch(long token, ReplicaRecord replica, LeaseHandle lease, OwnerRecord winner) {}
+
+    private Epoch take(String tenant, long handedToken, long handedLease) {
+        if (handedToken == 0) {
+            Ownership.Claim claim = ownership.claim(tenant);
+            return claim.won()
+                    ? new Epoch(claim.owner().token(), claim.replica(), claim.lease(), null)
+                    : new Epoch(0, null, null, claim.owner());
+        }
+        LeaseHandle lease = ownership.handle();
+        if (lease.id() != handedLease) {
+            throw new IllegalStateException("tenant " + tenant + " was handed to lease "
+                    + handedLease + ", which this node no longer holds");
+        }
+        return new Epoch(handedToken, ownership.replicaOf(tenant).orElse(null), lease, null);
     }
 
     /**
