@@ -1,0 +1,10 @@
+/**
+ * Plain JDBC delegation, written once: for each JDBC type a body or the data source hands out
+ * over one of the driver's objects, a class (or, for the statement types below {@link
+ * java.sql.Statement}, an interface of default methods) that forwards every method to its
+ * delegate, typed, without reflection. The body's guard ({@code internal.guard}) and the data
+ * source's metadata ({@code internal.jdbc}) subclass them and override only what they intercept.
+ *
+ * <p>Depends on nothing but {@code java.sql}.
+ */
+package dev.lanes.internal.guard.delegating;
