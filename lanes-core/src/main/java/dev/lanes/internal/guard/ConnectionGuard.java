@@ -17,7 +17,6 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Wrapper;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -280,21 +279,6 @@ public final class ConnectionGuard {
     private static boolean leadsBack(Object o) {
         return o instanceof Connection || o instanceof Statement || o instanceof ResultSet
                 || o instanceof DatabaseMetaData;
-    }
-
-    /** {@code unwrap} of a guarded object: itself, else the driver's object: the escape hatch. */
-    <T> T unwrap(Wrapper guarded, Wrapper target, Class<T> iface) throws SQLException {
-        checkOwner();
-        if (iface.isInstance(guarded)) {
-            return iface.cast(guarded);
-        }
-        return iface.isInstance(target) ? iface.cast(target) : target.unwrap(iface);
-    }
-
-    boolean isWrapperFor(Wrapper guarded, Wrapper target, Class<?> iface) throws SQLException {
-        checkOwner();
-        return iface.isInstance(guarded) || iface.isInstance(target)
-                || target.isWrapperFor(iface);
     }
 
     String describe(Object target) {

@@ -17,7 +17,8 @@ import java.util.concurrent.Executor;
  * the statements and metadata it makes guarded, and the calls that would control the transaction
  * or change the shared connection refused. Not thread-safe: the request's thread only.
  */
-final class GuardedConnection extends DelegatingConnection {
+final class GuardedConnection extends DelegatingConnection
+        implements Guarded {
     private final ConnectionGuard guard;
     private final Connection raw;
 
@@ -246,13 +247,13 @@ final class GuardedConnection extends DelegatingConnection {
     // ------------------------------------------------------------------ wrapper
 
     @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return guard.unwrap(this, raw, iface);
+    public ConnectionGuard guard() {
+        return guard;
     }
 
     @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return guard.isWrapperFor(this, raw, iface);
+    public Connection target() {
+        return raw;
     }
 
     @Override

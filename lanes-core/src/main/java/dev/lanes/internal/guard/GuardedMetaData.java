@@ -10,7 +10,8 @@ import java.sql.SQLException;
  * The {@link DatabaseMetaData} of a guarded connection: the driver's, each call checked for
  * confinement, its result sets guarded and its {@code getConnection()} the guarded connection.
  */
-final class GuardedMetaData extends DelegatingDatabaseMetaData {
+final class GuardedMetaData extends DelegatingDatabaseMetaData
+        implements Guarded {
     private final ConnectionGuard guard;
     private final DatabaseMetaData target;
 
@@ -37,13 +38,13 @@ final class GuardedMetaData extends DelegatingDatabaseMetaData {
     }
 
     @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return guard.unwrap(this, target, iface);
+    public ConnectionGuard guard() {
+        return guard;
     }
 
     @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return guard.isWrapperFor(this, target, iface);
+    public DatabaseMetaData target() {
+        return target;
     }
 
     @Override

@@ -20,7 +20,8 @@ import java.util.Calendar;
  * do, not by the driver's. Closing it is always allowed. Not thread-safe: the request's thread
  * only.
  */
-final class GuardedResultSet extends DelegatingResultSet {
+final class GuardedResultSet extends DelegatingResultSet
+        implements Guarded {
     private final ConnectionGuard guard;
     private final ResultSet target;
     /** The guarded statement it came from; null for a metadata result. */
@@ -151,13 +152,13 @@ final class GuardedResultSet extends DelegatingResultSet {
     // ------------------------------------------------------------------ wrapper
 
     @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return guard.unwrap(this, target, iface);
+    public ConnectionGuard guard() {
+        return guard;
     }
 
     @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return guard.isWrapperFor(this, target, iface);
+    public ResultSet target() {
+        return target;
     }
 
     @Override

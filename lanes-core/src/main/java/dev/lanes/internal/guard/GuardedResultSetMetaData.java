@@ -9,7 +9,8 @@ import java.sql.SQLException;
  * own metadata): guarded under {@link ResultSetMetaData}, so that a cast does not reach the
  * driver's object.
  */
-final class GuardedResultSetMetaData extends DelegatingResultSetMetaData {
+final class GuardedResultSetMetaData extends DelegatingResultSetMetaData
+        implements Guarded {
     private final ConnectionGuard guard;
     private final ResultSetMetaData target;
 
@@ -25,13 +26,13 @@ final class GuardedResultSetMetaData extends DelegatingResultSetMetaData {
     }
 
     @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return guard.unwrap(this, target, iface);
+    public ConnectionGuard guard() {
+        return guard;
     }
 
     @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return guard.isWrapperFor(this, target, iface);
+    public ResultSetMetaData target() {
+        return target;
     }
 
     @Override

@@ -17,7 +17,8 @@ import java.sql.Statement;
  *
  * @param <S> the driver's statement type
  */
-class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
+class GuardedStatement<S extends Statement> extends DelegatingStatement<S>
+        implements Guarded {
     final ConnectionGuard guard;
     private final S target;
     /** Whether the prepared SQL holds an in-place VACUUM (see ConnectionGuard.checkSql). */
@@ -37,8 +38,8 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
         return target;
     }
 
-    /** The driver's statement, unchecked: for the guard's own use. */
-    final S target() {
+    @Override
+    public final S target() {
         return target;
     }
 
@@ -190,13 +191,8 @@ class GuardedStatement<S extends Statement> extends DelegatingStatement<S> {
     }
 
     @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-        return guard.unwrap(this, target, iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) throws SQLException {
-        return guard.isWrapperFor(this, target, iface);
+    public ConnectionGuard guard() {
+        return guard;
     }
 
     @Override
