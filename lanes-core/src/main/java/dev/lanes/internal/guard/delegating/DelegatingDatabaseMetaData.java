@@ -15,7 +15,7 @@ import java.sql.SQLException;
  */
 public abstract class DelegatingDatabaseMetaData extends DelegatingMetaDataCapabilities {
     /** How many slots {@link #constant} is called with. */
-    public static final int CONSTANTS = 138;
+    public static final int CONSTANTS = 136;
 
     /** A driver version: JDBC lets only these fail unchecked. */
     private int driverVersion(int slot, Call<Integer> call) {
@@ -29,207 +29,207 @@ public abstract class DelegatingDatabaseMetaData extends DelegatingMetaDataCapab
 
     @Override
     public String getURL() throws SQLException {
-        return constant(88, DatabaseMetaData::getURL);
+        return constant(87, DatabaseMetaData::getURL);
     }
 
     @Override
     public String getUserName() throws SQLException {
-        return constant(89, DatabaseMetaData::getUserName);
+        return constant(88, DatabaseMetaData::getUserName);
     }
 
     @Override
     public String getDatabaseProductName() throws SQLException {
-        return constant(90, DatabaseMetaData::getDatabaseProductName);
+        return constant(89, DatabaseMetaData::getDatabaseProductName);
     }
 
     @Override
     public String getDatabaseProductVersion() throws SQLException {
-        return constant(91, DatabaseMetaData::getDatabaseProductVersion);
+        return constant(90, DatabaseMetaData::getDatabaseProductVersion);
     }
 
     @Override
     public String getDriverName() throws SQLException {
-        return constant(92, DatabaseMetaData::getDriverName);
+        return constant(91, DatabaseMetaData::getDriverName);
     }
 
     @Override
     public String getDriverVersion() throws SQLException {
-        return constant(93, DatabaseMetaData::getDriverVersion);
+        return constant(92, DatabaseMetaData::getDriverVersion);
     }
 
     @Override
     public int getDriverMajorVersion() {
-        return driverVersion(94, DatabaseMetaData::getDriverMajorVersion);
+        return driverVersion(93, DatabaseMetaData::getDriverMajorVersion);
     }
 
     @Override
     public int getDriverMinorVersion() {
-        return driverVersion(95, DatabaseMetaData::getDriverMinorVersion);
+        return driverVersion(94, DatabaseMetaData::getDriverMinorVersion);
     }
 
     @Override
     public String getIdentifierQuoteString() throws SQLException {
-        return constant(96, DatabaseMetaData::getIdentifierQuoteString);
+        return constant(95, DatabaseMetaData::getIdentifierQuoteString);
     }
 
     @Override
     public String getSQLKeywords() throws SQLException {
-        return constant(97, DatabaseMetaData::getSQLKeywords);
+        return constant(96, DatabaseMetaData::getSQLKeywords);
     }
 
     @Override
     public String getNumericFunctions() throws SQLException {
-        return constant(98, DatabaseMetaData::getNumericFunctions);
+        return constant(97, DatabaseMetaData::getNumericFunctions);
     }
 
     @Override
     public String getStringFunctions() throws SQLException {
-        return constant(99, DatabaseMetaData::getStringFunctions);
+        return constant(98, DatabaseMetaData::getStringFunctions);
     }
 
     @Override
     public String getSystemFunctions() throws SQLException {
-        return constant(100, DatabaseMetaData::getSystemFunctions);
+        return constant(99, DatabaseMetaData::getSystemFunctions);
     }
 
     @Override
     public String getTimeDateFunctions() throws SQLException {
-        return constant(101, DatabaseMetaData::getTimeDateFunctions);
+        return constant(100, DatabaseMetaData::getTimeDateFunctions);
     }
 
     @Override
     public String getSearchStringEscape() throws SQLException {
-        return constant(102, DatabaseMetaData::getSearchStringEscape);
+        return constant(101, DatabaseMetaData::getSearchStringEscape);
     }
 
     @Override
     public String getExtraNameCharacters() throws SQLException {
-        return constant(103, DatabaseMetaData::getExtraNameCharacters);
+        return constant(102, DatabaseMetaData::getExtraNameCharacters);
     }
 
     @Override
     public String getSchemaTerm() throws SQLException {
-        return constant(104, DatabaseMetaData::getSchemaTerm);
+        return constant(103, DatabaseMetaData::getSchemaTerm);
     }
 
     @Override
     public String getProcedureTerm() throws SQLException {
-        return constant(105, DatabaseMetaData::getProcedureTerm);
+        return constant(104, DatabaseMetaData::getProcedureTerm);
     }
 
     @Override
     public String getCatalogTerm() throws SQLException {
-        return constant(106, DatabaseMetaData::getCatalogTerm);
+        return constant(105, DatabaseMetaData::getCatalogTerm);
     }
 
     @Override
     public String getCatalogSeparator() throws SQLException {
-        return constant(107, DatabaseMetaData::getCatalogSeparator);
+        return constant(106, DatabaseMetaData::getCatalogSeparator);
     }
 
     @Override
     public int getMaxBinaryLiteralLength() throws SQLException {
-        return constant(108, DatabaseMetaData::getMaxBinaryLiteralLength);
+        return constant(107, DatabaseMetaData::getMaxBinaryLiteralLength);
     }
 
     @Override
     public int getMaxCharLiteralLength() throws SQLException {
-        return constant(109, DatabaseMetaData::getMaxCharLiteralLength);
+        return constant(108, DatabaseMetaData::getMaxCharLiteralLength);
     }
 
     @Override
     public int getMaxColumnNameLength() throws SQLException {
-        return constant(110, DatabaseMetaData::getMaxColumnNameLength);
+        return constant(109, DatabaseMetaData::getMaxColumnNameLength);
     }
 
     @Override
     public int getMaxColumnsInGroupBy() throws SQLException {
-        return constant(111, DatabaseMetaData::getMaxColumnsInGroupBy);
+        return constant(110, DatabaseMetaData::getMaxColumnsInGroupBy);
     }
 
     @Override
     public int getMaxColumnsInIndex() throws SQLException {
-        return constant(112, DatabaseMetaData::getMaxColumnsInIndex);
+        return constant(111, DatabaseMetaData::getMaxColumnsInIndex);
     }
 
     @Override
     public int getMaxColumnsInOrderBy() throws SQLException {
-        return constant(113, DatabaseMetaData::getMaxColumnsInOrderBy);
+        return constant(112, DatabaseMetaData::getMaxColumnsInOrderBy);
     }
 
     @Override
     public int getMaxColumnsInSelect() throws SQLException {
-        return constant(114, DatabaseMetaData::getMaxColumnsInSelect);
+        return constant(113, DatabaseMetaData::getMaxColumnsInSelect);
     }
 
     @Override
     public int getMaxColumnsInTable() throws SQLException {
-        return constant(115, DatabaseMetaData::getMaxColumnsInTable);
+        return constant(114, DatabaseMetaData::getMaxColumnsInTable);
     }
 
     @Override
     public int getMaxConnections() throws SQLException {
-        return constant(116, DatabaseMetaData::getMaxConnections);
+        return constant(115, DatabaseMetaData::getMaxConnections);
     }
 
     @Override
     public int getMaxCursorNameLength() throws SQLException {
-        return constant(117, DatabaseMetaData::getMaxCursorNameLength);
+        return constant(116, DatabaseMetaData::getMaxCursorNameLength);
     }
 
     @Override
     public int getMaxIndexLength() throws SQLException {
-        return constant(118, DatabaseMetaData::getMaxIndexLength);
+        return constant(117, DatabaseMetaData::getMaxIndexLength);
     }
 
     @Override
     public int getMaxSchemaNameLength() throws SQLException {
-        return constant(119, DatabaseMetaData::getMaxSchemaNameLength);
+        return constant(118, DatabaseMetaData::getMaxSchemaNameLength);
     }
 
     @Override
     public int getMaxProcedureNameLength() throws SQLException {
-        return constant(120, DatabaseMetaData::getMaxProcedureNameLength);
+        return constant(119, DatabaseMetaData::getMaxProcedureNameLength);
     }
 
     @Override
     public int getMaxCatalogNameLength() throws SQLException {
-        return constant(121, DatabaseMetaData::getMaxCatalogNameLength);
+        return constant(120, DatabaseMetaData::getMaxCatalogNameLength);
     }
 
     @Override
     public int getMaxRowSize() throws SQLException {
-        return constant(122, DatabaseMetaData::getMaxRowSize);
+        return constant(121, DatabaseMetaData::getMaxRowSize);
     }
 
     @Override
     public int getMaxStatementLength() throws SQLException {
-        return constant(123, DatabaseMetaData::getMaxStatementLength);
+        return constant(122, DatabaseMetaData::getMaxStatementLength);
     }
 
     @Override
     public int getMaxStatements() throws SQLException {
-        return constant(124, DatabaseMetaData::getMaxStatements);
+        return constant(123, DatabaseMetaData::getMaxStatements);
     }
 
     @Override
     public int getMaxTableNameLength() throws SQLException {
-        return constant(125, DatabaseMetaData::getMaxTableNameLength);
+        return constant(124, DatabaseMetaData::getMaxTableNameLength);
     }
 
     @Override
     public int getMaxTablesInSelect() throws SQLException {
-        return constant(126, DatabaseMetaData::getMaxTablesInSelect);
+        return constant(125, DatabaseMetaData::getMaxTablesInSelect);
     }
 
     @Override
     public int getMaxUserNameLength() throws SQLException {
-        return constant(127, DatabaseMetaData::getMaxUserNameLength);
+        return constant(126, DatabaseMetaData::getMaxUserNameLength);
     }
 
     @Override
     public int getDefaultTransactionIsolation() throws SQLException {
-        return constant(128, DatabaseMetaData::getDefaultTransactionIsolation);
+        return constant(127, DatabaseMetaData::getDefaultTransactionIsolation);
     }
 
     @Override
@@ -365,37 +365,37 @@ public abstract class DelegatingDatabaseMetaData extends DelegatingMetaDataCapab
 
     @Override
     public int getResultSetHoldability() throws SQLException {
-        return constant(129, DatabaseMetaData::getResultSetHoldability);
+        return constant(128, DatabaseMetaData::getResultSetHoldability);
     }
 
     @Override
     public int getDatabaseMajorVersion() throws SQLException {
-        return constant(130, DatabaseMetaData::getDatabaseMajorVersion);
+        return constant(129, DatabaseMetaData::getDatabaseMajorVersion);
     }
 
     @Override
     public int getDatabaseMinorVersion() throws SQLException {
-        return constant(131, DatabaseMetaData::getDatabaseMinorVersion);
+        return constant(130, DatabaseMetaData::getDatabaseMinorVersion);
     }
 
     @Override
     public int getJDBCMajorVersion() throws SQLException {
-        return constant(132, DatabaseMetaData::getJDBCMajorVersion);
+        return constant(131, DatabaseMetaData::getJDBCMajorVersion);
     }
 
     @Override
     public int getJDBCMinorVersion() throws SQLException {
-        return constant(133, DatabaseMetaData::getJDBCMinorVersion);
+        return constant(132, DatabaseMetaData::getJDBCMinorVersion);
     }
 
     @Override
     public int getSQLStateType() throws SQLException {
-        return constant(134, DatabaseMetaData::getSQLStateType);
+        return constant(133, DatabaseMetaData::getSQLStateType);
     }
 
     @Override
     public RowIdLifetime getRowIdLifetime() throws SQLException {
-        return constant(135, DatabaseMetaData::getRowIdLifetime);
+        return constant(134, DatabaseMetaData::getRowIdLifetime);
     }
 
     @Override
@@ -430,6 +430,6 @@ public abstract class DelegatingDatabaseMetaData extends DelegatingMetaDataCapab
 
     @Override
     public long getMaxLogicalLobSize() throws SQLException {
-        return constant(136, DatabaseMetaData::getMaxLogicalLobSize);
+        return constant(135, DatabaseMetaData::getMaxLogicalLobSize);
     }
 }
