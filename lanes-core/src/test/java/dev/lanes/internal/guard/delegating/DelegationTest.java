@@ -81,31 +81,34 @@ class DelegationTest {
                 && java.util.Arrays.equals(a.getParameterTypes(), b.getParameterTypes());
     }
 
+    /** The wrapper calls the delegating classes leave to their subclasses: not under test. */
+    private interface NoWrapper extends Wrapper {
+        @Override
+        default <T> T unwrap(Class<T> iface) {
+            return null;
+        }
+
+        @Override
+        default boolean isWrapperFor(Class<?> iface) {
+            return false;
+        }
+    }
+
     @Test
     void everyConnectionMethodIsForwarded() throws Exception {
         Connection target = recording(Connection.class);
-        DelegatingConnection c = new DelegatingConnection() {
+        class Forwarding extends DelegatingConnection implements NoWrapper {
             @Override
             protected Connection delegate() {
                 return target;
             }
-
-            @Override
-            public <T> T unwrap(Class<T> iface) {
-                return null;
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> iface) {
-                return false;
-            }
-        };
-        assertThat(notForwarded(Connection.class, c)).isEmpty();
+        }
+        assertThat(notForwarded(Connection.class, new Forwarding())).isEmpty();
     }
 
     /** A statement of all three statement types, as the guard's callable statement is. */
     private static final class Callable extends DelegatingStatement<CallableStatement>
-            implements DelegatingCallableStatement<CallableStatement> {
+            implements DelegatingCallableStatement<CallableStatement>, NoWrapper {
         private final CallableStatement target;
 
         Callable(CallableStatement target) {
@@ -115,16 +118,6 @@ class DelegationTest {
         @Override
         public CallableStatement delegate() {
             return target;
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) {
-            return null;
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) {
-            return false;
         }
     }
 
@@ -137,57 +130,29 @@ class DelegationTest {
     @Test
     void everyResultSetAndMetaDataMethodIsForwarded() throws Exception {
         ResultSet rs = recording(ResultSet.class);
-        DelegatingResultSet results = new DelegatingResultSet() {
+        class Results extends DelegatingResultSet implements NoWrapper {
             @Override
             protected ResultSet delegate() {
                 return rs;
             }
-
-            @Override
-            public <T> T unwrap(Class<T> iface) {
-                return null;
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> iface) {
-                return false;
-            }
-        };
-        assertThat(notForwarded(ResultSet.class, results)).isEmpty();
+        }
+        assertThat(notForwarded(ResultSet.class, new Results())).isEmpty();
         ResultSetMetaData rsmd = recording(ResultSetMetaData.class);
-        assertThat(notForwarded(ResultSetMetaData.class, new DelegatingResultSetMetaData() {
+        class Columns extends DelegatingResultSetMetaData implements NoWrapper {
             @Override
             protected ResultSetMetaData delegate() {
                 return rsmd;
             }
-
-            @Override
-            public <T> T unwrap(Class<T> iface) {
-                return null;
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> iface) {
-                return false;
-            }
-        })).isEmpty();
+        }
+        assertThat(notForwarded(ResultSetMetaData.class, new Columns())).isEmpty();
         ParameterMetaData pmd = recording(ParameterMetaData.class);
-        assertThat(notForwarded(ParameterMetaData.class, new DelegatingParameterMetaData() {
+        class Parameters extends DelegatingParameterMetaData implements NoWrapper {
             @Override
             protected ParameterMetaData delegate() {
                 return pmd;
             }
-
-            @Override
-            public <T> T unwrap(Class<T> iface) {
-                return null;
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> iface) {
-                return false;
-            }
-        })).isEmpty();
+        }
+        assertThat(notForwarded(ParameterMetaData.class, new Parameters())).isEmpty();
     }
 
     @Test
@@ -195,7 +160,7 @@ class DelegationTest {
         DatabaseMetaData target = recording(DatabaseMetaData.class);
         Set<Integer> slots = new HashSet<>();
         List<Integer> calls = new ArrayList<>();
-        DelegatingDatabaseMetaData meta = new DelegatingDatabaseMetaData() {
+        class Meta extends DelegatingDatabaseMetaData implements NoWrapper {
             @Override
             protected <T> T call(Call<T> call) throws SQLException {
                 return call.on(target);
@@ -212,18 +177,8 @@ class DelegationTest {
                 calls.add(slot);
                 return call.on(target);
             }
-
-            @Override
-            public <T> T unwrap(Class<T> iface) {
-                return null;
-            }
-
-            @Override
-            public boolean isWrapperFor(Class<?> iface) {
-                return false;
-            }
-        };
-        assertThat(notForwarded(DatabaseMetaData.class, meta)).isEmpty();
+        }
+        assertThat(notForwarded(DatabaseMetaData.class, new Meta())).isEmpty();
         assertThat(calls).as("one slot per constant").hasSameSizeAs(slots);
         assertThat(slots).hasSize(DelegatingDatabaseMetaData.CONSTANTS)
                 .allMatch(s -> s >= 0 && s < DelegatingDatabaseMetaData.CONSTANTS);
