@@ -14,7 +14,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,15 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  * arguments of {@code db.execute}, a transaction's and {@code executeBatch}'s; the data source's
  * {@code PreparedStatement}; a write body's own driver statement) reads back equal through every
  * read API ({@code Row}'s getters, a record of {@code queryAs}, the data source's {@code
- * ResultSet}), to the precision the write path keeps. The JVM runs in a zone with a half-hour
+ * ResultSet}, a read body's own driver {@code ResultSet}), to the precision the write path keeps. The JVM runs in a zone with a half-hour
  * offset, so that a reading that mixes up UTC and the JVM's zone shows.
  */
 @Timeout(60)
 class ValueConventionTest {
     private static final String INSERT = "INSERT INTO v(x) VALUES (?)";
     private static final String LAST = "SELECT x FROM v ORDER BY id DESC LIMIT 1";
-    /** The Unix seconds of 9999-12-31T23:59:59Z: INTEGERs up to it are seconds. */
-    private static final long MAX_SECONDS = 253402300799L;
 
     @TempDir Path dir;
     private TimeZone zone;
@@ -117,18 +114,13 @@ class ValueConventionTest {
         return all;
     }
 
-    /** An instant's paths: also {@code setTimestamp}, through the data source and the driver. */
-    private static List<WritePath> instantWrites(Instant value) {
+    /** An instant's paths: also {@code setTimestamp}, through the data source and a body. */
+    private static List<WritePath> instantWrites() {
         List<WritePath> all = new ArrayList<>(writes());
         all.add(WritePath.exact("dataSource setTimestamp", (db, v) -> dataSource(db,
                 s -> s.setTimestamp(1, Timestamp.from((Instant) v)))));
-        if (Math.abs(value.toEpochMilli()) > MAX_SECONDS) {
-            // the driver stores epoch milliseconds, which within the seconds range read as
-            // seconds (anIntegerWithinTheSecondsRangeReadsAsSeconds)
-            all.add(new WritePath("body setTimestamp", (db, v) -> body(db,
-                    s -> s.setTimestamp(1, Timestamp.from((Instant) v))),
-                    v -> ((Instant) v).truncatedTo(ChronoUnit.MILLIS)));
-        }
+        all.add(WritePath.exact("body setTimestamp", (db, v) -> body(db,
+                s -> s.setTimestamp(1, Timestamp.from((Instant) v)))));
         return all;
     }
 
@@ -168,6 +160,17 @@ class ValueConventionTest {
         }
     }
 
+    /** Reads the newest row through a read body's own driver result set. */
+    private static Object bodyResultSet(Database db, Getter getter) {
+        return db.read(c -> {
+            try (PreparedStatement s = c.prepareStatement(LAST);
+                    ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return getter.get(rs);
+            }
+        });
+    }
+
     private static Row last(Database db) {
         return db.query(LAST).get(0);
     }
@@ -182,7 +185,11 @@ class ValueConventionTest {
                 new ReadPath("ResultSet.getObject(Instant)",
                         db -> resultSet(db, rs -> rs.getObject(1, Instant.class))),
                 new ReadPath("ResultSet.getObject(OffsetDateTime)", db -> resultSet(db,
-                        rs -> rs.getObject(1, OffsetDateTime.class).toInstant())));
+                        rs -> rs.getObject(1, OffsetDateTime.class).toInstant())),
+                new ReadPath("body ResultSet.getTimestamp",
+                        db -> bodyResultSet(db, rs -> rs.getTimestamp(1).toInstant())),
+                new ReadPath("body ResultSet.getObject(Instant)",
+                        db -> bodyResultSet(db, rs -> rs.getObject(1, Instant.class))));
     }
 
     private static List<ReadPath> localDateTimeReads() {
@@ -192,7 +199,9 @@ class ValueConventionTest {
                 new ReadPath("ResultSet.getObject(LocalDateTime)",
                         db -> resultSet(db, rs -> rs.getObject(1, LocalDateTime.class))),
                 new ReadPath("ResultSet.getTimestamp().toLocalDateTime()",
-                        db -> resultSet(db, rs -> rs.getTimestamp(1).toLocalDateTime())));
+                        db -> resultSet(db, rs -> rs.getTimestamp(1).toLocalDateTime())),
+                new ReadPath("body ResultSet.getObject(LocalDateTime)",
+                        db -> bodyResultSet(db, rs -> rs.getObject(1, LocalDateTime.class))));
     }
 
     private static List<ReadPath> localDateReads() {
@@ -202,7 +211,9 @@ class ValueConventionTest {
                 new ReadPath("ResultSet.getObject(LocalDate)",
                         db -> resultSet(db, rs -> rs.getObject(1, LocalDate.class))),
                 new ReadPath("ResultSet.getDate().toLocalDate()",
-                        db -> resultSet(db, rs -> rs.getDate(1).toLocalDate())));
+                        db -> resultSet(db, rs -> rs.getDate(1).toLocalDate())),
+                new ReadPath("body ResultSet.getDate().toLocalDate()",
+                        db -> bodyResultSet(db, rs -> rs.getDate(1).toLocalDate())));
     }
 
     private static List<ReadPath> offsetDateTimeReads() {
@@ -264,7 +275,7 @@ class ValueConventionTest {
     void anInstantWrittenThroughAnyApiReadsBackEqualThroughEveryApi() {
         List<String> mismatches = new ArrayList<>();
         for (Instant i : INSTANTS) {
-            mismatches.addAll(mismatches(i, i, instantWrites(i), instantReads()));
+            mismatches.addAll(mismatches(i, i, instantWrites(), instantReads()));
         }
         assertThat(mismatches).isEmpty();
     }
@@ -376,8 +387,23 @@ class ValueConventionTest {
     }
 
     @Test
+    void aBodysDriverSettersStoreDatesAsLanesDoesSoA1970InstantReadsBackEqual() {
+        Instant t = Instant.parse("1970-01-01T00:00:01.5Z");
+        body(db, s -> s.setTimestamp(1, Timestamp.from(t)));
+        assertThat(last(db).get("x")).isEqualTo("1970-01-01 00:00:01.500000000Z");
+        assertThat(instantReadings()).isEqualTo(everyReading(t));
+        body(db, s -> s.setObject(1, new java.util.Date(t.toEpochMilli())));
+        assertThat(instantReadings()).isEqualTo(everyReading(t));
+        body(db, s -> s.setDate(1, java.sql.Date.valueOf("1970-01-02")));
+        assertThat(last(db).get("x")).isEqualTo("1970-01-02");
+        body(db, s -> s.setTime(1, java.sql.Time.valueOf("07:08:09")));
+        assertThat(bodyResultSet(db, rs -> rs.getTime(1)))
+                .isEqualTo(java.sql.Time.valueOf("07:08:09"));
+    }
+
+    @Test
     void anIntegerWithinTheSecondsRangeReadsAsSecondsAndMillisOnlyWhenAskedFor() {
-        body(db, s -> s.setTimestamp(1, Timestamp.from(Instant.parse("1970-01-01T00:00:01Z"))));
+        db.execute(INSERT, 1000L); // what the driver's own setTimestamp stores for 00:00:01
         assertThat(last(db).get("x")).isEqualTo(1000L);
         assertThat(instantReadings())
                 .isEqualTo(everyReading(Instant.parse("1970-01-01T00:16:40Z")));

@@ -105,6 +105,15 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /** The plain JDBC delegation the guard and the data source both extend uses neither. */
+    @Test
+    void jdbcDelegationIsBelowItsUsers() {
+        noClasses().that().resideInAPackage("dev.lanes.internal.guard.delegating..")
+                .should().dependOnClassesThat(resideInAnyPackage(FEATURES)
+                        .and(resideOutsideOfPackages("dev.lanes.internal.guard.delegating..")))
+                .check(classes);
+    }
+
     /**
      * The foundation (how a statement runs, value conversions, the driver, utilities) is below
      * every feature package and uses none of them.

@@ -7,10 +7,7 @@ import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sqlite.SqliteConnections;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
+import dev.lanes.internal.sqlite.SqliteConnections.SqlWork;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -54,6 +51,16 @@ import java.util.List;
  * each statement runs. Each refusal is remembered, so a body that swallows it still fails
  * ({@link #refusal()}).
  *
+ * <p>The guarded objects are plain subclasses of {@code guard.delegating}'s classes, which
+ * forward every call to the driver's object; each overrides only what the guard decides:
+ * {@link GuardedConnection}, {@link GuardedStatement} (with {@link GuardedPreparedStatement} and
+ * {@link GuardedCallableStatement} below it), {@link GuardedResultSet}, {@link GuardedMetaData},
+ * {@link GuardedResultSetMetaData} and {@link GuardedParameterMetaData}. Every forwarded call
+ * first checks the guard's confinement. Values go by Lanes' value convention both ways: a
+ * date or time given to a prepared statement's setters is stored as {@code
+ * ValueConvention.store} stores it (as text, never as the driver's epoch milliseconds), and a
+ * result set's date getters read as the data source's do ({@code JdbcDates}).
+ *
  * <h2>Confinement</h2>
  * A guard has one user: the thread that runs the request, until the request ends ({@link
  * #end()}), after which every call but {@code close} and {@code isClosed} fails. Not thread-safe
@@ -75,7 +82,7 @@ public final class ConnectionGuard {
     private final Runnable vacuumCheck;
     private final StopCheck stopCheck;
     private final Shapes shapes;
-    private final Connection connection;
+    private final GuardedConnection connection;
     private final List<Statement> statements = new ArrayList<>(2);
     private boolean open = true;
     private LanesException refusal;
@@ -90,7 +97,7 @@ public final class ConnectionGuard {
         this.inTransaction = inTransaction;
         this.vacuumCheck = vacuumCheck;
         this.stopCheck = stopCheck;
-        this.connection = (Connection) proxy(raw, Connection.class, null);
+        this.connection = new GuardedConnection(this, raw);
     }
 
     /**
@@ -138,27 +145,63 @@ public final class ConnectionGuard {
 
     // ------------------------------------------------------------------ policy
 
-    private LanesException remember(LanesException e) {
+    String database() {
+        return database;
+    }
+
+    boolean reader() {
+        return reader;
+    }
+
+    boolean inTransaction() {
+        return inTransaction;
+    }
+
+    /** Whether the request is still on. */
+    boolean open() {
+        return open;
+    }
+
+    /** Whether the request is still on and this is its thread. */
+    boolean usable() {
+        return open && Thread.currentThread() == owner;
+    }
+
+    /** Remembers {@code e} as the guard's refusal when it is the first, and gives it back. */
+    LanesException remember(LanesException e) {
         if (refusal == null) {
             refusal = e;
         }
         return e;
     }
 
-    private void checkOwner() {
-        if (!open || Thread.currentThread() != owner) {
+    /** Refuses every call but from the request's own thread while the request is on. */
+    void checkOwner() {
+        if (!usable()) {
             throw remember(Refusals.outsideItsRequest(database));
+        }
+    }
+
+    /** Before what a statement runs without new SQL (prepared, batched): is the read still on? */
+    void checkRunning() {
+        checkOwner();
+        try {
+            stopCheck.check();
+        } catch (LanesException e) {
+            throw remember(e);
         }
     }
 
     /**
      * Admits SQL before any statement runs or is prepared with it.
      *
-     * @param whole whether the call runs the whole text ({@code Statement.executeUpdate(String)})
+     * @param whole whether the call runs the whole text ({@code Statement.executeUpdate(String)},
+     *     which the driver runs with {@code sqlite3_exec}, every statement of it; {@code execute},
+     *     {@code executeQuery}, {@code addBatch} and {@code prepare…} take the first statement)
      * @return whether it holds an in-place {@code VACUUM} to run outside a transaction, which
      *     needs an attachment slot
      */
-    private boolean checkSql(String sql, boolean whole) {
+    boolean checkSql(String sql, boolean whole) {
         checkOwner();
         if (sql == null) {
             return false;
@@ -188,68 +231,48 @@ public final class ConnectionGuard {
         }
     }
 
-    /** What a call on the guarded connection itself does, when the policy decides it. */
-    private Object connectionCall(String method, Object[] args) throws SQLException {
-        switch (method) {
-            case "commit":
-            case "rollback":
-            case "setSavepoint":
-            case "releaseSavepoint":
-            case "setAutoCommit":
-                throw remember(reader ? Refusals.readTransactionMethod(database, method + "()")
-                        : Refusals.transactionMethod(database, method + "()"));
-            case "getAutoCommit":
-                return !inTransaction;
-            case "setReadOnly":
-                if (reader && Boolean.TRUE.equals(args[0])) {
-                    return null; // it is read-only already
-                }
-                throw remember(reader ? Refusals.readWrite(database)
-                        : Refusals.setting(database, "setReadOnly"));
-            case "isReadOnly":
-                return reader || raw.isReadOnly();
-            case "close":
-            case "abort":
-                throw remember(Refusals.close(database, method + "()"));
-            case "setTransactionIsolation":
-            case "setCatalog":
-            case "setSchema":
-            case "setHoldability":
-            case "setNetworkTimeout":
-            case "setTypeMap":
-                throw remember(Refusals.setting(database, method));
-            default:
-                return NOT_DECIDED;
-        }
+    /** Runs an admitted call, with the attachment slot an in-place VACUUM needs if it holds one. */
+    <T> T run(boolean vacuum, SqlWork<T, SQLException> call) throws SQLException {
+        return vacuum ? SqliteConnections.withAttachSlot(raw, call) : call.run();
     }
 
-    private static final Object NOT_DECIDED = new Object();
+    // ------------------------------------------------------------------ guarded objects
 
-    // ------------------------------------------------------------------ proxies
-
-    private Object proxy(Object target, Class<?> type, Object parent) {
-        return proxy(target, type, parent, false);
+    /** A statement the driver made, guarded and closed at the request's end; null for null. */
+    Statement statement(Statement s) {
+        return s == null ? null : register(new GuardedStatement<>(this, s, false));
     }
 
-    private Object proxy(Object target, Class<?> type, Object parent, boolean vacuums) {
-        return Proxy.newProxyInstance(ConnectionGuard.class.getClassLoader(),
-                new Class<?>[] {type}, new Guarded(target, parent, vacuums));
+    PreparedStatement prepared(PreparedStatement s, boolean vacuums) {
+        return s == null ? null : register(new GuardedPreparedStatement<>(this, s, vacuums));
     }
 
-    /** Whether a call of this name runs SQL, or compiles or queues it to run later. */
-    private static boolean runsSql(String method) {
-        return method.startsWith("execute") || method.equals("addBatch")
-                || method.startsWith("prepare");
+    CallableStatement callable(CallableStatement s, boolean vacuums) {
+        return s == null ? null : register(new GuardedCallableStatement(this, s, vacuums));
     }
 
-    /**
-     * Whether a call of this name runs the whole text it is given: the driver runs {@code
-     * Statement.executeUpdate(String)} with {@code sqlite3_exec}, every statement of it, where
-     * {@code execute}, {@code executeQuery}, {@code addBatch} and {@code prepare…} take the first
-     * statement alone.
-     */
-    private static boolean runsWhole(String method) {
-        return method.equals("executeUpdate") || method.equals("executeLargeUpdate");
+    private <S extends GuardedStatement<?>> S register(S guarded) {
+        statements.add(guarded.target());
+        return guarded;
+    }
+
+    /** A result set of the driver's, whose {@code getStatement()} is {@code parent}, if given. */
+    ResultSet resultSet(ResultSet rs, Statement parent) {
+        return rs == null ? null : new GuardedResultSet(this, rs, parent);
+    }
+
+    DatabaseMetaData metaData(DatabaseMetaData m) {
+        return m == null ? null : new GuardedMetaData(this, m);
+    }
+
+    /** The driver's result set is its own metadata: such metadata is guarded too. */
+    ResultSetMetaData resultSetMetaData(ResultSetMetaData m) {
+        return leadsBack(m) ? new GuardedResultSetMetaData(this, m) : m;
+    }
+
+    /** The driver's prepared statement is its own parameter metadata: guarded too. */
+    ParameterMetaData parameterMetaData(ParameterMetaData m) {
+        return leadsBack(m) ? new GuardedParameterMetaData(this, m) : m;
     }
 
     /** Whether {@code o} is one of the driver's objects that lead back to its connection. */
@@ -258,162 +281,7 @@ public final class ConnectionGuard {
                 || o instanceof DatabaseMetaData;
     }
 
-    /**
-     * Guards one driver object. Whatever it hands back that could lead to the driver's
-     * connection (a connection, statement, result set or metadata, by the declared return type:
-     * the driver's objects implement several interfaces) is guarded in turn.
-     */
-    private final class Guarded implements InvocationHandler {
-        private final Object target;
-        /** The guarded statement a result set came from; null elsewhere. */
-        private final Object parent;
-        /** A prepared statement's: whether its SQL holds an in-place VACUUM (see checkSql). */
-        private final boolean preparedVacuum;
-        /** A statement's: whether its queued batch holds an in-place VACUUM. */
-        private boolean batchVacuum;
-        /** What the latest {@link #guard} call found: its SQL holds an in-place VACUUM. */
-        private boolean sqlVacuums;
-
-        Guarded(Object target, Object parent, boolean preparedVacuum) {
-            this.target = target;
-            this.parent = parent;
-            this.preparedVacuum = preparedVacuum;
-        }
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            String name = method.getName();
-            if (method.getDeclaringClass() == Object.class) {
-                return objectMethod(proxy, name, args);
-            }
-            sqlVacuums = false;
-            Object decided = guard(proxy, name, args);
-            if (decided != NOT_DECIDED) {
-                return decided;
-            }
-            boolean vacuum = sqlVacuums;
-            boolean prepares = name.startsWith("prepare");
-            if (name.equals("addBatch")) {
-                batchVacuum |= vacuum; // it runs at executeBatch
-                vacuum = false;
-            } else if (name.equals("clearBatch")) {
-                batchVacuum = false;
-            } else if (prepares) {
-                vacuum = false; // it runs at the prepared statement's execute
-            } else if (name.startsWith("execute")) {
-                vacuum |= preparedVacuum || (batchVacuum && name.contains("Batch"));
-            }
-            Object result = vacuum
-                    ? SqliteConnections.withAttachSlot(raw, () -> call(method, args))
-                    : call(method, args);
-            if (name.contains("Batch") && name.startsWith("execute")) {
-                batchVacuum = false; // the driver empties the batch when it runs it
-            }
-            return result == null ? null : wrapResult(proxy, method.getReturnType(), result,
-                    prepares && sqlVacuums);
-        }
-
-        private Object call(Method method, Object[] args) throws Exception {
-            try {
-                return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof Exception) {
-                    throw (Exception) cause;
-                }
-                throw (Error) cause;
-            }
-        }
-
-        /** The guard's own answer to a call, or {@link #NOT_DECIDED} to pass it on. */
-        private Object guard(Object proxy, String name, Object[] args) throws SQLException {
-            boolean isConnection = target == raw;
-            if (isConnection && name.equals("isClosed")) {
-                return !open;
-            }
-            if (isConnection && name.equals("isValid")) {
-                return open && Thread.currentThread() == owner;
-            }
-            if (!isConnection && (name.equals("close") || name.equals("isClosed"))) {
-                return NOT_DECIDED; // closing a statement or result set is always allowed
-            }
-            boolean runs = runsSql(name);
-            if (runs && args != null && args.length > 0 && args[0] instanceof String) {
-                sqlVacuums = checkSql((String) args[0], runsWhole(name));
-            } else {
-                checkOwner();
-                if (runs && target instanceof Statement) {
-                    try {
-                        stopCheck.check(); // a prepared statement runs: is the read still on?
-                    } catch (LanesException e) {
-                        throw remember(e);
-                    }
-                }
-            }
-            if (isConnection) {
-                Object decided = connectionCall(name, args);
-                if (decided != NOT_DECIDED) {
-                    return decided;
-                }
-            }
-            switch (name) {
-                case "getConnection":
-                    return connection;
-                case "getStatement":
-                    return target instanceof ResultSet && parent != null ? parent : NOT_DECIDED;
-                case "unwrap":
-                    Class<?> iface = (Class<?>) args[0];
-                    return iface.isInstance(proxy) ? proxy : unwrapTarget(iface);
-                case "isWrapperFor":
-                    Class<?> type = (Class<?>) args[0];
-                    return type.isInstance(proxy) || type.isInstance(target)
-                            || (target instanceof java.sql.Wrapper
-                                    && ((java.sql.Wrapper) target).isWrapperFor(type));
-                default:
-                    return NOT_DECIDED;
-            }
-        }
-
-        private Object unwrapTarget(Class<?> iface) throws SQLException {
-            if (iface.isInstance(target)) {
-                return target;
-            }
-            return ((java.sql.Wrapper) target).unwrap(iface);
-        }
-
-        private Object wrapResult(Object proxy, Class<?> declared, Object result,
-                boolean vacuums) {
-            if (declared == Statement.class || declared == PreparedStatement.class
-                    || declared == CallableStatement.class) {
-                statements.add((Statement) result);
-                return proxy(result, declared, null, vacuums);
-            }
-            if (declared == ResultSet.class) {
-                return proxy(result, ResultSet.class, target instanceof Statement ? proxy : null);
-            }
-            if (declared == DatabaseMetaData.class) {
-                return proxy(result, DatabaseMetaData.class, null);
-            }
-            if (declared == Connection.class) {
-                return connection;
-            }
-            if (declared.isInterface() && leadsBack(result)) {
-                // The driver's object under another of its interfaces (ResultSetMetaData,
-                // ParameterMetaData): cast back, it would be the raw statement or result set.
-                return proxy(result, declared, null);
-            }
-            return result;
-        }
-
-        private Object objectMethod(Object proxy, String name, Object[] args) {
-            switch (name) {
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
-                default:
-                    return "Guarded[" + database + ", " + target + "]";
-            }
-        }
+    String describe(Object target) {
+        return "Guarded[" + database + ", " + target + "]";
     }
 }

@@ -1,5 +1,6 @@
 package dev.lanes.internal.jdbc;
 
+import dev.lanes.internal.guard.delegating.JdbcDates;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.Reader;
@@ -13,14 +14,14 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Time;
 import java.sql.Timestamp;
-import java.time.ZoneId;
 import java.util.Calendar;
 import java.util.Map;
 
 /**
  * The typed getters of a read-only {@link ResultSet}, each the cell {@link #value(int)} gives
- * converted as {@link JdbcValues} says, by index and by label alike: what a getter returns for a
- * stored value is decided there, once, and never by the result set that holds the rows.
+ * converted as {@link JdbcValues} says (the dates as {@link JdbcDates} says), by index and by
+ * label alike: what a getter returns for a stored value is decided there, once, and never by
+ * the result set that holds the rows.
  * Stateless; the subclass keeps the rows and the cursor.
  */
 abstract sealed class ConvertingResultSet extends ReadOnlyResultSet permits DetachedResultSet {
@@ -152,67 +153,62 @@ abstract sealed class ConvertingResultSet extends ReadOnlyResultSet permits Deta
 
     @Override
     public Date getDate(int columnIndex) throws SQLException {
-        return JdbcValues.date(value(columnIndex), ZoneId.systemDefault());
+        return JdbcDates.date(value(columnIndex), null);
     }
 
     @Override
     public Date getDate(String columnLabel) throws SQLException {
-        return JdbcValues.date(value(columnLabel), ZoneId.systemDefault());
+        return JdbcDates.date(value(columnLabel), null);
     }
 
     @Override
     public Date getDate(int columnIndex, Calendar cal) throws SQLException {
-        return JdbcValues.date(value(columnIndex), zone(cal));
+        return JdbcDates.date(value(columnIndex), cal);
     }
 
     @Override
     public Date getDate(String columnLabel, Calendar cal) throws SQLException {
-        return JdbcValues.date(value(columnLabel), zone(cal));
+        return JdbcDates.date(value(columnLabel), cal);
     }
 
     @Override
     public Time getTime(int columnIndex) throws SQLException {
-        return JdbcValues.time(value(columnIndex), ZoneId.systemDefault());
+        return JdbcDates.time(value(columnIndex), null);
     }
 
     @Override
     public Time getTime(String columnLabel) throws SQLException {
-        return JdbcValues.time(value(columnLabel), ZoneId.systemDefault());
+        return JdbcDates.time(value(columnLabel), null);
     }
 
     @Override
     public Time getTime(int columnIndex, Calendar cal) throws SQLException {
-        return JdbcValues.time(value(columnIndex), zone(cal));
+        return JdbcDates.time(value(columnIndex), cal);
     }
 
     @Override
     public Time getTime(String columnLabel, Calendar cal) throws SQLException {
-        return JdbcValues.time(value(columnLabel), zone(cal));
+        return JdbcDates.time(value(columnLabel), cal);
     }
 
     @Override
     public Timestamp getTimestamp(int columnIndex) throws SQLException {
-        return JdbcValues.timestamp(value(columnIndex), ZoneId.systemDefault());
+        return JdbcDates.timestamp(value(columnIndex), null);
     }
 
     @Override
     public Timestamp getTimestamp(String columnLabel) throws SQLException {
-        return JdbcValues.timestamp(value(columnLabel), ZoneId.systemDefault());
+        return JdbcDates.timestamp(value(columnLabel), null);
     }
 
     @Override
     public Timestamp getTimestamp(int columnIndex, Calendar cal) throws SQLException {
-        return JdbcValues.timestamp(value(columnIndex), zone(cal));
+        return JdbcDates.timestamp(value(columnIndex), cal);
     }
 
     @Override
     public Timestamp getTimestamp(String columnLabel, Calendar cal) throws SQLException {
-        return JdbcValues.timestamp(value(columnLabel), zone(cal));
-    }
-
-    /** The zone a calendar's getter reads text without a zone in: the calendar's. */
-    private static ZoneId zone(Calendar calendar) {
-        return calendar == null ? ZoneId.systemDefault() : calendar.getTimeZone().toZoneId();
+        return JdbcDates.timestamp(value(columnLabel), cal);
     }
 
     @Override

@@ -1,18 +1,13 @@
 package dev.lanes.internal.jdbc;
 
+import dev.lanes.internal.guard.delegating.DelegatingDatabaseMetaData;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Rows;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The {@link DatabaseMetaData} of a {@link LogicalConnection}: each call runs on the driver's
@@ -23,32 +18,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * read-only). A call without arguments that returns no result set (the product and its version,
  * {@code supportsX()}, limits, keywords) is a constant of the database: it is asked once per data
  * source and remembered ({@link Constants}), because Spring asks {@code getDatabaseProductName()}
- * for each {@code null} bound without a type, and each asking would take a reader.
+ * for each {@code null} bound without a type, and each asking would take a reader. The
+ * forwarding is {@link DelegatingDatabaseMetaData}'s, the one a body's metadata shares; equal
+ * only to itself, and {@code unwrap} gives itself.
  */
-final class JdbcMetaData {
+final class JdbcMetaData extends DelegatingDatabaseMetaData implements OwnWrapper {
     /**
-     * The proxy class's constructor, found once: {@link Proxy#newProxyInstance} looks the class
-     * up on every call, and Spring asks for the metadata for every {@code null} bound untyped.
-     */
-    private static final MethodHandle PROXY = proxyConstructor();
-
-    private JdbcMetaData() {}
-
-    private static MethodHandle proxyConstructor() {
-        Class<?> proxyClass = Proxy.newProxyInstance(JdbcMetaData.class.getClassLoader(),
-                new Class<?>[] {DatabaseMetaData.class}, (proxy, method, args) -> null)
-                .getClass();
-        try {
-            return MethodHandles.publicLookup().findConstructor(proxyClass,
-                    MethodType.methodType(void.class, InvocationHandler.class));
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("no constructor on the proxy class of "
-                    + "DatabaseMetaData", e);
-        }
-    }
-
-    /**
-     * The answers of one data source's constant metadata calls.
+     * The answers of one data source's constant metadata calls, by their slot ({@link
+     * DelegatingDatabaseMetaData#constant}).
      *
      * <p>Invariants: thread-safe, shared by every connection of the data source; a value, once
      * present, never changes (a racing first call computes it twice and keeps one, both equal);
@@ -56,95 +33,107 @@ final class JdbcMetaData {
      */
     static final class Constants {
         private static final Object NULL = new Object();
-        private final ConcurrentHashMap<String, Object> answers = new ConcurrentHashMap<>();
+        private final AtomicReferenceArray<Object> answers =
+                new AtomicReferenceArray<>(DelegatingDatabaseMetaData.CONSTANTS);
     }
 
-    /**
-     * The metadata of {@code connection}: a dynamic proxy (the interface has some 180 methods,
-     * nearly all answered by the driver's own metadata), equal only to itself, whose {@code
-     * unwrap} gives itself.
-     */
+    private final LogicalConnection connection;
+    private final JdbcBackend db;
+    private final Constants constants;
+
+    private JdbcMetaData(LogicalConnection connection, JdbcBackend db, Constants constants) {
+        this.connection = connection;
+        this.db = db;
+        this.constants = constants;
+    }
+
+    /** The metadata of {@code connection}. */
     static DatabaseMetaData of(LogicalConnection connection, JdbcBackend db, Constants constants) {
-        InvocationHandler handler = (proxy, method, args) -> call(proxy, connection, db,
-                constants, method, args);
-        try {
-            return (DatabaseMetaData) PROXY.invoke(handler);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("the metadata's proxy constructor failed", t);
-        }
-    }
-
-    private static Object call(Object proxy, LogicalConnection connection, JdbcBackend db,
-            Constants constants, Method method, Object[] args) throws Throwable {
-        switch (method.getName()) {
-            case "equals":
-                return proxy == args[0];
-            case "hashCode":
-                return System.identityHashCode(proxy);
-            case "unwrap":
-                if (((Class<?>) args[0]).isInstance(proxy)) {
-                    return proxy;
-                }
-                throw new SQLException("not a wrapper for " + ((Class<?>) args[0]).getName());
-            case "isWrapperFor":
-                return ((Class<?>) args[0]).isInstance(proxy);
-            case "toString":
-                return "DatabaseMetaData[" + db.name() + "]";
-            case "getConnection":
-                return connection;
-            case "getURL":
-                return "jdbc:lanes:" + db.database().path();
-            case "getDriverName":
-                return "Lanes (on the SQLite JDBC driver)";
-            case "supportsGetGeneratedKeys":
-            case "supportsSavepoints":
-            case "supportsTransactions":
-                return true;
-            case "supportsResultSetType":
-                return (Integer) args[0] == ResultSet.TYPE_FORWARD_ONLY;
-            case "supportsResultSetConcurrency":
-                return (Integer) args[0] == ResultSet.TYPE_FORWARD_ONLY
-                        && (Integer) args[1] == ResultSet.CONCUR_READ_ONLY;
-            case "getDefaultTransactionIsolation":
-                return java.sql.Connection.TRANSACTION_SERIALIZABLE;
-            case "isReadOnly":
-                return connection.isReadOnly();
-            default:
-                break;
-        }
-        boolean rows = method.getReturnType() == ResultSet.class;
-        if (!rows && (args == null || args.length == 0)) {
-            Object known = constants.answers.get(method.getName());
-            if (known == null) {
-                Object asked = ask(connection, db, method, args, false);
-                known = constants.answers.computeIfAbsent(method.getName(),
-                        k -> asked == null ? Constants.NULL : asked);
-            }
-            return known == Constants.NULL ? null : known;
-        }
-        return ask(connection, db, method, args, rows);
+        return new JdbcMetaData(connection, db, constants);
     }
 
     /** Asks the driver's metadata where the connection's statements run. */
-    private static Object ask(LogicalConnection connection, JdbcBackend db, Method method,
-            Object[] args, boolean rows) throws Exception {
-        Object result = connection.onItsConnection(c -> {
-            Object value;
-            try {
-                value = method.invoke(c.getMetaData(), args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
-            }
-            if (!rows || value == null) {
-                return value;
-            }
-            try (ResultSet rs = (ResultSet) value) {
-                return ResultData.read(rs, Rows.UNLIMITED, db.name(), method.getName());
+    @Override
+    protected <T> T call(Call<T> call) throws SQLException {
+        return connection.onItsConnection(c -> call.on(c.getMetaData()));
+    }
+
+    @Override
+    protected ResultSet rows(Call<ResultSet> call) throws SQLException {
+        ResultData data = connection.onItsConnection(c -> {
+            try (ResultSet rs = call.on(c.getMetaData())) {
+                return rs == null ? null
+                        : ResultData.read(rs, Rows.UNLIMITED, db.name(), "DatabaseMetaData");
             }
         });
-        return rows && result instanceof ResultData
-                ? DetachedResultSet.of((ResultData) result, null) : result;
+        return data == null ? null : DetachedResultSet.of(data, null);
+    }
+
+    @Override
+    protected <T> T constant(int slot, Call<T> call) throws SQLException {
+        Object known = constants.answers.get(slot);
+        if (known == null) {
+            T asked = call(call);
+            constants.answers.compareAndSet(slot, null, asked == null ? Constants.NULL : asked);
+            known = constants.answers.get(slot);
+        }
+        @SuppressWarnings("unchecked")
+        T answer = known == Constants.NULL ? null : (T) known;
+        return answer;
+    }
+
+    @Override
+    public Connection getConnection() {
+        return connection;
+    }
+
+    @Override
+    public String getURL() {
+        return "jdbc:lanes:" + db.database().path();
+    }
+
+    @Override
+    public String getDriverName() {
+        return "Lanes (on the SQLite JDBC driver)";
+    }
+
+    @Override
+    public boolean supportsGetGeneratedKeys() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsSavepoints() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsTransactions() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsResultSetType(int type) {
+        return type == ResultSet.TYPE_FORWARD_ONLY;
+    }
+
+    @Override
+    public boolean supportsResultSetConcurrency(int type, int concurrency) {
+        return type == ResultSet.TYPE_FORWARD_ONLY && concurrency == ResultSet.CONCUR_READ_ONLY;
+    }
+
+    @Override
+    public int getDefaultTransactionIsolation() {
+        return Connection.TRANSACTION_SERIALIZABLE;
+    }
+
+    @Override
+    public boolean isReadOnly() throws SQLException {
+        return connection.isReadOnly();
+    }
+
+    @Override
+    public String toString() {
+        return "DatabaseMetaData[" + db.name() + "]";
     }
 }

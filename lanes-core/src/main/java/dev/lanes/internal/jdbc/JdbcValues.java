@@ -1,21 +1,9 @@
 package dev.lanes.internal.jdbc;
 
-import dev.lanes.MappingException;
-import dev.lanes.internal.types.ValueConvention;
+import dev.lanes.internal.guard.delegating.JdbcDates;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.sql.Date;
-import java.sql.SQLDataException;
 import java.sql.SQLException;
-import java.sql.Time;
-import java.sql.Timestamp;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneId;
-import java.util.regex.Pattern;
 
 /**
  * The conversions a JDBC result set applies to a value read off SQLite ({@code Long}, {@code
@@ -26,21 +14,15 @@ import java.util.regex.Pattern;
  *   <li>numbers from text take SQLite's numeric prefix ({@code ' 12abc'} is 12, {@code 'abc'}
  *       is 0); a real read as an integer is truncated; NULL reads as 0 (and {@code wasNull});
  *   <li>a boolean is an integer that is not 0;
- *   <li>dates and times are read by Lanes' {@link ValueConvention}, the rules {@link dev.lanes.Row}
- *       reads by, not the driver's (which reads every INTEGER as epoch milliseconds and every
- *       REAL as a Julian day): text without a zone is a wall time in the JVM's zone (or the
- *       calendar's), text with one that instant; {@code getObject} to {@code Instant}, {@code
- *       OffsetDateTime}, {@code LocalDateTime} and {@code LocalDate} gives exactly what {@code
- *       Row}'s getters give;
+ *   <li>dates and times are read by Lanes' value convention ({@link JdbcDates}, which a body's
+ *       result sets read by too), not the driver's (which reads every INTEGER as epoch
+ *       milliseconds and every REAL as a Julian day);
  *   <li>{@code getObject} gives an {@code Integer} for an integer in {@code int}'s range, else a
  *       {@code Long}, as the driver does.
  * </ul>
  * Stateless.
  */
 final class JdbcValues {
-    private static final Pattern TIME_OF_DAY =
-            Pattern.compile("\\d{1,2}:\\d{2}(:\\d{2}(\\.\\d+)?)?");
-
     private JdbcValues() {}
 
     static String string(Object v) {
@@ -175,66 +157,6 @@ final class JdbcValues {
         return v;
     }
 
-    /**
-     * The instant a date getter reads, by {@link ValueConvention}: text without a zone is a wall
-     * time in {@code wallZone}; null for NULL and blank text, as the driver gives.
-     */
-    private static Instant instant(Object v, ZoneId wallZone) throws SQLException {
-        Object stored = stripped(v);
-        if (stored == null) {
-            return null;
-        }
-        try {
-            return ValueConvention.instant(stored, "?", wallZone);
-        } catch (MappingException e) {
-            throw unreadable(e);
-        }
-    }
-
-    /** A {@code java.time} reading of {@link ValueConvention}; null for blank text too. */
-    private static <T> T reading(Object v, Class<T> type) throws SQLException {
-        Object stored = stripped(v);
-        if (stored == null) {
-            return null;
-        }
-        try {
-            return ValueConvention.reader(type).convert(stored, "?");
-        } catch (MappingException e) {
-            throw unreadable(e);
-        }
-    }
-
-    /** The value a date reading starts from: text stripped; null for NULL and blank text. */
-    private static Object stripped(Object v) {
-        if (v instanceof String) {
-            String text = ((String) v).strip();
-            return text.isEmpty() ? null : text;
-        }
-        return v;
-    }
-
-    private static SQLException unreadable(MappingException e) {
-        return new SQLDataException(e.getMessage(), "22007", e);
-    }
-
-    static Timestamp timestamp(Object v, ZoneId wallZone) throws SQLException {
-        Instant t = instant(v, wallZone);
-        return t == null ? null : Timestamp.from(t); // keeps nanoseconds
-    }
-
-    static Date date(Object v, ZoneId wallZone) throws SQLException {
-        Instant t = instant(v, wallZone);
-        return t == null ? null : new Date(t.toEpochMilli());
-    }
-
-    static Time time(Object v, ZoneId wallZone) throws SQLException {
-        if (v instanceof String && TIME_OF_DAY.matcher(((String) v).strip()).matches()) {
-            return Time.valueOf(LocalTime.parse(((String) v).strip()).withNano(0));
-        }
-        Instant t = instant(v, wallZone);
-        return t == null ? null : new Time(t.toEpochMilli());
-    }
-
     /** {@code getObject(column, type)} for the types sqlite-jdbc converts to. */
     static <T> T as(Object v, Class<T> type) throws SQLException {
         Object converted;
@@ -256,18 +178,8 @@ final class JdbcValues {
             converted = bigDecimal(v);
         } else if (type == byte[].class) {
             converted = bytes(v);
-        } else if (type == Timestamp.class) {
-            converted = timestamp(v, ZoneId.systemDefault());
-        } else if (type == Date.class) {
-            converted = date(v, ZoneId.systemDefault());
-        } else if (type == Time.class) {
-            converted = time(v, ZoneId.systemDefault());
-        } else if (type == Instant.class || type == OffsetDateTime.class
-                || type == LocalDateTime.class || type == LocalDate.class) {
-            converted = reading(v, type);
-        } else if (type == LocalTime.class) {
-            Time t = time(v, ZoneId.systemDefault());
-            converted = t == null ? null : t.toLocalTime();
+        } else if (JdbcDates.reads(type)) {
+            converted = JdbcDates.object(v, type);
         } else if (type == Object.class) {
             converted = object(v);
         } else {

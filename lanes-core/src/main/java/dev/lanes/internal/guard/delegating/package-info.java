@@ -1,0 +1,12 @@
+/**
+ * Plain JDBC delegation, written once: for each JDBC type a body or the data source hands out
+ * over one of the driver's objects, a class (or, for the statement types below {@link
+ * java.sql.Statement}, an interface of default methods) that forwards every method to its
+ * delegate, typed, without reflection. The body's guard ({@code internal.guard}) and the data
+ * source's metadata ({@code internal.jdbc}) subclass them and override only what they intercept.
+ * {@link dev.lanes.internal.guard.delegating.JdbcDates} is how both read a stored value as a JDBC
+ * date, by the value convention.
+ *
+ * <p>Depends on types (the value convention) only; used by guard and jdbc.
+ */
+package dev.lanes.internal.guard.delegating;
