@@ -1,7 +1,7 @@
 package dev.lanes.internal.guard;
 
 import dev.lanes.internal.guard.delegating.DelegatingResultSet;
-import dev.lanes.internal.guard.delegating.JdbcDates;
+import dev.lanes.internal.types.JdbcDates;
 import java.sql.Date;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;

@@ -1,6 +1,6 @@
 package dev.lanes.internal.jdbc;
 
-import dev.lanes.internal.guard.delegating.JdbcDates;
+import dev.lanes.internal.types.JdbcDates;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.Reader;

@@ -1,6 +1,6 @@
 package dev.lanes.internal.jdbc;
 
-import dev.lanes.internal.guard.delegating.JdbcDates;
+import dev.lanes.internal.types.JdbcDates;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;

@@ -4,9 +4,9 @@
  * java.sql.Statement}, an interface of default methods) that forwards every method to its
  * delegate, typed, without reflection. The body's guard ({@code internal.guard}) and the data
  * source's metadata ({@code internal.jdbc}) subclass them and override only what they intercept.
- * {@link dev.lanes.internal.guard.delegating.JdbcDates} is how both read a stored value as a JDBC
- * date, by the value convention.
+ * How both read a stored value as a JDBC date is {@link dev.lanes.internal.types.JdbcDates},
+ * beside the value convention.
  *
- * <p>Depends on types (the value convention) only; used by guard and jdbc.
+ * <p>Depends on no other internal package; used by guard and jdbc.
  */
 package dev.lanes.internal.guard.delegating;

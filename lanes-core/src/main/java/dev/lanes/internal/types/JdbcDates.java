@@ -1,7 +1,6 @@
-package dev.lanes.internal.guard.delegating;
+package dev.lanes.internal.types;
 
 import dev.lanes.MappingException;
-import dev.lanes.internal.types.ValueConvention;
 import java.sql.Date;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
