@@ -106,12 +106,11 @@ public final class Lanes implements AutoCloseable {
      *         "10.0.0.3:9001"), "app", DatabaseOptions.DEFAULTS);
      * }</pre>
      *
-     * <p>What differs from a local database: writes are {@code execute}, {@code executeBatch},
-     * {@code executeScript}, {@link Database#begin()} and cork; bodies given a {@code
-     * java.sql.Connection} ({@code write}, {@code read}, {@code Transaction.run}, {@code
-     * maintenance}), {@code checkpoint} and {@code backup} are refused with {@link
-     * InvalidRequestException}; {@code query} reads on sessions of its own with the leader;
-     * change notifications carry the version only, no tables. Options that only a local file has
+     * <p>What differs from a local database: {@code maintenance}, {@code checkpoint} and {@code
+     * backup} are refused with {@link InvalidRequestException} (the nodes own their files);
+     * reads ({@code query}, read bodies) run on sessions of their own with the leader; a write
+     * returns no rows ({@code RETURNING} is refused); a body's connection has no driver
+     * connection to {@code unwrap} to; change notifications carry the version only, no tables. Options that only a local file has
      * ({@code synchronous}, {@code checkpointMode}, {@code identityCheck}, {@code
      * diskReserveBytes}, {@code initializer}) are refused here, naming the option, unless left at
      * their defaults; {@code statementCacheSize} and {@code idleRelease} are ignored. The engine
