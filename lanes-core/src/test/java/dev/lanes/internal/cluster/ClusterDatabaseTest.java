@@ -267,12 +267,9 @@ class ClusterDatabaseTest {
     }
 
     @Test
-    void whatNeedsALocalFileOrReturnsRowsFromAWriteIsRefusedBeforeAnythingRuns() {
+    void aWriteThatReturnsRowsIsRefusedBeforeAnythingRuns() {
         Transaction tx = db.begin();
         List<Runnable> refused = List.of(
-                () -> db.maintenance(c -> 1),
-                db::checkpoint,
-                () -> db.backup(dir.resolve("copy")),
                 () -> db.execute("SELECT 1"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('a'); INSERT INTO t(v) VALUES ('b')"));
@@ -286,6 +283,12 @@ class ClusterDatabaseTest {
         assertThat(catchThrowableOfType(() -> db.query("DELETE FROM t"),
                 ReadOnlyViolationException.class)).isNotNull();
         assertThat(count("SELECT count(*) AS n FROM t")).isZero();
+    }
+
+    @Test
+    void aClusterDatabaseIsNoLocalDatabase() {
+        assertThat(db).isNotInstanceOf(dev.lanes.LocalDatabase.class);
+        assertThat(lanes.open(dir.resolve("local.db"))).isInstanceOf(dev.lanes.LocalDatabase.class);
     }
 
     @Test
@@ -368,8 +371,17 @@ class ClusterDatabaseTest {
             assertThat(beans).hasSize(1);
             assertThat(server.getAttribute(beans.iterator().next(), "State"))
                     .isEqualTo("RUNNING");
+            assertThat(server.getMBeanInfo(beans.iterator().next()).getOperations())
+                    .as("no checkpoint or backup: the nodes own their files").isEmpty();
+
             beaned.close();
             assertThat(server.queryNames(pattern, null)).as("its bean goes with it").isEmpty();
+            withBeans.open(dir.resolve("local.db"));
+            javax.management.ObjectName local = server.queryNames(pattern, null).iterator()
+                    .next();
+            assertThat(server.getMBeanInfo(local).getOperations())
+                    .extracting(javax.management.MBeanOperationInfo::getName)
+                    .containsExactlyInAnyOrder("checkpoint", "backup");
         }
     }
 }
