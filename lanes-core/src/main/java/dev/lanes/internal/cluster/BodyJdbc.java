@@ -1,5 +1,6 @@
 package dev.lanes.internal.cluster;
 
+import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
@@ -49,12 +50,26 @@ final class BodyJdbc extends ClusterBackend {
         this.writer = writer;
     }
 
-    /** Runs {@code body} on a guarded connection inside the lane's open transaction. */
+    /**
+     * Runs {@code body} on a guarded connection inside the lane's open transaction. A refusal of
+     * the cluster's own rules (past the guard's, which a local body has too) reaches the body as
+     * the data source's {@link SQLException}; let out of the body, it fails the body as the
+     * refusal it carries, as the guard's refusals do.
+     */
     Object run(SqlFunction<?> body) throws Exception {
         Connection c = connections.getConnection();
         c.setAutoCommit(false); // its first statement joins the lane's transaction (begin)
-        return WriterConnection.guarded(ConnectionGuard.write(db.name(), c, true, null,
-                db.shapes()), body, true);
+        try {
+            return WriterConnection.guarded(ConnectionGuard.write(db.name(), c, true, null,
+                    db.shapes()), body, true);
+        } catch (SQLException e) {
+            if (e.getCause() instanceof InvalidRequestException) {
+                InvalidRequestException refusal = (InvalidRequestException) e.getCause();
+                refusal.addSuppressed(e);
+                throw refusal;
+            }
+            throw e;
+        }
     }
 
     /** The lane's open transaction, which the connection joins at its first statement. */
