@@ -501,6 +501,11 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         lane.closeTimedOut(nanos);
     }
 
+    @Override
+    public void uncleanClose() {
+        lane.uncleanClose();
+    }
+
     /** Stops the reads, then the lane (draining it or not); the engine stays its owner's. */
     private CompletableFuture<Void> closeAll(boolean drain) {
         reads.close();

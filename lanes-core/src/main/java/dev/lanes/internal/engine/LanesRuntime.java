@@ -360,6 +360,12 @@ public final class LanesRuntime {
 
         /** The runtime's close gave up waiting for it after {@code nanos}. */
         void closeTimedOut(long nanos);
+
+        /**
+         * The runtime was garbage-collected without close: reports an unclean close to the
+         * metrics listener, as a local database's lane does.
+         */
+        void uncleanClose();
     }
 
     /**
@@ -440,6 +446,11 @@ public final class LanesRuntime {
         return registry.openNow();
     }
 
+    /** The databases on other engines open now, as {@link #openNow()} lists the local ones. */
+    List<Attached> attachedNow() {
+        return registry.attachedNow();
+    }
+
     /**
      * The {@link dev.lanes.Lanes} object was garbage-collected without close: every database
      * still open is reported as an unclean close. They are not closed here, since a caller may
@@ -459,6 +470,7 @@ public final class LanesRuntime {
             log.warn("{}: its Lanes runtime was garbage-collected without close(); close the "
                     + "runtime at shutdown so that its cluster connection closes cleanly",
                     a.name());
+            a.uncleanClose();
         }
         ManagementBeans beans = mbeans;
         if (beans != null) {

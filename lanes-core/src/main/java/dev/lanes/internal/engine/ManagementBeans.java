@@ -281,6 +281,14 @@ final class ManagementBeans {
                     poisoned++;
                 }
             }
+            for (LanesRuntime.Attached a : runtime.attachedNow()) {
+                DatabaseState state = a.database().state();
+                counts.merge(state, 1, Integer::sum);
+                if (state == DatabaseState.RUNNING
+                        && a.database().diagnostics().writer().poisoned()) {
+                    poisoned++;
+                }
+            }
             Map<String, Integer> byName = new LinkedHashMap<>();
             counts.forEach((state, n) -> byName.put(state.name(), n));
             byName.put("POISONED", poisoned);
@@ -296,6 +304,9 @@ final class ManagementBeans {
             List<String> names = new ArrayList<>();
             for (DatabaseImpl db : runtime.openNow()) {
                 names.add(db.name());
+            }
+            for (LanesRuntime.Attached a : runtime.attachedNow()) {
+                names.add(a.name());
             }
             Collections.sort(names);
             int from = Math.min(offset, names.size());

@@ -373,6 +373,12 @@ class ClusterDatabaseTest {
                     .isEqualTo("RUNNING");
             assertThat(server.getMBeanInfo(beans.iterator().next()).getOperations())
                     .as("no checkpoint or backup: the nodes own their files").isEmpty();
+            dev.lanes.jmx.LanesRuntimeMXBean runtimeBean = javax.management.JMX.newMXBeanProxy(
+                    server, new javax.management.ObjectName("dev.lanes:type=Runtime,name="
+                            + runtime), dev.lanes.jmx.LanesRuntimeMXBean.class);
+            assertThat(runtimeBean.databaseNames(0, 10))
+                    .as("the runtime lists it with the local ones").containsExactly("beaned");
+            assertThat(runtimeBean.getDatabasesByState()).containsEntry("RUNNING", 1);
 
             beaned.close();
             assertThat(server.queryNames(pattern, null)).as("its bean goes with it").isEmpty();
@@ -382,6 +388,29 @@ class ClusterDatabaseTest {
             assertThat(server.getMBeanInfo(local).getOperations())
                     .extracting(javax.management.MBeanOperationInfo::getName)
                     .containsExactlyInAnyOrder("checkpoint", "backup");
+        }
+    }
+
+    @Test
+    void anAbandonedRuntimeReportsItsClusterDatabaseClosedUncleanAsItsLocalOnes() {
+        java.util.List<String> unclean = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.lanes.MetricsListener listener = new dev.lanes.MetricsListener() {
+            @Override
+            public void uncleanClose(String name) {
+                unclean.add(name);
+            }
+        };
+        dev.lanes.internal.engine.LanesRuntime runtime = new dev.lanes.internal.engine
+                .LanesRuntime("abandoned", 2, 512 * 1024, listener, 0, 0);
+        try {
+            ClusterDatabase.open(runtime, new SqliteClusterEngine(dir),
+                    "gone", options(Duration.ofSeconds(2)));
+
+            runtime.abandoned();
+
+            assertThat(unclean).containsExactly("gone");
+        } finally {
+            runtime.close();
         }
     }
 }
