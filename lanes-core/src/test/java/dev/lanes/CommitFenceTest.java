@@ -64,7 +64,7 @@ class CommitFenceTest {
     }
 
     final TokenFence fence = new TokenFence();
-    Database db;
+    LocalDatabase db;
 
     @BeforeEach
     void open() {

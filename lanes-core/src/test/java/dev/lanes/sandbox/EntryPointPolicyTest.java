@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lanes.Database;
+import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
@@ -36,7 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that were found: two statements in {@code tx.execute}, {@code db.query} or a data-source
  * transaction ran only the first; {@code ATTACH} said three different things; {@code
  * db.execute("PRAGMA foreign_keys")} failed with the driver's "Query returns results";
- * {@code executeScript} ran the statements after a NUL.
+ * {@code executeScript} ran the statements after a NUL. A body's {@code executeUpdate(String)},
+ * which runs a whole text on a local file, and maintenance are local only: a cluster runs one
+ * statement per request and returns no rows from a write, and has no maintenance.
  */
 @Timeout(120)
 class EntryPointPolicyTest {
@@ -45,9 +48,9 @@ class EntryPointPolicyTest {
         DB_EXECUTE(Kind.WRITE_ONE, true),
         DB_EXECUTE_BATCH(Kind.WRITE_ONE, true),
         DB_EXECUTE_SCRIPT(Kind.SCRIPT, true),
-        WRITE_BODY_EXECUTE(Kind.BODY_ONE, false, true),
+        WRITE_BODY_EXECUTE(Kind.BODY_ONE, true, true),
         WRITE_BODY_EXECUTE_UPDATE(Kind.WRITE_WHOLE, false, true),
-        WRITE_BODY_PREPARE(Kind.BODY_ONE, false, true),
+        WRITE_BODY_PREPARE(Kind.BODY_ONE, true, true),
         MAINTENANCE_BODY(Kind.BODY_ONE, false, true),
         TX_EXECUTE(Kind.WRITE_ONE, true),
         TX_QUERY(Kind.TX_QUERY, true),
@@ -57,7 +60,7 @@ class EntryPointPolicyTest {
         DATA_SOURCE_BATCH(Kind.WRITE_ONE, true),
         DB_QUERY(Kind.READ_ONE, true),
         DB_STREAM(Kind.READ_ONE, true),
-        READ_BODY_EXECUTE(Kind.READ_ONE, false, true),
+        READ_BODY_EXECUTE(Kind.READ_ONE, true, true),
         DATA_SOURCE_READ_ONLY(Kind.READ_ONE, true);
 
         final Kind kind;
@@ -285,7 +288,7 @@ class EntryPointPolicyTest {
             case WRITE_BODY_EXECUTE_UPDATE -> db.write(c -> c.createStatement()
                     .executeUpdate(sql));
             case WRITE_BODY_PREPARE -> db.write(c -> c.prepareStatement(sql).execute());
-            case MAINTENANCE_BODY -> db.maintenance(c -> c.createStatement().execute(sql));
+            case MAINTENANCE_BODY -> ((LocalDatabase) db).maintenance(c -> c.createStatement().execute(sql));
             case TX_EXECUTE -> {
                 try (Transaction tx = db.begin()) {
                     tx.execute(sql);

@@ -3,6 +3,7 @@ package dev.lanes.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.Database;
+import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.LanesException;
@@ -88,7 +89,7 @@ class HostileInputAtScaleTest {
     long seed;
     Lanes lanes;
     Database ledger;
-    Database hostile;
+    LocalDatabase hostile;
     Path backupTarget;
     ScheduledExecutorService interrupter;
 

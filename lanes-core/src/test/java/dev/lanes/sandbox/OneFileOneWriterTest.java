@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.Database;
+import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
@@ -31,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OneFileOneWriterTest {
     @TempDir Path dir;
     Lanes lanes;
-    Database db;
+    LocalDatabase db;
     Path original;
     Path link;
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.Database;
+import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
@@ -44,7 +45,7 @@ import org.sqlite.SQLiteLimits;
 class OutsideTheDatabaseTest {
     @TempDir Path dir;
     Lanes lanes;
-    Database db;
+    LocalDatabase db;
     Path elsewhere;
 
     @BeforeEach
@@ -120,7 +121,7 @@ class OutsideTheDatabaseTest {
 
     @Test
     void attachRunsWhenTheOptionAllowsItUpToItsCount() {
-        Database allowed = openWithTable(lanes, dir, "allowed.db", DatabaseOptions.builder()
+        LocalDatabase allowed = openWithTable(lanes, dir, "allowed.db", DatabaseOptions.builder()
                 .maxAttachedDatabases(1).build());
         allowed.maintenance(c -> c.createStatement().execute("ATTACH DATABASE '" + elsewhere
                 + "' AS other"));

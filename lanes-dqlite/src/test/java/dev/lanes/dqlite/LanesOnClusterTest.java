@@ -130,23 +130,67 @@ class LanesOnClusterTest {
         Transaction dropped = db.begin();
         dropped.execute("INSERT INTO t(v) VALUES ('dropped')");
         dropped.rollback();
-        InvalidRequestException body = catchThrowableOfType(() -> {
-            try (Transaction tx = db.begin()) {
-                tx.run(c -> 1);
-            }
-        }, InvalidRequestException.class);
+        try (Transaction tx = db.begin()) {
+            WriteFailedException body = catchThrowableOfType(() -> tx.run(c -> {
+                c.createStatement().executeUpdate("INSERT INTO t(v) VALUES ('body gave up')");
+                throw new IllegalStateException("gave up");
+            }), WriteFailedException.class);
+            assertThat(body.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+            tx.run(c -> c.createStatement().executeUpdate("INSERT INTO t(v) VALUES ('by body')"));
+            tx.commit();
+        }
 
-        assertThat(body.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
-        assertThat(db.query("SELECT v FROM t")).extracting(r -> r.getString("v"))
-                .containsExactly("kept");
+        assertThat(db.query("SELECT v FROM t ORDER BY id")).extracting(r -> r.getString("v"))
+                .containsExactly("kept", "by body");
         assertThat(db.isTransactionOpen()).isFalse();
+    }
+
+    /**
+     * Bodies on the leader: a write body's JDBC connection is inside the lane's transaction (it
+     * sees its own insert, a failed statement is caught and the body goes on, a body that throws
+     * rolls back alone), and a read body reads the committed rows on a read session.
+     */
+    @Test
+    void bodiesWriteInsideTheLanesTransactionAndReadOnAReadSession() {
+        Database db = open("bodies");
+        db.execute("INSERT INTO t(v) VALUES ('taken')");
+
+        long seen = db.write(c -> {
+            try (var s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO t(v) VALUES ('from a body')");
+                Throwable duplicate = catchThrowableOfType(() -> s.executeUpdate(
+                        "INSERT INTO t(v) VALUES ('taken')"), java.sql.SQLException.class);
+                assertThat(duplicate)
+                        .isInstanceOf(java.sql.SQLIntegrityConstraintViolationException.class);
+                try (var rs = s.executeQuery("SELECT count(*) FROM t")) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+        WriteFailedException thrown = catchThrowableOfType(() -> db.write(c -> {
+            c.createStatement().executeUpdate("INSERT INTO t(v) VALUES ('thrown')");
+            throw new IllegalStateException("gave up");
+        }), WriteFailedException.class);
+        long read = db.read(c -> {
+            try (var rs = c.createStatement().executeQuery("SELECT count(*) FROM t")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+
+        assertThat(seen).isEqualTo(2);
+        assertThat(thrown.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+        assertThat(read).isEqualTo(2);
+        assertThat(db.query("SELECT v FROM t ORDER BY id")).extracting(r -> r.getString("v"))
+                .containsExactly("taken", "from a body");
+        assertThat(cluster.nodes()).allMatch(LocalCluster.Node::alive);
     }
 
     @Test
     void whatAClusterCannotDoIsRefusedAndTheNodesStayUp() {
         Database db = open("refusals");
-        List<Runnable> refused = List.of(() -> db.write(c -> 1), () -> db.read(c -> 1),
-                db::checkpoint, () -> db.maintenance(c -> 1),
+        List<Runnable> refused = List.of(
                 // a write whose rows are left unread makes libdqlite 1.11's leader abort later
                 () -> db.execute("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                 () -> db.execute("SELECT 1"));

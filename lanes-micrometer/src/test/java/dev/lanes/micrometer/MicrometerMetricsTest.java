@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
+import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.MetricsListener;
@@ -74,7 +75,7 @@ class MicrometerMetricsTest {
                 .metrics(new MicrometerMetrics(registry, Tags.of("app", "test"))).build();
         assertThat(gauge("lanes.pool.threads").value()).isZero();
 
-        Database db = openWithTable("orders.db", DatabaseOptions.builder()
+        LocalDatabase db = openWithTable("orders.db", DatabaseOptions.builder()
                 .writeQueueCapacity(2)
                 .writeQueueTimeout(Duration.ZERO).slowWriteThreshold(Duration.ofMillis(50)).build());
         Database other = openWithTable("other.db", DatabaseOptions.DEFAULTS);
@@ -293,8 +294,8 @@ class MicrometerMetricsTest {
 
     // ------------------------------------------------------------------ helpers
 
-    private Database openWithTable(String name, DatabaseOptions options) {
-        Database db = lanes.open(dir.resolve(name), options);
+    private LocalDatabase openWithTable(String name, DatabaseOptions options) {
+        LocalDatabase db = lanes.open(dir.resolve(name), options);
         db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");
         return db;
     }

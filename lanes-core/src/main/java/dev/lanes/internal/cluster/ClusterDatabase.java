@@ -1,8 +1,8 @@
+// LEAD TO HELPER: Part B CHANGED. Do NOT introduce LocalDatabase or move checkpoint/backup/maintenance off Database (outside acceptance suites compile against Database db = lanes.open(..); db.checkpoint()). Read /work/wt/cluster/HELPER-READ-THIS-PART-B-CHANGED.md, revert that split, then delete this line.
 package dev.lanes.internal.cluster;
 
 import dev.lanes.Change;
 import dev.lanes.CheckpointMode;
-import dev.lanes.CheckpointResult;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
@@ -17,12 +17,13 @@ import dev.lanes.Termination;
 import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteOptions;
-import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.LanesRuntime;
 import dev.lanes.internal.file.DiskReserve;
+import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.notify.ChangeNotifier;
 import dev.lanes.internal.notify.TransactionStateListeners;
+import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementPolicy;
@@ -56,18 +57,20 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>Writes</b> ({@code execute}, {@code executeBatch}, {@code executeScript}, {@code
- *       begin()}, cork) run on a {@link WriterLane} whose connection is a {@link
- *       ClusterWriterConnection}: queued writes share one {@code BEGIN IMMEDIATE … COMMIT}, and
- *       every transaction carries a group id, by which an uncertain {@code COMMIT} is resolved
- *       (see {@link GroupLedger}).
- *   <li><b>Reads</b> ({@code query}) run on {@link ReadSessions} of their own with the leader, so
- *       that they do not wait behind a group's replication; while corked, on the lane, to see the
- *       corked writes.
+ *       begin()}, cork, and bodies: {@code write}, {@code writeAsync}, {@code tx.run}) run on a
+ *       {@link WriterLane} whose connection is a {@link ClusterWriterConnection}: queued writes
+ *       share one {@code BEGIN IMMEDIATE … COMMIT}, each body in its savepoint, and every
+ *       transaction carries a group id, by which an uncertain {@code COMMIT} is resolved (see
+ *       {@link GroupLedger}). A body's {@code java.sql.Connection} is the data source's, inside
+ *       the lane's transaction ({@link BodyJdbc}).
+ *   <li><b>Reads</b> ({@code query}, and bodies: {@code read}, {@code readAsync}) run on {@link
+ *       ReadSessions} of their own with the leader, so that they do not wait behind a group's
+ *       replication; while corked, on the lane, to see the corked writes. A read body's
+ *       connection is the data source's read-only one: one snapshot on a read session.
  *   <li><b>Refused</b>, before anything runs ({@link InvalidRequestException}, {@code
- *       NOT_STARTED}): bodies given a {@code java.sql.Connection} ({@code write}, {@code read},
- *       {@code tx.run}, {@code maintenance}), which a cluster does not have; {@code checkpoint}
- *       and {@code backup}, which are the nodes'; writes that return rows; options only a local
- *       file has (see {@link ClusterOptions}).
+ *       NOT_STARTED}): writes that return rows; options only a local file has (see {@link
+ *       ClusterOptions}). What concerns a local file (checkpoints, backups, maintenance) is not
+ *       here at all: this is a {@link Database}, not a {@link dev.lanes.LocalDatabase}.
  *   <li><b>JDBC</b> ({@code dataSource()}): on the lane and the read sessions, through {@link
  *       ClusterJdbc}, which says what it refuses.
  * </ul>
@@ -107,7 +110,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         this.schema = new SchemaCopy(this, runtime.pool(), this::transactionOfCurrentThread);
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
                 runtime.clock(), runtime.timer(), budget, metrics, transactionListeners,
-                new ClusterWriterConnector(name, engine, database, options.busyTimeout(),
+                new ClusterWriterConnector(this, name, engine, database, options.busyTimeout(),
                         options.maxResultBytes(), ledger, resolutions, budget, schema,
                         runtime.shapes()),
                 new DiskReserve(name, path, 0, runtime.clock(), metrics), new LaneSetup.Events() {
@@ -202,7 +205,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
 
     @Override
     public <T> T write(WriteOptions options, SqlFunction<T> body) {
-        throw refusedBody(options, body);
+        return runAndWait(bodyRequest(options, body));
     }
 
     @Override
@@ -212,13 +215,15 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
 
     @Override
     public <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body) {
-        throw refusedBody(options, body);
+        @SuppressWarnings("unchecked")
+        CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>)
+                lane.submitAsync(bodyRequest(options, body));
+        return future;
     }
 
-    private InvalidRequestException refusedBody(Object options, SqlFunction<?> body) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(body, "body");
-        return ClusterWriterConnection.bodyRefused(name);
+    private WriteRequest bodyRequest(WriteOptions options, SqlFunction<?> body) {
+        return lane.body(Objects.requireNonNull(options, "options"),
+                Objects.requireNonNull(body, "body"));
     }
 
     @Override
@@ -262,15 +267,6 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         StatementPolicy.CLUSTER_SCRIPT.admit(name, shape, options.maxAttachedDatabases());
         List<String> statements = shapes().statements(shape);
         return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Script(statements)));
-    }
-
-    /** Refused: maintenance runs without the transaction wrap, which only a local file needs. */
-    @Override
-    public <T> T maintenance(SqlFunction<T> body) {
-        Objects.requireNonNull(body, "body");
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": maintenance is "
-                + "refused on a cluster database: VACUUM, checkpoints and journal modes are the "
-                + "nodes' own business; nothing ran", null);
     }
 
     @Override
@@ -391,9 +387,19 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         return read(ReadOptions.DEFAULTS, body);
     }
 
+    /**
+     * A read body on a read-only connection of the data source: one snapshot on a read session;
+     * while corked, on the lane. As for {@link #query}, {@link ReadOptions#timeout()} does not
+     * apply.
+     */
     @Override
     public <T> T read(ReadOptions options, SqlFunction<T> body) {
-        throw refusedBody(options, body);
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(body, "body");
+        return measuredRead(null, () -> lane.corked()
+                ? runAndWait(lane.readBody(c -> Reads.runGuarded(ConnectionGuard.read(name, c,
+                        ConnectionGuard.StopCheck.NONE, shapes()), body), false))
+                : ReadBodies.run(name, dataSource, shapes(), body));
     }
 
     @Override
@@ -401,9 +407,12 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         return readAsync(ReadOptions.DEFAULTS, body);
     }
 
+    /** {@link #read(ReadOptions, SqlFunction)} as a turn of the runtime's pool. */
     @Override
     public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
-        throw refusedBody(options, body);
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(body, "body");
+        return ReadBodies.async(runtime.pool(), () -> read(options, body));
     }
 
     @Override
@@ -436,22 +445,6 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     @Override
     public Subscription onTransactionStateChange(Consumer<Boolean> listener) {
         return transactionListeners.subscribe(Objects.requireNonNull(listener, "listener"));
-    }
-
-    // ------------------------------------------------------------------ the nodes' business
-
-    @Override
-    public CheckpointResult checkpoint() {
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": checkpoint() is "
-                + "refused on a cluster database: each node checkpoints its own copy", null);
-    }
-
-    @Override
-    public void backup(Path target) {
-        Objects.requireNonNull(target, "target");
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": backup() is "
-                + "refused on a cluster database: there is no local file to copy; back up a "
-                + "node's data directory, or read the tables out with query", null);
     }
 
     // ------------------------------------------------------------------ state
@@ -506,6 +499,11 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     @Override
     public void closeTimedOut(long nanos) {
         lane.closeTimedOut(nanos);
+    }
+
+    @Override
+    public void uncleanClose() {
+        lane.uncleanClose();
     }
 
     /** Stops the reads, then the lane (draining it or not); the engine stays its owner's. */

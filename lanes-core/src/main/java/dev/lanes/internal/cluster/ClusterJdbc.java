@@ -1,16 +1,12 @@
 package dev.lanes.internal.cluster;
 
-import dev.lanes.Database;
 import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.TransactionOptions;
-import dev.lanes.internal.jdbc.JdbcBackend;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ReadTransaction;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Returns;
-import dev.lanes.internal.sql.text.Shapes;
-import dev.lanes.internal.sql.text.StatementPolicy;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.writer.InteractiveTransaction;
 import dev.lanes.internal.writer.WriterLane;
@@ -42,43 +38,16 @@ import java.util.List;
  *
  * <p>Stateless but for final references to thread-safe objects.
  */
-final class ClusterJdbc implements JdbcBackend {
-    private final ClusterDatabase db;
+final class ClusterJdbc extends ClusterBackend {
     private final WriterLane lane;
     private final ReadSessions reads;
     private final SchemaCopy schema;
 
     ClusterJdbc(ClusterDatabase db, WriterLane lane, ReadSessions reads, SchemaCopy schema) {
-        this.db = db;
+        super(db);
         this.lane = lane;
         this.reads = reads;
         this.schema = schema;
-    }
-
-    @Override
-    public String name() {
-        return db.name();
-    }
-
-    @Override
-    public Database database() {
-        return db;
-    }
-
-    @Override
-    public Shapes shapes() {
-        return db.shapes();
-    }
-
-    @Override
-    public int attachLimit() {
-        return db.options().maxAttachedDatabases();
-    }
-
-    /** A write on a cluster returns no rows, whether they are read or not. */
-    @Override
-    public StatementPolicy writePolicy(boolean readsRows) {
-        return readsRows ? StatementPolicy.CLUSTER_WRITE_BODY : StatementPolicy.CLUSTER_WRITER;
     }
 
     @Override
@@ -114,10 +83,5 @@ final class ClusterJdbc implements JdbcBackend {
     @Override
     public <T> T metaData(SqlFunction<T> body) throws Exception {
         return schema.run(body);
-    }
-
-    @Override
-    public boolean metaDataInTransaction() {
-        return false;
     }
 }

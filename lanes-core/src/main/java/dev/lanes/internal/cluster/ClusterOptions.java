@@ -27,15 +27,14 @@ final class ClusterOptions {
                     + "file whose identity could be checked"),
             new Refused("diskReserveBytes", DatabaseOptions::diskReserveBytes, "the disks are "
                     + "the nodes'"),
-            new Refused("initializer", DatabaseOptions::initializer, "an initializer is given a "
-                    + "java.sql.Connection, which a cluster does not have; run the schema with "
-                    + "executeScript after openCluster"),
+            new Refused("initializer", DatabaseOptions::initializer, "a cluster database runs "
+                    + "no initializer; run the schema with executeScript or write after "
+                    + "openCluster"),
             new Refused("connection setup (pragma, function, aggregate, collation, extension, "
                     + "onConnect)", DatabaseOptions::connectionSetup, "the connections are the "
                     + "nodes', which Lanes does not open"),
             new Refused("commitFence", DatabaseOptions::commitFence, "a cluster's commit is "
-                    + "the cluster's (its leader and quorum decide who writes), and a fence is "
-                    + "given a java.sql.Connection, which a cluster does not have"));
+                    + "the cluster's (its leader and quorum decide who writes)"));
 
     /** Options that a cluster database ignores: they steer resources it does not have. */
     static final List<String> IGNORED = List.of("statementCacheSize", "idleRelease");

@@ -14,8 +14,8 @@ import java.util.Objects;
  * A {@link Transaction} of a cluster database: the lane's interactive transaction, whose
  * statements a cluster's policy admits before anything is queued ({@link
  * StatementPolicy#CLUSTER_WRITER} for {@code execute}: no rows come back from a write there; the
- * body policy for {@code query}, whose rows are read), and refusing {@code run(body)}, which
- * needs a JDBC connection. Thread-safe as the lane's transaction is.
+ * body policy for {@code query}, whose rows are read); {@code run(body)} runs the body on a JDBC
+ * connection inside the transaction ({@link BodyJdbc}). Thread-safe as the lane's transaction is.
  */
 final class ClusterTransaction implements Transaction {
     private final ClusterDatabase db;
@@ -47,8 +47,7 @@ final class ClusterTransaction implements Transaction {
 
     @Override
     public <T> T run(SqlFunction<T> body) {
-        Objects.requireNonNull(body, "body");
-        throw ClusterWriterConnection.bodyRefused(db.name());
+        return tx.run(body);
     }
 
     @Override

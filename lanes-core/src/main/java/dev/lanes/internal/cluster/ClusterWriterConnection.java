@@ -85,6 +85,8 @@ final class ClusterWriterConnection implements WriterConnection {
     private final SchemaCopy schema;
     /** The runtime's statement shapes: whether a statement's count is its changes. */
     private final Shapes shapes;
+    /** What a body's JDBC connection runs on: this connection. */
+    private final BodyJdbc bodies;
 
     /** The session with the leader; null when there is none yet or it was lost. */
     private ClusterSession session;
@@ -95,7 +97,8 @@ final class ClusterWriterConnection implements WriterConnection {
     /** Transactions ended since the connection opened, however they ended. */
     private long ends;
 
-    ClusterWriterConnection(String name, ClusterEngine engine, String database,
+    ClusterWriterConnection(ClusterDatabase db, String name, ClusterEngine engine,
+            String database,
             Duration busyTimeout, long maxResultBytes, GroupLedger ledger,
             WriterCounters counters, Resolutions resolutions, SchemaCopy schema,
             ClusterSession first, Shapes shapes) {
@@ -110,6 +113,7 @@ final class ClusterWriterConnection implements WriterConnection {
         this.resolutions = resolutions;
         this.schema = schema;
         this.session = first;
+        this.bodies = new BodyJdbc(db, schema, this);
     }
 
     // ------------------------------------------------------------------ transaction steps
@@ -449,21 +453,20 @@ final class ClusterWriterConnection implements WriterConnection {
         return false;
     }
 
+    /**
+     * Lane work on this connection; a body on a JDBC connection inside the transaction ({@link
+     * BodyJdbc}). Never outside one: a cluster database has no maintenance.
+     */
     @Override
     public Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck)
             throws Exception {
         if (body instanceof LaneWork) {
             return ((LaneWork<?>) body).run(this);
         }
-        throw bodyRefused(name);
-    }
-
-    /** The refusal of a body that needs a JDBC connection. */
-    static InvalidRequestException bodyRefused(String name) {
-        return new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": a body (a "
-                + "SqlFunction given a java.sql.Connection) cannot run on a cluster database, "
-                + "which has no JDBC connection; use execute, executeBatch, executeScript, query "
-                + "or begin(); nothing ran", null);
+        if (!inTransaction) {
+            throw new IllegalStateException(name + ": a cluster database has no maintenance");
+        }
+        return bodies.run(body);
     }
 
     /** Never called: a cluster database refuses a commit fence when it opens (ClusterOptions). */
@@ -472,9 +475,10 @@ final class ClusterWriterConnection implements WriterConnection {
         throw new IllegalStateException(name + ": a cluster database has no commit fence");
     }
 
+    /** Never called: a cluster database refuses an initializer when it opens (ClusterOptions). */
     @Override
     public Object runInitializer(SqlFunction<?> initializer) {
-        throw bodyRefused(name);
+        throw new IllegalStateException(name + ": a cluster database has no initializer");
     }
 
     @Override

@@ -27,10 +27,12 @@ final class ClusterWriterConnector implements WriterConnector {
     private final ConnectionBudget budget;
     private final SchemaCopy schema;
     private final Shapes shapes;
+    private final ClusterDatabase db;
 
-    ClusterWriterConnector(String name, ClusterEngine engine, String database,
+    ClusterWriterConnector(ClusterDatabase db, String name, ClusterEngine engine, String database,
             Duration busyTimeout, long maxResultBytes, GroupLedger ledger,
             Resolutions resolutions, ConnectionBudget budget, SchemaCopy schema, Shapes shapes) {
+        this.db = db;
         this.shapes = shapes;
         this.name = name;
         this.engine = engine;
@@ -54,7 +56,7 @@ final class ClusterWriterConnector implements WriterConnector {
             throw e;
         }
         budget.opened(); // the lane tells the budget when it closes the connection
-        return new ClusterWriterConnection(name, engine, database, busyTimeout, maxResultBytes,
+        return new ClusterWriterConnection(db, name, engine, database, busyTimeout, maxResultBytes,
                 ledger, counters, resolutions, schema, session, shapes);
     }
 }

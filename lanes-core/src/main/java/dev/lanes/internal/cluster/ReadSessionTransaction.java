@@ -25,7 +25,8 @@ import java.util.List;
  *       does: no snapshot was taken yet. After that, a failed session takes the snapshot with it:
  *       that statement and every later one fail {@code NOT_STARTED} (they read nothing), and the
  *       caller rolls back and begins again.
- *   <li>A body on a JDBC connection ({@link #run}) is refused: a session is not one.
+ *   <li>Never asked for a body on a JDBC connection ({@link #run}): the metadata of a cluster
+ *       database's data source is its {@link SchemaCopy}'s.
  * </ul>
  *
  * <h2>Concurrency</h2>
@@ -64,7 +65,7 @@ final class ReadSessionTransaction implements ReadTransaction {
 
     @Override
     public <T> T run(SqlFunction<T> body) {
-        throw ClusterWriterConnection.bodyRefused(name);
+        throw new IllegalStateException(name + ": a read session runs no body");
     }
 
     @Override

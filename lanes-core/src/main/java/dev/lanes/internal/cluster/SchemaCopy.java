@@ -76,8 +76,16 @@ final class SchemaCopy {
 
     /** Runs a metadata body on a copy of the schema the caller sees now ({@link #visible}). */
     <T> T run(SqlFunction<T> body) throws Exception {
-        return onCopy(copy -> Reads.runGuarded(ConnectionGuard.read(db.name(), copy,
-                ConnectionGuard.StopCheck.NONE, db.shapes()), body));
+        return runOn(visible(), body);
+    }
+
+    /**
+     * Runs a metadata body on a copy of {@code schema}, the rows of {@link #SCHEMA} that its
+     * caller read where it runs (a body on the writer lane reads its own transaction's).
+     */
+    <T> T runOn(List<Row> schema, SqlFunction<T> body) throws Exception {
+        return onCopy(entries(schema), copy -> Reads.runGuarded(ConnectionGuard.read(db.name(),
+                copy, ConnectionGuard.StopCheck.NONE, db.shapes()), body));
     }
 
     /**
@@ -90,7 +98,8 @@ final class SchemaCopy {
      */
     List<String> declaredTypes(String sql, List<String> labels) {
         try {
-            return onCopy(copy -> ResultData.declaredTypesOf(copy, sql, labels));
+            return onCopy(entries(visible()), copy -> ResultData.declaredTypesOf(copy, sql,
+                    labels));
         } catch (Exception e) {
             LOG.debug("{}: the declared types of '{}' are unknown: the schema's copy could not "
                     + "describe it ({})", db.name(), StatementShape.shorten(sql), e.toString());
@@ -98,9 +107,8 @@ final class SchemaCopy {
         }
     }
 
-    /** Runs {@code use} on the copy of the schema the caller sees, rebuilt when it changed. */
-    private <T> T onCopy(SqlFunction<T> use) throws Exception {
-        List<Entry> current = entries(visible());
+    /** Runs {@code use} on the copy of {@code current}, rebuilt when the schema changed. */
+    private <T> T onCopy(List<Entry> current, SqlFunction<T> use) throws Exception {
         return pool.onPlatform(() -> {
             lock.lock();
             try {

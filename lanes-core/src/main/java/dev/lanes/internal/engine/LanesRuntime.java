@@ -3,6 +3,7 @@ package dev.lanes.internal.engine;
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.ClosedException;
 import dev.lanes.Database;
+import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
@@ -202,7 +203,7 @@ public final class LanesRuntime {
      *     differs, or when its name would open another file or no file ({@link
      *     SqliteConnections#notLiteral})
      */
-    public Database open(Path path, DatabaseOptions options) {
+    public LocalDatabase open(Path path, DatabaseOptions options) {
         SqliteLibrary.require(); // a driver Lanes cannot run on fails here, before anything opens
         Path canonical = CanonicalPath.of(path);
         String notLiteral = SqliteConnections.notLiteral(canonical);
@@ -359,6 +360,12 @@ public final class LanesRuntime {
 
         /** The runtime's close gave up waiting for it after {@code nanos}. */
         void closeTimedOut(long nanos);
+
+        /**
+         * The runtime was garbage-collected without close: reports an unclean close to the
+         * metrics listener, as a local database's lane does.
+         */
+        void uncleanClose();
     }
 
     /**
@@ -439,6 +446,11 @@ public final class LanesRuntime {
         return registry.openNow();
     }
 
+    /** The databases on other engines open now, as {@link #openNow()} lists the local ones. */
+    List<Attached> attachedNow() {
+        return registry.attachedNow();
+    }
+
     /**
      * The {@link dev.lanes.Lanes} object was garbage-collected without close: every database
      * still open is reported as an unclean close. They are not closed here, since a caller may
@@ -458,6 +470,7 @@ public final class LanesRuntime {
             log.warn("{}: its Lanes runtime was garbage-collected without close(); close the "
                     + "runtime at shutdown so that its cluster connection closes cleanly",
                     a.name());
+            a.uncleanClose();
         }
         ManagementBeans beans = mbeans;
         if (beans != null) {

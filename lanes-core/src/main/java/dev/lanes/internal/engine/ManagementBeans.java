@@ -6,9 +6,11 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseState;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
+import dev.lanes.LocalDatabase;
 import dev.lanes.ReaderDiagnostics;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.jmx.LanesDatabaseMXBean;
+import dev.lanes.jmx.LanesLocalDatabaseMXBean;
 import dev.lanes.jmx.LanesObjectNames;
 import dev.lanes.jmx.LanesRuntimeMXBean;
 import java.nio.file.InvalidPathException;
@@ -99,8 +101,12 @@ final class ManagementBeans {
                 return;
             }
             ObjectName name = LanesObjectNames.database(runtimeName, dbName);
-            if (register(new StandardMBean(new DatabaseBean(db, dbName), LanesDatabaseMXBean.class,
-                    true), name, "another bean has this name")) {
+            StandardMBean bean = db instanceof LocalDatabase
+                    ? new StandardMBean(new LocalDatabaseBean((LocalDatabase) db, dbName),
+                            LanesLocalDatabaseMXBean.class, true)
+                    : new StandardMBean(new DatabaseBean(db, dbName), LanesDatabaseMXBean.class,
+                            true);
+            if (register(bean, name, "another bean has this name")) {
                 databases.put(db, name);
             }
         } finally {
@@ -275,6 +281,14 @@ final class ManagementBeans {
                     poisoned++;
                 }
             }
+            for (LanesRuntime.Attached a : runtime.attachedNow()) {
+                DatabaseState state = a.database().state();
+                counts.merge(state, 1, Integer::sum);
+                if (state == DatabaseState.RUNNING
+                        && a.database().diagnostics().writer().poisoned()) {
+                    poisoned++;
+                }
+            }
             Map<String, Integer> byName = new LinkedHashMap<>();
             counts.forEach((state, n) -> byName.put(state.name(), n));
             byName.put("POISONED", poisoned);
@@ -291,6 +305,9 @@ final class ManagementBeans {
             for (DatabaseImpl db : runtime.openNow()) {
                 names.add(db.name());
             }
+            for (LanesRuntime.Attached a : runtime.attachedNow()) {
+                names.add(a.name());
+            }
             Collections.sort(names);
             int from = Math.min(offset, names.size());
             int to = (int) Math.min((long) from + limit, names.size());
@@ -298,7 +315,7 @@ final class ManagementBeans {
         }
     }
 
-    private static final class DatabaseBean implements LanesDatabaseMXBean {
+    private static class DatabaseBean implements LanesDatabaseMXBean {
         private final Database db;
         private final String name;
 
@@ -464,6 +481,22 @@ final class ManagementBeans {
         public long getLongestReaderHoldMillis() {
             return readers().longestHold().toMillis();
         }
+    }
+
+    private static String describe(CheckpointResult r) {
+        return "busy=" + r.busy() + ", walFrames=" + r.walFrames() + ", checkpointedFrames="
+                + r.checkpointedFrames();
+    }
+
+    /** The bean of a database on a local file: the operations on the file besides. */
+    private static final class LocalDatabaseBean extends DatabaseBean
+            implements LanesLocalDatabaseMXBean {
+        private final LocalDatabase db;
+
+        LocalDatabaseBean(LocalDatabase db, String name) {
+            super(db, name);
+            this.db = db;
+        }
 
         @Override
         public String checkpoint() {
@@ -487,11 +520,6 @@ final class ManagementBeans {
             } catch (LanesException e) {
                 throw forClient(e, true);
             }
-        }
-
-        private static String describe(CheckpointResult r) {
-            return "busy=" + r.busy() + ", walFrames=" + r.walFrames() + ", checkpointedFrames="
-                    + r.checkpointedFrames();
         }
     }
 }

@@ -1,7 +1,9 @@
 package dev.lanes.internal.jdbc;
 
 import dev.lanes.Database;
+import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.jdbc.JdbcSavepoint.Op;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
@@ -528,7 +530,11 @@ final class LogicalConnection extends SettingsConnection {
         if (iface == Database.class) {
             return iface.cast(db.database());
         }
-        throw new SQLException("not a wrapper for " + iface.getName());
+        // typed, as every refusal: a body on a cluster database gets this connection
+        throw SqlExceptions.of(new InvalidRequestException(WriteOutcome.NOT_STARTED, db.name()
+                + ": this connection has no " + iface.getName() + " behind it to unwrap to: it "
+                + "holds no driver connection (it turns each statement into a request of its "
+                + "database), and there is none at all on a cluster database", null));
     }
 
     @Override

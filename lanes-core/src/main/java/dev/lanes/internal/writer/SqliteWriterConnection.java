@@ -1,6 +1,5 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.file.Checkpointer;
@@ -484,25 +483,8 @@ final class SqliteWriterConnection implements WriterConnection {
     private Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck,
             boolean refusalFirst) throws Exception {
         useGeneratedKeys(true);
-        ConnectionGuard guard = ConnectionGuard.write(name, raw, inTransaction, vacuumCheck,
-                shapes);
-        Object value;
-        try {
-            value = body.apply(guard.connection());
-        } catch (Exception | Error e) {
-            LanesException refusal = guard.refusal();
-            if (refusalFirst && refusal != null && refusal != e) {
-                refusal.addSuppressed(e);
-                throw refusal;
-            }
-            throw e;
-        } finally {
-            guard.end();
-        }
-        if (guard.refusal() != null) {
-            throw guard.refusal();
-        }
-        return value;
+        return WriterConnection.guarded(ConnectionGuard.write(name, raw, inTransaction,
+                vacuumCheck, shapes), body, refusalFirst);
     }
 
     private void useGeneratedKeys(boolean on) {

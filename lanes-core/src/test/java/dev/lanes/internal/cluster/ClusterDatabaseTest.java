@@ -267,17 +267,9 @@ class ClusterDatabaseTest {
     }
 
     @Test
-    void whatNeedsAJdbcConnectionOrALocalFileIsRefusedBeforeAnythingRuns() {
+    void aWriteThatReturnsRowsIsRefusedBeforeAnythingRuns() {
         Transaction tx = db.begin();
         List<Runnable> refused = List.of(
-                () -> db.write(c -> 1),
-                () -> db.writeAsync(c -> 1),
-                () -> db.read(c -> 1),
-                () -> db.readAsync(c -> 1),
-                () -> db.maintenance(c -> 1),
-                db::checkpoint,
-                () -> db.backup(dir.resolve("copy")),
-                () -> tx.run(c -> 1),
                 () -> db.execute("SELECT 1"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('a'); INSERT INTO t(v) VALUES ('b')"));
@@ -291,6 +283,12 @@ class ClusterDatabaseTest {
         assertThat(catchThrowableOfType(() -> db.query("DELETE FROM t"),
                 ReadOnlyViolationException.class)).isNotNull();
         assertThat(count("SELECT count(*) AS n FROM t")).isZero();
+    }
+
+    @Test
+    void aClusterDatabaseIsNoLocalDatabase() {
+        assertThat(db).isNotInstanceOf(dev.lanes.LocalDatabase.class);
+        assertThat(lanes.open(dir.resolve("local.db"))).isInstanceOf(dev.lanes.LocalDatabase.class);
     }
 
     @Test
@@ -373,8 +371,46 @@ class ClusterDatabaseTest {
             assertThat(beans).hasSize(1);
             assertThat(server.getAttribute(beans.iterator().next(), "State"))
                     .isEqualTo("RUNNING");
+            assertThat(server.getMBeanInfo(beans.iterator().next()).getOperations())
+                    .as("no checkpoint or backup: the nodes own their files").isEmpty();
+            dev.lanes.jmx.LanesRuntimeMXBean runtimeBean = javax.management.JMX.newMXBeanProxy(
+                    server, new javax.management.ObjectName("dev.lanes:type=Runtime,name="
+                            + runtime), dev.lanes.jmx.LanesRuntimeMXBean.class);
+            assertThat(runtimeBean.databaseNames(0, 10))
+                    .as("the runtime lists it with the local ones").containsExactly("beaned");
+            assertThat(runtimeBean.getDatabasesByState()).containsEntry("RUNNING", 1);
+
             beaned.close();
             assertThat(server.queryNames(pattern, null)).as("its bean goes with it").isEmpty();
+            withBeans.open(dir.resolve("local.db"));
+            javax.management.ObjectName local = server.queryNames(pattern, null).iterator()
+                    .next();
+            assertThat(server.getMBeanInfo(local).getOperations())
+                    .extracting(javax.management.MBeanOperationInfo::getName)
+                    .containsExactlyInAnyOrder("checkpoint", "backup");
+        }
+    }
+
+    @Test
+    void anAbandonedRuntimeReportsItsClusterDatabaseClosedUncleanAsItsLocalOnes() {
+        java.util.List<String> unclean = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.lanes.MetricsListener listener = new dev.lanes.MetricsListener() {
+            @Override
+            public void uncleanClose(String name) {
+                unclean.add(name);
+            }
+        };
+        dev.lanes.internal.engine.LanesRuntime runtime = new dev.lanes.internal.engine
+                .LanesRuntime("abandoned", 2, 512 * 1024, listener, 0, 0);
+        try {
+            ClusterDatabase.open(runtime, new SqliteClusterEngine(dir),
+                    "gone", options(Duration.ofSeconds(2)));
+
+            runtime.abandoned();
+
+            assertThat(unclean).containsExactly("gone");
+        } finally {
+            runtime.close();
         }
     }
 }
