@@ -1,4 +1,3 @@
-// LEAD TO HELPER: Part B CHANGED. Do NOT introduce LocalDatabase or move checkpoint/backup/maintenance off Database (outside acceptance suites compile against Database db = lanes.open(..); db.checkpoint()). Read /work/wt/cluster/HELPER-READ-THIS-PART-B-CHANGED.md, revert that split, then delete this line.
 package dev.lanes;
 
 import dev.lanes.internal.types.RecordPlan;
@@ -26,10 +25,6 @@ import java.util.concurrent.CompletableFuture;
  * END}, {@code ROLLBACK}, {@code SAVEPOINT} or {@code RELEASE}) is refused with {@link
  * InvalidRequestException} before SQLite runs it. A body may run more than once when a
  * neighbour ends the shared transaction; see {@link WriteOptions#replayable()}.
- *
- * <p><b>Kinds.</b> A database on a local file ({@link Lanes#open}) is a {@link LocalDatabase},
- * which adds what only a file has: checkpoints, backups and maintenance outside a transaction. A
- * database on a cluster ({@link Lanes#openCluster}) is a plain {@code Database}.
  */
 public interface Database extends AutoCloseable {
 
@@ -330,6 +325,40 @@ public interface Database extends AutoCloseable {
      * group) that changed rows. Cheap; never touches SQLite.
      */
     long changeVersion();
+
+    /**
+     * Runs a body on the writer lane without the transaction wrap, for statements SQLite refuses
+     * inside a transaction ({@code VACUUM}, {@code PRAGMA wal_checkpoint}, {@code journal_mode}).
+     * The single-writer guarantee still holds. A body that leaves a transaction open poisons the
+     * writer.
+     */
+    <T> T maintenance(SqlFunction<T> body);
+
+    /**
+     * Runs a {@code PASSIVE} checkpoint now, through the writer lane's top-level path (so it
+     * never overlaps a write of this runtime), and returns SQLite's report. A passive checkpoint
+     * waits for no one: frames a reader still needs stay in the WAL, and the result says {@link
+     * CheckpointResult#busy() busy}. Checkpoints are exempt from the disk reserve. The result also
+     * shows in {@link DatabaseDiagnostics#checkpoints()}.
+     *
+     * @throws InvalidRequestException when {@link DatabaseOptions#checkpointMode()} is {@link
+     *     CheckpointMode#EXTERNAL}: another tool owns checkpoints, and Lanes never runs one
+     */
+    CheckpointResult checkpoint();
+
+    /**
+     * Writes an online, consistent copy of the database to {@code target}: one committed state,
+     * compacted, in rollback-journal mode, checked with {@code PRAGMA integrity_check} before it
+     * gets its name. It runs on a connection of its own, never the writer's, so writes go on
+     * while it runs; it reads one snapshot, so writes committed meanwhile are not in it. Returns
+     * once the copy is complete and synced. Called from a virtual thread, the copy runs on the
+     * runtime's pool while the caller waits. A close waits for backups in flight.
+     *
+     * @throws InvalidRequestException when {@code target} exists (a backup never overwrites a
+     *     file) or is the database itself
+     * @throws ReadFailedException when the copy failed; nothing is left at {@code target}
+     */
+    void backup(java.nio.file.Path target);
 
     /**
      * Begins an interactive transaction: queues like a write and returns once the lane ran

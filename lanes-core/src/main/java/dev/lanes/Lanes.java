@@ -1,4 +1,3 @@
-// LEAD TO HELPER: Part B CHANGED. Do NOT introduce LocalDatabase or move checkpoint/backup/maintenance off Database (outside acceptance suites compile against Database db = lanes.open(..); db.checkpoint()). Read /work/wt/cluster/HELPER-READ-THIS-PART-B-CHANGED.md, revert that split, then delete this line.
 package dev.lanes;
 
 import dev.lanes.internal.engine.LanesRuntime;
@@ -13,7 +12,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * try (Lanes lanes = Lanes.create()) {
- *     LocalDatabase db = lanes.open(Path.of("app.db"));
+ *     Database db = lanes.open(Path.of("app.db"));
  *     db.execute("CREATE TABLE IF NOT EXISTS t(v TEXT)");
  *     db.execute("INSERT INTO t(v) VALUES (?)", "x");
  * }
@@ -58,9 +57,9 @@ public final class Lanes implements AutoCloseable {
 
     /**
      * Opens the database at {@code path} with {@link DatabaseOptions#DEFAULTS}, creating the file
-     * if needed. Opening the same canonical path again returns the same {@link LocalDatabase}.
+     * if needed. Opening the same canonical path again returns the same {@link Database}.
      */
-    public LocalDatabase open(Path path) {
+    public Database open(Path path) {
         Objects.requireNonNull(path, "path");
         // no options: the open database as it is, or a new one with the defaults, built there
         // (not DEFAULTS) so that a bad LANES_DISK_RESERVE_BYTES fails the open, naming it
@@ -70,7 +69,7 @@ public final class Lanes implements AutoCloseable {
     /**
      * Opens the database at {@code path} with these options. Opening the same canonical path
      * again, or another name of the same file (a hard link), while it is open, returns the same
-     * {@link LocalDatabase} (whatever options are passed then). The connection opens on first use; a database that cannot open fails every request
+     * {@link Database} (whatever options are passed then). The connection opens on first use; a database that cannot open fails every request
      * with {@link DatabaseDeadException}.
      *
      * <p>The runtime owns the file from here until its close completes: it holds an OS lock on one
@@ -87,7 +86,7 @@ public final class Lanes implements AutoCloseable {
      *     the database open; nothing is opened then
      * @throws InvalidRequestException when the name would open another file, or none
      */
-    public LocalDatabase open(Path path, DatabaseOptions options) {
+    public Database open(Path path, DatabaseOptions options) {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         return runtime.open(path, options);
@@ -107,8 +106,9 @@ public final class Lanes implements AutoCloseable {
      *         "10.0.0.3:9001"), "app", DatabaseOptions.DEFAULTS);
      * }</pre>
      *
-     * <p>What differs from a local database: it is a {@link Database}, not a {@link
-     * LocalDatabase} (no checkpoint, backup or maintenance: the nodes own their files); reads ({@code query}, read bodies) run on sessions of their own with the leader; a write
+     * <p>What differs from a local database: {@code maintenance}, {@code checkpoint} and {@code
+     * backup} are refused with {@link InvalidRequestException} (the nodes own their files);
+     * reads ({@code query}, read bodies) run on sessions of their own with the leader; a write
      * returns no rows ({@code RETURNING} is refused); a body's connection has no driver
      * connection to {@code unwrap} to; change notifications carry the version only, no tables. Options that only a local file has
      * ({@code synchronous}, {@code checkpointMode}, {@code identityCheck}, {@code

@@ -32,15 +32,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class BackupTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
-    private LocalDatabase openRequests(String name) {
-        LocalDatabase db = runtime.open(name);
+    private Database openRequests(String name) {
+        Database db = runtime.open(name);
         db.execute("CREATE TABLE IF NOT EXISTS req(id INTEGER, part INTEGER, payload TEXT, "
                 + "PRIMARY KEY (id, part))");
         return db;
     }
 
     /** Writes request {@code id}: two rows in one write. */
-    private static void writeRequest(LocalDatabase db, long id, String payload) {
+    private static void writeRequest(Database db, long id, String payload) {
         db.write(c -> {
             try (var s = c.prepareStatement("INSERT INTO req VALUES (?, ?, ?)")) {
                 for (int part = 1; part <= 2; part++) {
@@ -56,7 +56,7 @@ class BackupTest {
 
     @Test
     void aBackupUnderConcurrentWritesIsOneConsistentStateAndWritersKeepGoing() throws Exception {
-        LocalDatabase db = openRequests("busy.db");
+        Database db = openRequests("busy.db");
         AtomicLong ids = new AtomicLong();
         String payload = "p".repeat(1000);
         // ~24 MB already there, so that the copy takes a while.
@@ -141,7 +141,7 @@ class BackupTest {
 
     @Test
     void theCopyOfAFreshDatabaseOpensAndPassesTheIntegrityCheck() throws Exception {
-        LocalDatabase db = runtime.open("fresh.db"); // nothing written yet
+        Database db = runtime.open("fresh.db"); // nothing written yet
         Path copy = runtime.path("fresh-copy.db");
         db.backup(copy);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy);
@@ -154,7 +154,7 @@ class BackupTest {
 
     @Test
     void anExistingTargetIsRefusedAndLeftUntouched() throws Exception {
-        LocalDatabase db = openRequests("kept.db");
+        Database db = openRequests("kept.db");
         writeRequest(db, 1, "x");
         Path target = runtime.path("precious.txt");
         Files.writeString(target, "precious", StandardCharsets.UTF_8);
@@ -173,7 +173,7 @@ class BackupTest {
 
     @Test
     void aBackupAfterCloseIsRefused() {
-        LocalDatabase db = openRequests("closed.db");
+        Database db = openRequests("closed.db");
         db.close();
         Path target = runtime.path("late.db");
         assertThat(catchThrowableOfType(ClosedException.class, () -> db.backup(target)))
@@ -184,7 +184,7 @@ class BackupTest {
     @Test
     void aVirtualThreadCallerGetsItsCopyMadeOnThePool() throws Exception {
         VirtualThreads.assumeAvailable();
-        LocalDatabase db = openRequests("virtual.db");
+        Database db = openRequests("virtual.db");
         writeRequest(db, 1, "x");
         Path copy = runtime.path("virtual-copy.db");
         AtomicReference<Throwable> failure = new AtomicReference<>();

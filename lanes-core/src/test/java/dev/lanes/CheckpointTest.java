@@ -32,7 +32,7 @@ class CheckpointTest {
     @EnumSource(CheckpointMode.class)
     void theWriterAutocheckpointsInAutoModeAsABackstopInDedicatedModeAndNeverInExternalMode(
             CheckpointMode mode) {
-        LocalDatabase db = runtime.openWithTable(mode + ".db", mode(mode));
+        Database db = runtime.openWithTable(mode + ".db", mode(mode));
         int pages = db.maintenance(c -> {
             try (Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("PRAGMA wal_autocheckpoint")) {
@@ -49,7 +49,7 @@ class CheckpointTest {
     @Test
     void checkpointCopiesTheWalIntoTheDatabaseAndShowsInDiagnostics() {
         // AUTO: 200 KiB stays under SQLite's mark, and no background checkpoint races this one.
-        LocalDatabase db = runtime.openWithTable("manual.db", mode(CheckpointMode.AUTO));
+        Database db = runtime.openWithTable("manual.db", mode(CheckpointMode.AUTO));
         insertKilobytes(db, 200);
         DatabaseDiagnostics.Checkpoints before = db.diagnostics().checkpoints();
         assertThat(before.walBytes()).isGreaterThan(200 * 1024);
@@ -70,7 +70,7 @@ class CheckpointTest {
 
     @Test
     void externalModeRefusesCheckpointsAndTheWalOnlyGrows() {
-        LocalDatabase db = runtime.openWithTable("external.db", mode(CheckpointMode.EXTERNAL));
+        Database db = runtime.openWithTable("external.db", mode(CheckpointMode.EXTERNAL));
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
                 db::checkpoint);
         assertThat(e).isNotNull();
@@ -91,7 +91,7 @@ class CheckpointTest {
 
     @Test
     void autoModeKeepsTheWalNearSqlitesBoundWithoutAnyHelp() {
-        LocalDatabase db = runtime.openWithTable("auto.db", mode(CheckpointMode.AUTO));
+        Database db = runtime.openWithTable("auto.db", mode(CheckpointMode.AUTO));
         for (int i = 0; i < 12; i++) {
             insertKilobytes(db, 1024);
         }
@@ -102,7 +102,7 @@ class CheckpointTest {
     @Tag("slow") // timing: waits out the checkpointer's real quiet period
     @Test
     void dedicatedModeTruncatesTheWalOnceTheDatabaseIsQuiet() {
-        LocalDatabase db = runtime.openWithTable("quiet.db", mode(CheckpointMode.DEDICATED));
+        Database db = runtime.openWithTable("quiet.db", mode(CheckpointMode.DEDICATED));
         for (int i = 0; i < 5; i++) { // past the checkpointer's 4 MiB
             insertKilobytes(db, 1024);
         }
@@ -123,7 +123,7 @@ class CheckpointTest {
     @Tag("slow") // timing: waits for a real checkpointer tick
     @Test
     void closingADedicatedDatabaseClosesTheCheckpointersConnection() {
-        LocalDatabase db = runtime.openWithTable("closing.db", mode(CheckpointMode.DEDICATED));
+        Database db = runtime.openWithTable("closing.db", mode(CheckpointMode.DEDICATED));
         for (int i = 0; i < 5; i++) { // past the checkpointer's 4 MiB
             insertKilobytes(db, 1024);
         }
@@ -139,7 +139,7 @@ class CheckpointTest {
     }
 
     /** Inserts {@code n} rows of one KiB each, in one write. */
-    static void insertKilobytes(LocalDatabase db, int n) {
+    static void insertKilobytes(Database db, int n) {
         db.write(c -> {
             try (var s = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
                 for (int i = 0; i < n; i++) {

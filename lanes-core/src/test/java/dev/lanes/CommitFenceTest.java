@@ -64,7 +64,7 @@ class CommitFenceTest {
     }
 
     final TokenFence fence = new TokenFence();
-    LocalDatabase db;
+    Database db;
 
     @BeforeEach
     void open() {

@@ -112,7 +112,7 @@ class ConnectionSetupTest {
         Lanes lanes = runtime.lanes();
         Recorder recorder = new Recorder();
         int readers = 3;
-        LocalDatabase db = lanes.open(runtime.path("every.db"), settings(recorder).readers(readers)
+        Database db = lanes.open(runtime.path("every.db"), settings(recorder).readers(readers)
                 .build());
         assertThat(db.write(ConnectionSetupTest::inBody)).isEqualTo(EXPECTED_WRITER);
 
@@ -172,7 +172,7 @@ class ConnectionSetupTest {
     void settingsHoldOnReadersReopenedAfterAnIdleRelease() {
         Lanes lanes = runtime.lanes();
         Recorder recorder = new Recorder();
-        LocalDatabase db = lanes.open(runtime.path("idle.db"), settings(recorder).readers(1)
+        Database db = lanes.open(runtime.path("idle.db"), settings(recorder).readers(1)
                 .idleRelease(Duration.ofMillis(200)).build());
         db.execute("CREATE TABLE t(x INTEGER)");
         db.execute("INSERT INTO t VALUES (5)");
@@ -195,7 +195,7 @@ class ConnectionSetupTest {
                         + "(WalResetConfinementTest)").isFalse();
         Lanes lanes = runtime.lanes();
         Recorder recorder = new Recorder();
-        LocalDatabase db = lanes.open(runtime.path("checkpointed.db"), settings(recorder)
+        Database db = lanes.open(runtime.path("checkpointed.db"), settings(recorder)
                 .checkpointMode(CheckpointMode.DEDICATED).build());
         db.execute("CREATE TABLE t(x)");
         db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)"
@@ -213,7 +213,7 @@ class ConnectionSetupTest {
         Recorder recorder = new Recorder();
         DatabaseOptions options = settings(recorder)
                 .collation("rev", Comparator.reverseOrder()).build();
-        LocalDatabase db = lanes.open(runtime.path("source.db"), options);
+        Database db = lanes.open(runtime.path("source.db"), options);
         db.execute("CREATE TABLE t(v TEXT)");
         db.execute("CREATE INDEX t_rev ON t(v COLLATE rev)");
         db.execute("CREATE INDEX t_twice ON t(twice(length(v)))");

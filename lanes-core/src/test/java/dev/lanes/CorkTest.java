@@ -35,7 +35,7 @@ import org.sqlite.SQLiteConfig;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CorkTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
-    LocalDatabase db;
+    Database db;
     ExecutorService helper = Executors.newCachedThreadPool();
 
     @BeforeEach

@@ -89,8 +89,8 @@ class DiskReserveTest {
                 .checkpointMode(CheckpointMode.AUTO).build();
     }
 
-    LocalDatabase open(String name, DatabaseOptions options) {
-        LocalDatabase db = runtime.lanes().open(volume.resolve(name), options);
+    Database open(String name, DatabaseOptions options) {
+        Database db = runtime.lanes().open(volume.resolve(name), options);
         db.execute("CREATE TABLE IF NOT EXISTS blobs(id INTEGER PRIMARY KEY, v BLOB NOT NULL)");
         return db;
     }
@@ -151,7 +151,7 @@ class DiskReserveTest {
 
     @Test
     void writesAreRefusedAtTheReserveBeforeSqliteRunsOutOfSpace() throws Exception {
-        LocalDatabase db = open("full.db", withReserve(RESERVE));
+        Database db = open("full.db", withReserve(RESERVE));
 
         CapacityFloorException floor = fillToTheFloor(db);
 
@@ -201,7 +201,7 @@ class DiskReserveTest {
 
     @Test
     void theDatabaseStillOpensAndReadsBelowTheFloor() throws Exception {
-        LocalDatabase db = open("reopen.db", withReserve(RESERVE));
+        Database db = open("reopen.db", withReserve(RESERVE));
         fillToTheFloor(db);
         long rows = rows(db);
         db.close();
@@ -232,7 +232,7 @@ class DiskReserveTest {
 
     @Test
     void vacuumThroughMaintenanceNeedsCopySizedHeadroom() throws Exception {
-        LocalDatabase db = open("vacuum.db", withReserve(RESERVE));
+        Database db = open("vacuum.db", withReserve(RESERVE));
         for (int i = 0; i < 20; i++) {
             db.execute("INSERT INTO blobs(v) VALUES (randomblob(?))", ROW_BYTES);
         }
@@ -259,7 +259,7 @@ class DiskReserveTest {
 
     @Test
     void aCheckpointThroughMaintenanceStillRunsBelowTheFloor() throws Exception {
-        LocalDatabase db = open("ckpt.db", withReserve(RESERVE));
+        Database db = open("ckpt.db", withReserve(RESERVE));
         fillToTheFloor(db);
         long rows = rows(db);
         assertThat(usable()).isLessThanOrEqualTo(RESERVE + size(wal(db)));
@@ -286,7 +286,7 @@ class DiskReserveTest {
             throws Exception {
         // Deleted pages go back to the volume only with auto_vacuum (otherwise they stay in the
         // file, on its freelist): set it while there is room for the VACUUM that applies it.
-        LocalDatabase db = open("delete.db", withReserve(RESERVE));
+        Database db = open("delete.db", withReserve(RESERVE));
         db.maintenance(c -> {
             c.createStatement().execute("PRAGMA auto_vacuum = FULL");
             return c.createStatement().execute("VACUUM");
@@ -315,7 +315,7 @@ class DiskReserveTest {
             throws Exception {
         // 1 MiB is accepted as a reserve, but one autocheckpoint of AUTO mode moves up to ~4 MB
         // from the WAL into the database file, after the turn that sampled the free space.
-        LocalDatabase db = open("small.db", withReserve(1024 * 1024));
+        Database db = open("small.db", withReserve(1024 * 1024));
         fillToTheFloor(db);
         long freeAtTheFloor = usable();
 
@@ -335,7 +335,7 @@ class DiskReserveTest {
 
     @Test
     void aZeroReserveDisablesTheCheckAndSqliteMeetsTheFullDisk() throws Exception {
-        LocalDatabase db = open("unguarded.db", withReserve(0));
+        Database db = open("unguarded.db", withReserve(0));
         Throwable full = null;
         for (int i = 0; i < 10_000 && full == null; i++) {
             try {

@@ -16,7 +16,7 @@ public final class DriverRangeChild {
         try (Lanes first = Lanes.builder().name("first").build();
                 Lanes second = Lanes.builder().name("second").build()) {
             try {
-                LocalDatabase a = first.open(dir.resolve("a.db"));
+                Database a = first.open(dir.resolve("a.db"));
                 a.execute("CREATE TABLE t(v TEXT)");
                 a.execute("INSERT INTO t(v) VALUES (?)", "x");
                 Database b = second.open(dir.resolve("b.db"));

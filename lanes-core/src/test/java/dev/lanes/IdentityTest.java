@@ -29,7 +29,7 @@ class IdentityTest {
 
     @Test
     void theFirstWritableOpenInstallsOneUuidThatLaterOpensKeep() {
-        LocalDatabase db = runtime.openWithTable("id.db");
+        Database db = runtime.openWithTable("id.db");
         List<Row> rows = db.query("SELECT id, uuid FROM _lanes_identity");
         assertThat(rows).hasSize(1);
         String uuid = rows.get(0).getString("uuid");
@@ -45,7 +45,7 @@ class IdentityTest {
     @Test
     void aFileSwappedUnderneathIsDetectedByTheNextConnectionAndTheDatabaseGoesDead()
             throws Exception {
-        LocalDatabase db = runtime.openWithTable("live.db");
+        Database db = runtime.openWithTable("live.db");
         db.execute("INSERT INTO t(v) VALUES ('before')");
         // Swapped while the writer still holds the old file open (and would write to it). No
         // reader has opened yet: the next read opens the first reader connection.
@@ -80,7 +80,7 @@ class IdentityTest {
 
     @Test
     void anotherIdentityInTheSameFileIsDetected() throws Exception {
-        LocalDatabase db = runtime.openWithTable("same-inode.db");
+        Database db = runtime.openWithTable("same-inode.db");
         db.execute("INSERT INTO t(v) VALUES ('before')");
         // Another tool rewrites the identity in place: the inode is the same, the UUID is not.
         try (Connection raw = DriverManager.getConnection("jdbc:sqlite:" + db.path());
@@ -99,7 +99,7 @@ class IdentityTest {
 
     @Test
     void aBackupOfASwappedFileIsRefusedAndLeavesNothing() throws Exception {
-        LocalDatabase db = runtime.openWithTable("backed.db");
+        Database db = runtime.openWithTable("backed.db");
         db.execute("INSERT INTO t(v) VALUES ('before')");
         swapIn(db, impostor("other.db"));
         Path target = runtime.path("copy.db");
@@ -112,7 +112,7 @@ class IdentityTest {
 
     @Test
     void identityCheckFalseInstallsNothingAndChecksNothing() throws Exception {
-        LocalDatabase db = runtime.openWithTable("unchecked.db",
+        Database db = runtime.openWithTable("unchecked.db",
                 DatabaseOptions.builder().identityCheck(false).build());
         db.execute("INSERT INTO t(v) VALUES ('before')");
         // Asked on the writer: a reader opened now would keep the old file open after the swap.
@@ -136,7 +136,7 @@ class IdentityTest {
      * emptied first (a WAL left with frames beside another file would be read into it, whatever
      * Lanes does), then the rename replaces the file while Lanes holds it open.
      */
-    private static void swapIn(LocalDatabase db, Path file) throws Exception {
+    private static void swapIn(Database db, Path file) throws Exception {
         db.maintenance(c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA wal_checkpoint(TRUNCATE)");

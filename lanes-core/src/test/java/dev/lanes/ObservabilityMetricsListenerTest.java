@@ -48,7 +48,7 @@ class ObservabilityMetricsListenerTest {
                     throw new IllegalStateException("listener failed in " + method.getName());
                 });
         // The runtime logs each failure of the listener; keep them here, off the console.
-        LocalDatabase db;
+        Database db;
         List<ILoggingEvent> logged;
         try (LogCapture log = LogCapture.everything().quiet()) {
             logged = log.events();
@@ -113,7 +113,7 @@ class ObservabilityMetricsListenerTest {
     @Test
     void theListenerHearsCommandsGroupsErrorsOverloadsAndCloses() {
         Recording recording = new Recording();
-        LocalDatabase db;
+        Database db;
         // One pool thread: a turn's report is done before the next pool turn, the close included.
         runtime.start(Lanes.builder().name("heard").maxThreads(1).metrics(recording));
         assertThat(recording.pool.get()).as("pool gauges bound at start").isNotNull();

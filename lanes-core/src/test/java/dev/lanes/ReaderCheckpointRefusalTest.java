@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ReaderCheckpointRefusalTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
 
-    private LocalDatabase db;
+    private Database db;
 
     /** Frames in the WAL, all of them copied: a checkpoint now would copy nothing. */
     @BeforeEach

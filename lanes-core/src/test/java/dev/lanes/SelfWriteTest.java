@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SelfWriteTest {
     @RegisterExtension final TestRuntime runtime = TestRuntime.create();
-    LocalDatabase db;
+    Database db;
 
     @BeforeEach
     void start() {

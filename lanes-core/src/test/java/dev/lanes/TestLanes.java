@@ -30,13 +30,13 @@ public final class TestLanes {
     private TestLanes() {}
 
     /** Creates {@code t(id INTEGER PRIMARY KEY, v TEXT)} in {@code db} and returns it. */
-    public static <D extends Database> D withTable(D db) {
+    public static Database withTable(Database db) {
         db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");
         return db;
     }
 
     /** Opens {@code dir/name} in {@code lanes} with {@code options}, with the table {@code t}. */
-    public static LocalDatabase openWithTable(Lanes lanes, Path dir, String name,
+    public static Database openWithTable(Lanes lanes, Path dir, String name,
             DatabaseOptions options) {
         return withTable(lanes.open(dir.resolve(name), options));
     }

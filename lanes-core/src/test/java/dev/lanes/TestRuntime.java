@@ -261,20 +261,20 @@ public final class TestRuntime implements BeforeEachCallback, AfterEachCallback 
     }
 
     /** Opens {@code name} in the test's directory with the defaults. */
-    public LocalDatabase open(String name) {
+    public Database open(String name) {
         return lanes().open(path(name));
     }
 
-    public LocalDatabase open(String name, DatabaseOptions options) {
+    public Database open(String name, DatabaseOptions options) {
         return lanes().open(path(name), options);
     }
 
     /** Opens {@code name} and creates {@code t(id INTEGER PRIMARY KEY, v TEXT)} in it. */
-    public LocalDatabase openWithTable(String name) {
+    public Database openWithTable(String name) {
         return openWithTable(name, DatabaseOptions.DEFAULTS);
     }
 
-    public LocalDatabase openWithTable(String name, DatabaseOptions options) {
+    public Database openWithTable(String name, DatabaseOptions options) {
         return TestLanes.withTable(open(name, options));
     }
 

@@ -4,8 +4,7 @@ package dev.lanes.jmx;
  * The management view of one open {@link dev.lanes.Database}, as {@link
  * dev.lanes.DatabaseDiagnostics} reports it, flattened into attributes a JMX client shows as
  * they are. Named {@code dev.lanes:type=Database,runtime=<runtime>,name=<database>}; see the
- * {@linkplain dev.lanes.jmx package}. A database on a local file has the operations of {@link
- * LanesLocalDatabaseMXBean} besides.
+ * {@linkplain dev.lanes.jmx package}.
  */
 public interface LanesDatabaseMXBean {
     /** The name the runtime gives the database in errors, logs and metrics. */
@@ -98,4 +97,23 @@ public interface LanesDatabaseMXBean {
 
     /** The longest completed reader checkout since open, in ms. */
     long getLongestReaderHoldMillis();
+
+    /**
+     * Runs a {@code PASSIVE} checkpoint now ({@link dev.lanes.Database#checkpoint()}) and returns
+     * SQLite's report, for instance {@code busy=false, walFrames=12, checkpointedFrames=12}.
+     *
+     * @throws IllegalStateException when it cannot run (the database is closing, its
+     *     checkpoints belong to another tool, …); the message says why
+     */
+    String checkpoint();
+
+    /**
+     * Backs the database up to the file {@code path} ({@link
+     * dev.lanes.Database#backup(java.nio.file.Path)}): an online, consistent copy, checked
+     * before it takes the target's name.
+     *
+     * @throws IllegalArgumentException when {@code path} is not a valid path or already exists
+     * @throws IllegalStateException when the backup failed; nothing is left at {@code path}
+     */
+    void backup(String path);
 }

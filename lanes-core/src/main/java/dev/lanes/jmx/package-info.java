@@ -18,10 +18,8 @@
  *       dev.lanes.jmx.LanesRuntimeMXBean} per runtime, registered when it is built and
  *       unregistered when its close completes;
  *   <li>{@code dev.lanes:type=Database,runtime=<runtime>,name=<database>}: one {@link
- *       dev.lanes.jmx.LanesDatabaseMXBean} per open database (a {@link
- *       dev.lanes.jmx.LanesLocalDatabaseMXBean}, with the operations on its file, for a database
- *       on a local file), registered when it opens and unregistered when its close completes
- *       (its connections are closed).
+ *       dev.lanes.jmx.LanesDatabaseMXBean} per open database, registered when it opens and
+ *       unregistered when its close completes (its connections are closed).
  * </ul>
  * {@code <runtime>} is {@link dev.lanes.Lanes.Builder#name(String)}; {@code <database>} is the
  * name the runtime gives the database in errors, logs and metrics (its file name, with a short

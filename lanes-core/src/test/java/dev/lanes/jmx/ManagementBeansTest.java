@@ -9,7 +9,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.lanes.CheckpointMode;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
@@ -151,7 +150,7 @@ class ManagementBeansTest {
                 .as("the budget less its reserve, with nothing churning").isEqualTo(47);
         assertThat(server.getAttribute(runtimeBean, "OpenDatabases")).isEqualTo(0);
 
-        LocalDatabase db = lanes.open(dir.resolve("orders.db"), DatabaseOptions.builder()
+        Database db = lanes.open(dir.resolve("orders.db"), DatabaseOptions.builder()
                 .writeQueueCapacity(32).readers(3).build());
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
         for (int i = 0; i < 3; i++) {
@@ -211,7 +210,7 @@ class ManagementBeansTest {
     void checkpointAndBackupRunAsOperationsAndFailWithStandardExceptions() throws Exception {
         String rt = uniqueName("operations");
         Lanes lanes = runtime(rt);
-        LocalDatabase db = lanes.open(dir.resolve("ops.db"));
+        Database db = lanes.open(dir.resolve("ops.db"));
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
         db.execute("INSERT INTO t(v) VALUES ('kept')");
         ObjectName bean = databaseBean(rt, "ops.db");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
@@ -288,7 +287,7 @@ class EntryPointPolicyTest {
             case WRITE_BODY_EXECUTE_UPDATE -> db.write(c -> c.createStatement()
                     .executeUpdate(sql));
             case WRITE_BODY_PREPARE -> db.write(c -> c.prepareStatement(sql).execute());
-            case MAINTENANCE_BODY -> ((LocalDatabase) db).maintenance(c -> c.createStatement().execute(sql));
+            case MAINTENANCE_BODY -> db.maintenance(c -> c.createStatement().execute(sql));
             case TX_EXECUTE -> {
                 try (Transaction tx = db.begin()) {
                     tx.execute(sql);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
@@ -39,13 +38,13 @@ import org.sqlite.SQLiteConnection;
 class GuardedObjectsTest {
     @TempDir Path dir;
     Lanes lanes;
-    LocalDatabase db;
+    Database db;
 
     static Stream<String> sides() {
         return Stream.of("write", "maintenance", "read");
     }
 
-    static <T> T on(String side, LocalDatabase db, SqlFunction<T> body) {
+    static <T> T on(String side, Database db, SqlFunction<T> body) {
         switch (side) {
             case "write": return db.write(body);
             case "maintenance": return db.maintenance(body);

@@ -3,7 +3,6 @@ package dev.lanes.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.LanesException;
@@ -89,7 +88,7 @@ class HostileInputAtScaleTest {
     long seed;
     Lanes lanes;
     Database ledger;
-    LocalDatabase hostile;
+    Database hostile;
     Path backupTarget;
     ScheduledExecutorService interrupter;
 

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
@@ -32,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OneFileOneWriterTest {
     @TempDir Path dir;
     Lanes lanes;
-    LocalDatabase db;
+    Database db;
     Path original;
     Path link;
 

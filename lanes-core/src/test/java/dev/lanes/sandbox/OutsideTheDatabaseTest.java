@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.Lanes;
@@ -45,7 +44,7 @@ import org.sqlite.SQLiteLimits;
 class OutsideTheDatabaseTest {
     @TempDir Path dir;
     Lanes lanes;
-    LocalDatabase db;
+    Database db;
     Path elsewhere;
 
     @BeforeEach
@@ -121,7 +120,7 @@ class OutsideTheDatabaseTest {
 
     @Test
     void attachRunsWhenTheOptionAllowsItUpToItsCount() {
-        LocalDatabase allowed = openWithTable(lanes, dir, "allowed.db", DatabaseOptions.builder()
+        Database allowed = openWithTable(lanes, dir, "allowed.db", DatabaseOptions.builder()
                 .maxAttachedDatabases(1).build());
         allowed.maintenance(c -> c.createStatement().execute("ATTACH DATABASE '" + elsewhere
                 + "' AS other"));

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.ReadOnlyViolationException;
@@ -32,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ReaderPragmaTest {
     @TempDir Path dir;
     Lanes lanes;
-    LocalDatabase db;
+    Database db;
 
     @BeforeEach
     void start() {
@@ -105,7 +104,7 @@ class ReaderPragmaTest {
     }
 
     /** query_only on the second reader, asked while the first is held. */
-    private static Object queryOnlyOnAnotherReader(LocalDatabase db) {
+    private static Object queryOnlyOnAnotherReader(Database db) {
         return db.read(c -> {
             try (ResultSet rs = c.createStatement().executeQuery("PRAGMA query_only")) {
                 rs.next();

@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.lanes.CancelledException;
 import dev.lanes.CapacityFloorException;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DeadlineExceededException;
 import dev.lanes.Lanes;
@@ -124,7 +123,7 @@ class ResourceBombTest {
         // ballast file stands for the space an operator frees afterwards
         try (Tmpfs volume = Tmpfs.mount(dir, "24m")) {
             Path ballast = Files.write(volume.path.resolve("ballast"), new byte[2 * 1024 * 1024]);
-            LocalDatabase small = openWithTable(lanes, volume.path, "full.db", DatabaseOptions.builder()
+            Database small = openWithTable(lanes, volume.path, "full.db", DatabaseOptions.builder()
                     .diskReserveBytes(4L * 1024 * 1024).build());
             small.execute("INSERT INTO t(v) VALUES ('before')");
             LanesException full = catchThrowableOfType(LanesException.class,

@@ -3,8 +3,6 @@ package dev.lanes.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.LanesException;
@@ -33,9 +31,8 @@ final class Sandbox {
     }
 
     /** Opens {@code dir/name} and creates {@code t(id INTEGER PRIMARY KEY, v)}. */
-    static LocalDatabase openWithTable(Lanes lanes, Path dir, String name,
-            DatabaseOptions options) {
-        LocalDatabase db = lanes.open(dir.resolve(name), options);
+    static Database openWithTable(Lanes lanes, Path dir, String name, DatabaseOptions options) {
+        Database db = lanes.open(dir.resolve(name), options);
         db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v)");
         return db;
     }
@@ -115,7 +112,7 @@ final class Sandbox {
                 });
                 break;
             case "maintenance body":
-                ((LocalDatabase) db).maintenance(c -> c.createStatement().execute(sql));
+                db.maintenance(c -> c.createStatement().execute(sql));
                 break;
             case "db.executeScript":
                 db.executeScript("SELECT 1; " + sql);

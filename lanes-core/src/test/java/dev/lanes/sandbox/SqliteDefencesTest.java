@@ -5,7 +5,6 @@ import static dev.lanes.sandbox.Sandbox.openWithTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.SqlFunction;
@@ -38,7 +37,7 @@ import org.sqlite.SQLiteConnection;
 class SqliteDefencesTest {
     @TempDir Path dir;
     Lanes lanes;
-    LocalDatabase db;
+    Database db;
 
     @BeforeEach
     void start() {

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.MetricsListener;
@@ -75,7 +74,7 @@ class MicrometerMetricsTest {
                 .metrics(new MicrometerMetrics(registry, Tags.of("app", "test"))).build();
         assertThat(gauge("lanes.pool.threads").value()).isZero();
 
-        LocalDatabase db = openWithTable("orders.db", DatabaseOptions.builder()
+        Database db = openWithTable("orders.db", DatabaseOptions.builder()
                 .writeQueueCapacity(2)
                 .writeQueueTimeout(Duration.ZERO).slowWriteThreshold(Duration.ofMillis(50)).build());
         Database other = openWithTable("other.db", DatabaseOptions.DEFAULTS);
@@ -294,8 +293,8 @@ class MicrometerMetricsTest {
 
     // ------------------------------------------------------------------ helpers
 
-    private LocalDatabase openWithTable(String name, DatabaseOptions options) {
-        LocalDatabase db = lanes.open(dir.resolve(name), options);
+    private Database openWithTable(String name, DatabaseOptions options) {
+        Database db = lanes.open(dir.resolve(name), options);
         db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");
         return db;
     }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.lanes.CapacityFloorException;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
 import dev.lanes.MetricsListener.CheckpointTrigger;
@@ -237,7 +236,7 @@ class OpsFilesTest {
      * notification and a write refused at the disk floor, on a real runtime.
      */
     private void realWorkload(Lanes lanes) throws Exception {
-        LocalDatabase db = lanes.open(dir.resolve("ops.db"), DatabaseOptions.DEFAULTS);
+        Database db = lanes.open(dir.resolve("ops.db"), DatabaseOptions.DEFAULTS);
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
         CountDownLatch changed = new CountDownLatch(1);
         Subscription subscription = db.onChange(change -> changed.countDown());

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.Lanes;
 import dev.lanes.LeaseStatus;
 import dev.lanes.cli.LanesCommand;
@@ -45,7 +44,7 @@ class InspectWatchTest {
         Path file = dir.resolve("live.db");
         long pid = ProcessHandle.current().pid();
         try (Lanes lanes = Lanes.builder().name("owner").maxThreads(2).build()) {
-            LocalDatabase db = lanes.open(file);
+            Database db = lanes.open(file);
             db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
             for (int i = 0; i < 20; i++) {
                 db.execute("INSERT INTO t(v) VALUES (?)", "row" + i);
@@ -88,7 +87,7 @@ class InspectWatchTest {
     void jsonPrintsOneObjectPerSample() throws Exception {
         Path file = dir.resolve("json.db");
         try (Lanes lanes = Lanes.builder().name("owner").maxThreads(2).build()) {
-            LocalDatabase db = lanes.open(file);
+            Database db = lanes.open(file);
             db.execute("CREATE TABLE t(v TEXT)");
 
             assertThat(run("inspect", "--watch", "--json", "--interval", "5ms", "--count", "2",

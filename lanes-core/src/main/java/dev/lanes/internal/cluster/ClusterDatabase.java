@@ -1,8 +1,8 @@
-// LEAD TO HELPER: Part B CHANGED. Do NOT introduce LocalDatabase or move checkpoint/backup/maintenance off Database (outside acceptance suites compile against Database db = lanes.open(..); db.checkpoint()). Read /work/wt/cluster/HELPER-READ-THIS-PART-B-CHANGED.md, revert that split, then delete this line.
 package dev.lanes.internal.cluster;
 
 import dev.lanes.Change;
 import dev.lanes.CheckpointMode;
+import dev.lanes.CheckpointResult;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
@@ -17,6 +17,7 @@ import dev.lanes.Termination;
 import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteOptions;
+import dev.lanes.WriteOutcome;
 import dev.lanes.internal.engine.LanesRuntime;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.guard.ConnectionGuard;
@@ -68,9 +69,9 @@ import org.slf4j.LoggerFactory;
  *       replication; while corked, on the lane, to see the corked writes. A read body's
  *       connection is the data source's read-only one: one snapshot on a read session.
  *   <li><b>Refused</b>, before anything runs ({@link InvalidRequestException}, {@code
- *       NOT_STARTED}): writes that return rows; options only a local file has (see {@link
- *       ClusterOptions}). What concerns a local file (checkpoints, backups, maintenance) is not
- *       here at all: this is a {@link Database}, not a {@link dev.lanes.LocalDatabase}.
+ *       NOT_STARTED}): {@code maintenance}, {@code checkpoint} and {@code backup}, which are the
+ *       nodes'; writes that return rows; options only a local file has (see {@link
+ *       ClusterOptions}).
  *   <li><b>JDBC</b> ({@code dataSource()}): on the lane and the read sessions, through {@link
  *       ClusterJdbc}, which says what it refuses.
  * </ul>
@@ -269,6 +270,15 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Script(statements)));
     }
 
+    /** Refused: maintenance runs without the transaction wrap, which only a local file needs. */
+    @Override
+    public <T> T maintenance(SqlFunction<T> body) {
+        Objects.requireNonNull(body, "body");
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": maintenance is "
+                + "refused on a cluster database: VACUUM, checkpoints and journal modes are the "
+                + "nodes' own business; nothing ran", null);
+    }
+
     @Override
     public Transaction begin() {
         return begin(TransactionOptions.DEFAULTS);
@@ -445,6 +455,22 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
     @Override
     public Subscription onTransactionStateChange(Consumer<Boolean> listener) {
         return transactionListeners.subscribe(Objects.requireNonNull(listener, "listener"));
+    }
+
+    // ------------------------------------------------------------------ the nodes' business
+
+    @Override
+    public CheckpointResult checkpoint() {
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": checkpoint() is "
+                + "refused on a cluster database: each node checkpoints its own copy", null);
+    }
+
+    @Override
+    public void backup(Path target) {
+        Objects.requireNonNull(target, "target");
+        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": backup() is "
+                + "refused on a cluster database: there is no local file to copy; back up a "
+                + "node's data directory, or read the tables out with query", null);
     }
 
     // ------------------------------------------------------------------ state

@@ -8,7 +8,6 @@ import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
 import dev.lanes.IdentityMismatchException;
 import dev.lanes.LanesException;
-import dev.lanes.LocalDatabase;
 import dev.lanes.Profiling;
 import dev.lanes.ReadOptions;
 import dev.lanes.Row;
@@ -61,7 +60,7 @@ import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
 
 /**
- * A {@link LocalDatabase}: the public face of one database on a local file. It turns calls into requests on its
+ * A {@link Database}: the public face of one database. It turns calls into requests on its
  * {@link WriterLane} and reads through its {@link ReadRouting} (on a reader, or on the lane while
  * corked, so that they see the corked writes), refuses what may not run before anything runs,
  * and owns the database's parts: the guards of its file ({@link DatabaseGuards}), its change
@@ -79,7 +78,7 @@ import org.sqlite.SQLiteConnection;
  * caller gets the same one; they are thread-safe and their fields are final, so whoever reads
  * the volatile field sees them whole.
  */
-public final class DatabaseImpl implements LocalDatabase {
+public final class DatabaseImpl implements Database {
     private final Path path;
     private final String name;
     private final DatabaseOptions options;

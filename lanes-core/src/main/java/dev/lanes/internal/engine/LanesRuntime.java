@@ -3,7 +3,6 @@ package dev.lanes.internal.engine;
 import dev.lanes.CloseTimeoutException;
 import dev.lanes.ClosedException;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
@@ -203,7 +202,7 @@ public final class LanesRuntime {
      *     differs, or when its name would open another file or no file ({@link
      *     SqliteConnections#notLiteral})
      */
-    public LocalDatabase open(Path path, DatabaseOptions options) {
+    public Database open(Path path, DatabaseOptions options) {
         SqliteLibrary.require(); // a driver Lanes cannot run on fails here, before anything opens
         Path canonical = CanonicalPath.of(path);
         String notLiteral = SqliteConnections.notLiteral(canonical);

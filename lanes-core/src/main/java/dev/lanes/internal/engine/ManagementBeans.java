@@ -6,11 +6,9 @@ import dev.lanes.Database;
 import dev.lanes.DatabaseState;
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
-import dev.lanes.LocalDatabase;
 import dev.lanes.ReaderDiagnostics;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.jmx.LanesDatabaseMXBean;
-import dev.lanes.jmx.LanesLocalDatabaseMXBean;
 import dev.lanes.jmx.LanesObjectNames;
 import dev.lanes.jmx.LanesRuntimeMXBean;
 import java.nio.file.InvalidPathException;
@@ -101,12 +99,8 @@ final class ManagementBeans {
                 return;
             }
             ObjectName name = LanesObjectNames.database(runtimeName, dbName);
-            StandardMBean bean = db instanceof LocalDatabase
-                    ? new StandardMBean(new LocalDatabaseBean((LocalDatabase) db, dbName),
-                            LanesLocalDatabaseMXBean.class, true)
-                    : new StandardMBean(new DatabaseBean(db, dbName), LanesDatabaseMXBean.class,
-                            true);
-            if (register(bean, name, "another bean has this name")) {
+            if (register(new StandardMBean(new DatabaseBean(db, dbName), LanesDatabaseMXBean.class,
+                    true), name, "another bean has this name")) {
                 databases.put(db, name);
             }
         } finally {
@@ -315,7 +309,7 @@ final class ManagementBeans {
         }
     }
 
-    private static class DatabaseBean implements LanesDatabaseMXBean {
+    private static final class DatabaseBean implements LanesDatabaseMXBean {
         private final Database db;
         private final String name;
 
@@ -481,22 +475,6 @@ final class ManagementBeans {
         public long getLongestReaderHoldMillis() {
             return readers().longestHold().toMillis();
         }
-    }
-
-    private static String describe(CheckpointResult r) {
-        return "busy=" + r.busy() + ", walFrames=" + r.walFrames() + ", checkpointedFrames="
-                + r.checkpointedFrames();
-    }
-
-    /** The bean of a database on a local file: the operations on the file besides. */
-    private static final class LocalDatabaseBean extends DatabaseBean
-            implements LanesLocalDatabaseMXBean {
-        private final LocalDatabase db;
-
-        LocalDatabaseBean(LocalDatabase db, String name) {
-            super(db, name);
-            this.db = db;
-        }
 
         @Override
         public String checkpoint() {
@@ -520,6 +498,11 @@ final class ManagementBeans {
             } catch (LanesException e) {
                 throw forClient(e, true);
             }
+        }
+
+        private static String describe(CheckpointResult r) {
+            return "busy=" + r.busy() + ", walFrames=" + r.walFrames() + ", checkpointedFrames="
+                    + r.checkpointedFrames();
         }
     }
 }

@@ -267,9 +267,12 @@ class ClusterDatabaseTest {
     }
 
     @Test
-    void aWriteThatReturnsRowsIsRefusedBeforeAnythingRuns() {
+    void whatNeedsALocalFileOrReturnsRowsFromAWriteIsRefusedBeforeAnythingRuns() {
         Transaction tx = db.begin();
         List<Runnable> refused = List.of(
+                () -> db.maintenance(c -> 1),
+                db::checkpoint,
+                () -> db.backup(dir.resolve("copy")),
                 () -> db.execute("SELECT 1"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('a'); INSERT INTO t(v) VALUES ('b')"));
@@ -283,12 +286,6 @@ class ClusterDatabaseTest {
         assertThat(catchThrowableOfType(() -> db.query("DELETE FROM t"),
                 ReadOnlyViolationException.class)).isNotNull();
         assertThat(count("SELECT count(*) AS n FROM t")).isZero();
-    }
-
-    @Test
-    void aClusterDatabaseIsNoLocalDatabase() {
-        assertThat(db).isNotInstanceOf(dev.lanes.LocalDatabase.class);
-        assertThat(lanes.open(dir.resolve("local.db"))).isInstanceOf(dev.lanes.LocalDatabase.class);
     }
 
     @Test
@@ -371,8 +368,6 @@ class ClusterDatabaseTest {
             assertThat(beans).hasSize(1);
             assertThat(server.getAttribute(beans.iterator().next(), "State"))
                     .isEqualTo("RUNNING");
-            assertThat(server.getMBeanInfo(beans.iterator().next()).getOperations())
-                    .as("no checkpoint or backup: the nodes own their files").isEmpty();
             dev.lanes.jmx.LanesRuntimeMXBean runtimeBean = javax.management.JMX.newMXBeanProxy(
                     server, new javax.management.ObjectName("dev.lanes:type=Runtime,name="
                             + runtime), dev.lanes.jmx.LanesRuntimeMXBean.class);
@@ -382,12 +377,6 @@ class ClusterDatabaseTest {
 
             beaned.close();
             assertThat(server.queryNames(pattern, null)).as("its bean goes with it").isEmpty();
-            withBeans.open(dir.resolve("local.db"));
-            javax.management.ObjectName local = server.queryNames(pattern, null).iterator()
-                    .next();
-            assertThat(server.getMBeanInfo(local).getOperations())
-                    .extracting(javax.management.MBeanOperationInfo::getName)
-                    .containsExactlyInAnyOrder("checkpoint", "backup");
         }
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.TestLanes;
@@ -34,14 +33,14 @@ class BackgroundMaintenanceTest {
         throw new SQLiteException("disk I/O error", SQLiteErrorCode.SQLITE_IOERR_FSYNC);
     };
 
-    private static <T> CompletableFuture<T> background(LocalDatabase db, SqlFunction<?> body) {
+    private static <T> CompletableFuture<T> background(Database db, SqlFunction<?> body) {
         DatabaseImpl impl = (DatabaseImpl) db;
         return impl.submitAsync(impl.lane().backgroundMaintenance(body));
     }
 
     @Test
     void aBackgroundCheckpointRunsOnTheWriterAndIsNotCountedAsACommit() throws Exception {
-        LocalDatabase db = runtime.openWithTable("counted.db", DatabaseOptions.DEFAULTS);
+        Database db = runtime.openWithTable("counted.db", DatabaseOptions.DEFAULTS);
         db.execute("INSERT INTO t(v) VALUES ('a')");
         long committed = db.diagnostics().writer().counters().committed();
 
@@ -59,7 +58,7 @@ class BackgroundMaintenanceTest {
 
     @Test
     void aBackgroundFailureWithAnIoErrorLeavesTheWriterUsableWhereACallersPoisonsIt() {
-        LocalDatabase db = runtime.openWithTable("io.db", DatabaseOptions.DEFAULTS);
+        Database db = runtime.openWithTable("io.db", DatabaseOptions.DEFAULTS);
         Throwable failed = catchThrowable(() -> background(db, FAILED_SYNC)
                 .get(TestLanes.WAIT.toMillis(), TimeUnit.MILLISECONDS));
         assertThat(failed).hasRootCauseInstanceOf(SQLiteException.class);

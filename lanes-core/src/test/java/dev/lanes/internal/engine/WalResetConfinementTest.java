@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.lanes.CheckpointMode;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.SqliteInfo;
@@ -75,7 +74,7 @@ class WalResetConfinementTest {
 
     @Test
     void confinedEveryCheckpointRunsOnTheWriterAndNoOtherConnectionCanWrite() throws Exception {
-        LocalDatabase db = confined.open("confined.db", options());
+        Database db = confined.open("confined.db", options());
         DatabaseDiagnostics.Checkpoints checkpoints = liveOf(db);
 
         assertThat(checkpoints.completed()).as("the checkpointer checkpointed").isPositive();
@@ -95,7 +94,7 @@ class WalResetConfinementTest {
         assumeThat(SqliteInfo.current().walResetMitigation())
                 .as("a SQLite without the WAL-reset bug, where checkpoints are not confined")
                 .isFalse();
-        LocalDatabase db = plain.open("plain.db", options());
+        Database db = plain.open("plain.db", options());
         liveOf(db);
 
         assertThat(opened).as("the checkpointer's own connection, which the confined run lacks")
@@ -106,7 +105,7 @@ class WalResetConfinementTest {
      * Writes about 12 MiB in 1 MiB statements while a reader reads, waiting after each 4 MiB for
      * a checkpoint; backs the database up; then waits for the quiet period's {@code TRUNCATE}.
      */
-    private DatabaseDiagnostics.Checkpoints liveOf(LocalDatabase db) throws Exception {
+    private DatabaseDiagnostics.Checkpoints liveOf(Database db) throws Exception {
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v BLOB)");
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong reads = new AtomicLong();

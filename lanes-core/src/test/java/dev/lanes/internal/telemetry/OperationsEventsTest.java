@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.lanes.CapacityFloorException;
 import dev.lanes.CheckpointMode;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
 import dev.lanes.DeadlineExceededException;
@@ -61,8 +60,8 @@ class OperationsEventsTest {
                 .metrics(recording).build();
     }
 
-    private static LocalDatabase withTable(Lanes lanes, Path file, DatabaseOptions options) {
-        LocalDatabase db = lanes.open(file, options);
+    private static Database withTable(Lanes lanes, Path file, DatabaseOptions options) {
+        Database db = lanes.open(file, options);
         db.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v TEXT)");
         return db;
     }
@@ -75,7 +74,7 @@ class OperationsEventsTest {
     @Test
     void checkpointsAreReportedWithTheirTriggerAndSQLitesReport() {
         try (Lanes lanes = runtime(0)) {
-            LocalDatabase db = withTable(lanes, dir.resolve("manual.db"), DatabaseOptions.DEFAULTS);
+            Database db = withTable(lanes, dir.resolve("manual.db"), DatabaseOptions.DEFAULTS);
             db.execute("INSERT INTO t(v) VALUES ('x')");
             dev.lanes.CheckpointResult result = db.checkpoint();
             Checkpoint manual = checkpointsOf("manual.db").get(0);
@@ -88,7 +87,7 @@ class OperationsEventsTest {
             assertThat(manual.nanos()).isPositive();
 
             // refused before anything ran: no checkpoint to report
-            LocalDatabase external = withTable(lanes, dir.resolve("external.db"),
+            Database external = withTable(lanes, dir.resolve("external.db"),
                     DatabaseOptions.builder().checkpointMode(CheckpointMode.EXTERNAL).build());
             catchThrowableOfType(InvalidRequestException.class, external::checkpoint);
             assertThat(checkpointsOf("external.db")).isEmpty();
@@ -143,7 +142,7 @@ class OperationsEventsTest {
     @Test
     void everyWaitForAReaderEndsInOneCheckoutWithOrWithoutAReader() throws Exception {
         try (Lanes lanes = runtime(0)) {
-            LocalDatabase db = withTable(lanes, dir.resolve("readers.db"), DatabaseOptions.builder()
+            Database db = withTable(lanes, dir.resolve("readers.db"), DatabaseOptions.builder()
                     .readers(1).readerCheckoutTimeout(Duration.ofSeconds(30)).build());
             MetricsListener.DatabaseGauges gauges = recording.gauges.get("readers.db");
 
@@ -222,7 +221,7 @@ class OperationsEventsTest {
         long usable = Files.getFileStore(dir).getUsableSpace();
         long reserve = usable + (1L << 30); // more than the volume has free: every turn refuses
         try (Lanes lanes = runtime(0)) {
-            LocalDatabase db = lanes.open(dir.resolve("full.db"),
+            Database db = lanes.open(dir.resolve("full.db"),
                     DatabaseOptions.builder().diskReserveBytes(reserve).build());
             MetricsListener.DatabaseGauges gauges = recording.gauges.get("full.db");
             assertThat(gauges.freeBytes()).as("before the first sample").isEqualTo(-1);
@@ -249,7 +248,7 @@ class OperationsEventsTest {
     @Test
     void eachSubscriberIsToldTheLagOfAChangeBeforeItsCallbackRuns() throws Exception {
         try (Lanes lanes = runtime(0)) {
-            LocalDatabase db = withTable(lanes, dir.resolve("changes.db"), DatabaseOptions.DEFAULTS);
+            Database db = withTable(lanes, dir.resolve("changes.db"), DatabaseOptions.DEFAULTS);
             List<Integer> lagsAtCallback = new CopyOnWriteArrayList<>();
             CountDownLatch told = new CountDownLatch(2);
             try (Subscription a = db.onChange(c -> {
@@ -277,7 +276,7 @@ class OperationsEventsTest {
             MetricsListener.PoolGauges pool = recording.pool.get();
             assertThat(pool.maxThreads()).isEqualTo(3);
             assertThat(pool.connectionBudget()).isEqualTo(5);
-            LocalDatabase db = withTable(lanes, dir.resolve("gauges.db"), DatabaseOptions.builder()
+            Database db = withTable(lanes, dir.resolve("gauges.db"), DatabaseOptions.builder()
                     .writeQueueCapacity(8).diskReserveBytes(1 << 20).build());
             assertThat(pool.openConnections()).isEqualTo(lanes.diagnostics().openConnections())
                     .isPositive();

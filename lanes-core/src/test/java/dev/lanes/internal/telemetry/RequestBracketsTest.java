@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.lanes.CancelledException;
 import dev.lanes.ClosedException;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.ErrorCode;
 import dev.lanes.Lanes;
@@ -67,13 +66,13 @@ class RequestBracketsTest {
         lanes.close();
     }
 
-    private LocalDatabase open(String name, DatabaseOptions options) {
-        LocalDatabase db = lanes.open(dir.resolve(name), options);
+    private Database open(String name, DatabaseOptions options) {
+        Database db = lanes.open(dir.resolve(name), options);
         db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
         return db;
     }
 
-    private LocalDatabase open(String name) {
+    private Database open(String name) {
         return open(name, DatabaseOptions.DEFAULTS);
     }
 
@@ -87,7 +86,7 @@ class RequestBracketsTest {
     }
 
     /** Holds the writer lane in a body until the returned latch is counted down. */
-    private static CountDownLatch block(LocalDatabase db) throws InterruptedException {
+    private static CountDownLatch block(Database db) throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         db.writeAsync(Recording.holding(running, release));
@@ -104,7 +103,7 @@ class RequestBracketsTest {
     @Test
     void aWriteIsBracketedOnItsCallersThreadAndCompletedBeforeTheCallerSeesItsOutcome()
             throws Exception {
-        LocalDatabase db = open("writes.db");
+        Database db = open("writes.db");
 
         assertThat(db.write(WriteOptions.builder().label("orders.insert").build(), insert("a")))
                 .isEqualTo(1);
@@ -157,7 +156,7 @@ class RequestBracketsTest {
     @Test
     void aGroupReportsItsSizeAndQueueWaitAndTheNeighboursReplayedAfterOneEndedItsTransaction()
             throws Exception {
-        LocalDatabase db = open("group.db");
+        Database db = open("group.db");
         db.execute("CREATE TABLE taken(k INTEGER PRIMARY KEY)");
         db.execute("INSERT INTO taken(k) VALUES (1)");
 
@@ -206,7 +205,7 @@ class RequestBracketsTest {
 
     @Test
     void refusalsAtAdmissionAreCompletedNotStartedOutsideAnyGroup() throws Exception {
-        LocalDatabase db = open("refusals.db", DatabaseOptions.builder().writeQueueCapacity(1)
+        Database db = open("refusals.db", DatabaseOptions.builder().writeQueueCapacity(1)
                 .writeQueueTimeout(Duration.ZERO)
                 .build());
         CountDownLatch release = block(db);
@@ -234,7 +233,7 @@ class RequestBracketsTest {
 
     @Test
     void writesDrainedByShutdownNowAreCompletedNotStartedOnce() throws Exception {
-        LocalDatabase db = open("drained.db");
+        Database db = open("drained.db");
         CountDownLatch release = block(db);
         List<CompletableFuture<Integer>> queued = new ArrayList<>();
         List<Token> tokens = new ArrayList<>();
@@ -261,7 +260,7 @@ class RequestBracketsTest {
 
     @Test
     void aWriteCancelledWhileQueuedIsCompletedWhenTheQueueDropsIt() throws Exception {
-        LocalDatabase db = open("cancelled.db");
+        Database db = open("cancelled.db");
         CountDownLatch release = block(db);
         CompletableFuture<Integer> cancelled = db.writeAsync(insert("cancelled"));
         Token token = recording.lastStartedHere().token();
@@ -286,7 +285,7 @@ class RequestBracketsTest {
 
     @Test
     void anInteractiveTransactionIsOneRequestFromBeginToItsEnd() {
-        LocalDatabase db = open("tx.db");
+        Database db = open("tx.db");
         int before = recording.started.size();
 
         try (Transaction tx = db.begin()) {
@@ -336,7 +335,7 @@ class RequestBracketsTest {
 
     @Test
     void aCommitThatMayHavePersistedIsCompletedUnknown() {
-        LocalDatabase db = open("lost.db");
+        Database db = open("lost.db");
         ((DatabaseImpl) db).faults(new FaultInjector() {
             @Override
             public void before(Point point) {}
@@ -365,7 +364,7 @@ class RequestBracketsTest {
 
     @Test
     void readsAreBracketedAsSucceededOrFailedBeforeTheCallerSeesThem() throws Exception {
-        LocalDatabase db = open("reads.db");
+        Database db = open("reads.db");
         db.execute("INSERT INTO t(v) VALUES ('x')");
 
         assertThat(db.query("SELECT v FROM t").get(0).getString("v")).isEqualTo("x");

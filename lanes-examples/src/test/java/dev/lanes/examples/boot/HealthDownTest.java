@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lanes.Database;
 import dev.lanes.IdentityMismatchException;
-import dev.lanes.LocalDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -62,7 +61,7 @@ class HealthDownTest {
             s.execute("PRAGMA journal_mode=WAL");
             s.execute("CREATE TABLE counter(name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
         }
-        ((LocalDatabase) db).maintenance(c -> {
+        db.maintenance(c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
             }
@@ -70,7 +69,7 @@ class HealthDownTest {
         });
         Files.move(impostor, db.path(), StandardCopyOption.REPLACE_EXISTING,
                 StandardCopyOption.ATOMIC_MOVE);
-        assertThatThrownBy(() -> ((LocalDatabase) db).backup(DATA.resolve("copy.db")))
+        assertThatThrownBy(() -> db.backup(DATA.resolve("copy.db")))
                 .isInstanceOf(IdentityMismatchException.class);
 
         Http.Answer down = http.get("/actuator/health");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lanes.CapacityFloorException;
 import dev.lanes.Database;
-import dev.lanes.LocalDatabase;
 import dev.lanes.DatabaseState;
 import dev.lanes.IdentityMismatchException;
 import dev.lanes.LanesException;
@@ -103,7 +102,7 @@ class LanesActuatorTest {
             db.execute("CREATE TABLE t(v TEXT)");
             swapUnderneath(db, dir.resolve("impostor.db"));
             // a backup opens a connection of its own: it finds another file at the path
-            assertThatThrownBy(() -> ((LocalDatabase) db).backup(dir.resolve("copy.db")))
+            assertThatThrownBy(() -> db.backup(dir.resolve("copy.db")))
                     .isInstanceOf(IdentityMismatchException.class);
             assertThat(db.state()).isEqualTo(DatabaseState.DEAD);
 
@@ -318,7 +317,7 @@ class LanesActuatorTest {
 
     /** Leaves a transaction open in a top-level request: the writer cannot vouch for it. */
     private static void poison(Database db) {
-        assertThatThrownBy(() -> ((LocalDatabase) db).maintenance(c -> {
+        assertThatThrownBy(() -> db.maintenance(c -> {
             try (Statement begin = c.unwrap(SQLiteConnection.class).createStatement()) {
                 begin.execute("BEGIN");
             }
@@ -428,7 +427,7 @@ class LanesActuatorTest {
             s.execute("PRAGMA journal_mode=WAL");
             s.execute("CREATE TABLE t(v TEXT)");
         }
-        ((LocalDatabase) db).maintenance(c -> {
+        db.maintenance(c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
             }
