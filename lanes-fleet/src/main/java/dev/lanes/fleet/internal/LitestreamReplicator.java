@@ -1,7 +1,9 @@
 package dev.lanes.fleet.internal;
 
 import dev.lanes.fleet.ObjectStore;
+import java.io.IOException;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -220,7 +222,8 @@ public final class LitestreamReplicator implements Replicator {
                 shadow = null;
             }
             if (shadow == null && p.syncs() >= syncsAtCall + 2) {
-                shadow = new long[] {p.shadowIndex(), p.shadowSize()};
+                long end = shadowEnd(db, p.shadowIndex());
+                shadow = end < 0 ? null : new long[] {p.shadowIndex(), end};
             }
             if (shadow != null && p.replicaCovers(shadow[0], shadow[1])) {
                 return true;
@@ -228,6 +231,24 @@ public final class LitestreamReplicator implements Replicator {
             LockSupport.parkNanos(POLL_NANOS);
         }
         return false;
+    }
+
+    /**
+     * Where shadow WAL file {@code index} of {@code db} ends, or -1 while that cannot be read.
+     * Litestream's shadow size metric is the sum over the shadow files still on disk, and it keeps
+     * the file before the replica's, so after the WAL starts over it exceeds any offset in the
+     * current file: the current file's own size is what the replica's offset is compared with
+     * (read after the metric, it may include later frames, never fewer).
+     */
+    static long shadowEnd(Path db, long index) {
+        Path meta = db.resolveSibling("." + db.getFileName() + "-litestream");
+        try {
+            String generation = Files.readString(meta.resolve("generation")).trim();
+            return Files.size(meta.resolve("generations").resolve(generation).resolve("wal")
+                    .resolve(String.format("%08x.wal", index)));
+        } catch (IOException e) {
+            return -1; // a new generation or a file cleaned meanwhile: the next scrape tells
+        }
     }
 
     @Override
@@ -251,7 +272,7 @@ public final class LitestreamReplicator implements Replicator {
             for (Path db : replicated.values()) {
                 LitestreamMetrics.Position p = m.of(db.toString());
                 if (p != null && p.replicaIndex() == p.shadowIndex()) {
-                    lag += Math.max(0, p.shadowSize() - p.replicaOffset());
+                    lag += Math.max(0, shadowEnd(db, p.shadowIndex()) - p.replicaOffset());
                 }
             }
         }
