@@ -56,12 +56,14 @@ final class TenantMover {
         long token = slot.token();
         long started = System.nanoTime();
         slot.db().close(); // accepted writes commit; later ones on this handle are refused
+        long closed = System.nanoTime();
         if (!replicator.awaitCaughtUp(tenant, slot.fence().lastChange(), CATCH_UP)) {
             log.warn("fleet {}: tenant {}'s replica did not catch up within {}; it stays here",
                     ownership.nodeId(), tenant, CATCH_UP);
             reopen(slot);
             return false;
         }
+        long caughtUp = System.nanoTime();
         ReplicaRecord clean = new ReplicaRecord(token, true, ownership.nodeId());
         files.markReleased(tenant, token);
         boolean done;
@@ -84,10 +86,12 @@ final class TenantMover {
             finish(slot, false); // the key is not this epoch's any more
             return false;
         }
+        long passed = System.nanoTime();
         finish(slot, true);
-        log.info("fleet {}: tenant {} epoch {} {} in {} ms", ownership.nodeId(), tenant, token,
-                to == null ? "released" : "handed to " + to.id(),
-                (System.nanoTime() - started) / 1_000_000);
+        log.info("fleet {}: tenant {} epoch {} {} (close {} ms, replica caught up {} ms, etcd {}"
+                + " ms)", ownership.nodeId(), tenant, token,
+                to == null ? "released" : "handed to " + to.id(), (closed - started) / 1_000_000,
+                (caughtUp - closed) / 1_000_000, (passed - caughtUp) / 1_000_000);
         return true;
     }
 
