@@ -8,7 +8,10 @@ import java.util.Map;
  * by database: how many syncs (WAL to shadow WAL) ran, where the shadow WAL ends, and where the
  * replica's copy of it ends. Litestream's shadow WAL copies the database's WAL frame for frame,
  * and a new shadow index starts when the WAL starts over, so a replica position at or past the
- * shadow's end means the store holds every frame Litestream had seen then.
+ * end of the shadow's current file means the store holds every frame Litestream had seen then.
+ * The shadow size Litestream reports is the sum over the shadow files it still keeps (the one
+ * before the replica's stays), not the current file's end: see {@link
+ * LitestreamReplicator#shadowEnd}.
  */
 public final class LitestreamMetrics {
     /** Litestream's positions for one database. */

@@ -1,7 +1,9 @@
 package dev.lanes.fleet.internal;
 
 import dev.lanes.fleet.ObjectStore;
+import java.io.IOException;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,15 +26,16 @@ import org.slf4j.LoggerFactory;
  * LitestreamShard}s (by tenant hash), each one {@code litestream replicate} process with a
  * managed configuration. A change of a shard's set restarts only that shard, and changes that
  * arrive together are applied in one restart per shard: {@code debounce} after the first change
- * marked it, or, while tenants {@linkplain #expect expected} on the shard are still being
- * acquired (a failover's), once they all are, but at most {@code hold} after that first change.
- * Shards restart in parallel: each waits for its Litestream to ship and exit.
+ * marked it, or, when tenants {@linkplain #expect expected} on the shard were being acquired (a
+ * failover's, a move's), as soon as they all are, but at most {@code hold} after that first
+ * change. Shards restart in parallel: each waits for its Litestream to ship and exit.
  *
  * <p>Where a commit is: Litestream's metrics endpoint reports per database the number of syncs
  * (each copies new WAL frames into the shadow WAL), the shadow WAL's position and the replica's.
  * {@link #awaitCaughtUp} waits for two syncs to finish after the call (the second started after
- * it, so it saw every frame committed before it), takes the shadow's position then, and waits for
- * the replica to reach it. A clean stop, after the database's last change, of a process that
+ * it, so it saw every frame committed before it), or for one when the process was launched after
+ * the last change (a new epoch's first confirmation), takes the shadow's position then (the end
+ * of its current file, {@link #shadowEnd}), and waits for the replica to reach it. A clean stop, after the database's last change, of a process that
  * replicated the tenant to the same place needs none of that: Litestream ships what it has when
  * it exits on SIGTERM, and a restarted Litestream reports no replica position for a database
  * nothing has written since (so that is not waited for). A process that never had the tenant
@@ -120,7 +123,7 @@ public final class LitestreamReplicator implements Replicator {
             if (ended.compareAndSet(false, true)
                     && expected.computeIfPresent(shard, (s, c) -> c == 1 ? null : c - 1) == null
                     && dirty.containsKey(shard)) {
-                later(shard, 0); // the last one expected came
+                later(shard, 0, true); // the last one expected came: no need to gather more
             }
         };
     }
@@ -144,31 +147,35 @@ public final class LitestreamReplicator implements Replicator {
 
     private void markDirty(LitestreamShard shard) {
         if (dirty.putIfAbsent(shard, System.nanoTime()) == null) {
-            later(shard, debounce.toMillis());
+            later(shard, debounce.toMillis(), false);
         }
     }
 
-    private void later(LitestreamShard shard, long millis) {
+    private void later(LitestreamShard shard, long millis, boolean gathered) {
         try {
-            applier.schedule(() -> applyWhenDue(shard), millis, TimeUnit.MILLISECONDS);
+            applier.schedule(() -> applyWhenDue(shard, gathered), millis,
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // closed: every shard stops
         }
     }
 
-    /** Restarts a changed shard, unless tenants expected there may still come within the hold. */
-    private void applyWhenDue(LitestreamShard shard) {
+    /**
+     * Restarts a changed shard, unless tenants expected there may still come within the hold, or,
+     * unless {@code gathered} (the tenants expected all came), the debounce has not passed.
+     */
+    private void applyWhenDue(LitestreamShard shard, boolean gathered) {
         Long since = dirty.get(shard);
         if (since == null) {
             return; // applied already
         }
         long waited = System.nanoTime() - since;
-        if (waited < debounce.toNanos()) {
-            later(shard, Math.max(1, (debounce.toNanos() - waited) / 1_000_000));
+        if (!gathered && waited < debounce.toNanos()) {
+            later(shard, Math.max(1, (debounce.toNanos() - waited) / 1_000_000), false);
             return;
         }
         if (expected.containsKey(shard) && waited < hold.toNanos()) {
-            later(shard, debounce.toMillis());
+            later(shard, debounce.toMillis(), false);
             return;
         }
         dirty.remove(shard);
@@ -196,7 +203,7 @@ public final class LitestreamReplicator implements Replicator {
         }
         long deadline = System.nanoTime() + bound.toNanos();
         long starts = -1;
-        long syncsAtCall = -1;
+        long syncsNeeded = -1;
         long[] shadow = null;
         while (System.nanoTime() - deadline < 0) {
             if (Thread.interrupted()) {
@@ -207,20 +214,21 @@ public final class LitestreamReplicator implements Replicator {
                     && entry.equals(stop.replicated().get(tenant))) {
                 return true; // a clean stop, after the last change, of a process that had it
             }
-            long s = shard.starts();
+            LitestreamShard.Run run = shard.run();
             LitestreamMetrics m = dirty.containsKey(shard) ? null : shard.scrape();
             LitestreamMetrics.Position p = m == null ? null : m.of(key);
-            if (p == null || s != shard.starts()) {
+            if (p == null || run.count() != shard.run().count()) {
                 LockSupport.parkNanos(POLL_NANOS);
                 continue;
             }
-            if (s != starts) { // a new process: its syncs count from its start
-                starts = s;
-                syncsAtCall = p.syncs();
+            if (run.count() != starts) { // a new process: its syncs count from its start
+                starts = run.count();
+                syncsNeeded = syncsNeeded(run, p, lastChange);
                 shadow = null;
             }
-            if (shadow == null && p.syncs() >= syncsAtCall + 2) {
-                shadow = new long[] {p.shadowIndex(), p.shadowSize()};
+            if (shadow == null && p.syncs() >= syncsNeeded) {
+                long end = shadowEnd(db, p.shadowIndex());
+                shadow = end < 0 ? null : new long[] {p.shadowIndex(), end};
             }
             if (shadow != null && p.replicaCovers(shadow[0], shadow[1])) {
                 return true;
@@ -230,9 +238,43 @@ public final class LitestreamReplicator implements Replicator {
         return false;
     }
 
+    /**
+     * How many syncs of the process must have ended before its shadow holds every commit made
+     * up to {@code lastChange}: any one, when it was launched after that (all its syncs read the
+     * WAL later); else two more than now (a sync under way now may have read the WAL before the
+     * last commit, the one after it started later).
+     */
+    private static long syncsNeeded(LitestreamShard.Run run, LitestreamMetrics.Position now,
+            long lastChange) {
+        return run.launched() - lastChange > 0 ? 1 : now.syncs() + 2;
+    }
+
+    /**
+     * Where shadow WAL file {@code index} of {@code db} ends, or -1 while that cannot be read.
+     * Litestream's shadow size metric is the sum over the shadow files still on disk, and it keeps
+     * the file before the replica's, so after the WAL starts over it exceeds any offset in the
+     * current file: the current file's own size is what the replica's offset is compared with
+     * (read after the metric, it may include later frames, never fewer).
+     */
+    static long shadowEnd(Path db, long index) {
+        Path meta = db.resolveSibling("." + db.getFileName() + "-litestream");
+        try {
+            String generation = Files.readString(meta.resolve("generation")).trim();
+            return Files.size(meta.resolve("generations").resolve(generation).resolve("wal")
+                    .resolve(String.format("%08x.wal", index)));
+        } catch (IOException e) {
+            return -1; // a new generation or a file cleaned meanwhile: the next scrape tells
+        }
+    }
+
     @Override
     public boolean restore(String tenant, long epoch, Path target) {
         return restore.restore(tenant, epoch, target);
+    }
+
+    @Override
+    public java.util.Optional<PreparedCopy> prepare(String tenant, long epoch, Path target) {
+        return restore.prepare(tenant, epoch, target);
     }
 
     @Override
@@ -251,7 +293,7 @@ public final class LitestreamReplicator implements Replicator {
             for (Path db : replicated.values()) {
                 LitestreamMetrics.Position p = m.of(db.toString());
                 if (p != null && p.replicaIndex() == p.shadowIndex()) {
-                    lag += Math.max(0, p.shadowSize() - p.replicaOffset());
+                    lag += Math.max(0, shadowEnd(db, p.shadowIndex()) - p.replicaOffset());
                 }
             }
         }

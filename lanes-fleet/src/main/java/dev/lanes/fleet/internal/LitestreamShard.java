@@ -58,7 +58,7 @@ final class LitestreamShard implements AutoCloseable {
     private final Map<String, Entry> tenants = new TreeMap<>();
     private Process process;
     private volatile int port;
-    private volatile long starts;
+    private volatile Run run = new Run(0, 0);
     /** What the current process replicates: the set it was started with. */
     private Map<String, Entry> running = Map.of();
     /** The last stop that ended in a clean exit, or null. */
@@ -110,9 +110,16 @@ final class LitestreamShard implements AutoCloseable {
         }
     }
 
-    /** How many times a process started: a waiter that saw another count saw another process. */
-    long starts() {
-        return starts;
+    /**
+     * A process start: how many there were (a waiter that saw another count saw another process)
+     * and when ({@link System#nanoTime()}) this one was launched. Every sync of a process reads
+     * the WAL after its launch, so it sees each commit that ended before it.
+     */
+    record Run(long count, long launched) {}
+
+    /** The current (or last) process start. */
+    Run run() {
+        return run;
     }
 
     /** The last stop that ended in a clean exit, or null. */
@@ -146,7 +153,7 @@ final class LitestreamShard implements AutoCloseable {
                     .start();
             port = p;
             running = Map.copyOf(tenants);
-            starts++;
+            run = new Run(run.count() + 1, stopped);
             log.info("fleet: Litestream {} started for {} tenants ({} ms to stop the previous"
                     + " process, {} ms to start)", name, tenants.size(),
                     (stopped - asked) / 1_000_000, (System.nanoTime() - stopped) / 1_000_000);
