@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,22 +16,16 @@ import org.slf4j.LoggerFactory;
  * The target's side of a planned move announced to this node ({@link Ownership#announceMove}):
  * restores the tenant's current epoch into a copy of its own while the old owner still serves,
  * then says so; when the tenant is handed over, {@link #take} gives the copy to the acquisition,
- * which applies only the tail shipped since ({@link PreparedCopy#catchUp}); a preparation still
- * waiting for one of its two threads then is called off (a full restore is no slower). A copy
- * whose move did not happen stays beside the copies until the tenant's next move here replaces
- * it.
+ * which applies only the tail shipped since ({@link PreparedCopy#catchUp}). A copy whose move
+ * did not happen stays beside the copies until the tenant's next move here replaces it.
  *
  * <p>Thread-safety: thread-safe; preparations run on daemon threads that end when idle.
  */
 final class MovePreparer {
     private static final Logger log = LoggerFactory.getLogger(MovePreparer.class);
 
-    /**
-     * A copy being readied: the epoch it restores, whether its restore began (or was called
-     * off), and the copy (empty when none came).
-     */
-    private record Preparation(long epoch, AtomicBoolean begun,
-            CompletableFuture<Optional<PreparedCopy>> copy) {}
+    /** A copy being readied: the epoch it restores, and the copy (empty when none came). */
+    private record Preparation(long epoch, CompletableFuture<Optional<PreparedCopy>> copy) {}
 
     private final Ownership ownership;
     private final Replicator replicator;
@@ -54,23 +47,17 @@ final class MovePreparer {
     }
 
     private void announced(String tenant, long epoch) {
-        Preparation mine = new Preparation(epoch, new AtomicBoolean(),
-                new CompletableFuture<>());
+        CompletableFuture<Optional<PreparedCopy>> copy = new CompletableFuture<>();
+        Preparation mine = new Preparation(epoch, copy);
         Preparation now = preparations.compute(tenant, (t, p) -> p != null
                 && (p.epoch() == epoch || !p.copy().isDone()) ? p : mine);
-        if (now == mine) {
-            threads.execute(() -> prepare(tenant, mine));
-        } else if (now.copy().isDone()) { // readied for this epoch before: say so again
-            threads.execute(() -> readied(tenant, epoch));
-        } // else one under way says so when done
+        if (now == mine) { // else one is under way, or done for this epoch
+            threads.execute(() -> prepare(tenant, epoch, copy));
+        }
     }
 
-    private void prepare(String tenant, Preparation preparation) {
-        if (!preparation.begun().compareAndSet(false, true)) {
-            return; // called off: the tenant came before its turn
-        }
-        long epoch = preparation.epoch();
-        CompletableFuture<Optional<PreparedCopy>> copy = preparation.copy();
+    private void prepare(String tenant, long epoch,
+            CompletableFuture<Optional<PreparedCopy>> copy) {
         long started = System.nanoTime();
         try {
             copy.complete(replicator.prepare(tenant, epoch, files.preparedTarget(tenant)));
@@ -82,10 +69,6 @@ final class MovePreparer {
                     e.toString());
             copy.complete(Optional.empty());
         }
-        readied(tenant, epoch);
-    }
-
-    private void readied(String tenant, long epoch) {
         try {
             ownership.markReadied(tenant, epoch);
         } catch (RuntimeException e) {
@@ -97,12 +80,11 @@ final class MovePreparer {
     /**
      * The copy readied of the tenant's epoch {@code epoch}, brought up to its replica's end and
      * moved to {@code target}, or null when there is none (or it does not continue): the caller
-     * restores in full. Waits for a preparation under way; one still waiting for a thread is
-     * called off.
+     * restores in full. Waits for a preparation still under way.
      */
     Path take(String tenant, long epoch, Path target) {
         Preparation p = preparations.remove(tenant);
-        if (p == null || p.begun().compareAndSet(false, true)) {
+        if (p == null) {
             return null;
         }
         PreparedCopy copy = p.copy().join().orElse(null);
