@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lanes.Database;
 import dev.lanes.fleet.internal.LitestreamLayout;
 import dev.lanes.fleet.internal.LitestreamReplicator;
-import dev.lanes.fleet.internal.PreparedCopy;
 import dev.lanes.fleet.internal.ReplicaCorruptException;
 import dev.lanes.fleet.internal.ReplicaRestore;
 import dev.lanes.fleet.internal.S3Client;
@@ -119,36 +118,6 @@ class ReplicaRestoreTest {
         Path copy = dir.resolve(file);
         assertThat(restore.restore(tenant, epoch, copy)).isTrue();
         return rows(copy, "SELECT id FROM t ORDER BY id");
-    }
-
-    @Test
-    void aCopyPreparedEarlierCatchesUpToTheSameDatabaseAsAWholeRestore() throws Exception {
-        Path source = dir.resolve("tail.db");
-        Path early = dir.resolve("tail-early.db");
-        PreparedCopy copy;
-        try (LitestreamReplicator replicator = replicator("tail");
-                Connection c = open(source)) {
-            firstSnapshot(replicator, c, "tail", source, 2);
-            write(c, 100, 5, 16);
-            awaitShipped(replicator, "tail");
-            copy = restore.prepare("tail", 2, early).orElseThrow();
-            assertThat(copy.catchUp()).as("segments new since the copy").contains(0);
-            for (int round = 1; round <= 3; round++) { // more segments of the same WAL index
-                write(c, 200 + round * 10, 5, 16);
-                awaitShipped(replicator, "tail");
-            }
-            write(c, 1_000, 1_500, 4_000); // the WAL starts over: a new index
-            awaitShipped(replicator, "tail");
-            write(c, 5_000, 5, 16);
-            awaitShipped(replicator, "tail");
-        }
-        assertThat(copy.catchUp()).hasValueSatisfying(n -> assertThat(n).isPositive());
-        Path whole = dir.resolve("tail-whole.db");
-        assertThat(restore.restore("tail", 2, whole)).isTrue();
-        assertThat(integrity(early)).isEqualTo("ok");
-        assertThat(rows(early, "SELECT id FROM t ORDER BY id")).isEqualTo(
-                rows(source, "SELECT id FROM t ORDER BY id"));
-        assertThat(Files.mismatch(early, whole)).as("byte for byte").isEqualTo(-1);
     }
 
     @Test

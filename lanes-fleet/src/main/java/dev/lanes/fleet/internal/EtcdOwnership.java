@@ -39,10 +39,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code nodes/<id>}: the node's address, attached to its lease;
  *   <li>{@code owners/<tenant>}: the owning node's id, attached to the owner's lease; its
  *       modification revision is the fencing token;
- *   <li>{@code replicas/<tenant>}: the {@link ReplicaRecord}, without a lease;
- *   <li>{@code moves/<tenant>}: a planned move announced ({@code <target> <epoch>}, then
- *       {@code <target> <epoch> done} once the target readied its copy), on the old owner's
- *       lease.
+ *   <li>{@code replicas/<tenant>}: the {@link ReplicaRecord}, without a lease.
  * </ul>
  *
  * <p>The lease is kept alive by one thread that sends a keep-alive every quarter of the TTL
@@ -69,7 +66,6 @@ public final class EtcdOwnership implements Ownership {
     private final ScheduledExecutorService keeper;
     private volatile LeaseHandle lease = new LeaseHandle(0, new LeaseClock(0));
     private volatile Listener listener;
-    private volatile java.util.function.BiConsumer<String, Long> moves;
     private volatile Watch.Watcher watcher;
     private volatile boolean closed;
 
@@ -263,12 +259,6 @@ public final class EtcdOwnership implements Ownership {
             if (notify) {
                 listener.nodesChanged(liveNodes());
             }
-        } else if (rest.startsWith("moves/") && notify) {
-            String[] move = text(kvp.getValue()).split(" ");
-            var handler = moves;
-            if (move.length == 2 && move[0].equals(nodeId) && handler != null) {
-                handler.accept(rest.substring("moves/".length()), Long.parseLong(move[1]));
-            }
         }
     }
 
@@ -382,45 +372,6 @@ public final class EtcdOwnership implements Ownership {
             }
             throw e;
         }
-    }
-
-    @Override
-    public void announceMove(String tenant, long token, String to) {
-        call(kv.put(bytes(prefix + "moves/" + tenant), bytes(to + " " + token),
-                PutOption.builder().withLeaseId(lease.id()).build()));
-    }
-
-    @Override
-    public boolean moveReadied(String tenant, long token) {
-        GetResponse r = call(kv.get(bytes(prefix + "moves/" + tenant)));
-        return !r.getKvs().isEmpty()
-                && text(r.getKvs().get(0).getValue()).endsWith(" " + token + " done");
-    }
-
-    @Override
-    public void endMove(String tenant) {
-        call(kv.delete(bytes(prefix + "moves/" + tenant)));
-    }
-
-    @Override
-    public void markReadied(String tenant, long token) {
-        ByteSequence key = bytes(prefix + "moves/" + tenant);
-        GetResponse r = call(kv.get(key));
-        if (r.getKvs().isEmpty()
-                || !text(r.getKvs().get(0).getValue()).equals(nodeId + " " + token)) {
-            return; // the announcement ended meanwhile
-        }
-        KeyValue announced = r.getKvs().get(0);
-        call(kv.txn()
-                .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(announced.getModRevision())))
-                .Then(Op.put(key, bytes(nodeId + " " + token + " done"),
-                        PutOption.builder().withLeaseId(announced.getLease()).build()))
-                .commit());
-    }
-
-    @Override
-    public void onMoveAnnounced(java.util.function.BiConsumer<String, Long> handler) {
-        this.moves = handler;
     }
 
     @Override

@@ -273,11 +273,6 @@ public final class LitestreamReplicator implements Replicator {
     }
 
     @Override
-    public java.util.Optional<PreparedCopy> prepare(String tenant, long epoch, Path target) {
-        return restore.prepare(tenant, epoch, target);
-    }
-
-    @Override
     public void recorded(String tenant, long epoch) {
         cleanup.olderThan(tenant, epoch);
     }

@@ -29,33 +29,6 @@ public interface Ownership extends AutoCloseable {
      */
     record Claim(boolean won, OwnerRecord owner, ReplicaRecord replica, LeaseHandle lease) {}
 
-    /**
-     * Announces, for as long as this node's lease lasts or until {@link #endMove}, that the
-     * tenant's epoch {@code token} is about to move to node {@code to}, which may ready a copy.
-     */
-    default void announceMove(String tenant, long token, String to) {
-    }
-
-    /** Whether the target of the announced move said it is done readying its copy. */
-    default boolean moveReadied(String tenant, long token) {
-        return false;
-    }
-
-    /** Ends this node's announcement of a move of the tenant. */
-    default void endMove(String tenant) {
-    }
-
-    /** Says, as the target of an announced move, that readying its copy is done. */
-    default void markReadied(String tenant, long token) {
-    }
-
-    /**
-     * Where the moves announced to this node go: the tenant and the epoch announced, on the
-     * watch's thread.
-     */
-    default void onMoveAnnounced(java.util.function.BiConsumer<String, Long> handler) {
-    }
-
     /** Grants the lease, registers the node, loads and watches the map, keeps the lease alive. */
     void start(Listener listener);
 

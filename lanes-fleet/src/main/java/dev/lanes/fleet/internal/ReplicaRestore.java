@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -96,28 +95,18 @@ public final class ReplicaRestore {
      * @throws UncheckedIOException when the store or the disk failed
      */
     public boolean restore(String tenant, long epoch, Path target) {
-        return prepare(tenant, epoch, target).isPresent();
-    }
-
-    /**
-     * Restores the tenant's epoch into {@code target} (which must not exist), as {@link #restore}
-     * does, and keeps what of the replica the copy holds, so that {@link PreparedCopy#catchUp}
-     * can later apply only what was shipped since.
-     *
-     * @return empty when the store holds no snapshot of that epoch
-     */
-    public Optional<PreparedCopy> prepare(String tenant, long epoch, Path target) {
         String key = tenant + "/" + epoch;
         restoring.add(key);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
-            var plan = plan(tenant, epoch);
+            String path = tenantPrefix(tenant) + epoch + "/";
+            var plan = new LitestreamLayout(path, s3.list(path)).plan();
             if (plan.isEmpty()) {
-                return Optional.empty();
+                return false;
             }
-            PreparedCopy.Applied applied = build(plan.get(), tmp);
+            build(plan.get(), tmp);
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            return Optional.of(new PreparedCopy(this, tenant, epoch, target, applied));
+            return true;
         } catch (IOException e) {
             throw new UncheckedIOException("restoring tenant " + tenant + " epoch " + epoch, e);
         } catch (InterruptedException e) {
@@ -129,14 +118,7 @@ public final class ReplicaRestore {
         }
     }
 
-    /** What restoring the tenant's epoch would read now, or empty when it has no snapshot. */
-    Optional<LitestreamLayout.Plan> plan(String tenant, long epoch)
-            throws IOException, InterruptedException {
-        String path = tenantPrefix(tenant) + epoch + "/";
-        return new LitestreamLayout(path, s3.list(path)).plan();
-    }
-
-    private PreparedCopy.Applied build(LitestreamLayout.Plan plan, Path tmp)
+    private void build(LitestreamLayout.Plan plan, Path tmp)
             throws IOException, InterruptedException {
         List<String> keys = new ArrayList<>();
         keys.add(plan.snapshotKey());
@@ -145,36 +127,23 @@ public final class ReplicaRestore {
         byte[] snapshot = parts.get(0);
         int pageSize = SqliteFiles.checkDatabase(snapshot, plan.snapshotKey());
         Files.write(tmp, snapshot);
-        PreparedCopy.Applied applied = new PreparedCopy.Applied(plan.generation(),
-                plan.snapshotKey(), pageSize);
         int next = 1;
+        Path wal = tmp.resolveSibling(tmp.getFileName() + "-wal");
         for (LitestreamLayout.WalIndex index : plan.wal()) {
             ByteArrayOutputStream joined = new ByteArrayOutputStream();
             for (int i = 0; i < index.keys().size(); i++) {
                 joined.writeBytes(parts.get(next++));
             }
-            applyWal(tmp, joined.toByteArray(), applied, index.index());
-            applied.index(index.index(), index.keys(), joined.toByteArray());
+            byte[] image = joined.toByteArray();
+            SqliteFiles.checkWal(image, pageSize, "generation " + plan.generation()
+                    + " WAL index " + index.index());
+            Files.write(wal, image);
+            checkpoint(tmp, index.index());
         }
-        return applied;
-    }
-
-    /**
-     * Checks a whole WAL index's image, puts it beside {@code db} and has SQLite checkpoint it
-     * in. An image that repeats frames the database already holds (its index was applied in
-     * part before) gives the same database as applying it whole once: each page it holds ends as
-     * its last committed frame of that page, and the last commit sets the database's size.
-     */
-    static void applyWal(Path db, byte[] image, PreparedCopy.Applied applied, int index)
-            throws IOException {
-        SqliteFiles.checkWal(image, applied.pageSize(), "generation " + applied.generation()
-                + " WAL index " + index);
-        Files.write(db.resolveSibling(db.getFileName() + "-wal"), image);
-        checkpoint(db, index);
     }
 
     /** Downloads and decompresses the objects, {@link #WINDOW} at a time, in their order. */
-    List<byte[]> download(List<String> keys) throws IOException, InterruptedException {
+    private List<byte[]> download(List<String> keys) throws IOException, InterruptedException {
         List<byte[]> out = new ArrayList<>(keys.size());
         for (int from = 0; from < keys.size(); from += WINDOW) {
             List<CompletableFuture<byte[]>> window = new ArrayList<>();

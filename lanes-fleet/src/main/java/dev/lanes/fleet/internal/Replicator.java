@@ -48,16 +48,6 @@ public interface Replicator extends AutoCloseable {
     boolean restore(String tenant, long epoch, Path target);
 
     /**
-     * Restores the tenant's epoch {@code epoch} into {@code target} as {@link #restore} does,
-     * keeping what of the replica it holds so that only what is shipped later need be applied.
-     *
-     * @return empty if the store holds no replica of that epoch, or this replicator cannot
-     */
-    default java.util.Optional<PreparedCopy> prepare(String tenant, long epoch, Path target) {
-        return java.util.Optional.empty();
-    }
-
-    /**
      * Says that the tenant's epoch {@code epoch} is recorded as its replica: older epochs' replicas
      * are never restored from again, and may go.
      */

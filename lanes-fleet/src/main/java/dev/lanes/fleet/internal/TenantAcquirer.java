@@ -13,9 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes a tenant for this node: claims its owner key (or receives it from a hand-over), makes
- * the local copy current (kept when released cleanly at the epoch etcd records, else the copy
- * readied for a planned move brought up to that epoch's replica's end ({@link MovePreparer}),
- * else restored from that epoch's replica, else a new empty database), opens it behind the epoch's fence,
+ * the local copy current (kept when released cleanly at the epoch etcd records, else restored
+ * from that epoch's replica, else a new empty database), opens it behind the epoch's fence,
  * starts replicating it to the new epoch's prefix, and records that epoch in etcd once the
  * replica holds it. A failure gives the owner key back (unless another node already has it).
  *
@@ -45,7 +44,6 @@ final class TenantAcquirer {
     private final Map<String, TenantSlot> slots;
     private final FleetEvents events;
     private final java.util.function.Consumer<TenantSlot> lapsed;
-    private final MovePreparer preparer;
 
     TenantAcquirer(FleetSettings settings, Ownership ownership, Replicator replicator,
             TenantFiles files, Map<String, TenantSlot> slots, FleetEvents events,
@@ -57,7 +55,6 @@ final class TenantAcquirer {
         this.slots = slots;
         this.events = events;
         this.lapsed = lapsed;
-        this.preparer = new MovePreparer(ownership, replicator, files);
     }
 
     /**
@@ -184,8 +181,7 @@ final class TenantAcquirer {
         }
         Path target = files.restoreTarget(tenant);
         long started = System.nanoTime();
-        if (preparer.take(tenant, replica.epoch(), target) == null // readied for a move
-                && !replicator.restore(tenant, replica.epoch(), target)) {
+        if (!replicator.restore(tenant, replica.epoch(), target)) {
             throw new IllegalStateException("tenant " + tenant + ": etcd names epoch "
                     + replica.epoch() + " as its replica, but the object store holds none");
         }

@@ -91,18 +91,9 @@ public final class TenantFiles {
 
     /** A fresh path beside the copies for a restore to write to. */
     public Path restoreTarget(String tenant) {
-        return fresh(tenant + ".restoring");
-    }
-
-    /** A fresh path beside the copies for a copy readied ahead of a planned move. */
-    public Path preparedTarget(String tenant) {
-        return fresh(tenant + ".prepared");
-    }
-
-    private Path fresh(String name) {
         try {
             Files.createDirectories(dir);
-            Path target = dir.resolve(name);
+            Path target = dir.resolve(tenant + ".restoring");
             for (String suffix : new String[] {"", "-wal", "-shm", ".tmp", ".tmp-wal", ".tmp-shm"}) {
                 Files.deleteIfExists(target.resolveSibling(target.getFileName() + suffix));
             }

@@ -5,17 +5,12 @@ import dev.lanes.Database;
 import dev.lanes.fleet.OwnershipChange;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Gives a tenant up cleanly: a planned move to another node, or a release when no node is left
- * to take it. A move is first announced to its target, which restores this epoch into a copy
- * of its own while the tenant still serves here (see {@link MovePreparer}; waited for at most
- * {@link #READY}), so that after the hand-over it applies only the tail. The slot turns {@code
- * MOVING} (requests for the tenant wait, see {@link
+ * to take it. The slot turns {@code MOVING} (requests for the tenant wait, see {@link
  * FleetRuntime#database}), the database closes (its accepted writes commit first), the replica
  * catches up with everything committed, and one etcd transaction passes the owner key to the
  * new node (or deletes it) and records this epoch as the clean, latest replica. The new owner
@@ -30,9 +25,6 @@ import org.slf4j.LoggerFactory;
 final class TenantMover {
     private static final Logger log = LoggerFactory.getLogger(TenantMover.class);
     private static final Duration CATCH_UP = Duration.ofSeconds(10);
-    /** How long a move waits, while the tenant still serves, for its target's readied copy. */
-    private static final Duration READY = Duration.ofSeconds(10);
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final FleetSettings settings;
     private final Ownership ownership;
@@ -57,55 +49,6 @@ final class TenantMover {
      * @return whether the tenant left this node cleanly
      */
     boolean move(TenantSlot slot, NodeRecord to) throws InterruptedException {
-        if (to == null) {
-            return moveNow(slot, null);
-        }
-        boolean announced = announce(slot, to);
-        try {
-            return moveNow(slot, to);
-        } finally {
-            if (announced) {
-                endAnnouncement(slot.tenant);
-            }
-        }
-    }
-
-    /**
-     * Tells {@code to} the move is coming and waits, at most {@link #READY}, while the tenant
-     * still serves here, for it to ready a copy of this epoch.
-     *
-     * @return whether the announcement was made (and is to be ended)
-     */
-    private boolean announce(TenantSlot slot, NodeRecord to) throws InterruptedException {
-        long token = slot.token();
-        long started = System.nanoTime();
-        try {
-            ownership.announceMove(slot.tenant, token, to.id());
-            while (System.nanoTime() - started < READY.toNanos()
-                    && !ownership.moveReadied(slot.tenant, token)) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-                LockSupport.parkNanos(POLL_NANOS);
-            }
-            return true;
-        } catch (RuntimeException e) {
-            log.info("fleet {}: announcing tenant {}'s move to {} failed ({}); moving it"
-                    + " without", ownership.nodeId(), slot.tenant, to.id(), e.toString());
-            return false;
-        }
-    }
-
-    private void endAnnouncement(String tenant) {
-        try {
-            ownership.endMove(tenant);
-        } catch (RuntimeException e) {
-            log.debug("fleet {}: ending tenant {}'s move announcement failed: {} (it ends with"
-                    + " this node's lease)", ownership.nodeId(), tenant, e.toString());
-        }
-    }
-
-    private boolean moveNow(TenantSlot slot, NodeRecord to) throws InterruptedException {
         if (!slot.beginMove()) {
             return false;
         }
