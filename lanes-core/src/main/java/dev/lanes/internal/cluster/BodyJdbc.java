@@ -14,7 +14,6 @@ import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.WriteTransaction;
 import dev.lanes.internal.sql.text.StatementShape;
-import dev.lanes.internal.writer.WriterConnection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -60,8 +59,8 @@ final class BodyJdbc extends ClusterBackend {
         Connection c = connections.getConnection();
         c.setAutoCommit(false); // its first statement joins the lane's transaction (begin)
         try {
-            return WriterConnection.guarded(ConnectionGuard.write(db.name(), c, true, null,
-                    db.shapes()), body, true);
+            return ConnectionGuard.write(db.name(), c, true, null,
+                    db.shapes()).run(body, true);
         } catch (SQLException e) {
             if (e.getCause() instanceof InvalidRequestException) {
                 InvalidRequestException refusal = (InvalidRequestException) e.getCause();

@@ -407,8 +407,8 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(body, "body");
         return measuredRead(null, () -> lane.corked()
-                ? runAndWait(lane.readBody(c -> Reads.runGuarded(ConnectionGuard.read(name, c,
-                        ConnectionGuard.StopCheck.NONE, shapes()), body), false))
+                ? runAndWait(lane.readBody(c -> ConnectionGuard.read(name, c,
+                        ConnectionGuard.StopCheck.NONE, shapes()).run(body, false), false))
                 : ReadBodies.run(name, dataSource, shapes(), body));
     }
 

@@ -6,7 +6,6 @@ import dev.lanes.ReadFailedException;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.text.Shapes;
 import java.sql.Connection;
@@ -40,8 +39,8 @@ final class ReadBodies {
         try (Connection connection = c) {
             connection.setReadOnly(true);
             connection.setAutoCommit(false); // its first statement takes the snapshot
-            return Reads.runGuarded(ConnectionGuard.read(name, connection,
-                    ConnectionGuard.StopCheck.NONE, shapes), body);
+            return ConnectionGuard.read(name, connection,
+                    ConnectionGuard.StopCheck.NONE, shapes).run(body, false);
         } catch (Exception e) {
             throw failure(name, e);
         }

@@ -5,7 +5,6 @@ import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.guard.ConnectionGuard;
-import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.text.StatementShape;
@@ -84,8 +83,8 @@ final class SchemaCopy {
      * caller read where it runs (a body on the writer lane reads its own transaction's).
      */
     <T> T runOn(List<Row> schema, SqlFunction<T> body) throws Exception {
-        return onCopy(entries(schema), copy -> Reads.runGuarded(ConnectionGuard.read(db.name(),
-                copy, ConnectionGuard.StopCheck.NONE, db.shapes()), body));
+        return onCopy(entries(schema), copy -> ConnectionGuard.read(db.name(),
+                copy, ConnectionGuard.StopCheck.NONE, db.shapes()).run(body, false));
     }
 
     /**

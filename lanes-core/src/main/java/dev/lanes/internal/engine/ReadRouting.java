@@ -173,8 +173,8 @@ final class ReadRouting {
 
     /** The lane's request for a read while corked; the lane brackets it when {@code traced}. */
     private WriteRequest requestOnLane(SqlFunction<?> body, boolean traced) {
-        return lane.readBody(c -> Reads.runGuarded(
-                ConnectionGuard.read(name, c, ConnectionGuard.StopCheck.NONE, shapes), body),
+        return lane.readBody(c -> ConnectionGuard.read(name, c,
+                ConnectionGuard.StopCheck.NONE, shapes).run(body, false),
                 traced);
     }
 }

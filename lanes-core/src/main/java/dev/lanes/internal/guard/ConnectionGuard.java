@@ -2,6 +2,7 @@ package dev.lanes.internal.guard;
 
 import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
+import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementPolicy;
@@ -128,6 +129,32 @@ public final class ConnectionGuard {
     /** The first refusal this guard raised, even if the body caught it; null when none. */
     public LanesException refusal() {
         return refusal;
+    }
+
+    /**
+     * Runs {@code body} on this guard's connection and ends the guard. A refusal of the guard
+     * that the body swallowed still fails it. With {@code refusalFirst}, a refusal that the body
+     * let out wrapped in an exception of its own (a library's: jOOQ, JDBI) is what fails it, with
+     * that exception attached; without, the body's exception is (an initializer's names the
+     * script and statement that failed).
+     */
+    public <T> T run(SqlFunction<T> body, boolean refusalFirst) throws Exception {
+        T value;
+        try {
+            value = body.apply(connection());
+        } catch (Exception | Error e) {
+            if (refusalFirst && refusal != null && refusal != e) {
+                refusal.addSuppressed(e);
+                throw refusal;
+            }
+            throw e;
+        } finally {
+            end();
+        }
+        if (refusal != null) {
+            throw refusal;
+        }
+        return value;
     }
 
     /** Ends the request: closes the statements the body left open, and refuses later use. */

@@ -111,8 +111,8 @@ public final class ReadSnapshot implements ReadTransaction, ReadAborts.HeldRead 
     /** A read body on the snapshot's guarded connection (metadata, say). */
     @Override
     public <T> T run(SqlFunction<T> body) {
-        return onPlatform(() -> Reads.runGuarded(ConnectionGuard.read(name, begun().raw,
-                ConnectionGuard.StopCheck.NONE, reads.shapes()), body));
+        return onPlatform(() -> ConnectionGuard.read(name, begun().raw,
+                ConnectionGuard.StopCheck.NONE, reads.shapes()).run(body, false));
     }
 
     /**

@@ -52,7 +52,7 @@ interface ReadWork<T> {
 
         @Override
         public T run(ReaderConnection c, ConnectionGuard.StopCheck stop) throws Exception {
-            return Reads.runGuarded(ConnectionGuard.read(database, c.raw, stop, shapes), body);
+            return ConnectionGuard.read(database, c.raw, stop, shapes).run(body, false);
         }
     }
 

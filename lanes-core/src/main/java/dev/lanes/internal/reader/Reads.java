@@ -8,7 +8,6 @@ import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.Paging;
@@ -407,22 +406,6 @@ public final class Reads {
 
     LanesException failureOf(Throwable t) {
         return ReadFailures.of(name, busyTimeout, readers, t);
-    }
-
-    /**
-     * Runs a read body on a guarded connection; a refusal of the guard that the body swallowed
-     * still fails the read. Also serves reads on the writer while corked.
-     */
-    public static <T> T runGuarded(ConnectionGuard guard, SqlFunction<T> body) throws Exception {
-        try {
-            T value = body.apply(guard.connection());
-            if (guard.refusal() != null) {
-                throw guard.refusal();
-            }
-            return value;
-        } finally {
-            guard.end();
-        }
     }
 
     // ------------------------------------------------------------------ pool hand-off

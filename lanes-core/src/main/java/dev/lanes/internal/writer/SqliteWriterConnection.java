@@ -483,8 +483,8 @@ final class SqliteWriterConnection implements WriterConnection {
     private Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck,
             boolean refusalFirst) throws Exception {
         useGeneratedKeys(true);
-        return WriterConnection.guarded(ConnectionGuard.write(name, raw, inTransaction,
-                vacuumCheck, shapes), body, refusalFirst);
+        return ConnectionGuard.write(name, raw, inTransaction,
+                vacuumCheck, shapes).run(body, refusalFirst);
     }
 
     private void useGeneratedKeys(boolean on) {

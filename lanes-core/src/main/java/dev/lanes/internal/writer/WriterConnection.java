@@ -1,9 +1,7 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.LanesException;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
-import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.StatementShape;
 import java.sql.SQLException;
@@ -52,34 +50,6 @@ public interface WriterConnection extends LaneConnection, WriterLane.Releasable,
      */
     Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck)
             throws Exception;
-
-    /**
-     * Runs {@code body} on {@code guard}'s connection and ends the guard. A refusal of the guard
-     * that the body swallowed still fails it; with {@code refusalFirst}, a refusal that the body
-     * let out wrapped in an exception of its own (a library's: jOOQ, JDBI) is what fails it, with
-     * that exception attached; without, the body's exception is (an initializer's names the
-     * script and statement that failed).
-     */
-    static Object guarded(ConnectionGuard guard, SqlFunction<?> body, boolean refusalFirst)
-            throws Exception {
-        Object value;
-        try {
-            value = body.apply(guard.connection());
-        } catch (Exception | Error e) {
-            LanesException refusal = guard.refusal();
-            if (refusalFirst && refusal != null && refusal != e) {
-                refusal.addSuppressed(e);
-                throw refusal;
-            }
-            throw e;
-        } finally {
-            guard.end();
-        }
-        if (guard.refusal() != null) {
-            throw guard.refusal();
-        }
-        return value;
-    }
 
     /** The initializer; an exception it throws is what the open fails with. */
     Object runInitializer(SqlFunction<?> initializer) throws Exception;
