@@ -92,8 +92,8 @@ public final class Parameters {
                 return text;
             }
         }
-        if (value instanceof BigInteger || value instanceof LocalTime) {
-            return value.toString(); // decimal digits; ISO HH:MM:SS[.fraction], as time() reads
+        if (value instanceof BigInteger) {
+            return value.toString(); // decimal digits
         }
         if (value instanceof CharSequence || value instanceof Character) {
             return encode(value.toString(), position);
@@ -110,8 +110,8 @@ public final class Parameters {
 
     /**
      * The text of a date or time value ({@code Instant}, {@code LocalDateTime}, {@code LocalDate},
-     * {@code OffsetDateTime}, {@code java.util.Date} and its {@code java.sql} kinds), or null
-     * for another value.
+     * {@code OffsetDateTime}, {@code LocalTime}, {@code java.util.Date} and its {@code java.sql}
+     * kinds), or null for another value.
      *
      * @throws InvalidRequestException when the value lies outside what SQLite's date functions
      *     read
@@ -143,7 +143,10 @@ public final class Parameters {
         if (value instanceof java.util.Date) {
             return date((java.util.Date) value, position);
         }
-        return null;
+        if (value instanceof LocalTime) {
+            return value.toString(); // ISO HH:MM:SS[.fraction], as time() reads
+        }
+        return null; // another kind of Temporal, which Lanes does not store
     }
 
     /**
