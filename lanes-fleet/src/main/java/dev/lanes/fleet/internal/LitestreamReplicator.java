@@ -35,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * {@link #awaitCaughtUp} waits for two syncs to finish after the call (the second started after
  * it, so it saw every frame committed before it), or for one when the process was launched after
  * the last change (a new epoch's first confirmation), takes the shadow's position then (the end
- * of its current file, {@link #shadowEnd}), and waits for the replica to reach it. A clean stop, after the database's last change, of a process that
- * replicated the tenant to the same place needs none of that: Litestream ships what it has when
- * it exits on SIGTERM, and a restarted Litestream reports no replica position for a database
- * nothing has written since (so that is not waited for). A process that never had the tenant
+ * of its current file, {@link #shadowEnd}), and waits for the replica to reach it. A clean stop,
+ * after the database's last change, of a process that replicated the tenant to the same place
+ * needs none of that: Litestream ships what it has when it exits on SIGTERM, and a restarted
+ * Litestream reports no replica position for a database nothing has written since (so that is
+ * not waited for). A process that never had the tenant
  * proves nothing: the new epoch's first snapshot may not exist yet.
  *
  * <p>Restores read the replica in this process ({@link ReplicaRestore}); once an epoch is
@@ -53,7 +54,6 @@ public final class LitestreamReplicator implements Replicator {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int MAX_PARALLEL_RESTARTS = 8;
 
-    private final ObjectStore store;
     private final ReplicaRestore restore;
     private final ReplicaCleanup cleanup;
     private final Duration debounce;
@@ -81,7 +81,6 @@ public final class LitestreamReplicator implements Replicator {
      */
     public LitestreamReplicator(Path binary, Path dir, ObjectStore store, int shardCount,
             Duration interval, Duration debounce, Duration hold) {
-        this.store = store;
         S3Client s3 = new S3Client(store);
         this.restore = new ReplicaRestore(s3, store.prefix());
         this.cleanup = new ReplicaCleanup(s3, restore);

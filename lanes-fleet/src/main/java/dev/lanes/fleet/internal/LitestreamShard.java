@@ -195,28 +195,19 @@ final class LitestreamShard implements AutoCloseable {
         for (Entry e : set.values()) {
             y.add("  - path: " + e.db().toAbsolutePath());
             y.add("    monitor-interval: " + interval.toMillis() + "ms");
-            y.addAll(replicaYaml(store, e.replicaPath(), interval, "    "));
+            y.add("    replicas:");
+            y.add("      - type: s3");
+            y.add("        bucket: " + store.bucket());
+            y.add("        path: " + e.replicaPath());
+            y.add("        region: " + store.region());
+            if (store.endpoint() != null) {
+                y.add("        endpoint: " + store.endpoint());
+                y.add("        force-path-style: true");
+            }
+            y.add("        sync-interval: " + interval.toMillis() + "ms");
         }
         y.add("");
         return String.join("\n", y);
-    }
-
-    /** The {@code replicas:} block of one database in Litestream 0.3's configuration. */
-    static List<String> replicaYaml(ObjectStore store, String path, Duration sync, String indent) {
-        List<String> y = new ArrayList<>();
-        y.add(indent + "replicas:");
-        y.add(indent + "  - type: s3");
-        y.add(indent + "    bucket: " + store.bucket());
-        y.add(indent + "    path: " + path);
-        y.add(indent + "    region: " + store.region());
-        if (store.endpoint() != null) {
-            y.add(indent + "    endpoint: " + store.endpoint());
-            y.add(indent + "    force-path-style: true");
-        }
-        if (sync != null) {
-            y.add(indent + "    sync-interval: " + sync.toMillis() + "ms");
-        }
-        return y;
     }
 
     private void stopProcess() {
