@@ -124,6 +124,30 @@ class ListAppendCheckerTest {
     }
 
     @Test
+    void aCrashBeforeADeferredUncorkRanMayLoseTheCorkedWrites() {
+        // uncork() returned while a transaction held the lane: it was only requested
+        History h = new HistoryBuilder()
+                .cork(0, 10)
+                .ok(20, 30, append(1, 1))
+                .uncork(40, 50, Outcome.UNKNOWN)
+                .crashed()
+                .finalList(1)
+                .build();
+        assertValid(h);
+    }
+
+    @Test
+    void withoutACrashTheWritesOfADeferredUncorkMustPersist() {
+        History h = new HistoryBuilder()
+                .cork(0, 10)
+                .ok(20, 30, append(1, 1))
+                .uncork(40, 50, Outcome.UNKNOWN)
+                .finalList(1)
+                .build();
+        assertThat(only(h, Type.LOST_WRITE).ops()).containsExactly(2L);
+    }
+
+    @Test
     void aGeneratedSerialHistoryOfThousandsOfOperationsIsValid() {
         History h = generated(new Random(7), 3000).build();
         CheckResult result = ListAppendChecker.check(h);
