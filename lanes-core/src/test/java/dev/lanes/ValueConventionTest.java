@@ -1,8 +1,10 @@
 package dev.lanes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +18,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.TimeZone;
 import java.util.UUID;
@@ -399,6 +403,73 @@ class ValueConventionTest {
         body(db, s -> s.setTime(1, java.sql.Time.valueOf("07:08:09")));
         assertThat(bodyResultSet(db, rs -> rs.getTime(1)))
                 .isEqualTo(java.sql.Time.valueOf("07:08:09"));
+    }
+
+    /** An enum whose {@code toString} is not its name: Lanes stores the name. */
+    enum Shade {
+        LIGHT;
+
+        @Override
+        public String toString() {
+            return "light shade";
+        }
+    }
+
+    /** The newest row's value as SQLite holds it: its storage class and its SQL literal. */
+    private static String stored(Database db) {
+        Row r = db.queryOne("SELECT typeof(x) AS t, quote(x) AS q FROM v ORDER BY id DESC LIMIT 1")
+                .orElseThrow();
+        return r.getString("t") + " " + r.getString("q");
+    }
+
+    @Test
+    void aBodysDriverSettersStoreEveryValueAsDbExecuteDoes() {
+        BigDecimal thousand = new BigDecimal("1E+3");
+        Map<String, Setter> setters = new LinkedHashMap<>();
+        setters.put("setBigDecimal", s -> s.setBigDecimal(1, thousand));
+        setters.put("setObject(BigDecimal)", s -> s.setObject(1, thousand));
+        setters.put("setObject(enum)", s -> s.setObject(1, Shade.LIGHT));
+        setters.put("setObject(BigInteger)",
+                s -> s.setObject(1, new BigInteger("123456789012345678901234567890")));
+        setters.put("setObject(Character)", s -> s.setObject(1, 'c'));
+        setters.put("setFloat", s -> s.setFloat(1, 0.5f));
+        setters.put("setString", s -> s.setString(1, "caf\u00e9 \ud83d\ude00"));
+        setters.put("setCharacterStream", s -> s.setCharacterStream(1,
+                new java.io.StringReader("caf\u00e9 \ud83d\ude00")));
+        Map<String, Object> values = Map.of("setBigDecimal", thousand, "setObject(BigDecimal)",
+                thousand, "setObject(enum)", Shade.LIGHT, "setObject(BigInteger)",
+                new BigInteger("123456789012345678901234567890"), "setObject(Character)", 'c',
+                "setFloat", 0.5f, "setString", "caf\u00e9 \ud83d\ude00", "setCharacterStream",
+                "caf\u00e9 \ud83d\ude00");
+        List<String> mismatches = new ArrayList<>();
+        setters.forEach((name, setter) -> {
+            db.execute(INSERT, values.get(name));
+            String expected = stored(db);
+            body(db, setter);
+            String actual = stored(db);
+            if (!expected.equals(actual)) {
+                mismatches.add(name + ": db.execute stored " + expected + ", the body " + actual);
+            }
+        });
+        assertThat(mismatches).isEmpty();
+        assertThat(stored(db)).isEqualTo("text 'caf\u00e9 \ud83d\ude00'");
+    }
+
+    @Test
+    void aBodysDriverSettersRefuseWhatLanesRefusesAndNothingIsWritten() {
+        long before = db.queryOne("SELECT count(*) AS n FROM v").orElseThrow().getLong("n");
+        Map<String, Setter> refused = new LinkedHashMap<>();
+        refused.put("setString", s -> s.setString(1, "cut \ud83d"));
+        refused.put("setNString", s -> s.setNString(1, "cut \ud83d"));
+        refused.put("setCharacterStream", s -> s.setCharacterStream(1,
+                new java.io.StringReader("cut \ud83d"), 5L));
+        refused.put("setDouble(NaN)", s -> s.setDouble(1, Double.NaN));
+        refused.put("setObject(NaN)", s -> s.setObject(1, Float.NaN));
+        refused.forEach((name, setter) -> assertThatThrownBy(() -> body(db, setter))
+                .as(name).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("parameter 1"));
+        assertThat(db.queryOne("SELECT count(*) AS n FROM v").orElseThrow().getLong("n"))
+                .isEqualTo(before);
     }
 
     @Test

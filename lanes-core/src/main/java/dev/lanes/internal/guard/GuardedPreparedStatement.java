@@ -1,7 +1,10 @@
 package dev.lanes.internal.guard;
 
 import dev.lanes.internal.guard.delegating.DelegatingPreparedStatement;
+import dev.lanes.internal.types.StreamValues;
 import dev.lanes.internal.types.ValueConvention;
+import java.io.Reader;
+import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
@@ -11,22 +14,19 @@ import java.sql.SQLException;
 import java.sql.SQLType;
 import java.sql.Time;
 import java.sql.Timestamp;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.util.Calendar;
 
 /**
  * A prepared statement a body made, guarded as {@link GuardedStatement} is: its SQL was admitted
- * when it was prepared, and each execution runs only while the read is still on. A date or time
- * given to a setter ({@code setTimestamp}, {@code setDate}, {@code setTime}, and {@code
- * setObject} with a {@code java.util.Date} or a {@code java.time} value) is stored as Lanes
- * stores every date it binds ({@link ValueConvention#store}: text, never the driver's epoch
- * milliseconds), so that it reads back equal through every API; a calendar or target type given
- * with it is not used, as the data source does not use them. Every other value goes to the
- * driver's setter.
+ * when it was prepared, and each execution runs only while the read is still on. Every setter
+ * whose value the driver would store otherwise than Lanes does binds it through {@link
+ * ValueConvention#store}, as the data source and {@code db.execute} do, so that a value reads
+ * back equal through every API: a date or time as text (never the driver's epoch milliseconds),
+ * a {@code BigDecimal} in plain notation, a {@code UUID} or an enum as text; a {@code String}
+ * (given, or read from a {@code Reader}) with a lone surrogate and a {@code NaN} are refused
+ * rather than stored as {@code '?'} and NULL. A calendar or target type given with a value is not
+ * used, as the data source does not use them. The setters of integers, booleans, bytes and
+ * binary streams, which the driver stores as Lanes does, go to it unchanged.
  *
  * @param <S> the driver's statement type
  */
@@ -74,18 +74,36 @@ class GuardedPreparedStatement<S extends PreparedStatement> extends GuardedState
         return guard.parameterMetaData(delegate().getParameterMetaData());
     }
 
-    // ------------------------------------------------------------------ dates and times
+    // ------------------------------------------------------------------ values
 
-    /** Whether Lanes stores {@code x} otherwise than the driver: a date or a time. */
-    private static boolean dated(Object x) {
-        return x instanceof java.util.Date || x instanceof Instant || x instanceof LocalDateTime
-                || x instanceof OffsetDateTime || x instanceof LocalDate
-                || x instanceof LocalTime;
+    /** Binds {@code x} as Lanes stores every value it binds; null as SQL NULL. */
+    private void store(int position, Object x) throws SQLException {
+        delegate().setObject(position, x == null ? null : ValueConvention.store(x, position));
     }
 
-    /** Binds a date or time as Lanes stores it. */
-    private void store(int position, Object x) throws SQLException {
-        delegate().setObject(position, ValueConvention.store(x, position));
+    @Override
+    public void setFloat(int position, float x) throws SQLException {
+        store(position, x);
+    }
+
+    @Override
+    public void setDouble(int position, double x) throws SQLException {
+        store(position, x);
+    }
+
+    @Override
+    public void setBigDecimal(int position, BigDecimal x) throws SQLException {
+        store(position, x);
+    }
+
+    @Override
+    public void setString(int position, String x) throws SQLException {
+        store(position, x);
+    }
+
+    @Override
+    public void setNString(int position, String x) throws SQLException {
+        store(position, x);
     }
 
     @Override
@@ -120,48 +138,75 @@ class GuardedPreparedStatement<S extends PreparedStatement> extends GuardedState
 
     @Override
     public void setObject(int position, Object x) throws SQLException {
-        if (dated(x)) {
-            store(position, x);
-        } else {
-            delegate().setObject(position, x);
-        }
+        store(position, x);
     }
 
     @Override
     public void setObject(int position, Object x, int targetSqlType) throws SQLException {
-        if (dated(x)) {
-            store(position, x);
-        } else {
-            delegate().setObject(position, x, targetSqlType);
-        }
+        store(position, x);
     }
 
     @Override
     public void setObject(int position, Object x, int targetSqlType, int scaleOrLength)
             throws SQLException {
-        if (dated(x)) {
-            store(position, x);
-        } else {
-            delegate().setObject(position, x, targetSqlType, scaleOrLength);
-        }
+        store(position, x);
     }
 
     @Override
     public void setObject(int position, Object x, SQLType targetSqlType) throws SQLException {
-        if (dated(x)) {
-            store(position, x);
-        } else {
-            delegate().setObject(position, x, targetSqlType);
-        }
+        store(position, x);
     }
 
     @Override
     public void setObject(int position, Object x, SQLType targetSqlType, int scaleOrLength)
             throws SQLException {
-        if (dated(x)) {
-            store(position, x);
-        } else {
-            delegate().setObject(position, x, targetSqlType, scaleOrLength);
-        }
+        store(position, x);
+    }
+
+    // ------------------------------------------------------------------ text read from a reader
+
+    @Override
+    public void setCharacterStream(int position, Reader x) throws SQLException {
+        store(position, StreamValues.chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setCharacterStream(int position, Reader x, int length) throws SQLException {
+        store(position, StreamValues.chars(x, length));
+    }
+
+    @Override
+    public void setCharacterStream(int position, Reader x, long length) throws SQLException {
+        store(position, StreamValues.chars(x, length));
+    }
+
+    @Override
+    public void setNCharacterStream(int position, Reader x) throws SQLException {
+        store(position, StreamValues.chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setNCharacterStream(int position, Reader x, long length) throws SQLException {
+        store(position, StreamValues.chars(x, length));
+    }
+
+    @Override
+    public void setClob(int position, Reader x) throws SQLException {
+        store(position, StreamValues.chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setClob(int position, Reader x, long length) throws SQLException {
+        store(position, StreamValues.chars(x, length));
+    }
+
+    @Override
+    public void setNClob(int position, Reader x) throws SQLException {
+        store(position, StreamValues.chars(x, Long.MAX_VALUE));
+    }
+
+    @Override
+    public void setNClob(int position, Reader x, long length) throws SQLException {
+        store(position, StreamValues.chars(x, length));
     }
 }

@@ -2,12 +2,11 @@ package dev.lanes.internal.jdbc;
 
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.types.Parameters;
-import java.io.IOException;
+import dev.lanes.internal.types.StreamValues;
 import java.io.InputStream;
 import java.io.Reader;
 import java.math.BigDecimal;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Blob;
 import java.sql.Clob;
@@ -306,148 +305,110 @@ final class JdbcPreparedStatement extends JdbcStatement implements PreparedState
     @Override
     public void setBinaryStream(int position, InputStream x) throws SQLException {
         check(position);
-        put(position, bytes(x, Long.MAX_VALUE));
+        put(position, StreamValues.bytes(x, Long.MAX_VALUE));
     }
 
     @Override
     public void setBinaryStream(int position, InputStream x, int length) throws SQLException {
         check(position);
-        put(position, bytes(x, length));
+        put(position, StreamValues.bytes(x, length));
     }
 
     @Override
     public void setBinaryStream(int position, InputStream x, long length) throws SQLException {
         check(position);
-        put(position, bytes(x, length));
+        put(position, StreamValues.bytes(x, length));
     }
 
     @Override
     public void setBlob(int position, InputStream x) throws SQLException {
         check(position);
-        put(position, bytes(x, Long.MAX_VALUE));
+        put(position, StreamValues.bytes(x, Long.MAX_VALUE));
     }
 
     @Override
     public void setBlob(int position, InputStream x, long length) throws SQLException {
         check(position);
-        put(position, bytes(x, length));
+        put(position, StreamValues.bytes(x, length));
     }
 
     @Override
     public void setAsciiStream(int position, InputStream x) throws SQLException {
         check(position);
-        put(position, text(bytes(x, Long.MAX_VALUE)));
+        put(position, StreamValues.text(StreamValues.bytes(x, Long.MAX_VALUE)));
     }
 
     @Override
     public void setAsciiStream(int position, InputStream x, int length) throws SQLException {
         check(position);
-        put(position, text(bytes(x, length)));
+        put(position, StreamValues.text(StreamValues.bytes(x, length)));
     }
 
     @Override
     public void setAsciiStream(int position, InputStream x, long length) throws SQLException {
         check(position);
-        put(position, text(bytes(x, length)));
+        put(position, StreamValues.text(StreamValues.bytes(x, length)));
     }
 
     @Override
     @Deprecated
     public void setUnicodeStream(int position, InputStream x, int length) throws SQLException {
         check(position);
-        put(position, text(bytes(x, length)));
+        put(position, StreamValues.text(StreamValues.bytes(x, length)));
     }
 
     @Override
     public void setCharacterStream(int position, Reader x) throws SQLException {
         check(position);
-        put(position, chars(x, Long.MAX_VALUE));
+        put(position, StreamValues.chars(x, Long.MAX_VALUE));
     }
 
     @Override
     public void setCharacterStream(int position, Reader x, int length) throws SQLException {
         check(position);
-        put(position, chars(x, length));
+        put(position, StreamValues.chars(x, length));
     }
 
     @Override
     public void setCharacterStream(int position, Reader x, long length) throws SQLException {
         check(position);
-        put(position, chars(x, length));
+        put(position, StreamValues.chars(x, length));
     }
 
     @Override
     public void setNCharacterStream(int position, Reader x) throws SQLException {
         check(position);
-        put(position, chars(x, Long.MAX_VALUE));
+        put(position, StreamValues.chars(x, Long.MAX_VALUE));
     }
 
     @Override
     public void setNCharacterStream(int position, Reader x, long length) throws SQLException {
         check(position);
-        put(position, chars(x, length));
+        put(position, StreamValues.chars(x, length));
     }
 
     @Override
     public void setClob(int position, Reader x) throws SQLException {
         check(position);
-        put(position, chars(x, Long.MAX_VALUE));
+        put(position, StreamValues.chars(x, Long.MAX_VALUE));
     }
 
     @Override
     public void setClob(int position, Reader x, long length) throws SQLException {
         check(position);
-        put(position, chars(x, length));
+        put(position, StreamValues.chars(x, length));
     }
 
     @Override
     public void setNClob(int position, Reader x) throws SQLException {
         check(position);
-        put(position, chars(x, Long.MAX_VALUE));
+        put(position, StreamValues.chars(x, Long.MAX_VALUE));
     }
 
     @Override
     public void setNClob(int position, Reader x, long length) throws SQLException {
         check(position);
-        put(position, chars(x, length));
-    }
-
-    /** At most {@code length} bytes of the stream, which is closed after; null for null. */
-    private static byte[] bytes(InputStream in, long length) throws SQLException {
-        if (in == null) {
-            return null;
-        }
-        try (InputStream stream = in) {
-            return length >= Integer.MAX_VALUE ? stream.readAllBytes()
-                    : stream.readNBytes((int) Math.max(0, length));
-        } catch (IOException e) {
-            throw new SQLException("reading the parameter's stream failed", e);
-        }
-    }
-
-    /** An ASCII (or Unicode) stream's bytes as the driver binds them: text, read as UTF-8. */
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /** At most {@code length} characters of the reader, which is closed after; null for null. */
-    private static String chars(Reader in, long length) throws SQLException {
-        if (in == null) {
-            return null;
-        }
-        try (Reader reader = in) {
-            StringBuilder b = new StringBuilder();
-            char[] buffer = new char[8192];
-            long left = Math.max(0, length);
-            for (int n; left > 0
-                    && (n = reader.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0; ) {
-                b.append(buffer, 0, n);
-                left -= n;
-            }
-            return b.toString();
-        } catch (IOException e) {
-            throw new SQLException("reading the parameter's reader failed", e);
-        }
+        put(position, StreamValues.chars(x, length));
     }
 
     // ------------------------------------------------------------------ refused

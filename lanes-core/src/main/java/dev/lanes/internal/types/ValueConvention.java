@@ -11,8 +11,8 @@ import java.time.ZoneOffset;
  * Lanes' value convention: the one rule set saying how a Java value is stored in SQLite and how
  * each stored value reads back, whichever API wrote or reads it. Every parameter Lanes binds
  * ({@code db.execute}/{@code query} arguments, {@code Statement} arguments of {@code
- * executeBatch}, a transaction's, the data source's {@code PreparedStatement} setters) goes
- * through {@link #store}; every {@link dev.lanes.Row} getter, record component and the data
+ * executeBatch}, a transaction's, the data source's {@code PreparedStatement} setters, and a
+ * body's guarded {@code PreparedStatement} setters) goes through {@link #store}; every {@link dev.lanes.Row} getter, record component and the data
  * source's {@code ResultSet} date getters read through the methods here (the other types through
  * {@link Values}, which this class names). docs/reads.md has the same rules as one table.
  *
