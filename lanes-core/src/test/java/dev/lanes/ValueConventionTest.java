@@ -468,6 +468,16 @@ class ValueConventionTest {
         refused.forEach((name, setter) -> assertThatThrownBy(() -> body(db, setter))
                 .as(name).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("parameter 1"));
+        // a refusal after the body's first insert undoes the body whole, and says so
+        assertThatThrownBy(() -> db.write(c -> {
+            try (PreparedStatement s = c.prepareStatement(INSERT)) {
+                s.setString(1, "whole");
+                s.executeUpdate();
+                s.setString(1, "cut \ud83d");
+                return s.executeUpdate();
+            }
+        })).isInstanceOfSatisfying(LanesException.class,
+                e -> assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK));
         assertThat(db.queryOne("SELECT count(*) AS n FROM v").orElseThrow().getLong("n"))
                 .isEqualTo(before);
     }
