@@ -32,6 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       a raw connection, the row read into a small array.
  *   <li>{@code lanesRead}: {@code db.read(body)} whose body prepares, runs and closes the select;
  *       compare with {@code jdbcPrepareEachTime}.
+ *   <li>{@code lanesDataSource}: a connection from {@code db.dataSource()} that prepares, runs and
+ *       closes the select, as a pooled JDBC caller does; compare with {@code
+ *       jdbcPrepareEachTime}, which keeps its one raw connection open.
  * </ul>
  * Ids cycle through the table, the same sequence for every benchmark.
  */
@@ -93,6 +96,14 @@ public class PointReadBenchmark {
     public Object[] lanesRead(LanesDb s, Ids ids) {
         long id = ids.next();
         return s.db.read(conn -> read(conn, id));
+    }
+
+    /** As a pooled JDBC caller reads (Spring's {@code JdbcTemplate}): connection, prepare, run. */
+    @Benchmark
+    public Object[] lanesDataSource(LanesDb s, Ids ids) throws SQLException {
+        try (Connection conn = s.db.dataSource().getConnection()) {
+            return read(conn, ids.next());
+        }
     }
 
     @Benchmark

@@ -84,7 +84,7 @@ public final class DatabaseImpl implements Database {
     private final DatabaseOptions options;
     private final LanesRuntime runtime;
     private final WriterLane lane;
-    /** The reader set; the read path over it ({@link #reads()}) is made per use. */
+    /** The reader set; the read path over it is made by the first read ({@link #routing()}). */
     private final ReaderSet readers;
     private final ChangeNotifier changes;
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
@@ -194,17 +194,23 @@ public final class DatabaseImpl implements Database {
     }
 
     /**
-     * Where a read runs (a reader, or the lane while corked), with its telemetry. Both are
-     * stateless but for this database's parts and settings, so they are made per read rather
-     * than kept by every database (most of a large runtime's are idle).
+     * Where a read runs (a reader, or the lane while corked), with its telemetry: stateless but
+     * for this database's parts and settings, made by the first read and kept by {@link
+     * IdleRelease} until a release closes the connections (most of a large runtime's databases
+     * are asleep and hold none).
      */
     ReadRouting routing() {
-        return new ReadRouting(this, lane, reads(), idle,
-                new ReadTelemetry(name, options.maxReadDuration(), guards.metrics()),
-                runtime.clock(), runtime.shapes());
+        ReadRouting r = idle.routing();
+        if (r == null) {
+            r = new ReadRouting(this, lane, reads(), idle,
+                    new ReadTelemetry(name, options.maxReadDuration(), guards.metrics()),
+                    runtime.clock(), runtime.shapes());
+            idle.awake(r);
+        }
+        return r;
     }
 
-    /** The read path of this database on its reader set; stateless, so made per use. */
+    /** The read path of this database on its reader set; stateless, so made when needed. */
     private Reads reads() {
         return Reads.on(readers, name, path, options, lane::awaitReady, runtime.pool(),
                 runtime.timer(), runtime.clock(), runtime.shapes());

@@ -75,6 +75,13 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             VarHandles.field(MethodHandles.lookup(), "releasedAt", long.class);
     /** Told, inside the release's turn, of each release and whether it closed connections. */
     private volatile Consumer<Boolean> observer = closeConnections -> {};
+    /**
+     * The database's read path while it is awake: made by its first read ({@link
+     * DatabaseImpl#routing}) and let go by a release that closed the connections, so that an
+     * asleep database holds none and an awake one makes none per read. Immutable, so a read that
+     * raced the release keeps using the one it took.
+     */
+    private volatile ReadRouting routing;
 
     /** The pending check (a {@link Timer.Scheduled}), null while none, or {@link #CLOSED}. */
     private volatile Object check;
@@ -190,6 +197,9 @@ final class IdleRelease implements ConnectionBudget.Evictable {
                     && writer.emptyWal();
             closed[0] = (readersLast[0] ? 0 : readers.releaseIdle())
                     + (writer != null && closeConnections ? 1 : 0);
+            if (closeConnections) {
+                routing = null;
+            }
             observer.accept(closeConnections);
             return closeConnections;
         });
@@ -201,6 +211,16 @@ final class IdleRelease implements ConnectionBudget.Evictable {
             lane.setup().metrics().connectionsEvicted(closed[0]);
         }
         return ran;
+    }
+
+    /** The read path kept while the database is awake; null while asleep. */
+    ReadRouting routing() {
+        return routing;
+    }
+
+    /** Keeps {@code awake}, the read path a read just made, until the next release. */
+    void awake(ReadRouting awake) {
+        routing = awake;
     }
 
     /** Installs the observer of releases; for white-box tests. */

@@ -20,6 +20,7 @@ import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +43,8 @@ final class ReadRouting {
     private final Reads reads;
     private final IdleRelease idle;
     private final ReadTelemetry telemetry;
+    /** Told how long a paged read held its reader: {@link ReadTelemetry#held}, made once. */
+    private final LongConsumer held;
     private final Clock clock;
     private final Shapes shapes;
 
@@ -54,6 +57,7 @@ final class ReadRouting {
         this.reads = reads;
         this.idle = idle;
         this.telemetry = telemetry;
+        this.held = telemetry::held;
         this.clock = clock;
     }
 
@@ -98,7 +102,7 @@ final class ReadRouting {
             if (lane.corked()) {
                 return onLane(c -> Statements.queryData(c, sql, args, maxResultBytes(), name));
             }
-            return reads.queryPaged(options, sql, args, paging, telemetry::held);
+            return reads.queryPaged(options, sql, args, paging, held);
         });
     }
 

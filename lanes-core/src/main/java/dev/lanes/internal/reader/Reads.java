@@ -65,8 +65,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Concurrency</h2>
  * Holds no mutable state (whether the file was seen to be a WAL database is a latch of the set's
- * {@link ReaderOpener#walReady}), so a database makes one per use, on its {@link ReaderSet}, rather
- * than keep one. A read's own objects ({@link
+ * {@link ReaderOpener#walReady}), so a database makes one on its {@link ReaderSet} when it wakes
+ * and lets it go when it sleeps. A read's own objects ({@link
  * ReadTask}, {@link AsyncRead}) hand their state between the caller, the pool thread and a
  * canceller through volatile fields; their comments say how.
  */
@@ -109,7 +109,7 @@ public final class Reads {
                 ConnectionSettings.of(options));
     }
 
-    /** The read path of one database on its {@code readers}; cheap, made per use. */
+    /** The read path of one database on its {@code readers}; cheap, made when it wakes. */
     public static Reads on(ReaderSet readers, String name, Path path,
             dev.lanes.DatabaseOptions options,
             java.util.function.Supplier<CompletableFuture<Void>> writerReady, WorkerPool pool,

@@ -125,6 +125,8 @@ public final class StatementShape {
     private final int nulAt;
     private final int loneSurrogateAt;
     private final int flags;
+    /** The first statement's reason not to run on a reader; null when all read. */
+    private final String notARead;
 
     StatementShape(String sql, List<Part> parts, boolean noStatement, int nulAt,
             int loneSurrogateAt) {
@@ -134,10 +136,15 @@ public final class StatementShape {
         this.nulAt = nulAt;
         this.loneSurrogateAt = loneSurrogateAt;
         int all = 0;
+        String first = null;
         for (Part p : parts) {
             all |= p.flags;
+            if (first == null) {
+                first = p.notARead;
+            }
         }
         this.flags = all;
+        this.notARead = first;
     }
 
     /** Reads the shape of {@code sql} with the lexer, not cached; see {@link Shapes#of}. */
@@ -224,12 +231,7 @@ public final class StatementShape {
 
     /** Why its first statement that may not run on a reader may not; null when all read. */
     public String notARead() {
-        for (Part p : parts) {
-            if (p.notARead != null) {
-                return p.notARead;
-            }
-        }
-        return null;
+        return notARead;
     }
 
     /** Whether it is a text SQLite runs and every statement of it only reads. */
