@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@code DATETIME} or {@code BOOLEAN} column into another type), and text is read as its bytes
  * ({@code CAST(x AS BLOB)}, which keeps a NUL) and written back as text ({@code CAST(? AS
  * TEXT)}), in the same encoding. Rows are read in pages of {@link #PAGE_ROWS}, by rowid (by
- * position for a table without one, within the one snapshot); a page larger than {@code
- * maxResultBytes} fails the backup.
+ * position for a table without one, within the one snapshot; a table whose columns take every
+ * name of the rowid, {@code rowid}, {@code _rowid_} and {@code oid}, keeps its rows but not their
+ * rowids); a page larger than {@code maxResultBytes} fails the backup.
  *
  * <p>The reads run on the caller's thread (a session is a network client), the file's SQLite on
  * the pool's platform threads. Stateless but for final references to thread-safe objects.
