@@ -331,6 +331,12 @@ public interface Database extends AutoCloseable {
      * inside a transaction ({@code VACUUM}, {@code PRAGMA wal_checkpoint}, {@code journal_mode}).
      * The single-writer guarantee still holds. A body that leaves a transaction open poisons the
      * writer.
+     *
+     * <p>On a cluster database ({@code Lanes.openCluster}) the body's statements run on the
+     * lane's session with the leader, each committed and replicated on its own ({@code ANALYZE},
+     * {@code CREATE INDEX}, {@code VACUUM}); what the leader refuses fails as its statement, and
+     * {@code PRAGMA wal_checkpoint} is refused ({@link InvalidRequestException}): the nodes
+     * checkpoint their own copies.
      */
     <T> T maintenance(SqlFunction<T> body);
 
@@ -340,6 +346,10 @@ public interface Database extends AutoCloseable {
      * waits for no one: frames a reader still needs stay in the WAL, and the result says {@link
      * CheckpointResult#busy() busy}. Checkpoints are exempt from the disk reserve. The result also
      * shows in {@link DatabaseDiagnostics#checkpoints()}.
+     *
+     * <p>On a cluster database no checkpoint runs (each node checkpoints its own copy) and the
+     * result says so: not busy, {@code walFrames} and {@code checkpointedFrames} both {@code -1},
+     * as for a database without a WAL of its own.
      *
      * @throws InvalidRequestException when {@link DatabaseOptions#checkpointMode()} is {@link
      *     CheckpointMode#EXTERNAL}: another tool owns checkpoints, and Lanes never runs one
@@ -353,6 +363,10 @@ public interface Database extends AutoCloseable {
      * while it runs; it reads one snapshot, so writes committed meanwhile are not in it. Returns
      * once the copy is complete and synced. Called from a virtual thread, the copy runs on the
      * runtime's pool while the caller waits. A close waits for backups in flight.
+     *
+     * <p>On a cluster database the copy is an ordinary SQLite file written from one read
+     * snapshot of the leader, on a read session: the schema, every row with its rowid, exact
+     * values, {@code user_version} and {@code application_id}.
      *
      * @throws InvalidRequestException when {@code target} exists (a backup never overwrites a
      *     file) or is the database itself

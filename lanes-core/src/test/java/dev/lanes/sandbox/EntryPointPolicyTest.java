@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * transaction ran only the first; {@code ATTACH} said three different things; {@code
  * db.execute("PRAGMA foreign_keys")} failed with the driver's "Query returns results";
  * {@code executeScript} ran the statements after a NUL. A body's {@code executeUpdate(String)},
- * which runs a whole text on a local file, and maintenance are local only: a cluster runs one
- * statement per request and returns no rows from a write, and has no maintenance.
+ * which runs a whole text on a local file, is local only: a cluster runs one statement per
+ * request and returns no rows from a write.
  */
 @Timeout(120)
 class EntryPointPolicyTest {
@@ -50,7 +50,7 @@ class EntryPointPolicyTest {
         WRITE_BODY_EXECUTE(Kind.BODY_ONE, true, true),
         WRITE_BODY_EXECUTE_UPDATE(Kind.WRITE_WHOLE, false, true),
         WRITE_BODY_PREPARE(Kind.BODY_ONE, true, true),
-        MAINTENANCE_BODY(Kind.BODY_ONE, false, true),
+        MAINTENANCE_BODY(Kind.BODY_ONE, true, true),
         TX_EXECUTE(Kind.WRITE_ONE, true),
         TX_QUERY(Kind.TX_QUERY, true),
         DATA_SOURCE_AUTO_COMMIT(Kind.WRITE_ROWS, true),

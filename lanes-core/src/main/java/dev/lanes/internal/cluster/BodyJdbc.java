@@ -1,12 +1,10 @@
 package dev.lanes.internal.cluster;
 
-import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.ReadOptions;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.guard.ConnectionGuard;
 import dev.lanes.internal.jdbc.LanesDataSource;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ReadTransaction;
@@ -23,7 +21,7 @@ import java.util.List;
  * The {@link Connection} a body gets on a cluster database's writer lane ({@code db.write},
  * {@code tx.run}, a read body while corked): a connection of the data source ({@link
  * LanesDataSource}), in manual-commit mode, whose transaction is the one the lane holds open on
- * the leader session, behind the same {@link ConnectionGuard} as a local body's. So a body's
+ * the leader session, behind the same {@link dev.lanes.internal.guard.ConnectionGuard} as a local body's. So a body's
  * statements are admitted as on a local file and then by the cluster's own rules ({@link
  * ClusterBackend#writePolicy}: no rows from a write), and run on the lane's session, inside the group's
  * transaction and the body's savepoint; the lane commits, rolls back and replays as it does for a
@@ -50,25 +48,13 @@ final class BodyJdbc extends ClusterBackend {
     }
 
     /**
-     * Runs {@code body} on a guarded connection inside the lane's open transaction. A refusal of
-     * the cluster's own rules (past the guard's, which a local body has too) reaches the body as
-     * the data source's {@link SQLException}; let out of the body, it fails the body as the
-     * refusal it carries, as the guard's refusals do.
+     * Runs {@code body} on a guarded connection inside the lane's open transaction ({@link
+     * ClusterBackend#runGuarded}).
      */
     Object run(SqlFunction<?> body) throws Exception {
         Connection c = connections.getConnection();
         c.setAutoCommit(false); // its first statement joins the lane's transaction (begin)
-        try {
-            return ConnectionGuard.write(db.name(), c, true, null,
-                    db.shapes()).run(body, true);
-        } catch (SQLException e) {
-            if (e.getCause() instanceof InvalidRequestException) {
-                InvalidRequestException refusal = (InvalidRequestException) e.getCause();
-                refusal.addSuppressed(e);
-                throw refusal;
-            }
-            throw e;
-        }
+        return runGuarded(c, true, body);
     }
 
     /** The lane's open transaction, which the connection joins at its first statement. */

@@ -68,10 +68,13 @@ import org.slf4j.LoggerFactory;
  *       ReadSessions} of their own with the leader, so that they do not wait behind a group's
  *       replication; while corked, on the lane, to see the corked writes. A read body's
  *       connection is the data source's read-only one: one snapshot on a read session.
+ *   <li><b>Maintenance</b> runs on the lane without the transaction wrap, each statement in
+ *       auto-commit on the lane's session ({@link MaintenanceJdbc}). {@code backup} writes an
+ *       ordinary SQLite file from one read snapshot ({@link ClusterBackup}). {@code checkpoint}
+ *       runs none (the nodes checkpoint their own copies) and says so.
  *   <li><b>Refused</b>, before anything runs ({@link InvalidRequestException}, {@code
- *       NOT_STARTED}): {@code maintenance}, {@code checkpoint} and {@code backup}, which are the
- *       nodes'; writes that return rows; options only a local file has (see {@link
- *       ClusterOptions}).
+ *       NOT_STARTED}): writes that return rows; {@code PRAGMA wal_checkpoint}; options only a
+ *       local file has (see {@link ClusterOptions}).
  *   <li><b>JDBC</b> ({@code dataSource()}): on the lane and the read sessions, through {@link
  *       ClusterJdbc}, which says what it refuses.
  * </ul>
@@ -79,11 +82,15 @@ import org.slf4j.LoggerFactory;
  * <p>Concurrency: every field is final and thread-safe.
  */
 public final class ClusterDatabase implements Database, LanesRuntime.Attached {
+    /** What {@link #checkpoint()} reports: none ran, there being no WAL here to checkpoint. */
+    private static final CheckpointResult NO_CHECKPOINT = new CheckpointResult(false, -1, -1);
+
     private final String name;
     private final Path path;
     private final DatabaseOptions options;
     private final WriterLane lane;
     private final ReadSessions reads;
+    private final ClusterBackup backups;
     /** What answers the data source's {@code DatabaseMetaData}. */
     private final SchemaCopy schema;
     private final ChangeNotifier changes;
@@ -128,6 +135,7 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         lane.background(options.background());
         this.reads = new ReadSessions(name, engine, database, options.readers(),
                 options.readerCheckoutTimeout(), options.busyTimeout(), options.maxResultBytes());
+        this.backups = new ClusterBackup(name, reads, schema, runtime.pool());
         this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
                 metrics);
         lane.commitObserver(changes);
@@ -270,13 +278,14 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
         return runAndWait(lane.body(WriteOptions.DEFAULTS, new LaneWorks.Script(statements)));
     }
 
-    /** Refused: maintenance runs without the transaction wrap, which only a local file needs. */
+    /**
+     * Runs {@code body} on the lane, alone and without the transaction wrap, as on a local file:
+     * its connection's statements run in auto-commit on the lane's session with the leader
+     * ({@link MaintenanceJdbc}), each replicated on its own.
+     */
     @Override
     public <T> T maintenance(SqlFunction<T> body) {
-        Objects.requireNonNull(body, "body");
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": maintenance is "
-                + "refused on a cluster database: VACUUM, checkpoints and journal modes are the "
-                + "nodes' own business; nothing ran", null);
+        return runAndWait(lane.maintenance(Objects.requireNonNull(body, "body")));
     }
 
     @Override
@@ -459,18 +468,25 @@ public final class ClusterDatabase implements Database, LanesRuntime.Attached {
 
     // ------------------------------------------------------------------ the nodes' business
 
+    /**
+     * Runs no checkpoint and says so: {@code (busy false, walFrames -1, checkpointedFrames -1)},
+     * as for a database without a WAL of its own to checkpoint. Each node checkpoints its own copy
+     * of the database; one run through a session makes libdqlite 1.11's leader abort at its next
+     * write (so {@code PRAGMA wal_checkpoint} is refused on a cluster, {@link
+     * dev.lanes.internal.sql.text.Rule#CLUSTER_CHECKPOINT}).
+     */
     @Override
     public CheckpointResult checkpoint() {
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": checkpoint() is "
-                + "refused on a cluster database: each node checkpoints its own copy", null);
+        return NO_CHECKPOINT;
     }
 
+    /**
+     * Writes an ordinary SQLite file at {@code target} from one read snapshot of the cluster
+     * database ({@link ClusterBackup}), on a read session, beside the writer lane.
+     */
     @Override
     public void backup(Path target) {
-        Objects.requireNonNull(target, "target");
-        throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": backup() is "
-                + "refused on a cluster database: there is no local file to copy; back up a "
-                + "node's data directory, or read the tables out with query", null);
+        backups.run(Objects.requireNonNull(target, "target"));
     }
 
     // ------------------------------------------------------------------ state

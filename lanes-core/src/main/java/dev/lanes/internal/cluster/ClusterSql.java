@@ -1,6 +1,8 @@
 package dev.lanes.internal.cluster;
 
+import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
+import dev.lanes.internal.sql.Rows;
 import dev.lanes.spi.ClusterSession;
 import java.util.AbstractList;
 import java.util.Arrays;
@@ -57,6 +59,23 @@ final class ClusterSql {
         @Override
         public int size() {
             return labels.size();
+        }
+    }
+
+    /** Fails a result larger in all than {@code maxBytes}, as a local reader does. */
+    static void checkSize(String name, String sql, List<Row> rows, long maxBytes) {
+        if (maxBytes == Rows.UNLIMITED) {
+            return;
+        }
+        long bytes = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
+            for (int j = 0; j < row.size(); j++) {
+                bytes += Rows.sizeOf(row.get(j));
+            }
+            if (bytes > maxBytes) {
+                throw Rows.tooLarge(name, sql, maxBytes, i + 1);
+            }
         }
     }
 

@@ -5,7 +5,6 @@ import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.sql.Returns;
-import dev.lanes.internal.sql.Rows;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sql.Statements;
@@ -87,6 +86,8 @@ final class ClusterWriterConnection implements WriterConnection {
     private final Shapes shapes;
     /** What a body's JDBC connection runs on: this connection. */
     private final BodyJdbc bodies;
+    /** What a maintenance body's JDBC connection runs on: this connection, in auto-commit. */
+    private final MaintenanceJdbc maintenance;
 
     /** The session with the leader; null when there is none yet or it was lost. */
     private ClusterSession session;
@@ -96,6 +97,10 @@ final class ClusterWriterConnection implements WriterConnection {
     private long changes;
     /** Transactions ended since the connection opened, however they ended. */
     private long ends;
+    /** Whether a maintenance body runs: its statements run outside any transaction. */
+    private boolean autoCommit;
+    /** Writes of maintenance bodies that committed, or may have, on their own. */
+    private long autoCommits;
 
     ClusterWriterConnection(ClusterDatabase db, String name, ClusterEngine engine,
             String database,
@@ -114,6 +119,7 @@ final class ClusterWriterConnection implements WriterConnection {
         this.schema = schema;
         this.session = first;
         this.bodies = new BodyJdbc(db, schema, this);
+        this.maintenance = new MaintenanceJdbc(db, schema, this);
     }
 
     // ------------------------------------------------------------------ transaction steps
@@ -297,15 +303,17 @@ final class ClusterWriterConnection implements WriterConnection {
     @Override
     public Watch watch() {
         long before = ends;
+        long commitsBefore = autoCommits;
         return new Watch() {
             @Override
             public boolean ended() {
                 return ends != before;
             }
 
+            /** Only a maintenance body's statement commits inside a request, on its own. */
             @Override
             public boolean committed() {
-                return false;
+                return autoCommits != commitsBefore;
             }
 
             @Override
@@ -372,7 +380,18 @@ final class ClusterWriterConnection implements WriterConnection {
 
     @Override
     public int update(String sql, Object[] args) throws SQLException {
-        long n = request(s -> s.execute(sql, ClusterSql.params(args)));
+        long n;
+        try {
+            n = request(s -> s.execute(sql, ClusterSql.params(args)));
+        } catch (SQLException e) {
+            if (autoCommit && e.getCause() instanceof ClusterException
+                    && ((ClusterException) e.getCause()).kind()
+                            == ClusterException.Kind.MAY_HAVE_RUN) {
+                autoCommits++;
+            }
+            throw e;
+        }
+        autoCommits += autoCommit ? 1 : 0;
         if (!shapes.of(sql).countsChanges()) {
             return 0;
         }
@@ -389,30 +408,17 @@ final class ClusterWriterConnection implements WriterConnection {
     ClusterSession.Result queryWithColumns(String sql, Object[] args) throws SQLException {
         ClusterSession.Result result = request(s -> s.queryWithColumns(sql,
                 ClusterSql.params(args)));
-        checkSize(name, sql, result.rows(), maxResultBytes);
+        ClusterSql.checkSize(name, sql, result.rows(), maxResultBytes);
         return result;
     }
 
-    /** Fails a result larger in all than {@code maxBytes}, as a local reader does. */
-    static void checkSize(String name, String sql, List<Row> rows, long maxBytes) {
-        if (maxBytes == Rows.UNLIMITED) {
-            return;
-        }
-        long bytes = 0;
-        for (int i = 0; i < rows.size(); i++) {
-            Row row = rows.get(i);
-            for (int j = 0; j < row.size(); j++) {
-                bytes += Rows.sizeOf(row.get(j));
-            }
-            if (bytes > maxBytes) {
-                throw Rows.tooLarge(name, sql, maxBytes, i + 1);
-            }
-        }
-    }
-
-    /** Runs a request on the transaction's session, keeping the transaction's state true. */
+    /**
+     * Runs a request on the transaction's session, keeping the transaction's state true; for a
+     * maintenance body, on the session outside a transaction (with a new leader if it was lost).
+     */
     private <T> T request(Function<ClusterSession, T> call) throws SQLException {
-        ClusterSession s = sessionInTransaction();
+        ClusterSession s = autoCommit && !inTransaction ? sessionWithin(budgetNanos)
+                : sessionInTransaction();
         try {
             return call.apply(s);
         } catch (ClusterException e) {
@@ -455,7 +461,8 @@ final class ClusterWriterConnection implements WriterConnection {
 
     /**
      * Lane work on this connection; a body on a JDBC connection inside the transaction ({@link
-     * BodyJdbc}). Never outside one: a cluster database has no maintenance.
+     * BodyJdbc}), or, for maintenance, outside any ({@link MaintenanceJdbc}: each statement on
+     * the session in auto-commit). There is no disk reserve to check before a {@code VACUUM}.
      */
     @Override
     public Object runGuarded(SqlFunction<?> body, boolean inTransaction, Runnable vacuumCheck)
@@ -463,10 +470,15 @@ final class ClusterWriterConnection implements WriterConnection {
         if (body instanceof LaneWork) {
             return ((LaneWork<?>) body).run(this);
         }
-        if (!inTransaction) {
-            throw new IllegalStateException(name + ": a cluster database has no maintenance");
+        if (inTransaction) {
+            return bodies.run(body);
         }
-        return bodies.run(body);
+        autoCommit = true;
+        try {
+            return maintenance.run(body);
+        } finally {
+            autoCommit = false;
+        }
     }
 
     /** Never called: a cluster database refuses a commit fence when it opens (ClusterOptions). */

@@ -59,7 +59,7 @@ final class ReadSessionTransaction implements ReadTransaction {
     public ResultData query(String sql, Object[] args, ReadOptions options) {
         List<Object> params = ClusterSql.params(args);
         ClusterSession.Result result = inSnapshot(sql, s -> s.queryWithColumns(sql, params));
-        ClusterWriterConnection.checkSize(name, sql, result.rows(), maxResultBytes);
+        ClusterSql.checkSize(name, sql, result.rows(), maxResultBytes);
         return ClusterSql.resultData(result, schema, sql);
     }
 

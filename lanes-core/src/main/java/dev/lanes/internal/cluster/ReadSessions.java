@@ -155,7 +155,7 @@ final class ReadSessions {
                 continue;
             }
             giveBack(s);
-            ClusterWriterConnection.checkSize(name, sql, result.rows(), maxResultBytes);
+            ClusterSql.checkSize(name, sql, result.rows(), maxResultBytes);
             return result;
         }
         throw new IllegalStateException("unreachable");

@@ -166,22 +166,39 @@ final class SchemaCopy {
         return replay;
     }
 
+    /** What is done with a statement of the schema that could not be replayed. */
+    @FunctionalInterface
+    interface ReplayFailure {
+        void failed(Entry e, SQLException failure) throws SQLException;
+    }
+
+    /**
+     * Runs the {@code CREATE} statements of {@code entries} (in {@link #replayOrder}) on {@code
+     * s}. One whose object exists already is left out silently: a virtual table's shadow table,
+     * which the virtual table made itself. Any other failure goes to {@code failure}, which may
+     * throw to stop.
+     */
+    static void replay(Statement s, List<Entry> entries, ReplayFailure failure)
+            throws SQLException {
+        for (Entry e : entries) {
+            try {
+                s.execute(e.sql());
+            } catch (SQLException failed) {
+                if (!String.valueOf(failed.getMessage()).contains("already exists")) {
+                    failure.failed(e, failed);
+                }
+            }
+        }
+    }
+
     // guarded by lock, on a platform thread
     private void rebuild(List<Entry> current) throws SQLException {
         closeCopy();
         Connection c = DriverManager.getConnection("jdbc:sqlite::memory:");
         try (Statement s = c.createStatement()) {
-            for (Entry e : replayOrder(current)) {
-                try {
-                    s.execute(e.sql());
-                } catch (SQLException failed) {
-                    String message = String.valueOf(failed.getMessage());
-                    if (!message.contains("already exists")) {
-                        LOG.warn("{}: the metadata leaves out {} {}: its schema could not be "
-                                + "copied ({})", db.name(), e.type(), e.name(), message);
-                    }
-                }
-            }
+            replay(s, replayOrder(current), (e, failed) -> LOG.warn("{}: the metadata leaves "
+                    + "out {} {}: its schema could not be copied ({})", db.name(), e.type(),
+                    e.name(), failed.getMessage()));
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw e;

@@ -41,7 +41,9 @@ import org.sqlite.SQLiteConnection;
  * with {@code PRAGMA integrity_check}, and only then given the target's name, with a hard link
  * (which, unlike a rename, never replaces a file that appeared meanwhile). A failed backup leaves
  * nothing at the target. SQLite runs only on platform threads: a virtual-thread caller hands the
- * copy to the runtime's pool, as a background turn, and waits.
+ * copy to the runtime's pool, as a background turn, and waits. A database without a local file
+ * (a cluster's) fills the temporary file its own way and is published the same way ({@link
+ * #write}).
  *
  * <p>Concurrency: a backup touches nothing shared but the {@link Tracker}, whose fields are
  * guarded by its lock; the connections are confined to the thread running the copy.
@@ -49,22 +51,22 @@ import org.sqlite.SQLiteConnection;
 public final class Backup {
     private static final Logger log = LoggerFactory.getLogger(LogNames.FILES);
 
-    private final Path source;
     private final Path target;
     private final String name;
-    private final Identity identity;
+    private final WorkerPool pool;
+    /** The user's collations and functions, which the copy's indexes may need; null for none. */
     private final ConnectionSettings settings;
-    private final ConnectionBudget budget;
-    private final Duration busyTimeout;
 
-    private Backup(Path source, Path target, String name, Identity identity, ConnectionBudget budget,
-            Duration busyTimeout, ConnectionSettings settings) {
-        this.source = source;
+    /** What writes a complete database into a new file, which does not exist yet. */
+    @FunctionalInterface
+    public interface Copier {
+        void copyTo(Path temp) throws Exception;
+    }
+
+    private Backup(Path target, String name, WorkerPool pool, ConnectionSettings settings) {
         this.target = target;
         this.name = name;
-        this.identity = identity;
-        this.budget = budget;
-        this.busyTimeout = busyTimeout;
+        this.pool = pool;
         this.settings = settings;
     }
 
@@ -91,10 +93,11 @@ public final class Backup {
                     + "up to " + target + ": " + notLiteral, null);
         }
         refuseExisting(name, absolute);
-        Backup b = new Backup(source, absolute, name, identity, budget, busyTimeout, settings);
+        Backup b = new Backup(absolute, name, pool, settings);
         try {
             pool.onPlatform(() -> {
-                b.copy();
+                b.copy(temp -> vacuumInto(source, temp, identity, budget, busyTimeout,
+                        settings));
                 return null;
             }, true);
         } catch (LanesException e) {
@@ -105,6 +108,29 @@ public final class Backup {
         }
     }
 
+    /**
+     * Writes a copy of a database that has no local file to {@code target}, as {@link #run}
+     * publishes its own: {@code copier} fills a temporary file beside the target, which is then
+     * synced, checked with {@code PRAGMA integrity_check} (on a platform thread of {@code pool})
+     * and given the target's name; a failed copy leaves nothing at the target. The copier runs
+     * on the calling thread and hands its SQLite work to the pool itself.
+     *
+     * @throws InvalidRequestException when the target exists or has a name that would open
+     *     another file; nothing was written
+     * @throws ReadFailedException when the copy failed (or what the copier threw, when it is a
+     *     Lanes exception)
+     */
+    public static void write(String name, Path target, WorkerPool pool, Copier copier) {
+        Path absolute = target.toAbsolutePath().normalize();
+        String notLiteral = SqliteConnections.notLiteral(absolute);
+        if (notLiteral != null) {
+            throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": cannot back "
+                    + "up to " + target + ": " + notLiteral, null);
+        }
+        refuseExisting(name, absolute);
+        new Backup(absolute, name, pool, null).copy(copier);
+    }
+
     private static void refuseExisting(String name, Path target) {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": the backup "
@@ -113,24 +139,27 @@ public final class Backup {
         }
     }
 
-    /** Runs the copy on this (platform) thread. */
-    private void copy() {
+    /** Fills a temporary file with {@code copier}, then syncs, verifies and publishes it. */
+    private void copy(Copier copier) {
         Path dir = target.getParent();
         Path temp = dir.resolve(target.getFileName() + ".lanes-backup-"
                 + UUID.randomUUID().toString().substring(0, 8));
         long start = System.nanoTime();
         boolean done = false;
         try {
-            vacuumInto(temp);
+            copier.copyTo(temp);
             sync(temp);
-            verify(temp);
+            pool.onPlatform(() -> {
+                verify(temp);
+                return null;
+            }, true);
             publish(temp);
             done = true;
             log.info("{}: backed up to {} ({} bytes) in {} ms", name, target, Files.size(target),
                     (System.nanoTime() - start) / 1_000_000);
         } catch (LanesException e) {
             throw e;
-        } catch (SQLException | IOException | RuntimeException e) {
+        } catch (Exception e) {
             throw new ReadFailedException(WriteOutcome.NOT_STARTED, name + ": the backup to "
                     + target + " failed (" + e.getMessage() + "); nothing was left at the "
                     + "target", e);
@@ -143,7 +172,9 @@ public final class Backup {
     }
 
     /** {@code VACUUM INTO temp} on a fresh read-only connection to the database. */
-    private void vacuumInto(Path temp) throws SQLException {
+    private static void vacuumInto(Path source, Path temp, Identity identity,
+            ConnectionBudget budget, Duration busyTimeout, ConnectionSettings settings)
+            throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(SqliteConnections.busyTimeoutMillis(busyTimeout));
@@ -168,7 +199,9 @@ public final class Backup {
     }
 
     private SQLiteConnection definitions(SQLiteConnection c) throws SQLException {
-        settings.applyDefinitions(c, ConnectionSettings.Role.BACKUP);
+        if (settings != null) {
+            settings.applyDefinitions(c, ConnectionSettings.Role.BACKUP);
+        }
         return c;
     }
 

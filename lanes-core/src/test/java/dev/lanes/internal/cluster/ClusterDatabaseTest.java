@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.lanes.BatchFailedException;
 import dev.lanes.BusyException;
 import dev.lanes.Change;
+import dev.lanes.CheckpointResult;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.DatabaseState;
@@ -23,6 +24,7 @@ import dev.lanes.internal.cluster.SqliteClusterEngine.CommitFault;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * planted faults: an uncertain COMMIT is resolved by the group id, never guessed and never sent
  * twice; a commit refused by a node that stopped leading runs again; an unresolvable one is
  * UNKNOWN and poisons the writer; BEGIN refused busy is retried within busyTimeout; what a cluster
- * cannot do is refused before anything runs. The real cluster's tests are in lanes-dqlite.
+ * cannot do is refused before anything runs; maintenance, backup and checkpoint do what a
+ * cluster can. The real cluster's tests are in lanes-dqlite.
  */
 @Timeout(60)
 class ClusterDatabaseTest {
@@ -267,12 +270,9 @@ class ClusterDatabaseTest {
     }
 
     @Test
-    void whatNeedsALocalFileOrReturnsRowsFromAWriteIsRefusedBeforeAnythingRuns() {
+    void whatReturnsRowsFromAWriteIsRefusedBeforeAnythingRuns() {
         Transaction tx = db.begin();
         List<Runnable> refused = List.of(
-                () -> db.maintenance(c -> 1),
-                db::checkpoint,
-                () -> db.backup(dir.resolve("copy")),
                 () -> db.execute("SELECT 1"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('r') RETURNING id"),
                 () -> db.execute("INSERT INTO t(v) VALUES ('a'); INSERT INTO t(v) VALUES ('b')"));
@@ -286,6 +286,27 @@ class ClusterDatabaseTest {
         assertThat(catchThrowableOfType(() -> db.query("DELETE FROM t"),
                 ReadOnlyViolationException.class)).isNotNull();
         assertThat(count("SELECT count(*) AS n FROM t")).isZero();
+    }
+
+    @Test
+    void maintenanceRunsWithoutTheWrapBackupCopiesAndCheckpointRunsNone() throws Exception {
+        db.execute("INSERT INTO t(v) VALUES ('kept')");
+        db.maintenance(c -> c.createStatement().executeUpdate("CREATE INDEX t_id ON t(id, v)"));
+        assertThat(db.checkpoint()).isEqualTo(new CheckpointResult(false, -1, -1));
+        Path copy = dir.resolve("copy.db");
+
+        db.backup(copy);
+
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy)) {
+            ResultSet rs = c.createStatement().executeQuery("SELECT (SELECT v FROM t), (SELECT "
+                    + "count(*) FROM sqlite_master WHERE name = 't_id')");
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("kept");
+            assertThat(rs.getInt(2)).isEqualTo(1);
+        }
+        InvalidRequestException exists = catchThrowableOfType(() -> db.backup(copy),
+                InvalidRequestException.class);
+        assertThat(exists.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
     }
 
     @Test

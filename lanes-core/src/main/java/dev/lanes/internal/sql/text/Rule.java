@@ -46,7 +46,12 @@ public enum Rule {
     /** A statement that returns rows where its rows are not read. */
     RETURNS_ROWS,
     /** A write with {@code RETURNING} on a cluster, whose writes return no rows. */
-    CLUSTER_RETURNING;
+    CLUSTER_RETURNING,
+    /**
+     * {@code PRAGMA wal_checkpoint} on a cluster: each node checkpoints its own copy, and one run
+     * through a session makes libdqlite 1.11's leader abort at its next write.
+     */
+    CLUSTER_CHECKPOINT;
 
     /**
      * The refusal of {@code shape} by this rule.
@@ -122,6 +127,11 @@ public enum Rule {
                 return invalid(database, "a write with RETURNING is refused on a cluster "
                         + "database (" + what + "): a write there returns no rows; run the "
                         + "write, then read with query");
+            case CLUSTER_CHECKPOINT:
+                return invalid(database, "PRAGMA wal_checkpoint is refused on a cluster database "
+                        + "(" + what + "): each node checkpoints its own copy of the database "
+                        + "(one run through a session aborts the leader at its next write); "
+                        + "db.checkpoint() runs none");
             default:
                 throw new IllegalStateException(name());
         }

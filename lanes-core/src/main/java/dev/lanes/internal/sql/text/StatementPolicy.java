@@ -9,7 +9,7 @@ import dev.lanes.internal.sql.text.StatementShape.Part;
  * everywhere: {@link Rule#NO_STATEMENT} (but where a script runs statement by statement: none
  * at all runs nothing), then each statement's rules ({@link Rule#WRITE_ON_READER} on a reader,
  * then transaction control, {@code ATTACH}, {@code VACUUM INTO}, the pragmas, a cluster's {@code
- * RETURNING}), then {@link Rule#DRIVER_COMMAND}, {@link Rule#NUL} and {@link
+ * RETURNING} and {@code wal_checkpoint}), then {@link Rule#DRIVER_COMMAND}, {@link Rule#NUL} and {@link
  * Rule#LONE_SURROGATE}, then {@link Rule#SEVERAL_STATEMENTS} where one statement runs, then
  * {@link Rule#RETURNS_ROWS} where rows are not read. A text that breaks several rules is refused
  * by the first; every path refuses it.
@@ -148,6 +148,10 @@ public enum StatementPolicy {
         Rule pragma = pragma(part.pragma());
         if (pragma != null) {
             return pragma;
+        }
+        if (cluster && part.pragma() != null && part.pragma().entry() != null
+                && part.pragma().entry().name().equals("wal_checkpoint")) {
+            return Rule.CLUSTER_CHECKPOINT;
         }
         return cluster && part.writes() && part.returning() ? Rule.CLUSTER_RETURNING : null;
     }

@@ -38,7 +38,8 @@ class StatementPolicyTest {
             Map.entry(Rule.UNKNOWN_PRAGMA, "PRAGMA key = 'x'"),
             Map.entry(Rule.SEVERAL_STATEMENTS, "SELECT 1; SELECT 2"),
             Map.entry(Rule.RETURNS_ROWS, "SELECT 1"),
-            Map.entry(Rule.CLUSTER_RETURNING, "DELETE FROM t RETURNING id"));
+            Map.entry(Rule.CLUSTER_RETURNING, "DELETE FROM t RETURNING id"),
+            Map.entry(Rule.CLUSTER_CHECKPOINT, "PRAGMA wal_checkpoint(TRUNCATE)"));
 
     /** What only each rule's message says, to tell which rule refused. */
     static final Map<Rule, String> MARKS = Map.ofEntries(
@@ -56,7 +57,8 @@ class StatementPolicyTest {
             Map.entry(Rule.UNKNOWN_PRAGMA, "does not place it"),
             Map.entry(Rule.SEVERAL_STATEMENTS, "more than one statement"),
             Map.entry(Rule.RETURNS_ROWS, "returns rows, which"),
-            Map.entry(Rule.CLUSTER_RETURNING, "a write with RETURNING is refused on a cluster"));
+            Map.entry(Rule.CLUSTER_RETURNING, "a write with RETURNING is refused on a cluster"),
+            Map.entry(Rule.CLUSTER_CHECKPOINT, "PRAGMA wal_checkpoint is refused on a cluster"));
 
     @Test
     void everyRuleHasOneMessageAtEveryPlaceThatAppliesIt() {
@@ -88,6 +90,9 @@ class StatementPolicyTest {
         assertThat(places.get(Rule.WRITE_ON_READER)).containsExactlyInAnyOrder(
                 StatementPolicy.READER, StatementPolicy.READ_SCRIPT, StatementPolicy.READ_BATCH);
         assertThat(places.get(Rule.CLUSTER_RETURNING)).containsExactlyInAnyOrder(
+                StatementPolicy.CLUSTER_WRITER, StatementPolicy.CLUSTER_WRITE_BODY,
+                StatementPolicy.CLUSTER_SCRIPT);
+        assertThat(places.get(Rule.CLUSTER_CHECKPOINT)).containsExactlyInAnyOrder(
                 StatementPolicy.CLUSTER_WRITER, StatementPolicy.CLUSTER_WRITE_BODY,
                 StatementPolicy.CLUSTER_SCRIPT);
         assertThat(places.get(Rule.SEVERAL_STATEMENTS)).doesNotContain(StatementPolicy.SCRIPT,
