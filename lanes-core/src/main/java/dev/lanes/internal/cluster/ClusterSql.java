@@ -3,6 +3,7 @@ package dev.lanes.internal.cluster;
 import dev.lanes.Row;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.Rows;
+import dev.lanes.internal.types.ValueConvention;
 import dev.lanes.spi.ClusterSession;
 import java.util.AbstractList;
 import java.util.Arrays;
@@ -79,8 +80,21 @@ final class ClusterSql {
         }
     }
 
-    /** A statement's parameters as the SPI takes them. */
+    /**
+     * A statement's parameters as the SPI takes them: each stored as Lanes stores every value it
+     * binds ({@link ValueConvention#store}), so that a cluster database holds what a local one
+     * would (a date as Lanes' text, a {@code BigDecimal} in plain notation, a {@code UUID} or an
+     * enum as text) and refuses what a local one refuses (a lone surrogate, {@code NaN}), whatever
+     * the engine's own encoding would make of the Java value. Every path to the engine binds here.
+     */
     static List<Object> params(Object[] args) {
-        return args == null || args.length == 0 ? List.of() : Arrays.asList(args);
+        if (args == null || args.length == 0) {
+            return List.of();
+        }
+        Object[] stored = new Object[args.length];
+        for (int i = 0; i < args.length; i++) {
+            stored[i] = ValueConvention.store(args[i], i + 1);
+        }
+        return Arrays.asList(stored);
     }
 }

@@ -32,7 +32,8 @@ class ReadPathLifecycleTest {
             assertThat(db.query("SELECT v FROM t")).hasSize(1);
             ReadRouting first = db.idleRelease().routing();
             assertThat(first).isNotNull();
-            assertThat(db.read(c -> 1)).isEqualTo(1);
+            Integer one = db.read(c -> 1);
+            assertThat(one).isEqualTo(1);
             assertThat(dataSourceCount(db)).isEqualTo(1);
             assertThat(db.idleRelease().routing()).as("the same path for every read")
                     .isSameAs(first);
