@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * reach. Where the replica is comes from the process, or, while it reports none (a restarted
  * Litestream reports a replica position only once it uploaded WAL for the database, so not for
  * one whose WAL its predecessor shipped as it stopped), from the store: the current generation's
- * WAL there.
+ * WAL there, read only once the process stayed silent for two syncs after the shadow's end was
+ * taken (a replica with something to upload reports within about one).
  *
  * <p>Thread-safety: confined to the waiting thread.
  */
@@ -54,6 +55,7 @@ final class ReplicaCatchUp {
     private long starts = -1;
     private long syncsNeeded = -1;
     private Shadow shadow;
+    private long shadowSyncs;
     private long nextStoreRead = System.nanoTime();
 
     /**
@@ -76,6 +78,7 @@ final class ReplicaCatchUp {
         }
         if (shadow == null && p.syncs() >= syncsNeeded) {
             shadow = Shadow.read(db, p.shadowIndex());
+            shadowSyncs = p.syncs();
         }
         if (shadow == null) {
             return false;
@@ -83,7 +86,9 @@ final class ReplicaCatchUp {
         if (p.replicaCovers(shadow.index(), shadow.end())) {
             return true;
         }
-        return !p.replicaReported() && storeHolds(shadow);
+        // a replica with something to upload reports where it is within about a sync interval:
+        // the store is read only once it stayed silent for two more syncs
+        return !p.replicaReported() && p.syncs() >= shadowSyncs + 2 && storeHolds(shadow);
     }
 
     private boolean storeHolds(Shadow s) throws InterruptedException {
