@@ -82,7 +82,8 @@ final class ReplicationConfirmation {
         } catch (TimeoutException e) {
             return null; // the move, or the recording, is not over yet
         } catch (ExecutionException e) {
-            return null; // the epoch ended: whether cleanly, the slot's end says
+            // the epoch ended (whether cleanly, the slot's end says), or its recording failed
+            return slot.state() == TenantSlot.State.SERVING ? Boolean.FALSE : null;
         }
     }
 
