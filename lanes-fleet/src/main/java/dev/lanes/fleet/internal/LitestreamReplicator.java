@@ -238,8 +238,9 @@ public final class LitestreamReplicator implements Replicator {
         if (shard.removeShipped(tenant, entry, lastChange)) {
             return true;
         }
-        log.info("fleet: Litestream did not stop cleanly with tenant {}; waiting for its replica"
-                + " on a new process", tenant);
+        log.info("fleet: stopping tenant {}'s Litestream process did not show it shipped (not a"
+                + " clean exit, or asked before its last commit); waiting for its replica on a new"
+                + " process", tenant);
         shard.put(tenant, entry);
         replicated.put(tenant, db);
         markDirty(shard);
