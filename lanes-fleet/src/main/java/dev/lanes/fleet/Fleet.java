@@ -88,7 +88,7 @@ public final class Fleet implements AutoCloseable {
 
     /** This node. */
     public Member node() {
-        return runtime.status().node();
+        return runtime.member(runtime.nodeId());
     }
 
     /** The live nodes of the fleet, this one included. */

@@ -1,6 +1,7 @@
 package dev.lanes.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lanes.Database;
@@ -9,6 +10,8 @@ import dev.lanes.WriteOutcome;
 import dev.lanes.fleet.testing.LocalEtcd;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -22,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two fleet nodes in this JVM on real engines (3-member etcd, s3proxy, Litestream): a tenant is
  * served by one node and named by the other, a planned move keeps every row and raises the
- * fencing token, a closing node hands its tenants over, and a REPLICATED write is in the object
- * store when it returns.
+ * fencing token, a closing node hands its tenants over, a REPLICATED write is in the object
+ * store when it returns, and one that commits while Litestream restarts is confirmed and moves
+ * with its tenant.
  */
 @Tag("slow")
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -143,10 +147,58 @@ class FleetTest {
         }
     }
 
+
+    /**
+     * A commit that lands while the node's Litestream is being restarted (here: frozen after it
+     * was asked to stop, so the commit lands between the stop and its final sync) is shipped by
+     * that process as it exits; the restarted one has nothing new to ship for the tenant and
+     * reports no replica position for it. The write's confirmation and a planned move right
+     * after must still see the replica caught up, not wait for a position that never comes.
+     */
+    @Test
+    void aCommitDuringALitestreamRestartIsConfirmedAndTheTenantMovesWithIt() throws Exception {
+        try (Fleet a = engines.node("a6", dir.resolve("a6")).fleetName("restart")
+                        .durability(Durability.REPLICATED).autoRebalance(false).build();
+                Fleet b = engines.node("b6", dir.resolve("b6")).fleetName("restart")
+                        .durability(Durability.REPLICATED).autoRebalance(false).build()) {
+            await(() -> a.members().size() == 2 && b.members().size() == 2, "both nodes live");
+            String tenant = tenantPlacedOn(a);
+            Database db = a.database(tenant);
+            db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            db.execute("INSERT INTO t (id) VALUES (1)"); // confirmed: the replicator has it
+            ProcessHandle litestream = LitestreamProcesses.replicating();
+            CompletableFuture<Void> second;
+            LitestreamProcesses.signal(litestream, "STOP");
+            try {
+                tenantPlacedOn(a, Set.of(tenant)); // a second tenant: the process restarts
+                LitestreamProcesses.awaitAskedToStop(litestream);
+                second = CompletableFuture.runAsync(
+                        () -> db.execute("INSERT INTO t (id) VALUES (2)"));
+                await(() -> db.query("SELECT id FROM t WHERE id = 2").size() == 1,
+                        "the second write committed");
+            } finally {
+                LitestreamProcesses.signal(litestream, "CONT");
+            }
+            assertThatCode(second::join).as("the second write's confirmation")
+                    .doesNotThrowAnyException();
+            assertThat(a.move(tenant, "b6")).as("moved without a catch-up timeout").isTrue();
+            assertThat(b.database(tenant).query("SELECT id FROM t ORDER BY id"))
+                    .extracting(r -> r.getLong("id")).containsExactly(1L, 2L);
+        }
+    }
+
     /** A tenant that placement gives to {@code node} (its claim happens on first use). */
     static String tenantPlacedOn(Fleet node) {
+        return tenantPlacedOn(node, Set.of());
+    }
+
+    /** A tenant other than {@code except} that placement gives to {@code node}. */
+    static String tenantPlacedOn(Fleet node, Set<String> except) {
         for (int i = 0; i < 200; i++) {
             String tenant = "tenant-" + node.node().id() + "-" + i;
+            if (except.contains(tenant)) {
+                continue;
+            }
             try {
                 node.database(tenant);
                 return tenant;

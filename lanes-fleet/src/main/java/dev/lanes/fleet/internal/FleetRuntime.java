@@ -527,7 +527,8 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
                 events.ownershipChanges(), events.restores(), events.commitRefusals());
     }
 
-    private Member member(String id) {
+    /** The node {@code id} as a member of the fleet (its address as last known). */
+    public Member member(String id) {
         NodeRecord n = ownership.liveNodes().get(id);
         return new Member(id, n != null ? n.address() : addresses.getOrDefault(id, ""));
     }

@@ -96,6 +96,15 @@ public final class LitestreamLayout {
                 walFrom(generation, snapshot.index())));
     }
 
+    /**
+     * The generation's last WAL segment: the one at the highest offset of its highest index, or
+     * empty when it has none.
+     */
+    Optional<Part> lastSegment(String generation) {
+        return segments.getOrDefault(generation, List.of()).stream()
+                .max(Comparator.comparingInt(Part::index).thenComparingLong(Part::offset));
+    }
+
     /** The latest time of the generation's snapshots and of its WAL within their indexes. */
     private Instant updatedAt(String generation) {
         List<Part> snaps = snapshots.get(generation);

@@ -11,16 +11,32 @@ import java.util.Map;
  * end of the shadow's current file means the store holds every frame Litestream had seen then.
  * The shadow size Litestream reports is the sum over the shadow files it still keeps (the one
  * before the replica's stays), not the current file's end: see {@link
- * LitestreamReplicator#shadowEnd}.
+ * ReplicaCatchUp.Shadow}.
  */
 public final class LitestreamMetrics {
-    /** Litestream's positions for one database. */
+    /**
+     * Litestream's positions for one database; the replica's are -1 while it reports none (a
+     * process reports them only once it uploaded WAL for the database).
+     */
     public record Position(long syncs, long shadowIndex, long shadowSize, long replicaIndex,
             long replicaOffset) {
         /** Whether the replica holds everything up to {@code shadow}. */
         public boolean replicaCovers(long index, long size) {
-            return replicaIndex > index || (replicaIndex == index && replicaOffset >= size);
+            return covers(replicaIndex, replicaOffset, index, size);
         }
+
+        /** Whether the process reported the replica's position. */
+        public boolean replicaReported() {
+            return replicaIndex >= 0 && replicaOffset >= 0;
+        }
+    }
+
+    /**
+     * Whether a replica whose WAL ends at {@code replicaOffset} of index {@code replicaIndex}
+     * holds the shadow WAL up to {@code size} bytes of index {@code index}.
+     */
+    static boolean covers(long replicaIndex, long replicaOffset, long index, long size) {
+        return replicaIndex > index || (replicaIndex == index && replicaOffset >= size);
     }
 
     private final Map<String, long[]> byDb = new HashMap<>();
@@ -61,10 +77,13 @@ public final class LitestreamMetrics {
         return m;
     }
 
-    /** The positions of {@code db} (its absolute path), if Litestream reported all of them. */
+    /**
+     * The positions of {@code db} (its absolute path), if Litestream reported its syncs and
+     * shadow WAL (the replica's position may be missing: see {@link Position}).
+     */
     public Position of(String db) {
         long[] v = byDb.get(db);
-        if (v == null || v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[4] < 0) {
+        if (v == null || v[0] < 0 || v[1] < 0 || v[2] < 0) {
             return null;
         }
         return new Position(v[0], v[1], v[2], v[3], v[4]);

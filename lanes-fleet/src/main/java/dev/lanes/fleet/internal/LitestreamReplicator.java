@@ -3,7 +3,6 @@ package dev.lanes.fleet.internal;
 import dev.lanes.fleet.ObjectStore;
 import java.io.IOException;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,16 +30,14 @@ import org.slf4j.LoggerFactory;
  * change. Shards restart in parallel: each waits for its Litestream to ship and exit.
  *
  * <p>Where a commit is: Litestream's metrics endpoint reports per database the number of syncs
- * (each copies new WAL frames into the shadow WAL), the shadow WAL's position and the replica's.
- * {@link #awaitCaughtUp} waits for two syncs to finish after the call (the second started after
- * it, so it saw every frame committed before it), or for one when the process was launched after
- * the last change (a new epoch's first confirmation), takes the shadow's position then (the end
- * of its current file, {@link #shadowEnd}), and waits for the replica to reach it. A clean stop,
- * after the database's last change, of a process that replicated the tenant to the same place
- * needs none of that: Litestream ships what it has when it exits on SIGTERM, and a restarted
- * Litestream reports no replica position for a database nothing has written since (so that is
- * not waited for). A process that never had the tenant
- * proves nothing: the new epoch's first snapshot may not exist yet.
+ * (each copies new WAL frames into the shadow WAL), the shadow WAL's position and, once it
+ * uploaded some, the replica's. {@link #awaitCaughtUp} waits as {@link ReplicaCatchUp} says:
+ * enough syncs after the call for the shadow to hold every commit, then the replica (as the
+ * process reports it, or as the store holds it while the process reports none) at the shadow's
+ * end. A clean stop, after the database's last change, of a process that replicated the tenant
+ * to the same place needs none of that: Litestream ships what it has when it exits on SIGTERM.
+ * A process that never had the tenant proves nothing: the new epoch's first snapshot may not
+ * exist yet.
  *
  * <p>Restores read the replica in this process ({@link ReplicaRestore}); once an epoch is
  * recorded as a tenant's replica, its older epochs' objects are deleted in the background
@@ -201,9 +198,7 @@ public final class LitestreamReplicator implements Replicator {
             return false;
         }
         long deadline = System.nanoTime() + bound.toNanos();
-        long starts = -1;
-        long syncsNeeded = -1;
-        long[] shadow = null;
+        ReplicaCatchUp wait = new ReplicaCatchUp(db, entry.replicaPath(), lastChange, restore);
         while (System.nanoTime() - deadline < 0) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
@@ -216,20 +211,7 @@ public final class LitestreamReplicator implements Replicator {
             LitestreamShard.Run run = shard.run();
             LitestreamMetrics m = dirty.containsKey(shard) ? null : shard.scrape();
             LitestreamMetrics.Position p = m == null ? null : m.of(key);
-            if (p == null || run.count() != shard.run().count()) {
-                LockSupport.parkNanos(POLL_NANOS);
-                continue;
-            }
-            if (run.count() != starts) { // a new process: its syncs count from its start
-                starts = run.count();
-                syncsNeeded = syncsNeeded(run, p, lastChange);
-                shadow = null;
-            }
-            if (shadow == null && p.syncs() >= syncsNeeded) {
-                long end = shadowEnd(db, p.shadowIndex());
-                shadow = end < 0 ? null : new long[] {p.shadowIndex(), end};
-            }
-            if (shadow != null && p.replicaCovers(shadow[0], shadow[1])) {
+            if (p != null && run.count() == shard.run().count() && wait.caughtUp(run, p)) {
                 return true;
             }
             LockSupport.parkNanos(POLL_NANOS);
@@ -238,32 +220,36 @@ public final class LitestreamReplicator implements Replicator {
     }
 
     /**
-     * How many syncs of the process must have ended before its shadow holds every commit made
-     * up to {@code lastChange}: any one, when it was launched after that (all its syncs read the
-     * WAL later); else two more than now (a sync under way now may have read the WAL before the
-     * last commit, the one after it started later).
+     * Removes the tenant from its shard and restarts that at once: the clean stop, asked after
+     * the last change, ships it. Should the stop not be clean, the tenant is replicated again
+     * and waited for as {@link #awaitCaughtUp} does.
      */
-    private static long syncsNeeded(LitestreamShard.Run run, LitestreamMetrics.Position now,
-            long lastChange) {
-        return run.launched() - lastChange > 0 ? 1 : now.syncs() + 2;
-    }
-
-    /**
-     * Where shadow WAL file {@code index} of {@code db} ends, or -1 while that cannot be read.
-     * Litestream's shadow size metric is the sum over the shadow files still on disk, and it keeps
-     * the file before the replica's, so after the WAL starts over it exceeds any offset in the
-     * current file: the current file's own size is what the replica's offset is compared with
-     * (read after the metric, it may include later frames, never fewer).
-     */
-    static long shadowEnd(Path db, long index) {
-        Path meta = db.resolveSibling("." + db.getFileName() + "-litestream");
-        try {
-            String generation = Files.readString(meta.resolve("generation")).trim();
-            return Files.size(meta.resolve("generations").resolve(generation).resolve("wal")
-                    .resolve(String.format("%08x.wal", index)));
-        } catch (IOException e) {
-            return -1; // a new generation or a file cleaned meanwhile: the next scrape tells
+    @Override
+    public boolean stopCaughtUp(String tenant, long lastChange, Duration bound)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        Path db = replicated.get(tenant);
+        LitestreamShard shard = shardOf(tenant);
+        LitestreamShard.Entry entry = shard.entry(tenant);
+        if (db == null || entry == null) {
+            return false;
         }
+        replicated.remove(tenant);
+        if (shard.removeShipped(tenant, entry, lastChange)) {
+            return true;
+        }
+        log.info("fleet: stopping tenant {}'s Litestream process did not show it shipped (not a"
+                + " clean exit, or asked before its last commit); waiting for its replica on a new"
+                + " process", tenant);
+        shard.put(tenant, entry);
+        replicated.put(tenant, db);
+        markDirty(shard);
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        if (!awaitCaughtUp(tenant, lastChange, left)) {
+            return false;
+        }
+        stop(tenant);
+        return true;
     }
 
     @Override
@@ -286,8 +272,10 @@ public final class LitestreamReplicator implements Replicator {
             }
             for (Path db : replicated.values()) {
                 LitestreamMetrics.Position p = m.of(db.toString());
-                if (p != null && p.replicaIndex() == p.shadowIndex()) {
-                    lag += Math.max(0, shadowEnd(db, p.shadowIndex()) - p.replicaOffset());
+                ReplicaCatchUp.Shadow shadow = p == null || p.replicaIndex() != p.shadowIndex()
+                        ? null : ReplicaCatchUp.Shadow.read(db, p.shadowIndex());
+                if (shadow != null) {
+                    lag += Math.max(0, shadow.end() - p.replicaOffset());
                 }
             }
         }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -29,8 +30,13 @@ import org.slf4j.LoggerFactory;
  * and exits), then a new process on the new file. A database written while no process watched
  * it starts a new generation (a snapshot) when the next one starts; nothing is lost.
  *
- * <p>Thread-safety: the tenant set and the process are guarded by one lock; scrapes read the
- * current process's port without it.
+ * <p>A tenant given up ({@link #removeShipped}) is removed by such a restart at once: the stop
+ * ships what its process had seen, so a tenant whose database no longer changes is then wholly in
+ * the store, without waiting for the process's next syncs.
+ *
+ * <p>Thread-safety: the tenant set is guarded by one lock, the process by another (held through
+ * a restart, so that changes to the set are not held up by one); scrapes read the current
+ * process's port without either.
  */
 final class LitestreamShard implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LitestreamShard.class);
@@ -54,8 +60,10 @@ final class LitestreamShard implements AutoCloseable {
     private final Duration interval;
     private final HttpClient http;
     private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock processLock = new ReentrantLock();
     // guarded by lock
     private final Map<String, Entry> tenants = new TreeMap<>();
+    // guarded by processLock
     private Process process;
     private volatile int port;
     private volatile Run run = new Run(0, 0);
@@ -63,6 +71,11 @@ final class LitestreamShard implements AutoCloseable {
     private Map<String, Entry> running = Map.of();
     /** The last stop that ended in a clean exit, or null. */
     private volatile CleanStop cleanStop;
+    /** Tenants a clean stop shipped as their process ended without them: when it was asked. */
+    private final Map<String, Shipped> shipped = new ConcurrentHashMap<>();
+
+    /** A tenant's entry that a clean stop asked at {@code asked} (nanoTime) shipped. */
+    private record Shipped(Entry entry, long asked) {}
 
     /**
      * A stop that ended in a clean exit: when it was asked for (nanoTime) and what that process
@@ -85,6 +98,7 @@ final class LitestreamShard implements AutoCloseable {
         lock.lock();
         try {
             tenants.put(tenant, entry);
+            shipped.remove(tenant);
         } finally {
             lock.unlock();
         }
@@ -129,18 +143,62 @@ final class LitestreamShard implements AutoCloseable {
 
     /** Restarts the process on the current set (or just stops it when the set is empty). */
     void apply() {
-        lock.lock();
+        processLock.lock();
         try {
             long asked = System.nanoTime();
-            stopProcess();
-            if (tenants.isEmpty()) {
-                return;
+            boolean clean = stopProcess();
+            Map<String, Entry> set;
+            lock.lock();
+            try {
+                set = Map.copyOf(tenants);
+            } finally {
+                lock.unlock();
             }
-            long stopped = System.nanoTime();
-            int p = freePort();
-            Path config = dir.resolve(name + ".yml");
+            if (clean) {
+                running.forEach((tenant, e) -> {
+                    if (!e.equals(set.get(tenant))) {
+                        shipped.put(tenant, new Shipped(e, cleanStop.asked()));
+                    }
+                });
+            }
+            running = Map.of();
+            if (!set.isEmpty()) {
+                start(set, asked);
+            }
+        } finally {
+            processLock.unlock();
+        }
+    }
+
+    /**
+     * Removes the tenant, and stops the process that replicates it now (restarting it on the
+     * others) unless a restart since its removal did.
+     *
+     * @return whether the stop that ended the last process replicating {@code entry} was clean
+     *     and asked after {@code after} ({@link System#nanoTime()}): it shipped every change the
+     *     database had before {@code after}
+     */
+    boolean removeShipped(String tenant, Entry entry, long after) {
+        remove(tenant);
+        processLock.lock();
+        try {
+            if (running.containsKey(tenant)) {
+                apply();
+            }
+            Shipped s = shipped.remove(tenant);
+            return s != null && s.entry().equals(entry) && s.asked() - after > 0;
+        } finally {
+            processLock.unlock();
+        }
+    }
+
+    private void start(Map<String, Entry> set, long asked) {
+        long stopped = System.nanoTime();
+        int p = freePort();
+        Path config = dir.resolve(name + ".yml");
+        try {
             Files.createDirectories(dir);
-            Files.writeString(config, yaml(p, tenants), StandardCharsets.UTF_8);
+            Files.writeString(config, yaml(p, set), StandardCharsets.UTF_8);
             // a shell between this JVM and Litestream ends Litestream (SIGTERM, then SIGKILL 30 s
             // later, should the store be unreachable for its last sync) when its standard input
             // ends, which is when this JVM closes it or dies, or when this JVM's process is gone
@@ -151,17 +209,15 @@ final class LitestreamShard implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(
                             dir.resolve(name + ".log").toFile()))
                     .start();
-            port = p;
-            running = Map.copyOf(tenants);
-            run = new Run(run.count() + 1, stopped);
-            log.info("fleet: Litestream {} started for {} tenants ({} ms to stop the previous"
-                    + " process, {} ms to start)", name, tenants.size(),
-                    (stopped - asked) / 1_000_000, (System.nanoTime() - stopped) / 1_000_000);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start Litestream for " + name, e);
-        } finally {
-            lock.unlock();
         }
+        port = p;
+        running = set;
+        run = new Run(run.count() + 1, stopped);
+        log.info("fleet: Litestream {} started for {} tenants ({} ms to stop the previous"
+                + " process, {} ms to start)", name, set.size(), (stopped - asked) / 1_000_000,
+                (System.nanoTime() - stopped) / 1_000_000);
     }
 
     /** The current process's metrics, or null while none answers. */
@@ -210,10 +266,11 @@ final class LitestreamShard implements AutoCloseable {
         return String.join("\n", y);
     }
 
-    private void stopProcess() {
+    /** Stops the process, if any; whether one stopped with a clean exit. */
+    private boolean stopProcess() {
         Process p = process;
         if (p == null) {
-            return;
+            return false;
         }
         process = null;
         port = 0;
@@ -226,6 +283,7 @@ final class LitestreamShard implements AutoCloseable {
                 kill(p);
             } else if (p.exitValue() == 0) {
                 cleanStop = new CleanStop(asked, running);
+                return true;
             }
         } catch (IOException e) {
             kill(p);
@@ -233,6 +291,7 @@ final class LitestreamShard implements AutoCloseable {
             kill(p);
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     private static void kill(Process p) {
@@ -259,9 +318,15 @@ final class LitestreamShard implements AutoCloseable {
         lock.lock();
         try {
             tenants.clear();
-            stopProcess();
         } finally {
             lock.unlock();
+        }
+        processLock.lock();
+        try {
+            stopProcess();
+            running = Map.of();
+        } finally {
+            processLock.unlock();
         }
     }
 }

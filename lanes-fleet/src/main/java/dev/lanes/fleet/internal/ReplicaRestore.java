@@ -118,6 +118,27 @@ public final class ReplicaRestore {
         }
     }
 
+    /**
+     * Whether the replica at {@code replicaPath} (ending in {@code /}) holds generation {@code
+     * generation}'s WAL up to {@code size} bytes of WAL index {@code index}: its last segment
+     * there ends at or past that (the segment is read to learn where it ends), or a later index
+     * began.
+     */
+    boolean holds(String replicaPath, String generation, long index, long size)
+            throws IOException, InterruptedException {
+        String wal = replicaPath + "generations/" + generation + "/wal/";
+        var last = new LitestreamLayout(replicaPath, s3.list(wal)).lastSegment(generation);
+        if (last.isEmpty() || last.get().index() < index) {
+            return false;
+        }
+        LitestreamLayout.Part part = last.get();
+        if (LitestreamMetrics.covers(part.index(), part.offset(), index, size)) {
+            return true;
+        }
+        long end = part.offset() + decompress(s3.get(part.key()), part.key()).length;
+        return LitestreamMetrics.covers(part.index(), end, index, size);
+    }
+
     private void build(LitestreamLayout.Plan plan, Path tmp)
             throws IOException, InterruptedException {
         List<String> keys = new ArrayList<>();

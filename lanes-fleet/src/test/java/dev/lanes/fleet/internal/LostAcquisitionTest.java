@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * same files; it waits until the lost one has cleaned up, then the tenant is claimed afresh under
  * the new lease, the lost epoch is never served, and neither request fails. The fleet's listeners
  * hear each tenant acquired, restored, lost and released, and one that throws stops none of it.
+ * A hand-over that etcd refuses (the target's lease is gone) leaves the tenant serving here, its
+ * replication started again on the same epoch.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LostAcquisitionTest {
@@ -127,6 +129,36 @@ class LostAcquisitionTest {
         }
     }
 
+    @Test
+    void aHandOverTheTargetsLeaseRefusedKeepsTheTenantServingAndReplicatedHere() {
+        InMemoryOwnership ownership = new InMemoryOwnership("n1");
+        BlockingReplicator replicator = new BlockingReplicator();
+        replicator.release.countDown();
+        try (Lanes lanes = Lanes.create()) {
+            FleetSettings settings = new FleetSettings("n1", dir, lanes,
+                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(30),
+                    Duration.ofSeconds(2), false, 4);
+            try (FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
+                    new FleetEvents(List.of()))) {
+                runtime.start();
+                runtime.database("t").execute("CREATE TABLE w (id INTEGER PRIMARY KEY)");
+                long token = ownership.lastToken.get();
+                ownership.others.put("n2", new NodeRecord("n2", "", 99)); // etcd: lease gone
+
+                assertThat(runtime.move("t", "n2")).as("refused: the target's lease is gone")
+                        .isFalse();
+                assertThat(replicator.calls).as("replication stops for the hand-over, and"
+                        + " starts again on the same epoch once it is refused").containsExactly(
+                        "start t " + token, "stop t", "start t " + token);
+                Database db = runtime.database("t");
+                db.execute("INSERT INTO w (id) VALUES (1)");
+                assertThat(db.query("SELECT token FROM lanes_fleet_fence").get(0)
+                        .getLong("token")).isEqualTo(token);
+                assertThat(runtime.tenants()).containsExactly("t");
+            }
+        }
+    }
+
     /** What the fleet told its listener, in order. */
     private static final class RecordingListener implements FleetListener {
         final List<String> changes = new CopyOnWriteArrayList<>();
@@ -166,8 +198,12 @@ class LostAcquisitionTest {
         final AtomicInteger running = new AtomicInteger();
         final AtomicInteger maxConcurrentRestores = new AtomicInteger();
 
+        final List<String> calls = new CopyOnWriteArrayList<>();
+
         @Override
-        public void start(String tenant, Path db, long epoch) {}
+        public void start(String tenant, Path db, long epoch) {
+            calls.add("start " + tenant + " " + epoch);
+        }
 
         @Override
         public boolean awaitCaughtUp(String tenant, long lastChange, Duration bound) {
@@ -175,7 +211,9 @@ class LostAcquisitionTest {
         }
 
         @Override
-        public void stop(String tenant) {}
+        public void stop(String tenant) {
+            calls.add("stop " + tenant);
+        }
 
         @Override
         public boolean restore(String tenant, long epoch, Path target) {
@@ -214,6 +252,8 @@ class LostAcquisitionTest {
     private static final class InMemoryOwnership implements Ownership {
         final AtomicInteger claims = new AtomicInteger();
         final AtomicLong lastToken = new AtomicLong();
+        /** Other nodes the fleet names live. */
+        final Map<String, NodeRecord> others = new ConcurrentHashMap<>();
         private final String node;
         private final AtomicLong revision = new AtomicLong(1);
         private final Map<String, OwnerRecord> owners = new ConcurrentHashMap<>();
@@ -273,7 +313,9 @@ class LostAcquisitionTest {
 
         @Override
         public Map<String, NodeRecord> liveNodes() {
-            return Map.of(node, new NodeRecord(node, "", lease.id()));
+            Map<String, NodeRecord> live = new java.util.HashMap<>(others);
+            live.put(node, new NodeRecord(node, "", lease.id()));
+            return live;
         }
 
         @Override

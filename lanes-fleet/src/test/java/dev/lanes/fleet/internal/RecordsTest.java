@@ -28,6 +28,9 @@ class RecordsTest {
                 "litestream_replica_wal_offset{db=\"/d/a.db\",name=\"s3\"} 8272",
                 "litestream_sync_count{db=\"/d/b.db\"} 3",
                 "litestream_shadow_wal_size{db=\"/d/b.db\"} 4152",
+                "litestream_sync_count{db=\"/d/c.db\"} 2",
+                "litestream_shadow_wal_index{db=\"/d/c.db\"} 0",
+                "litestream_shadow_wal_size{db=\"/d/c.db\"} 4152",
                 "");
         LitestreamMetrics m = LitestreamMetrics.parse(text);
         LitestreamMetrics.Position a = m.of("/d/a.db");
@@ -35,7 +38,13 @@ class RecordsTest {
         assertThat(a.replicaCovers(1, 8272)).isTrue();
         assertThat(a.replicaCovers(1, 16512)).isFalse();
         assertThat(a.replicaCovers(0, 99999)).isTrue();
-        assertThat(m.of("/d/b.db")).as("no replica position reported yet").isNull();
+        assertThat(m.of("/d/b.db")).as("no shadow position reported yet").isNull();
+        LitestreamMetrics.Position c = m.of("/d/c.db");
+        assertThat(c).as("synced, no replica position reported yet")
+                .isEqualTo(new LitestreamMetrics.Position(2, 0, 4152, -1, -1));
+        assertThat(c.replicaReported()).isFalse();
+        assertThat(c.replicaCovers(0, 32)).isFalse();
+        assertThat(a.replicaReported()).isTrue();
     }
 
     @Test

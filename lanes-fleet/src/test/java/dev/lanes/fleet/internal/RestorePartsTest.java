@@ -49,6 +49,22 @@ class RestorePartsTest {
     }
 
     @Test
+    void theLastWalSegmentOfAGenerationIsAtTheHighestOffsetOfItsHighestIndex() {
+        LitestreamLayout layout = new LitestreamLayout(P, List.of(
+                o("generations/bbbb/snapshots/00000001.snapshot.lz4", 10),
+                o("generations/bbbb/wal/00000001_00000000.wal.lz4", 15),
+                o("generations/bbbb/wal/00000002_00001000.wal.lz4", 20),
+                o("generations/bbbb/wal/00000002_00000000.wal.lz4", 30),
+                o("generations/cccc/wal/00000009_00000000.wal.lz4", 40)));
+        assertThat(layout.lastSegment("bbbb")).get().satisfies(part -> {
+            assertThat(part.key()).isEqualTo(P + "generations/bbbb/wal/00000002_00001000.wal.lz4");
+            assertThat(part.index()).isEqualTo(2);
+            assertThat(part.offset()).isEqualTo(0x1000);
+        });
+        assertThat(layout.lastSegment("dddd")).isEmpty();
+    }
+
+    @Test
     void aListingWithoutASnapshotGivesNothingToRestore() {
         assertThat(new LitestreamLayout(P, List.of(
                 o("generations/aaaa/wal/00000000_00000000.wal.lz4", 0))).plan()).isEmpty();
