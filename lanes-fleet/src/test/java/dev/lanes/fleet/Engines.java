@@ -2,6 +2,7 @@ package dev.lanes.fleet;
 
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import dev.lanes.fleet.testing.LocalEngines;
 import dev.lanes.fleet.testing.LocalEtcd;
 import dev.lanes.fleet.testing.LocalObjectStore;
 import dev.lanes.fleet.testing.Tools;
@@ -13,40 +14,23 @@ import java.nio.file.Path;
  * {@link #close()} stops every process it started.
  */
 final class Engines implements AutoCloseable {
+    private final LocalEngines engines;
     final LocalEtcd etcd;
     final LocalObjectStore store;
     final Path litestream;
 
-    private Engines(LocalEtcd etcd, LocalObjectStore store, Path litestream) {
-        this.etcd = etcd;
-        this.store = store;
-        this.litestream = litestream;
+    private Engines(LocalEngines engines) {
+        this.engines = engines;
+        this.etcd = engines.etcd();
+        this.store = engines.store();
+        this.litestream = engines.litestream();
     }
 
     static Engines start(Path dir, LocalEtcd.Timing timing) {
-        Path litestream;
         try {
-            litestream = Tools.litestream();
-            Tools.etcd();
-            Tools.s3proxyJar();
+            return new Engines(LocalEngines.start(dir, 3, timing));
         } catch (Tools.Unavailable e) {
             return abort("fleet tests skipped: " + e.getMessage());
-        }
-        LocalEtcd etcd = null;
-        try {
-            etcd = LocalEtcd.start(dir.resolve("etcd"), 3, timing);
-            LocalObjectStore store = LocalObjectStore.start(dir.resolve("s3"));
-            return new Engines(etcd, store, litestream);
-        } catch (Tools.Unavailable e) {
-            if (etcd != null) {
-                etcd.close();
-            }
-            return abort("fleet tests skipped: " + e.getMessage());
-        } catch (RuntimeException e) {
-            if (etcd != null) {
-                etcd.close();
-            }
-            throw e;
         }
     }
 
@@ -73,10 +57,6 @@ final class Engines implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            store.close();
-        } finally {
-            etcd.close();
-        }
+        engines.close();
     }
 }

@@ -1,6 +1,7 @@
 package dev.lanes.spring;
 
 import dev.lanes.fleet.ObjectStore;
+import dev.lanes.fleet.testing.LocalEngines;
 import dev.lanes.fleet.testing.LocalEtcd;
 import dev.lanes.fleet.testing.LocalObjectStore;
 import dev.lanes.fleet.testing.Tools;
@@ -13,14 +14,16 @@ import java.util.List;
  * properties of a node on them.
  */
 final class FleetEngines implements AutoCloseable {
+    private final LocalEngines engines;
     final LocalEtcd etcd;
     final LocalObjectStore store;
     final Path litestream;
 
-    private FleetEngines(LocalEtcd etcd, LocalObjectStore store, Path litestream) {
-        this.etcd = etcd;
-        this.store = store;
-        this.litestream = litestream;
+    private FleetEngines(LocalEngines engines) {
+        this.engines = engines;
+        this.etcd = engines.etcd();
+        this.store = engines.store();
+        this.litestream = engines.litestream();
     }
 
     /**
@@ -29,16 +32,7 @@ final class FleetEngines implements AutoCloseable {
      * @throws Tools.Unavailable when one cannot be had here; its message says what to install
      */
     static FleetEngines start(Path dir) throws Tools.Unavailable {
-        Path litestream = Tools.litestream();
-        Tools.etcd();
-        Tools.s3proxyJar();
-        LocalEtcd etcd = LocalEtcd.start(dir.resolve("etcd"), 1, LocalEtcd.Timing.TUNED);
-        try {
-            return new FleetEngines(etcd, LocalObjectStore.start(dir.resolve("s3")), litestream);
-        } catch (RuntimeException e) {
-            etcd.close();
-            throw e;
-        }
+        return new FleetEngines(LocalEngines.start(dir, 1, LocalEtcd.Timing.TUNED));
     }
 
     /** The properties of node {@code node}, advertised at {@code address}, of fleet {@code name}. */
@@ -62,7 +56,6 @@ final class FleetEngines implements AutoCloseable {
 
     @Override
     public void close() {
-        store.close();
-        etcd.close();
+        engines.close();
     }
 }

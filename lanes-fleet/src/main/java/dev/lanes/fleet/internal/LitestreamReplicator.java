@@ -34,10 +34,9 @@ import org.slf4j.LoggerFactory;
  * uploaded some, the replica's. {@link #awaitCaughtUp} waits as {@link ReplicaCatchUp} says:
  * enough syncs after the call for the shadow to hold every commit, then the replica (as the
  * process reports it, or as the store holds it while the process reports none) at the shadow's
- * end. A clean stop, after the database's last change, of a process that replicated the tenant
- * to the same place needs none of that: Litestream ships what it has when it exits on SIGTERM.
- * A process that never had the tenant proves nothing: the new epoch's first snapshot may not
- * exist yet.
+ * end. A clean exit of a process proves nothing by itself: Litestream ships what it has when it
+ * exits on SIGTERM, but only for the databases it had opened, which it does at its first sync, so
+ * a process stopped right after it started may not have shipped a tenant it was given.
  *
  * <p>Restores read the replica in this process ({@link ReplicaRestore}); once an epoch is
  * recorded as a tenant's replica, its older epochs' objects are deleted in the background
@@ -203,11 +202,6 @@ public final class LitestreamReplicator implements Replicator {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            LitestreamShard.CleanStop stop = shard.cleanStop();
-            if (stop != null && stop.asked() - lastChange > 0
-                    && entry.equals(stop.replicated().get(tenant))) {
-                return true; // a clean stop, after the last change, of a process that had it
-            }
             LitestreamShard.Run run = shard.run();
             LitestreamMetrics m = dirty.containsKey(shard) ? null : shard.scrape();
             LitestreamMetrics.Position p = m == null ? null : m.of(key);
@@ -217,39 +211,6 @@ public final class LitestreamReplicator implements Replicator {
             LockSupport.parkNanos(POLL_NANOS);
         }
         return false;
-    }
-
-    /**
-     * Removes the tenant from its shard and restarts that at once: the clean stop, asked after
-     * the last change, ships it. Should the stop not be clean, the tenant is replicated again
-     * and waited for as {@link #awaitCaughtUp} does.
-     */
-    @Override
-    public boolean stopCaughtUp(String tenant, long lastChange, Duration bound)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        Path db = replicated.get(tenant);
-        LitestreamShard shard = shardOf(tenant);
-        LitestreamShard.Entry entry = shard.entry(tenant);
-        if (db == null || entry == null) {
-            return false;
-        }
-        replicated.remove(tenant);
-        if (shard.removeShipped(tenant, entry, lastChange)) {
-            return true;
-        }
-        log.info("fleet: stopping tenant {}'s Litestream process did not show it shipped (not a"
-                + " clean exit, or asked before its last commit); waiting for its replica on a new"
-                + " process", tenant);
-        shard.put(tenant, entry);
-        replicated.put(tenant, db);
-        markDirty(shard);
-        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-        if (!awaitCaughtUp(tenant, lastChange, left)) {
-            return false;
-        }
-        stop(tenant);
-        return true;
     }
 
     @Override

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -29,10 +28,6 @@ import org.slf4j.LoggerFactory;
  * (SIGHUP ends it), so a change of the set restarts the process: SIGTERM (it ships what it has
  * and exits), then a new process on the new file. A database written while no process watched
  * it starts a new generation (a snapshot) when the next one starts; nothing is lost.
- *
- * <p>A tenant given up ({@link #removeShipped}) is removed by such a restart at once: the stop
- * ships what its process had seen, so a tenant whose database no longer changes is then wholly in
- * the store, without waiting for the process's next syncs.
  *
  * <p>Thread-safety: the tenant set is guarded by one lock, the process by another (held through
  * a restart, so that changes to the set are not held up by one); scrapes read the current
@@ -69,19 +64,6 @@ final class LitestreamShard implements AutoCloseable {
     private volatile Run run = new Run(0, 0);
     /** What the current process replicates: the set it was started with. */
     private Map<String, Entry> running = Map.of();
-    /** The last stop that ended in a clean exit, or null. */
-    private volatile CleanStop cleanStop;
-    /** Tenants a clean stop shipped as their process ended without them: when it was asked. */
-    private final Map<String, Shipped> shipped = new ConcurrentHashMap<>();
-
-    /** A tenant's entry that a clean stop asked at {@code asked} (nanoTime) shipped. */
-    private record Shipped(Entry entry, long asked) {}
-
-    /**
-     * A stop that ended in a clean exit: when it was asked for (nanoTime) and what that process
-     * replicated. Litestream ships what it has seen when it closes on SIGTERM.
-     */
-    record CleanStop(long asked, Map<String, Entry> replicated) {}
 
     LitestreamShard(String name, Path binary, Path dir, ObjectStore store, Duration interval,
             HttpClient http) {
@@ -98,7 +80,6 @@ final class LitestreamShard implements AutoCloseable {
         lock.lock();
         try {
             tenants.put(tenant, entry);
-            shipped.remove(tenant);
         } finally {
             lock.unlock();
         }
@@ -136,17 +117,12 @@ final class LitestreamShard implements AutoCloseable {
         return run;
     }
 
-    /** The last stop that ended in a clean exit, or null. */
-    CleanStop cleanStop() {
-        return cleanStop;
-    }
-
     /** Restarts the process on the current set (or just stops it when the set is empty). */
     void apply() {
         processLock.lock();
         try {
             long asked = System.nanoTime();
-            boolean clean = stopProcess();
+            stopProcess();
             Map<String, Entry> set;
             lock.lock();
             try {
@@ -154,39 +130,10 @@ final class LitestreamShard implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-            if (clean) {
-                running.forEach((tenant, e) -> {
-                    if (!e.equals(set.get(tenant))) {
-                        shipped.put(tenant, new Shipped(e, cleanStop.asked()));
-                    }
-                });
-            }
             running = Map.of();
             if (!set.isEmpty()) {
                 start(set, asked);
             }
-        } finally {
-            processLock.unlock();
-        }
-    }
-
-    /**
-     * Removes the tenant, and stops the process that replicates it now (restarting it on the
-     * others) unless a restart since its removal did.
-     *
-     * @return whether the stop that ended the last process replicating {@code entry} was clean
-     *     and asked after {@code after} ({@link System#nanoTime()}): it shipped every change the
-     *     database had before {@code after}
-     */
-    boolean removeShipped(String tenant, Entry entry, long after) {
-        remove(tenant);
-        processLock.lock();
-        try {
-            if (running.containsKey(tenant)) {
-                apply();
-            }
-            Shipped s = shipped.remove(tenant);
-            return s != null && s.entry().equals(entry) && s.asked() - after > 0;
         } finally {
             processLock.unlock();
         }
@@ -266,24 +213,20 @@ final class LitestreamShard implements AutoCloseable {
         return String.join("\n", y);
     }
 
-    /** Stops the process, if any; whether one stopped with a clean exit. */
-    private boolean stopProcess() {
+    /** Stops the process, if any: SIGTERM, then a kill if it does not exit. */
+    private void stopProcess() {
         Process p = process;
         if (p == null) {
-            return false;
+            return;
         }
         process = null;
         port = 0;
-        long asked = System.nanoTime();
         try {
             p.getOutputStream().close(); // the shell sends SIGTERM: Litestream ships, then exits
             if (!p.waitFor(15, TimeUnit.SECONDS)) {
                 log.warn("fleet: Litestream {} did not exit within 15 s of SIGTERM; killing it",
                         name);
                 kill(p);
-            } else if (p.exitValue() == 0) {
-                cleanStop = new CleanStop(asked, running);
-                return true;
             }
         } catch (IOException e) {
             kill(p);
@@ -291,7 +234,6 @@ final class LitestreamShard implements AutoCloseable {
             kill(p);
             Thread.currentThread().interrupt();
         }
-        return false;
     }
 
     private static void kill(Process p) {

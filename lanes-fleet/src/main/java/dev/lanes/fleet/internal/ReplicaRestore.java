@@ -139,21 +139,20 @@ public final class ReplicaRestore {
         return LitestreamMetrics.covers(part.index(), end, index, size);
     }
 
+    /**
+     * Writes the snapshot to {@code tmp}, then applies each WAL index in turn. One part is held
+     * in memory at a time: the snapshot, then one WAL index's segments (downloaded {@link
+     * #WINDOW} at a time), so that a long epoch's restore needs no more memory than its largest
+     * WAL index.
+     */
     private void build(LitestreamLayout.Plan plan, Path tmp)
             throws IOException, InterruptedException {
-        List<String> keys = new ArrayList<>();
-        keys.add(plan.snapshotKey());
-        plan.wal().forEach(w -> keys.addAll(w.keys()));
-        List<byte[]> parts = download(keys);
-        byte[] snapshot = parts.get(0);
-        int pageSize = SqliteFiles.checkDatabase(snapshot, plan.snapshotKey());
-        Files.write(tmp, snapshot);
-        int next = 1;
+        int pageSize = writeSnapshot(plan.snapshotKey(), tmp);
         Path wal = tmp.resolveSibling(tmp.getFileName() + "-wal");
         for (LitestreamLayout.WalIndex index : plan.wal()) {
             ByteArrayOutputStream joined = new ByteArrayOutputStream();
-            for (int i = 0; i < index.keys().size(); i++) {
-                joined.writeBytes(parts.get(next++));
+            for (byte[] segment : download(index.keys())) {
+                joined.writeBytes(segment);
             }
             byte[] image = joined.toByteArray();
             SqliteFiles.checkWal(image, pageSize, "generation " + plan.generation()
@@ -161,6 +160,14 @@ public final class ReplicaRestore {
             Files.write(wal, image);
             checkpoint(tmp, index.index());
         }
+    }
+
+    /** Writes the checked snapshot at {@code key} to {@code tmp}; returns its page size. */
+    private int writeSnapshot(String key, Path tmp) throws IOException, InterruptedException {
+        byte[] snapshot = download(List.of(key)).get(0);
+        int pageSize = SqliteFiles.checkDatabase(snapshot, key);
+        Files.write(tmp, snapshot);
+        return pageSize;
     }
 
     /** Downloads and decompresses the objects, {@link #WINDOW} at a time, in their order. */

@@ -39,8 +39,7 @@ public interface Replicator extends AutoCloseable {
 
     /**
      * Stops replicating the tenant once everything committed to it up to {@code lastChange} is
-     * in the store; its database must not change any more (it is closed). A replicator that ships
-     * what it has as it stops does so at once rather than waiting for its next shipment.
+     * in the store; its database must not change any more (it is closed).
      *
      * @return false if that was not seen within {@code bound}: the tenant is then still
      *     replicated as before

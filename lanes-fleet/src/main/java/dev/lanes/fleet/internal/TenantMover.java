@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * hears of it through its watch, restores this epoch and serves.
  *
  * <p>A move that cannot finish (the replica does not catch up, the target's lease is gone)
- * reopens the database and serves on (replicating it again); a move that finds the key no longer this epoch's ends the
- * slot: the tenant was not this node's any more.
+ * reopens the database and serves on (replicating it again); a move that finds the key no longer
+ * this epoch's ends the slot: the tenant was not this node's any more.
  *
  * <p>Thread-safety: one move per slot at a time, through the slot's state.
  */

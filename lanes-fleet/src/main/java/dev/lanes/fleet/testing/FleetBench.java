@@ -39,10 +39,10 @@ public final class FleetBench {
     public static ChaosReport run(Path dir, Options o, Durability durability,
             Consumer<String> progress) throws Tools.Unavailable, InterruptedException {
         defaultTools(dir);
-        Path litestream = Tools.litestream();
-        Files.exists(Tools.s3proxyJar());
-        try (LocalEtcd etcd = LocalEtcd.start(dir.resolve("etcd"), 3, LocalEtcd.Timing.TUNED);
-                LocalObjectStore store = LocalObjectStore.start(dir.resolve("s3"))) {
+        try (LocalEngines engines = LocalEngines.start(dir, 3, LocalEtcd.Timing.TUNED)) {
+            LocalEtcd etcd = engines.etcd();
+            LocalObjectStore store = engines.store();
+            Path litestream = engines.litestream();
             progress.accept(String.format("etcd 3 members (heartbeat %d ms, election %d ms),"
                     + " s3proxy, Litestream %s", etcd.timing().heartbeatMillis(),
                     etcd.timing().electionMillis(), litestream));
