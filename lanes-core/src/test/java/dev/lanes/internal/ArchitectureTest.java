@@ -4,6 +4,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -12,7 +13,9 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.lanes.Database;
 import dev.lanes.internal.cluster.ClusterDatabase;
+import dev.lanes.internal.engine.LaneDatabase;
 import dev.lanes.internal.engine.LanesRuntime;
 import dev.lanes.internal.file.LeaseProbe;
 import dev.lanes.internal.file.LeaseSlot;
@@ -23,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * The direction of the dependencies between the packages of lanes-core, as ARCHITECTURE.md
  * states it: the public API reaches the implementation only through its entry points, the JDBC
  * port imports no lane that implements it, the lanes know nothing of what drives them, the
- * statement text and the foundation below it know nothing of the lanes, and no packages depend
- * on each other in a cycle.
+ * statement text and the foundation below it know nothing of the lanes, every database is a
+ * backend of the one facade, and no packages depend on each other in a cycle.
  */
 class ArchitectureTest {
     private static final String INTERNAL = "dev.lanes.internal..";
@@ -124,6 +127,18 @@ class ArchitectureTest {
                         "dev.lanes.internal.types..", "dev.lanes.internal.sqlite..",
                         "dev.lanes.internal.util..")
                 .should().dependOnClassesThat().resideInAnyPackage(FEATURES)
+                .check(classes);
+    }
+
+    /**
+     * Every {@link Database} of the implementation is a backend of the one facade, {@link
+     * LaneDatabase}: a backend supplies what differs through its hooks and writes no second copy
+     * of the lane's calls.
+     */
+    @Test
+    void everyDatabaseIsABackendOfTheOneFacade() {
+        classes().that().resideInAPackage(INTERNAL).and().implement(Database.class)
+                .should().beAssignableTo(LaneDatabase.class)
                 .check(classes);
     }
 }

@@ -1,6 +1,5 @@
 package dev.lanes.internal.engine;
 
-import dev.lanes.Change;
 import dev.lanes.CheckpointResult;
 import dev.lanes.Database;
 import dev.lanes.DatabaseDiagnostics;
@@ -12,31 +11,21 @@ import dev.lanes.Profiling;
 import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
-import dev.lanes.Subscription;
 import dev.lanes.Termination;
 import dev.lanes.Transaction;
-import dev.lanes.TransactionOptions;
-import dev.lanes.WriteOptions;
 import dev.lanes.internal.file.Checkpointer;
 import dev.lanes.internal.file.DiskReserve;
 import dev.lanes.internal.file.Lease;
 import dev.lanes.internal.jdbc.LanesDataSource;
-import dev.lanes.internal.notify.ChangeNotifier;
-import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.reader.ReaderSet;
 import dev.lanes.internal.reader.Reads;
 import dev.lanes.internal.sql.RowStream;
 import dev.lanes.internal.sql.Statements;
-import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementPolicy;
-import dev.lanes.internal.sql.text.StatementShape;
 import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
-import dev.lanes.internal.util.CloseWait;
 import dev.lanes.internal.util.Failures;
-import dev.lanes.internal.util.LogNames;
-import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.util.VarHandles;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.SqliteWriterConnector;
@@ -48,7 +37,6 @@ import dev.lanes.internal.writer.WriterLane;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,15 +44,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
-import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConnection;
 
 /**
- * A {@link Database}: the public face of one database. It turns calls into requests on its
- * {@link WriterLane} and reads through its {@link ReadRouting} (on a reader, or on the lane while
- * corked, so that they see the corked writes), refuses what may not run before anything runs,
- * and owns the database's parts: the guards of its file ({@link DatabaseGuards}), its change
- * notifications, its {@link IdleRelease}, and its close.
+ * A {@link Database} on a local SQLite file: the file's backend of {@link LaneDatabase}, which
+ * turns calls into requests on its {@link WriterLane}. It reads through its {@link ReadRouting}
+ * (on a reader, or on the lane while corked, so that they see the corked writes), admits the
+ * writer's and the script's statements by {@link StatementPolicy#WRITER} and {@link
+ * StatementPolicy#SCRIPT}, refuses every request once the file was found swapped, and owns the
+ * file's parts: its guards ({@link DatabaseGuards}), its {@link IdleRelease}, and its close.
  *
  * <p>Metrics: every request is bracketed for the listener (see {@link
  * dev.lanes.MetricsListener#requestStarted}): writes, maintenance and transactions by the lane
@@ -78,19 +66,13 @@ import org.sqlite.SQLiteConnection;
  * caller gets the same one; they are thread-safe and their fields are final, so whoever reads
  * the volatile field sees them whole.
  */
-public final class DatabaseImpl implements Database {
-    private final Path path;
-    private final String name;
-    private final DatabaseOptions options;
-    private final LanesRuntime runtime;
+public final class DatabaseImpl extends LaneDatabase {
     private final WriterLane lane;
     /** The reader set; the read path over it is made by the first read ({@link #routing()}). */
     private final ReaderSet readers;
-    private final ChangeNotifier changes;
     /** Lease, identity, checkpoint ownership and backups; see {@link DatabaseGuards}. */
     private final DatabaseGuards guards;
     private final IdleRelease idle;
-    private final TransactionStateListeners transactionListeners;
     /** Null until the first {@link #profiled()}; see the class comment. */
     private volatile DatabaseProfiling profiling;
     /** Null until the first {@link #dataSource()}; see the class comment. */
@@ -105,44 +87,35 @@ public final class DatabaseImpl implements Database {
 
     DatabaseImpl(Path path, String name, DatabaseOptions options, LanesRuntime runtime,
             Lease lease) {
-        this.path = path;
-        this.name = name;
-        this.options = options;
-        this.runtime = runtime;
-        MetricsReporter metrics = MetricsReporter.of(name, runtime.metrics());
+        this(path, name, options, runtime, lease, MetricsReporter.of(name, runtime.metrics()));
+    }
+
+    private DatabaseImpl(Path path, String name, DatabaseOptions options, LanesRuntime runtime,
+            Lease lease, MetricsReporter metrics) {
+        super(path, name, options, runtime, metrics);
         // one object answers the parts' callbacks, rather than one lambda each
         LaneEvents events = new LaneEvents();
         this.guards = new DatabaseGuards(path, name, options, lease, runtime.pool(), runtime,
                 metrics, events);
         DiskReserve diskReserve = new DiskReserve(name, path, options.diskReserveBytes(),
                 runtime.clock(), metrics);
-        this.transactionListeners = new TransactionStateListeners(name,
-                runtime.changeDispatcher());
         this.lane = new WriterLane(new LaneSetup(name, path, options, runtime.pool(),
-                runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners,
+                runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners(),
                 events, diskReserve, events, runtime.shapes()));
-        lane.background(options.background());
+        attachLane(lane);
         this.readers = Reads.readerSet(name, path, options, runtime.budget(), runtime.pool(),
                 runtime.timer(), runtime.clock());
         readers.identity(guards.identity());
         readers.metrics(metrics);
         this.idle = new IdleRelease(options.idleRelease(), lane, readers);
         readers.onConnectionOpened(events);
-        this.changes = new ChangeNotifier(name, runtime.changeDispatcher(), runtime.clock(),
-                metrics);
-        lane.commitObserver(changes);
-        try {
-            runtime.metrics().databaseOpened(name, new DatabaseGauges(lane, guards,
-                    readers, diskReserve, options.diskReserveBytes(), this::state));
-        } catch (RuntimeException e) {
-            LoggerFactory.getLogger(LogNames.METRICS)
-                    .warn("{}: the metrics listener failed to bind its gauges", name, e);
-        }
+        bindGauges(() -> new DatabaseGauges(lane, guards, readers, diskReserve,
+                options.diskReserveBytes(), this::state));
     }
 
     /** The writer connection opened and was checked. */
     private void writerOpened(SQLiteConnection connection) {
-        runtime.applyProcessLimits();
+        runtime().applyProcessLimits();
         idle.connectionOpened();
     }
 
@@ -159,8 +132,8 @@ public final class DatabaseImpl implements Database {
         @Override
         public WriterConnection open(FaultInjector faults, WriterCounters counters)
                 throws Exception {
-            return new SqliteWriterConnector(name, path, options, guards.identity(),
-                    runtime.budget(), DatabaseImpl.this::writerOpened, runtime.shapes())
+            return new SqliteWriterConnector(name(), path(), options(), guards.identity(),
+                    runtime().budget(), DatabaseImpl.this::writerOpened, runtime().shapes())
                     .open(faults, counters);
         }
 
@@ -189,7 +162,7 @@ public final class DatabaseImpl implements Database {
         @Override
         public void closed() {
             idle.close();
-            runtime.closed(path, DatabaseImpl.this);
+            runtime().closed(path(), DatabaseImpl.this);
         }
     }
 
@@ -203,8 +176,8 @@ public final class DatabaseImpl implements Database {
         ReadRouting r = idle.routing();
         if (r == null) {
             r = new ReadRouting(this, lane, reads(), idle,
-                    new ReadTelemetry(name, options.maxReadDuration(), guards.metrics()),
-                    runtime.clock(), runtime.shapes());
+                    new ReadTelemetry(name(), options().maxReadDuration(), guards.metrics()),
+                    runtime().clock(), runtime().shapes());
             idle.awake(r);
         }
         return r;
@@ -212,11 +185,12 @@ public final class DatabaseImpl implements Database {
 
     /** The read path of this database on its reader set; stateless, so made when needed. */
     private Reads reads() {
-        return Reads.on(readers, name, path, options, lane::awaitReady, runtime.pool(),
-                runtime.timer(), runtime.clock(), runtime.shapes());
+        return Reads.on(readers, name(), path(), options(), lane::awaitReady, runtime().pool(),
+                runtime().timer(), runtime().clock(), runtime().shapes());
     }
 
-    /** The writer lane, for white-box tests of the engine. Not API. */
+    /** The writer lane; public for white-box tests of the engine. Not API. */
+    @Override
     public WriterLane lane() {
         return lane;
     }
@@ -236,134 +210,36 @@ public final class DatabaseImpl implements Database {
         readers.faults(injector);
     }
 
-    @Override
-    public Path path() {
-        return path;
-    }
-
-    String name() {
-        return name;
-    }
-
-    DatabaseOptions options() {
-        return options;
-    }
-
-    // ------------------------------------------------------------------ writes
+    // ------------------------------------------------------------------ hooks
 
     @Override
-    public <T> T write(SqlFunction<T> body) {
-        return write(WriteOptions.DEFAULTS, body);
+    protected StatementPolicy writerPolicy() {
+        return StatementPolicy.WRITER;
     }
 
     @Override
-    public <T> T write(WriteOptions options, SqlFunction<T> body) {
-        return runAndWait(lane.body(requireOptions(options), requireBody(body)));
+    protected SqlFunction<int[]> batchWork(List<dev.lanes.Statement> batch) {
+        return c -> Statements.batch(c, batch);
     }
 
     @Override
-    public <T> CompletableFuture<T> writeAsync(SqlFunction<T> body) {
-        return writeAsync(WriteOptions.DEFAULTS, body);
+    protected StatementPolicy scriptPolicy() {
+        return StatementPolicy.SCRIPT;
     }
 
     @Override
-    public <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body) {
-        return submitAsync(lane.body(requireOptions(options), requireBody(body)));
+    protected SqlFunction<Integer> scriptWork(List<String> statements) {
+        return c -> Statements.script(c, statements);
     }
 
     @Override
-    public int execute(String sql, Object... args) {
-        return runAndWait(statement(sql, args));
-    }
-
-    /** A statement request, refused before anything runs when it may not run. */
-    WriteRequest statement(String sql, Object[] args) {
-        Objects.requireNonNull(sql, "sql");
-        StatementShape shape = shapes().of(sql);
-        StatementPolicy.WRITER.admit(name, shape, options.maxAttachedDatabases());
-        return lane.statement(shape, args == null ? new Object[0] : args);
-    }
-
-    Shapes shapes() {
-        return runtime.shapes();
-    }
-
-    @Override
-    public int[] executeBatch(List<dev.lanes.Statement> statements) {
-        return runAndWait(batch(statements));
-    }
-
-    /** A batch as one write request, refused before anything runs when a statement may not. */
-    WriteRequest batch(List<dev.lanes.Statement> statements) {
-        Objects.requireNonNull(statements, "statements");
-        List<dev.lanes.Statement> batch = List.copyOf(statements);
-        for (int i = 0; i < batch.size(); i++) {
-            StatementPolicy.WRITER.admit(name, shapes().of(batch.get(i).sql()),
-                    options.maxAttachedDatabases(), "statement " + i + " of the batch");
-        }
-        return lane.body(WriteOptions.DEFAULTS, c -> Statements.batch(c, batch));
-    }
-
-    @Override
-    public int executeScript(String sql) {
-        Objects.requireNonNull(sql, "sql");
-        StatementShape shape = shapes().of(sql);
-        StatementPolicy.SCRIPT.admit(name, shape, options.maxAttachedDatabases());
-        List<String> statements = shapes().statements(shape);
-        return write(c -> Statements.script(c, statements));
-    }
-
-    @Override
-    public <T> T maintenance(SqlFunction<T> body) {
-        return runAndWait(lane.maintenance(requireBody(body)));
-    }
-
-    @Override
-    public Transaction begin() {
-        return begin(TransactionOptions.DEFAULTS);
-    }
-
-    @Override
-    public Transaction begin(TransactionOptions options) {
-        Objects.requireNonNull(options, "options");
-        return runAndWait(lane.begin(options));
-    }
-
-    @Override
-    public void cork() {
-        lane.cork(!Threads.currentIsVirtual());
-    }
-
-    @Override
-    public void uncork() {
-        WriteRequest r = lane.uncork(!Threads.currentIsVirtual());
-        if (r != null) {
-            Failures.join(r.future());
-        }
-    }
-
-    /** Runs a request for a caller that waits for it; see {@link WriterLane#runAndWait}. */
-    <T> T runAndWait(WriteRequest r) {
-        return runAndWait(r, null);
-    }
-
-    /** {@link #runAndWait(WriteRequest)}, withdrawn unrun if not started within a timeout. */
-    <T> T runAndWait(WriteRequest r, Duration startTimeout) {
-        checkIdentity(r);
-        return lane.runAndWait(r, !Threads.currentIsVirtual(), startTimeout);
-    }
-
-    /** Submits a request whose caller does not wait for it. */
-    <T> CompletableFuture<T> submitAsync(WriteRequest r) {
-        checkIdentity(r);
-        @SuppressWarnings("unchecked")
-        CompletableFuture<T> future = (CompletableFuture<T>) (CompletableFuture<?>)
-                lane.submitAsync(r);
-        return future;
+    protected Transaction userTransaction(Transaction laneTransaction) {
+        return laneTransaction;
     }
 
     /** Refuses {@code r} once the file was found swapped, ending its metrics bracket. */
-    private void checkIdentity(WriteRequest r) {
+    @Override
+    protected void admit(WriteRequest r) {
         try {
             guards.checkIdentity();
         } catch (LanesException e) {
@@ -375,13 +251,8 @@ public final class DatabaseImpl implements Database {
     // ------------------------------------------------------------------ reads
 
     @Override
-    public List<Row> query(String sql, Object... args) {
-        return query(ReadOptions.DEFAULTS, sql, args);
-    }
-
-    @Override
-    public List<Row> query(ReadOptions options, String sql, Object... args) {
-        return query(options, sql, args, null);
+    protected List<Row> runQuery(ReadOptions options, String sql, Object[] bound) {
+        return routing().query(options, sql, bound, null);
     }
 
     /**
@@ -395,11 +266,6 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
-    public long stream(String sql, Object[] args, Consumer<Row> each) {
-        return stream(ReadOptions.DEFAULTS, sql, args, each);
-    }
-
-    @Override
     public long stream(ReadOptions options, String sql, Object[] args, Consumer<Row> each) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
@@ -409,26 +275,12 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
-    public <T> T read(SqlFunction<T> body) {
-        return read(ReadOptions.DEFAULTS, body);
-    }
-
-    @Override
-    public <T> T read(ReadOptions options, SqlFunction<T> body) {
-        Objects.requireNonNull(options, "options");
-        requireBody(body);
+    protected <T> T runRead(ReadOptions options, SqlFunction<T> body) {
         return routing().read(options, body);
     }
 
     @Override
-    public <T> CompletableFuture<T> readAsync(SqlFunction<T> body) {
-        return readAsync(ReadOptions.DEFAULTS, body);
-    }
-
-    @Override
-    public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
-        Objects.requireNonNull(options, "options");
-        requireBody(body);
+    protected <T> CompletableFuture<T> runReadAsync(ReadOptions options, SqlFunction<T> body) {
         return routing().readAsync(options, body);
     }
 
@@ -436,7 +288,7 @@ public final class DatabaseImpl implements Database {
     public Profiling profiled() {
         DatabaseProfiling p = profiling;
         return p != null ? p : VarHandles.getOrSet(PROFILING, this,
-                () -> new DatabaseProfiling(this, runtime.clock()));
+                () -> new DatabaseProfiling(this, runtime().clock()));
     }
 
     @Override
@@ -444,23 +296,6 @@ public final class DatabaseImpl implements Database {
         DataSource ds = dataSource;
         return ds != null ? ds
                 : VarHandles.getOrSet(DATA_SOURCE, this, () -> new LanesDataSource(new DatabaseJdbc(this)));
-    }
-
-    // ------------------------------------------------------------------ notifications
-
-    @Override
-    public Subscription onChange(Consumer<Change> listener) {
-        return changes.subscribe(listener);
-    }
-
-    @Override
-    public long changeVersion() {
-        return changes.version();
-    }
-
-    @Override
-    public Subscription onTransactionStateChange(Consumer<Boolean> listener) {
-        return transactionListeners.subscribe(Objects.requireNonNull(listener, "listener"));
     }
 
     // ------------------------------------------------------------------ the file
@@ -491,25 +326,15 @@ public final class DatabaseImpl implements Database {
     }
 
     @Override
-    public CompletableFuture<Database> whenReady() {
-        return lane.awaitReady().thenApply(v -> this);
-    }
-
-    @Override
     public CompletableFuture<Termination> whenTerminated() {
         return lane.whenTerminated().thenApply(t -> guards.identityFailure() == null ? t
                 : new Termination(DatabaseState.DEAD, Optional.of(guards.identityFailure())));
     }
 
     @Override
-    public boolean isTransactionOpen() {
-        return lane.transactionOpen();
-    }
-
-    @Override
     public DatabaseDiagnostics diagnostics() {
         WriterLane.View v = lane.view();
-        return new DatabaseDiagnostics(path, v.state(), guards.identityFailure() != null
+        return new DatabaseDiagnostics(path(), v.state(), guards.identityFailure() != null
                         ? Optional.of(guards.identityFailure().getMessage())
                         : Optional.ofNullable(v.deadCause()), v.writer(), readers.diagnostics(),
                 guards.checkpointDiagnostics());
@@ -518,21 +343,9 @@ public final class DatabaseImpl implements Database {
     // ------------------------------------------------------------------ close
 
     @Override
-    public void close() {
+    protected CompletableFuture<Void> startClose(boolean drain) {
         closeCalled = true;
-        awaitClose(closeAll(true));
-    }
-
-    @Override
-    public void shutdownNow() {
-        closeCalled = true;
-        awaitClose(closeAll(false));
-    }
-
-    /** Starts closing without waiting; for the runtime, which waits for all of them at once. */
-    CompletableFuture<Void> beginClose() {
-        closeCalled = true;
-        return closeAll(true);
+        return closeAll(drain);
     }
 
     /**
@@ -548,12 +361,6 @@ public final class DatabaseImpl implements Database {
         return guards.afterClose(CompletableFuture.allOf(lane.beginClose(drain), readersClosed));
     }
 
-    /** Waits, uninterruptibly and at most {@code closeTimeout}, for the close to complete. */
-    private void awaitClose(CompletableFuture<Void> closed) {
-        CloseWait.await(closed, options.closeTimeout(), name, this::closeTimedOut,
-                () -> lane.view().writer().queued());
-    }
-
     /**
      * The close passed its {@code closeTimeout} after {@code nanos}: the lane reports it, and
      * the reads still running are stopped inside SQLite (they fail with {@link
@@ -563,18 +370,11 @@ public final class DatabaseImpl implements Database {
      * a held read's next page fails with {@link dev.lanes.ClosedException}. Their readers close,
      * and the file's lease is released.
      */
-    void closeTimedOut(long nanos) {
+    @Override
+    public void closeTimedOut(long nanos) {
         lane.closeTimedOut(nanos);
         readers.abortReads("the database's close passed its closeTimeout ("
                 + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms)");
-    }
-
-    private static WriteOptions requireOptions(WriteOptions options) {
-        return Objects.requireNonNull(options, "options");
-    }
-
-    private static <T> SqlFunction<T> requireBody(SqlFunction<T> body) {
-        return Objects.requireNonNull(body, "body");
     }
 
     /** Rethrows what a caller waited for; for the engine's own waits. */
@@ -584,6 +384,6 @@ public final class DatabaseImpl implements Database {
 
     @Override
     public String toString() {
-        return "Database[" + path + ", " + state() + "]";
+        return "Database[" + path() + ", " + state() + "]";
     }
 }
