@@ -7,7 +7,6 @@ import dev.lanes.CheckpointResult;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
-import dev.lanes.Lanes;
 import dev.lanes.LanesException;
 import dev.lanes.WriteFailedException;
 import dev.lanes.WriteOutcome;
@@ -43,33 +42,25 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow")
 @Timeout(120)
 class ClusterMaintenanceTest {
-    private static LocalCluster cluster;
-    private static DqliteCluster engine;
-    private static Lanes lanes;
+    private static LanesOnCluster on;
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void start() {
-        cluster = TestCluster.start(3);
-        engine = cluster.client();
-        lanes = Lanes.builder().name("cluster-maintenance").maxThreads(8).build();
+        on = LanesOnCluster.start("cluster-maintenance");
     }
 
     @AfterAll
     static void stop() {
-        if (lanes != null) {
-            lanes.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (on != null) {
+            on.close();
         }
     }
 
     private static Database open(String name, DatabaseOptions.Builder options) {
-        return lanes.openCluster(engine, name, options.busyTimeout(Duration.ofSeconds(10))
-                .build());
+        return on.open(name, options);
     }
 
     private static Database open(String name) {
@@ -166,7 +157,7 @@ class ClusterMaintenanceTest {
         }
         assertThat(siblings(target)).containsExactly("copy.db");
         db.execute("INSERT INTO v(id) VALUES (100)");
-        assertThat(cluster.nodes()).allMatch(LocalCluster.Node::alive);
+        assertThat(on.cluster.nodes()).allMatch(LocalCluster.Node::alive);
     }
 
     @Test
@@ -188,7 +179,7 @@ class ClusterMaintenanceTest {
                 LanesException.class);
         assertThat(failed.getMessage()).contains("maxResultBytes");
         assertThat(siblings(target)).containsExactly("existing.db");
-        assertThat(cluster.nodes()).allMatch(LocalCluster.Node::alive);
+        assertThat(on.cluster.nodes()).allMatch(LocalCluster.Node::alive);
     }
 
     @Test
@@ -232,7 +223,7 @@ class ClusterMaintenanceTest {
         }
         db.execute("INSERT INTO t(v) VALUES ('after')"); // the leader's next write
         assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(4);
-        assertThat(cluster.nodes()).allMatch(LocalCluster.Node::alive);
+        assertThat(on.cluster.nodes()).allMatch(LocalCluster.Node::alive);
     }
 
     @Test
@@ -247,7 +238,7 @@ class ClusterMaintenanceTest {
         // had it checkpointed through a session, the leader would abort at this write
         db.execute("INSERT INTO t VALUES (2)");
         assertThat(db.query("SELECT count(*) AS n FROM t").get(0).getLong("n")).isEqualTo(2);
-        assertThat(cluster.nodes()).allMatch(LocalCluster.Node::alive);
+        assertThat(on.cluster.nodes()).allMatch(LocalCluster.Node::alive);
     }
 
     private static List<List<Object>> rows(Connection c, String sql) throws SQLException {

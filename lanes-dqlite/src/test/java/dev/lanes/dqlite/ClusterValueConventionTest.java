@@ -6,15 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.InvalidRequestException;
-import dev.lanes.Lanes;
 import dev.lanes.Row;
 import dev.lanes.Transaction;
-import dev.lanes.dqlite.testing.LocalCluster;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -47,9 +44,7 @@ class ClusterValueConventionTest {
     private static final String STORED =
             "SELECT typeof(x) || ' ' || quote(x) AS s FROM v ORDER BY id DESC LIMIT 1";
 
-    private static LocalCluster cluster;
-    private static DqliteCluster engine;
-    private static Lanes lanes;
+    private static LanesOnCluster on;
 
     @TempDir Path dir;
 
@@ -65,24 +60,18 @@ class ClusterValueConventionTest {
 
     @BeforeAll
     static void start() {
-        cluster = TestCluster.start(3);
-        engine = cluster.client();
-        lanes = Lanes.builder().name("cluster-values").maxThreads(8).build();
+        on = LanesOnCluster.start("cluster-values");
     }
 
     @AfterAll
     static void stop() {
-        if (lanes != null) {
-            lanes.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (on != null) {
+            on.close();
         }
     }
 
     private static Database openCluster(String name) {
-        Database db = lanes.openCluster(engine, name,
-                DatabaseOptions.builder().busyTimeout(Duration.ofSeconds(10)).build());
+        Database db = on.open(name, DatabaseOptions.builder());
         db.execute("CREATE TABLE v(id INTEGER PRIMARY KEY, x)");
         return db;
     }
@@ -113,7 +102,7 @@ class ClusterValueConventionTest {
 
     @Test
     void everyValueIsStoredAsOnALocalDatabaseThroughEveryWritePath() {
-        Database local = lanes.open(dir.resolve("local.db"));
+        Database local = on.lanes.open(dir.resolve("local.db"));
         local.execute("CREATE TABLE v(id INTEGER PRIMARY KEY, x)");
         Database clustered = openCluster("values-paths");
         List<String> mismatches = new ArrayList<>();
