@@ -1,7 +1,6 @@
 package dev.lanes.fleet.internal;
 
 import dev.lanes.fleet.ObjectStore;
-import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;

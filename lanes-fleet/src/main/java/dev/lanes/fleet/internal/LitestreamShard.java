@@ -62,8 +62,6 @@ final class LitestreamShard implements AutoCloseable {
     private Process process;
     private volatile int port;
     private volatile Run run = new Run(0, 0);
-    /** What the current process replicates: the set it was started with. */
-    private Map<String, Entry> running = Map.of();
 
     LitestreamShard(String name, Path binary, Path dir, ObjectStore store, Duration interval,
             HttpClient http) {
@@ -130,7 +128,6 @@ final class LitestreamShard implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-            running = Map.of();
             if (!set.isEmpty()) {
                 start(set, asked);
             }
@@ -160,7 +157,6 @@ final class LitestreamShard implements AutoCloseable {
             throw new UncheckedIOException("cannot start Litestream for " + name, e);
         }
         port = p;
-        running = set;
         run = new Run(run.count() + 1, stopped);
         log.info("fleet: Litestream {} started for {} tenants ({} ms to stop the previous"
                 + " process, {} ms to start)", name, set.size(), (stopped - asked) / 1_000_000,
@@ -266,7 +262,6 @@ final class LitestreamShard implements AutoCloseable {
         processLock.lock();
         try {
             stopProcess();
-            running = Map.of();
         } finally {
             processLock.unlock();
         }

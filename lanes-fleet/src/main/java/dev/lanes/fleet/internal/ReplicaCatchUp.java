@@ -36,22 +36,15 @@ final class ReplicaCatchUp {
     record Shadow(String generation, long index, long end) {
         /** The shadow of {@code db}'s WAL file {@code index}, or null while it cannot be read. */
         static Shadow read(Path db, long index) {
-            Path meta = meta(db);
+            Path meta = db.resolveSibling("." + db.getFileName() + "-litestream");
             try {
                 String generation = Files.readString(meta.resolve("generation")).trim();
-                return new Shadow(generation, index, Files.size(walDirectory(meta, generation)
+                return new Shadow(generation, index, Files.size(meta.resolve("generations")
+                        .resolve(generation).resolve("wal")
                         .resolve(String.format("%08x.wal", index))));
             } catch (IOException e) {
                 return null; // a new generation or a file cleaned meanwhile: the next scrape tells
             }
-        }
-
-        private static Path meta(Path db) {
-            return db.resolveSibling("." + db.getFileName() + "-litestream");
-        }
-
-        private static Path walDirectory(Path meta, String generation) {
-            return meta.resolve("generations").resolve(generation).resolve("wal");
         }
     }
 

@@ -37,22 +37,6 @@ public interface Replicator extends AutoCloseable {
     boolean awaitCaughtUp(String tenant, long lastChange, Duration bound)
             throws InterruptedException;
 
-    /**
-     * Stops replicating the tenant once everything committed to it up to {@code lastChange} is
-     * in the store; its database must not change any more (it is closed).
-     *
-     * @return false if that was not seen within {@code bound}: the tenant is then still
-     *     replicated as before
-     */
-    default boolean stopCaughtUp(String tenant, long lastChange, Duration bound)
-            throws InterruptedException {
-        if (!awaitCaughtUp(tenant, lastChange, bound)) {
-            return false;
-        }
-        stop(tenant);
-        return true;
-    }
-
     /** Stops replicating the tenant; what was not shipped yet stays only local. */
     void stop(String tenant);
 

@@ -11,14 +11,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Gives a tenant up cleanly: a planned move to another node, or a release when no node is left
  * to take it. The slot turns {@code MOVING} (requests for the tenant wait, see {@link
- * FleetRuntime#database}), the database closes (its accepted writes commit first), its
- * replication stops once the replica holds everything committed ({@link
- * Replicator#stopCaughtUp}), and one etcd transaction passes the owner key to the
- * new node (or deletes it) and records this epoch as the clean, latest replica. The new owner
+ * FleetRuntime#database}), the database closes (its accepted writes commit first), the replica
+ * catches up with everything committed ({@link Replicator#awaitCaughtUp}), and one etcd
+ * transaction passes the owner key to the new node (or deletes it) and records this epoch as the
+ * clean, latest replica; the tenant's replication then stops. The new owner
  * hears of it through its watch, restores this epoch and serves.
  *
  * <p>A move that cannot finish (the replica does not catch up, the target's lease is gone)
- * reopens the database and serves on (replicating it again); a move that finds the key no longer
+ * reopens the database and serves on (still replicated); a move that finds the key no longer
  * this epoch's ends the slot: the tenant was not this node's any more.
  *
  * <p>Thread-safety: one move per slot at a time, through the slot's state.
@@ -58,7 +58,7 @@ final class TenantMover {
         long started = System.nanoTime();
         slot.db().close(); // accepted writes commit; later ones on this handle are refused
         long closed = System.nanoTime();
-        if (!replicator.stopCaughtUp(tenant, slot.fence().lastChange(), CATCH_UP)) {
+        if (!replicator.awaitCaughtUp(tenant, slot.fence().lastChange(), CATCH_UP)) {
             log.warn("fleet {}: tenant {}'s replica did not catch up within {}; it stays here",
                     ownership.nodeId(), tenant, CATCH_UP);
             reopen(slot);
@@ -81,9 +81,7 @@ final class TenantMover {
         if (!done) {
             files.clearReleased(tenant);
             if (ownership.ownerOf(tenant).map(o -> o.token() == token).orElse(false)) {
-                // the target's lease is gone: keep serving, and replicating again
-                replicator.start(tenant, files.database(tenant), token);
-                reopen(slot);
+                reopen(slot); // the target's lease is gone: keep serving, still replicated
                 return false;
             }
             finish(slot, false); // the key is not this epoch's any more
