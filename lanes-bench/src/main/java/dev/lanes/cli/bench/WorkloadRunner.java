@@ -1,5 +1,6 @@
 package dev.lanes.cli.bench;
 
+import java.lang.invoke.MethodHandles;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -224,6 +225,17 @@ final class WorkloadRunner {
         // once at their first request
         private static final Function<String, LatencyRecorder> NEW_RECORDER =
                 kind -> new LatencyRecorder();
+
+        static {
+            // every client first needs a recorder inside the measured window, all at once: the
+            // class is initialised here, on the thread that builds the workers, so that no
+            // client waits for another's initialisation of it (pinned, on a virtual thread)
+            try {
+                MethodHandles.lookup().ensureInitialized(LatencyRecorder.class);
+            } catch (IllegalAccessException e) {
+                throw new AssertionError("LatencyRecorder is in this package", e);
+            }
+        }
 
         private final Workload workload;
         private final int index;
