@@ -104,7 +104,7 @@ public final class EtcdOwnership implements Ownership {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try {
-                register(); // etcd may be electing a leader: try for a while
+                register(deadline); // etcd may be electing a leader: try for a while
                 break;
             } catch (EtcdUnavailableException e) {
                 if (System.nanoTime() > deadline) {
@@ -165,9 +165,13 @@ public final class EtcdOwnership implements Ownership {
      * process stays until that process's lease expires, so this waits for it (at most two TTLs
      * and a little more): a restarted node never takes over keys of the lease it lost.
      */
-    private void register() {
+    private void register(long joinDeadline) {
         long sent = System.nanoTime();
-        long id = call(client.getLeaseClient().grant(ttlSeconds)).getID();
+        // the first call of a new client also sets up its channel, which on a loaded machine
+        // can take longer than one call's bound: it may wait until the join's deadline rather
+        // than be abandoned and started over
+        long id = call(client.getLeaseClient().grant(ttlSeconds),
+                Math.max(CALL_SECONDS, TimeUnit.NANOSECONDS.toSeconds(joinDeadline - sent))).getID();
         LeaseClock clock = new LeaseClock(marginNanos);
         clock.renewed(sent, ttlSeconds);
         lease.clock().lose();
@@ -284,7 +288,7 @@ public final class EtcdOwnership implements Ownership {
                         lease.id());
                 lease.clock().lose();
                 listener.leaseLost();
-                register();
+                register(System.nanoTime()); // one call's bound: the client is set up
             }
         } catch (RuntimeException e) {
             // etcd unreachable for now: the deadline lapses by itself if this goes on
@@ -422,14 +426,18 @@ public final class EtcdOwnership implements Ownership {
     }
 
     private static <T> T call(java.util.concurrent.CompletableFuture<T> f) {
+        return call(f, CALL_SECONDS);
+    }
+
+    private static <T> T call(java.util.concurrent.CompletableFuture<T> f, long seconds) {
         try {
-            return f.get(CALL_SECONDS, TimeUnit.SECONDS);
+            return f.get(seconds, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new EtcdUnavailableException("etcd: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             f.cancel(true);
-            throw new EtcdUnavailableException("etcd did not answer within " + CALL_SECONDS
-                    + " s", e);
+            throw new EtcdUnavailableException("etcd did not answer within " + seconds + " s",
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EtcdUnavailableException("interrupted while waiting for etcd", e);

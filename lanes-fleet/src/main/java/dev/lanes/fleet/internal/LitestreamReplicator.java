@@ -224,19 +224,20 @@ public final class LitestreamReplicator implements Replicator {
 
     @Override
     public long lagBytes() {
+        // each shard is scraped once, and each tenant looked up in its own shard's scrape only
+        Map<LitestreamShard, LitestreamMetrics> scrapes = new java.util.IdentityHashMap<>();
         long lag = 0;
-        for (LitestreamShard shard : shards) {
-            LitestreamMetrics m = shard.scrape();
-            if (m == null) {
-                continue;
+        for (Map.Entry<String, Path> e : replicated.entrySet()) {
+            LitestreamShard shard = shardOf(e.getKey());
+            if (!scrapes.containsKey(shard)) {
+                scrapes.put(shard, shard.scrape()); // null, kept, while no process answers
             }
-            for (Path db : replicated.values()) {
-                LitestreamMetrics.Position p = m.of(db.toString());
-                ReplicaCatchUp.Shadow shadow = p == null || p.replicaIndex() != p.shadowIndex()
-                        ? null : ReplicaCatchUp.Shadow.read(db, p.shadowIndex());
-                if (shadow != null) {
-                    lag += Math.max(0, shadow.end() - p.replicaOffset());
-                }
+            LitestreamMetrics m = scrapes.get(shard);
+            LitestreamMetrics.Position p = m == null ? null : m.of(e.getValue().toString());
+            ReplicaCatchUp.Shadow shadow = p == null || p.replicaIndex() != p.shadowIndex()
+                    ? null : ReplicaCatchUp.Shadow.read(e.getValue(), p.shadowIndex());
+            if (shadow != null) {
+                lag += Math.max(0, shadow.end() - p.replicaOffset());
             }
         }
         return lag;
