@@ -5,6 +5,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -19,6 +20,7 @@ import dev.lanes.internal.engine.LaneDatabase;
 import dev.lanes.internal.engine.LanesRuntime;
 import dev.lanes.internal.file.LeaseProbe;
 import dev.lanes.internal.file.LeaseSlot;
+import dev.lanes.internal.writer.WriteRequest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * states it: the public API reaches the implementation only through its entry points, the JDBC
  * port imports no lane that implements it, the lanes know nothing of what drives them, the
  * statement text and the foundation below it know nothing of the lanes, every database is a
- * backend of the one facade, and no packages depend on each other in a cycle.
+ * backend of the one facade, no packages depend on each other in a cycle, and a write request's
+ * command is immutable.
  */
 class ArchitectureTest {
     private static final String INTERNAL = "dev.lanes.internal..";
@@ -139,6 +142,18 @@ class ArchitectureTest {
     void everyDatabaseIsABackendOfTheOneFacade() {
         classes().that().resideInAPackage(INTERNAL).and().implement(Database.class)
                 .should().beAssignableTo(LaneDatabase.class)
+                .check(classes);
+    }
+
+    /**
+     * A write request's command is immutable: every field of {@link WriteRequest} and of its
+     * kinds is final, so that what changes as it waits and runs lives in its ticket and its
+     * stages, whose documentation names each field's writer.
+     */
+    @Test
+    void writeRequestCommandsHoldOnlyFinalFields() {
+        fields().that().areDeclaredInClassesThat().areAssignableTo(WriteRequest.class)
+                .should().beFinal()
                 .check(classes);
     }
 }

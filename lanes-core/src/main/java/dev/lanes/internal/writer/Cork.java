@@ -59,14 +59,14 @@ final class Cork {
         }
         c.trackTables(observer.tracksTables());
         outerOpened();
-        r.succeed(null);
+        r.stages.succeed(null);
     }
 
     /** The uncork's turn: commits everything held since cork as one transaction. */
     void commit(WriteRequest.Uncork r, LaneConnection c, CommitObserver observer) {
         try {
             if (!corked()) {
-                r.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                r.stages.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name
                         + ": not corked", null));
                 return;
             }
@@ -80,14 +80,14 @@ final class Cork {
                         new LaneTransaction.Committed(0, 0, observer));
                 if (!result.committed()) {
                     WriteOutcome outcome = result.outcome();
-                    r.fail(new WriteFailedException(outcome, name + ": uncork's " + result.what()
-                            + (outcome == WriteOutcome.ROLLED_BACK
+                    r.stages.fail(new WriteFailedException(outcome, name + ": uncork's "
+                            + result.what() + (outcome == WriteOutcome.ROLLED_BACK
                             ? "; none of the corked writes persisted" : "; whether the corked "
                             + "writes persisted is unknown"), result.failure()));
                     return;
                 }
             }
-            r.succeed(null);
+            r.stages.succeed(null);
         } finally {
             off();
         }
@@ -105,9 +105,10 @@ final class Cork {
             transaction.poison("the rollback of a lost cork's later writes could not be "
                     + "verified");
         }
-        r.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
-                name + ": the corked transaction was lost (" + lost + "), so none of the writes "
-                + "corked since cork() persisted" + (clean ? "; the ones corked after the loss "
+        r.stages.fail(new WriteFailedException(clean ? WriteOutcome.ROLLED_BACK
+                : WriteOutcome.UNKNOWN, name + ": the corked transaction was lost (" + lost
+                + "), so none of the writes corked since cork() persisted"
+                + (clean ? "; the ones corked after the loss "
                 + "were rolled back too" : "; whether the ones corked after the loss persisted "
                 + "is unknown"), null));
     }

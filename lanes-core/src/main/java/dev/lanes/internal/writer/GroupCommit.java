@@ -89,7 +89,8 @@ final class GroupCommit {
     List<GroupWrite> run(List<GroupWrite> group, LaneConnection c, CommitObserver observer) {
         long transactionStart = clock.nanoTime();
         for (GroupWrite r : group) {
-            r.groupSize = group.size(); // a replay runs in a smaller transaction than its turn
+            // a replay runs in a smaller transaction than its turn
+            r.stages.groupSize = group.size();
         }
         boolean inCork = cork.corked();
         if (!open(group, c, observer, inCork, transactionStart)) {
@@ -121,7 +122,7 @@ final class GroupCommit {
         boolean begun = transaction.begin(c, group);
         long acquire = clock.nanoTime() - transactionStart;
         for (WriteRequest r : group) {
-            r.acquireNanos = acquire;
+            r.stages.acquireNanos = acquire;
         }
         if (!begun) {
             return false;
@@ -147,11 +148,11 @@ final class GroupCommit {
         Throwable failure = run.failure();
         switch (run.how()) {
             case DONE:
-                r.succeed(run.value());
+                r.stages.succeed(run.value());
                 ran.add(r);
                 return null;
             case UNDONE:
-                r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+                r.stages.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
                 return null;
             case ENDED:
                 return transactionEnded(group, ran, index, c, failure, run.watch());
@@ -177,14 +178,14 @@ final class GroupCommit {
         }
         if (r instanceof StatementWrite) {
             // SQLite already undid the failed statement; the transaction stays usable.
-            r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+            r.stages.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
             return null;
         }
         // A lone body without a savepoint: its transaction is the group's.
         boolean clean = transaction.rollBack(c, "the rollback after a failed write could not be "
                 + "verified: " + failure);
-        r.fail(transaction.failure(r, clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
-                failure));
+        r.stages.fail(transaction.failure(r,
+                clean ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN, failure));
         return List.of();
     }
 
@@ -220,7 +221,7 @@ final class GroupCommit {
         if (!result.committed()) {
             WriteOutcome outcome = result.outcome();
             for (GroupWrite r : ran) {
-                r.fail(new WriteFailedException(outcome, name + ": " + result.what()
+                r.stages.fail(new WriteFailedException(outcome, name + ": " + result.what()
                         + (outcome == WriteOutcome.ROLLED_BACK ? "; the write was rolled back"
                         : "; whether the write persisted is unknown"), result.failure()));
             }
@@ -228,7 +229,7 @@ final class GroupCommit {
         }
         long commitNanos = clock.nanoTime() - commitStart;
         for (GroupWrite r : ran) {
-            r.commitNanos = commitNanos;
+            r.stages.commitNanos = commitNanos;
         }
         return List.of();
     }
@@ -245,8 +246,9 @@ final class GroupCommit {
             if (requeued(r, 2)) {
                 again.add(r);
             } else {
-                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": the group's "
-                        + "COMMIT did not apply (" + result.failure().getMessage() + ")"
+                r.stages.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name
+                        + ": the group's COMMIT did not apply ("
+                        + result.failure().getMessage() + ")"
                         + (r.options.replayable() ? " and the write already ran twice"
                         : " and the write is not replayable") + "; it did not persist",
                         result.failure()));
@@ -257,10 +259,10 @@ final class GroupCommit {
 
     /** Readies {@code r} to run again when it may (replayable, run fewer than {@code bound}). */
     private boolean requeued(GroupWrite r, int bound) {
-        if (!r.options.replayable() || r.runs >= bound) {
+        if (!r.options.replayable() || r.stages.runs >= bound) {
             return false;
         }
-        r.reset();
+        r.stages.reset();
         telemetry.counters.increment(WriterCounters.REPLAYS);
         return true;
     }
@@ -275,7 +277,7 @@ final class GroupCommit {
         // Make sure the connection is outside any transaction before the group runs again.
         boolean clean = c.rollbackVerified();
         cork.lost(culprit.describe() + " ended the transaction: " + failure);
-        culprit.fail(transaction.failure(culprit, partial || !clean ? WriteOutcome.UNKNOWN
+        culprit.stages.fail(transaction.failure(culprit, partial || !clean ? WriteOutcome.UNKNOWN
                 : WriteOutcome.ROLLED_BACK, failure));
         if (!clean) {
             failAfterPoison(group, ran, index);
@@ -296,7 +298,7 @@ final class GroupCommit {
         GroupWrite culprit = group.get(index);
         boolean clean = c.rollbackVerified();
         cork.committedUnderneath();
-        culprit.fail(transaction.failure(culprit, WriteOutcome.UNKNOWN, failure));
+        culprit.stages.fail(transaction.failure(culprit, WriteOutcome.UNKNOWN, failure));
         telemetry.counters.add(WriterCounters.COMMITTED, ran.size());
         telemetry.counters.increment(WriterCounters.GROUPS);
         if (!clean) {
@@ -345,7 +347,7 @@ final class GroupCommit {
         GroupWrite culprit = group.get(index);
         boolean clean = c.rollbackVerified();
         cork.lost(step + ": " + e.getMessage());
-        boolean bodyRan = culprit.runs > 0 && !step.startsWith("SAVEPOINT");
+        boolean bodyRan = culprit.stages.runs > 0 && !step.startsWith("SAVEPOINT");
         WriteFailedException failure = new WriteFailedException(!clean ? WriteOutcome.UNKNOWN
                 : bodyRan ? WriteOutcome.ROLLED_BACK : WriteOutcome.NOT_STARTED, name + ": "
                 + step + " for " + culprit.describe() + " (" + e.getMessage() + ")"
@@ -366,7 +368,7 @@ final class GroupCommit {
     private List<GroupWrite> afterGroupRollback(List<GroupWrite> group, List<GroupWrite> ran,
             int index, boolean clean, LanesException failure, String poisonCause) {
         GroupWrite culprit = group.get(index);
-        culprit.fail(failure);
+        culprit.stages.fail(failure);
         if (!clean) {
             failAfterPoison(group, ran, index);
             transaction.poison(poisonCause);
@@ -383,18 +385,19 @@ final class GroupCommit {
             if (requeued(r, runsBound)) {
                 again.add(r);
             } else {
-                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": rolled back "
-                        + "because " + culprit.describe() + " in the same group ended the shared "
-                        + "transaction" + (r.options.replayable() ? " (the write already ran "
-                        + r.runs + " times, as many as its group had members)" : " (the write "
-                        + "is not replayable)"), culprit.failure()));
+                r.stages.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name
+                        + ": rolled back because " + culprit.describe() + " in the same group "
+                        + "ended the shared transaction" + (r.options.replayable()
+                        ? " (the write already ran " + r.stages.runs + " times, as many as its "
+                        + "group had members)" : " (the write is not replayable)"),
+                        culprit.stages.failure()));
             }
         }
         // Requests after the culprit, and ones that failed alone before it, keep their place:
         // a failed one stays failed, an untouched one runs for the first time.
         for (int j = index + 1; j < group.size(); j++) {
             GroupWrite r = group.get(j);
-            if (!r.recorded()) {
+            if (!r.stages.recorded()) {
                 again.add(r);
             }
         }
@@ -404,13 +407,14 @@ final class GroupCommit {
     /** After an unverifiable rollback: what ran is unknown, what did not run never started. */
     private void failAfterPoison(List<GroupWrite> group, List<GroupWrite> ran, int index) {
         for (GroupWrite r : ran) {
-            r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the group's rollback "
-                    + "could not be verified; whether this write persisted is unknown", null));
+            r.stages.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the group's "
+                    + "rollback could not be verified; whether this write persisted is unknown",
+                    null));
         }
         for (int j = index + 1; j < group.size(); j++) {
             LanesException never = new WriterPoisonedException(WriteOutcome.NOT_STARTED, name
                     + ": the writer was poisoned before this write ran; it never ran", null);
-            group.get(j).fail(never);
+            group.get(j).stages.fail(never);
         }
     }
 }

@@ -163,7 +163,7 @@ public final class InteractiveTransaction implements Transaction, WriteTransacti
 
     private <T> T step(TransactionStep r) {
         lane.submitStep(r, !Threads.currentIsVirtual());
-        return Failures.join(r.future);
+        return Failures.join(r.ticket.future);
     }
 
     /** Why a step cannot run: the transaction is not open. Called under the lane's lock. */

@@ -96,14 +96,14 @@ final class LaneState {
             if (waits && byHolder) {
                 throw LaneRefusals.waitInItsOwnBody(setup.name());
             }
-            r.queuedInTurn = byHolder ? run.turn() : 0;
+            r.ticket.queuedInTurn = byHolder ? run.turn() : 0;
             checkAdmission();
             InteractiveTransaction tx = pinned;
             if (waits && tx != null && tx.owner == Thread.currentThread()) {
                 throw LaneRefusals.waitForItsOwnTransaction(setup.name());
             }
             awaitRoom(r);
-            r.depthAtEntry = queue.queuedWrites();
+            r.stages.depthAtEntry = queue.queuedWrites();
             if (mayLead && queue.mayLead() && pinned == null && run.claim()) {
                 return Admitted.LEAD;
             }
@@ -177,10 +177,10 @@ final class LaneState {
         lock.lock();
         try {
             if (why == LaneDecision.Withdrawal.HOLDER_WAITS ? !run.heldByCurrentThread()
-                    : why == LaneDecision.Withdrawal.BODY_PARKED && !run.running(r.queuedInTurn)) {
+                    : why == LaneDecision.Withdrawal.BODY_PARKED && !run.running(r.ticket.queuedInTurn)) {
                 return null;
             }
-            boolean out = !r.leadGranted && queue.withdraw(r);
+            boolean out = !r.ticket.leadGranted && queue.withdraw(r);
             if (out) {
                 queue.signalRoom();
             }
@@ -244,9 +244,9 @@ final class LaneState {
                 }
                 return schedule ? Next.SCHEDULE : Next.IDLE;
             }
-            if (head != null && head.waiter != null) {
-                run.handTo(head.waiter);
-                head.leadGranted = true;
+            if (head != null && head.ticket.waiter != null) {
+                run.handTo(head.ticket.waiter);
+                head.ticket.leadGranted = true;
                 return new Next(false, head);
             }
             return run.finish(head != null || sharedCommit) ? Next.SCHEDULE : Next.IDLE;
@@ -420,9 +420,9 @@ final class LaneState {
         List<TransactionStep> steps = queue.takeSteps();
         for (TransactionStep step : steps) {
             if (step.ends()) {
-                step.succeed(null); // asked to end, and it has
+                step.stages.succeed(null); // asked to end, and it has
             } else {
-                step.fail(tx.notOpen());
+                step.stages.fail(tx.notOpen());
             }
         }
         return steps;

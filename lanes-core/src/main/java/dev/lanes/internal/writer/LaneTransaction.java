@@ -249,12 +249,12 @@ final class LaneTransaction {
 
     /**
      * Runs one member inside the open transaction, isolated by its own savepoint when {@code
-     * savepoint}: {@code SAVEPOINT}, the member once ({@link WriteRequest#runOnce}), then {@code
+     * savepoint}: {@code SAVEPOINT}, the member once ({@link Stages#runOnce}), then {@code
      * RELEASE}, or {@code ROLLBACK TO} when it failed. Records no outcome: the caller decides it
      * from the result, by its own rules for what follows.
      */
     Isolated runMember(LaneConnection c, WriteRequest r, boolean savepoint,
-            WriteRequest.Body body) {
+            Stages.Body body) {
         if (savepoint) {
             try {
                 c.savepoint();
@@ -263,7 +263,7 @@ final class LaneTransaction {
             }
         }
         LaneConnection.Watch watch = c.watch();
-        WriteRequest.Ran once = r.runOnce(telemetry.clock(), body);
+        Stages.Ran once = r.stages.runOnce(telemetry.clock(), body);
         Throwable failure = once.failure();
         if (watch.ended()) {
             return new Isolated(Isolation.ENDED, null, failure, null, watch);
@@ -310,16 +310,17 @@ final class LaneTransaction {
             return true;
         } catch (BusyTimeout busy) {
             for (WriteRequest r : requests) {
-                r.fail(new BusyException(name + ": SQLite's write lock stayed taken by another "
-                        + "connection for " + TimeUnit.NANOSECONDS.toMillis(busy.waitedNanos)
-                        + " ms (busyTimeout " + busyTimeout.toMillis() + " ms); the write never "
+                r.stages.fail(new BusyException(name + ": SQLite's write lock stayed taken by "
+                        + "another connection for "
+                        + TimeUnit.NANOSECONDS.toMillis(busy.waitedNanos) + " ms (busyTimeout "
+                        + busyTimeout.toMillis() + " ms); the write never "
                         + "ran. Is another process writing to it?", busy.getCause()));
             }
             return false;
         } catch (SQLException e) {
             boolean clean = c.rollbackVerified();
             for (WriteRequest r : requests) {
-                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": BEGIN "
+                r.stages.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": BEGIN "
                         + "IMMEDIATE failed (" + e.getMessage() + "); the write never ran", e));
             }
             if (!clean) {
@@ -343,7 +344,7 @@ final class LaneTransaction {
             return true;
         } catch (CapacityFloorException e) {
             for (WriteRequest r : requests) {
-                r.fail(new CapacityFloorException(e.getMessage()));
+                r.stages.fail(new CapacityFloorException(e.getMessage()));
             }
             if (rollBack && !c.rollbackVerified()) {
                 poison("the rollback after a refused turn could not be verified");

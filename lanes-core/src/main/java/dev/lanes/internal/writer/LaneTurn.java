@@ -84,8 +84,8 @@ final class LaneTurn {
         }
         long started = setup.clock().nanoTime();
         for (WriteRequest r : group) {
-            r.startedAt = started;
-            r.groupSize = group.size();
+            r.stages.startedAt = started;
+            r.stages.groupSize = group.size();
         }
         try {
             execute(group, observer);
@@ -126,9 +126,9 @@ final class LaneTurn {
                     + "shared COMMIT: " + bug, null);
         }
         for (WriteRequest r : group) {
-            if (!r.recorded()) {
-                r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, setup.name() + ": internal "
-                        + "error in the writer lane: " + bug, bug));
+            if (!r.stages.recorded()) {
+                r.stages.fail(new WriteFailedException(WriteOutcome.UNKNOWN, setup.name()
+                        + ": internal error in the writer lane: " + bug, bug));
             }
         }
         poison("internal error in the writer lane: " + bug);
@@ -153,7 +153,7 @@ final class LaneTurn {
         String poisoned = state.poisonCause();
         if (poisoned != null) {
             for (WriteRequest r : group) {
-                r.fail(new WriterPoisonedException(WriteOutcome.NOT_STARTED, setup.name()
+                r.stages.fail(new WriterPoisonedException(WriteOutcome.NOT_STARTED, setup.name()
                         + ": the writer is poisoned (" + poisoned + "); the request never ran",
                         null));
             }
@@ -182,7 +182,7 @@ final class LaneTurn {
         } else if (head instanceof WriteRequest.Uncork) {
             cork.commit((WriteRequest.Uncork) head, c, observer);
         } else {
-            head.succeed(null); // Open: ensureOpen did the work
+            head.stages.succeed(null); // Open: ensureOpen did the work
         }
     }
 
@@ -235,7 +235,7 @@ final class LaneTurn {
             }
             if (connection.reopenable(failed)) {
                 for (WriteRequest r : group) {
-                    r.fail(connection.reopenFailed(group.size(), failed));
+                    r.stages.fail(connection.reopenFailed(group.size(), failed));
                 }
                 return false;
             }
@@ -247,8 +247,8 @@ final class LaneTurn {
             markDead(failed);
         }
         for (WriteRequest r : group) {
-            r.fail(new DatabaseDeadException(setup.name() + ": the database cannot be opened ("
-                    + dead + "); the request never ran", dead));
+            r.stages.fail(new DatabaseDeadException(setup.name() + ": the database cannot be "
+                    + "opened (" + dead + "); the request never ran", dead));
         }
         return false;
     }
@@ -259,8 +259,8 @@ final class LaneTurn {
             cork.closeWhileCorked(c, marker.discardHeldWork);
         }
         connection.closeQuietly();
-        marker.succeed(null);
-        telemetry.closed(setup.clock().nanoTime() - marker.enqueuedAt, false);
+        marker.stages.succeed(null);
+        telemetry.closed(setup.clock().nanoTime() - marker.ticket.enqueuedAt, false);
         setup.events().closed();
         state.closed();
         lifecycle.closedNow(setup.name());

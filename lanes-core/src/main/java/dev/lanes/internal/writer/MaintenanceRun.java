@@ -45,33 +45,33 @@ final class MaintenanceRun {
 
     void run(Maintenance r, WriterConnection c) {
         if (cork.corked()) {
-            r.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name + ": maintenance "
-                    + "is refused while corked (it cannot run inside the cork's transaction); "
-                    + "uncork first", null));
+            r.stages.fail(new InvalidRequestException(WriteOutcome.NOT_STARTED, name
+                    + ": maintenance is refused while corked (it cannot run inside the cork's "
+                    + "transaction); uncork first", null));
             return;
         }
         if (!r.background && !fencePassed(r, c)) {
             return;
         }
         LaneConnection.Watch watch = c.watch();
-        WriteRequest.Ran once = r.runOnce(clock,
+        Stages.Ran once = r.stages.runOnce(clock,
                 () -> c.runGuarded(r.body, false, diskReserve::checkVacuumHeadroom));
         Object value = once.value();
         Throwable failure = once.failure();
         if ((failure == null || watch.committed()) && !r.background
                 && !transaction.heldThroughCommit("a maintenance request")) {
-            r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the commit fence "
-                    + "could not confirm that this writer held the right to write through the "
-                    + "maintenance request; whether it persisted is unknown", failure));
+            r.stages.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the commit "
+                    + "fence could not confirm that this writer held the right to write through "
+                    + "the maintenance request; whether it persisted is unknown", failure));
         } else if (leftOpen(c)) {
             boolean clean = c.rollbackVerified();
-            r.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the maintenance "
+            r.stages.fail(new WriteFailedException(WriteOutcome.UNKNOWN, name + ": the maintenance "
                     + "request left a transaction open" + (clean ? " (rolled back)" : ""), failure));
             poison.accept("a maintenance request left a transaction open");
         } else if (failure != null) {
             boolean ioFailure = SqliteConnections.causedByIoFailure(failure);
-            r.fail(transaction.failure(r, watch.committed() || ioFailure ? WriteOutcome.UNKNOWN
-                    : WriteOutcome.ROLLED_BACK, failure));
+            r.stages.fail(transaction.failure(r, watch.committed() || ioFailure
+                    ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, failure));
             // The database's own checkpoint tail leaves every frame in the WAL when it fails,
             // and SQLite advances what it copied only after a sync succeeded: like the
             // autocheckpoint inside a commit, its failure is the checkpointer's to retry, not
@@ -81,7 +81,7 @@ final class MaintenanceRun {
                         + "); the file's state is not known");
             }
         } else {
-            r.succeed(value);
+            r.stages.succeed(value);
             if (!r.background) {
                 telemetry.counters.increment(WriterCounters.COMMITTED);
             }
@@ -106,7 +106,7 @@ final class MaintenanceRun {
         if (result.committed()) {
             return true;
         }
-        r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": " + result.what()
+        r.stages.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name + ": " + result.what()
                 + " before the maintenance request; it never ran", result.failure()));
         return false;
     }

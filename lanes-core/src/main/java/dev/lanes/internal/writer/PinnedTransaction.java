@@ -98,7 +98,7 @@ final class PinnedTransaction {
             try {
                 c.beginNested();
             } catch (SQLException e) {
-                r.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name
+                r.stages.fail(new WriteFailedException(WriteOutcome.NOT_STARTED, name
                         + ": SAVEPOINT for the transaction failed (" + e.getMessage() + ")", e));
                 return;
             }
@@ -115,7 +115,7 @@ final class PinnedTransaction {
         tx.lastActivityNanos = now;
         state.pin(tx);
         listeners.changed(true);
-        r.succeed(tx);
+        r.stages.succeed(tx);
     }
 
     /** Runs one step of the pinned transaction. */
@@ -123,18 +123,18 @@ final class PinnedTransaction {
         InteractiveTransaction tx = r.tx;
         tx.running = r;
         if (state.pinned() != tx) {
-            r.fail(tx.notOpen());
+            r.stages.fail(tx.notOpen());
             return;
         }
         if (r instanceof Expire) {
             expire(tx, c);
-            r.succeed(null);
+            r.stages.succeed(null);
         } else if (r instanceof Rollback) {
             rollBack(tx, c, ((Rollback) r).reason);
             if (tx.state == State.UNKNOWN) {
-                r.fail(tx.notOpen());
+                r.stages.fail(tx.notOpen());
             } else {
-                r.succeed(null);
+                r.stages.succeed(null);
             }
         } else if (r instanceof Commit) {
             commit(tx, r, c, observer);
@@ -177,18 +177,19 @@ final class PinnedTransaction {
         switch (run.how()) {
             case DONE:
                 tx.log.done(r, run.value());
-                r.succeed(run.value());
+                r.stages.succeed(run.value());
                 break;
             case ENDED:
                 endedInside(tx, r, c, failure, run.watch());
                 break;
             case SAVEPOINT_FAILED:
                 tx.log.forget();
-                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": SAVEPOINT "
-                        + "failed (" + step.getMessage() + "); the transaction stays open", step));
+                r.stages.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name
+                        + ": SAVEPOINT failed (" + step.getMessage() + "); the transaction stays "
+                        + "open", step));
                 break;
             case RELEASE_FAILED:
-                r.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE "
+                r.stages.fail(new WriteFailedException(WriteOutcome.ROLLED_BACK, name + ": RELEASE "
                         + "failed (" + step.getMessage() + ")", step));
                 rollBack(tx, c, "RELEASE failed: " + step.getMessage());
                 break;
@@ -196,25 +197,25 @@ final class PinnedTransaction {
                 LanesException f = rolledBackWhole(tx, r, c, "ROLLBACK TO failed: "
                         + step.getMessage(), failure);
                 f.addSuppressed(step);
-                r.fail(f);
+                r.stages.fail(f);
                 break;
             case FAILED_BARE:
                 if (failure instanceof Statements.ChangedThenFailed) {
                     // A key-reading insert ran bare and its row stays: only the whole rollback
                     // undoes it.
-                    r.fail(rolledBackWhole(tx, r, c, "an insert's generated key could not be "
-                            + "read: " + failure.getMessage(), failure));
+                    r.stages.fail(rolledBackWhole(tx, r, c, "an insert's generated key could "
+                            + "not be read: " + failure.getMessage(), failure));
                     break;
                 }
                 // The statement undid itself; the transaction stays open.
                 tx.log.failed(r);
-                r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+                r.stages.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
                 break;
             case UNDONE:
             default:
                 // Its savepoint undid it; the transaction stays open.
                 tx.log.failed(r);
-                r.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
+                r.stages.fail(transaction.failure(r, WriteOutcome.ROLLED_BACK, failure));
                 break;
         }
     }
@@ -273,7 +274,7 @@ final class PinnedTransaction {
         Throwable cause = failure != null ? failure : new IllegalStateException("the body "
                 + "returned normally although the transaction ended inside it (it swallowed an "
                 + "error)");
-        r.fail(transaction.failure(r,
+        r.stages.fail(transaction.failure(r,
                 partial ? WriteOutcome.UNKNOWN : WriteOutcome.ROLLED_BACK, cause));
         if (!clean) {
             transaction.poison("an interactive transaction ended inside a statement "
@@ -315,20 +316,20 @@ final class PinnedTransaction {
         if (!result.committed()) {
             boolean clean = result.outcome() == WriteOutcome.ROLLED_BACK;
             end(tx, clean ? State.ROLLED_BACK : State.UNKNOWN, result.what());
-            r.fail(new WriteFailedException(result.outcome(), name + ": " + result.what()
+            r.stages.fail(new WriteFailedException(result.outcome(), name + ": " + result.what()
                     + (clean ? "; the transaction was rolled back"
                     : "; whether it persisted is unknown"), result.failure()));
             return;
         }
         end(tx, State.COMMITTED, "committed");
-        r.succeed(null);
+        r.stages.succeed(null);
     }
 
     private void commitIntoCork(InteractiveTransaction tx, TransactionStep r, WriterConnection c) {
         if (released(tx, r, c)) {
             end(tx, State.COMMITTED, "committed into the cork");
             telemetry.counters.increment(WriterCounters.COMMITTED);
-            r.succeed(null);
+            r.stages.succeed(null);
         }
     }
 
@@ -344,7 +345,7 @@ final class PinnedTransaction {
             return true;
         } catch (SQLException e) {
             rollBack(tx, c, "RELEASE failed: " + e.getMessage());
-            r.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
+            r.stages.fail(new WriteFailedException(tx.state == State.UNKNOWN ? WriteOutcome.UNKNOWN
                     : WriteOutcome.ROLLED_BACK, name + ": committing the transaction into the "
                     + (tx.grouped ? "shared commit" : "cork") + " failed (" + e.getMessage()
                     + ")", e));

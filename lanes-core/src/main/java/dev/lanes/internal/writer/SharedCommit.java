@@ -258,9 +258,9 @@ final class SharedCommit {
         state.sharedCommit(!waiting.isEmpty(), members, end, reason);
         for (TransactionStep step : steps) {
             if (end == State.COMMITTED) {
-                step.succeed(null);
+                step.stages.succeed(null);
             } else {
-                step.fail(new WriteFailedException(end == State.ROLLED_BACK
+                step.stages.fail(new WriteFailedException(end == State.ROLLED_BACK
                         ? WriteOutcome.ROLLED_BACK : WriteOutcome.UNKNOWN,
                         name + ": " + reason, failure));
             }

@@ -252,9 +252,9 @@ final class WriteQueue {
             WriteRequest next;
             while (group.size() < options.maxGroupSize()
                     && (next = requests.peekFirst()) != null) {
-                if (next.future.isCancelled()) {
+                if (next.ticket.future.isCancelled()) {
                     requests.pollFirst(); // its caller gave up before it ran: it never runs
-                    if (next.traced != null) {
+                    if (next.ticket.traced != null) {
                         if (dropped == null) {
                             dropped = new ArrayList<>(2);
                         }
@@ -297,7 +297,7 @@ final class WriteQueue {
             if (r instanceof Close) {
                 closeMarker = r;
             } else {
-                r.fail(failure.apply(r));
+                r.stages.fail(failure.apply(r));
                 failed.add(r);
             }
         }

@@ -1,18 +1,17 @@
 package dev.lanes.internal.writer;
 
-import dev.lanes.LanesException;
 import dev.lanes.MetricsListener;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOptions;
 import dev.lanes.internal.sql.Returns;
 import dev.lanes.internal.sql.text.StatementShape;
-import dev.lanes.internal.util.Clock;
-import dev.lanes.internal.util.Timer;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One request on a writer lane and its eventual outcome. The kinds form a closed family, so that
- * the lane's dispatch names every one of them:
+ * One request on a writer lane: an immutable command, which says what to run, with its {@link
+ * Ticket} (how its caller waits for it) and its {@link Stages} (what its runs did, written by the
+ * lane's holder). The kinds form a closed family, so that the lane's dispatch names every one of
+ * them:
  *
  * <ul>
  *   <li>{@link GroupWrite}s run inside the group's transaction: a {@link BodyWrite} (a caller's
@@ -24,164 +23,44 @@ import java.util.concurrent.CompletableFuture;
  *   <li>{@link LaneCommand}s steer the lane itself: open, cork, uncork, close.
  * </ul>
  *
- * <h2>Concurrency</h2>
- * The lane's holder records the outcome ({@link #succeed}, {@link #fail}) during the turn and
- * delivers it ({@link #deliver()}) only after the turn released the lane, so that callbacks a
- * caller chained on the future never run while the lane is held. Stage timings and the run count
- * are written by the holder (the queue depth under the lane's lock) and read after delivery.
- * The fields of the leader hand-off are volatile: {@link #waiter} is set before admission, {@link
- * #leadGranted} under the lane's lock, {@link #wake} by the waiter before it checks again. The
- * tracing fields ({@link #traced}, {@link #trace}) are set by the submitting thread before
- * admission and read, and {@code traced} cleared, by whoever reports the outcome (see {@link
- * WriteTelemetry#completed}); admission under the lane's lock orders the two.
+ * <p>Every field of a kind is final, set when the request is made (its options, its body or
+ * statement and parameters, the transaction it steps), so that any thread that sees the request
+ * may read its command; what changes as it waits and runs lives in the ticket and the stages,
+ * whose documentation states who writes what.
  */
 public abstract sealed class WriteRequest
         permits WriteRequest.GroupWrite, WriteRequest.Maintenance, WriteRequest.TransactionBegin,
         WriteRequest.TransactionStep, WriteRequest.LaneCommand {
 
-    final CompletableFuture<Object> future = new CompletableFuture<>();
     final WriteOptions options;
-    final long enqueuedAt;
-    /** How many times the request has started; bounded replays read it. Holder only. */
-    int runs;
-    /**
-     * The platform thread blocked on this request that may be handed the lane to lead the turn
-     * that runs it; null for asynchronous and virtual-thread callers.
-     */
-    volatile Thread waiter;
-    /** Set, under the lane's lock, when the lane was handed to {@link #waiter}. */
-    volatile boolean leadGranted;
-    /**
-     * Completed to wake {@link #waiter}: when its outcome is delivered or the lane is handed to
-     * it. The waiter replaces a completed one before it checks again. A future, not a bare
-     * unpark, so that no stray permit is ever left on the caller's thread.
-     */
-    volatile CompletableFuture<Void> wake;
-    // stage timings
-    int depthAtEntry;
-    int groupSize;
-    long startedAt;
-    long acquireNanos;
-    long bodyNanos;
-    long commitNanos;
-    /**
-     * How long it may wait in the queue for a turn to take it before it is withdrawn unrun
-     * ({@link WriterLane#runAndWait(WriteRequest, boolean, java.time.Duration)}); 0 for no limit.
-     * Set by its caller before admission.
-     */
-    long startTimeoutNanos;
-    /**
-     * The lane's turn in which its holder queued it, from inside a body of the same lane (set
-     * under the lane's lock at admission); 0 when anyone else queued it. Its future then refuses
-     * to be waited for on the holder ({@link OwnLaneFuture}), and {@link OwnLaneWatch} withdraws
-     * it when that turn's holder stays parked.
-     */
-    long queuedInTurn;
-    /** The timer task that withdraws it, armed when it was queued. */
-    volatile Timer.Scheduled startExpiry;
-    /**
-     * The operation {@code requestStarted} bracketed it as, or null when it is not bracketed (no
-     * metrics listener, a lane command, or its {@code requestCompleted} was reported already).
-     */
-    MetricsListener.Operation traced;
-    /** What the listener's {@code requestStarted} returned for it. */
-    Object trace;
-    // the recorded outcome; holder only until deliver()
-    private Object result;
-    private LanesException failure;
-    private boolean recorded;
+    /** The future, the leader hand-off, the start deadline and the telemetry bracket. */
+    final Ticket ticket;
+    /** The run count, the stage timings and the recorded outcome; written by the holder. */
+    final Stages stages = new Stages();
 
     private WriteRequest(WriteOptions options, long enqueuedAt) {
         this.options = options;
-        this.enqueuedAt = enqueuedAt;
-    }
-
-    /** A request's body or statement, run once by the lane's holder. */
-    interface Body {
-        Object run() throws Throwable;
-    }
-
-    /** What one run of a body gave: its value, or what it threw (then {@code value} is null). */
-    record Ran(Object value, Throwable failure) {}
-
-    /**
-     * Runs {@code body} once for this request: counts the run ({@link #runs}), times it ({@link
-     * #bodyNanos}) and returns what it gave or threw, whatever it threw. Holder only.
-     */
-    Ran runOnce(Clock clock, Body body) {
-        runs++;
-        long start = clock.nanoTime();
-        Object value = null;
-        Throwable failure = null;
-        try {
-            value = body.run();
-        } catch (Throwable t) {
-            failure = t;
-        }
-        bodyNanos = clock.nanoTime() - start;
-        return new Ran(value, failure);
-    }
-
-    /** Arms the leader hand-off for a platform caller that will block on the outcome. */
-    void waitedForBy(Thread caller) {
-        wake = new CompletableFuture<>();
-        waiter = caller;
+        this.ticket = new Ticket(enqueuedAt);
     }
 
     /** From submission until its turn began; read once the outcome arrived. */
     public long waitedNanos() {
-        return startedAt - enqueuedAt;
+        return stages.startedAt - ticket.enqueuedAt;
     }
 
     /** How long its body or statement ran; read once the outcome arrived. */
     public long executedNanos() {
-        return bodyNanos;
+        return stages.bodyNanos;
     }
 
     /** The future the caller waits on; completed only by {@link #deliver()}. */
     public CompletableFuture<Object> future() {
-        return future;
-    }
-
-    void succeed(Object value) {
-        result = value;
-        failure = null;
-        recorded = true;
-    }
-
-    void fail(LanesException e) {
-        result = null;
-        failure = e;
-        recorded = true;
-    }
-
-    boolean recorded() {
-        return recorded;
-    }
-
-    /** The recorded failure, or null. */
-    LanesException failure() {
-        return failure;
-    }
-
-    /** Forgets a recorded outcome before the request runs again in a fresh group. */
-    void reset() {
-        result = null;
-        failure = null;
-        recorded = false;
+        return ticket.future;
     }
 
     /** Completes the future with the recorded outcome, and wakes a waiter parked on it. */
     void deliver() {
-        if (failure != null) {
-            future.completeExceptionally(failure);
-        } else {
-            future.complete(result);
-        }
-        CompletableFuture<Void> w = wake;
-        if (w != null) {
-            w.complete(null);
-        }
+        stages.deliver(ticket);
     }
 
     /** Whether this is a user's write whose stages are observed and reported. */
@@ -197,7 +76,6 @@ public abstract sealed class WriteRequest
         return "BODY";
     }
 
-    /** A short name for messages: the label, the statement, or the kind. */
     /**
      * Whether this request is one statement (not a body), so that a refusal before SQLite ran
      * it leaves it not started.
@@ -207,6 +85,7 @@ public abstract sealed class WriteRequest
                 || this instanceof Query;
     }
 
+    /** A short name for messages: the label, the statement, or the kind. */
     final String describe() {
         return options.label().map(label -> "'" + label + "'").orElseGet(this::describeKind);
     }

@@ -110,7 +110,7 @@ final class WriteTelemetry {
                 continue;
             }
             last = r;
-            long total = now - r.enqueuedAt;
+            long total = now - r.ticket.enqueuedAt;
             if (total >= slowNanos) {
                 slow++;
                 slowest = Math.max(slowest, total);
@@ -128,11 +128,13 @@ final class WriteTelemetry {
         if (setup.metrics().enabled()) {
             reportMetrics(group);
         }
-        long lastTotal = now - last.enqueuedAt;
+        long lastTotal = now - last.ticket.enqueuedAt;
         boolean lastSlow = lastTotal >= slowNanos && labels != null;
         Instant observedAt = Instant.now();
-        lastWrite = new Observed(Math.max(0, last.startedAt - last.enqueuedAt), last.acquireNanos,
-                last.bodyNanos, last.commitNanos, lastTotal, last.depthAtEntry, last.groupSize,
+        Stages stages = last.stages;
+        lastWrite = new Observed(Math.max(0, stages.startedAt - last.ticket.enqueuedAt),
+                stages.acquireNanos, stages.bodyNanos, stages.commitNanos, lastTotal,
+                stages.depthAtEntry, stages.groupSize,
                 observedAt.getEpochSecond() * 1_000_000_000L + observedAt.getNano(),
                 lastSlow ? new SlowLabels(List.copyOf(labels.kept), labels.dropped()) : null);
         if (slow > 0) {
@@ -148,10 +150,10 @@ final class WriteTelemetry {
                 setup.options().slowWriteThreshold().toMillis(),
                 labels == null ? List.of() : labels.kept,
                 truncated > 0 ? " (+" + truncated + " more)" : "",
-                TimeUnit.NANOSECONDS.toMillis(last.startedAt - last.enqueuedAt),
-                TimeUnit.NANOSECONDS.toMillis(last.acquireNanos),
-                TimeUnit.NANOSECONDS.toMillis(last.bodyNanos),
-                TimeUnit.NANOSECONDS.toMillis(last.commitNanos), last.groupSize);
+                TimeUnit.NANOSECONDS.toMillis(last.stages.startedAt - last.ticket.enqueuedAt),
+                TimeUnit.NANOSECONDS.toMillis(last.stages.acquireNanos),
+                TimeUnit.NANOSECONDS.toMillis(last.stages.bodyNanos),
+                TimeUnit.NANOSECONDS.toMillis(last.stages.commitNanos), last.stages.groupSize);
         setup.metrics().report(m -> m.slowWrite(setup.name(), Duration.ofNanos(slowest)));
     }
 
@@ -187,10 +189,10 @@ final class WriteTelemetry {
                 if (!r.observed()) {
                     continue;
                 }
-                m.queueWait(setup.name(), Math.max(0, r.startedAt - r.enqueuedAt));
-                LanesException failure = r.failure();
+                m.queueWait(setup.name(), Math.max(0, r.stages.startedAt - r.ticket.enqueuedAt));
+                LanesException failure = r.stages.failure();
                 m.command(setup.name(), r.operation(), !(r instanceof WriteRequest.Maintenance),
-                        r.statementKind(), r.bodyNanos, failure == null);
+                        r.statementKind(), r.stages.bodyNanos, failure == null);
                 if (failure != null) {
                     m.error(setup.name(), failure.code());
                 }
@@ -221,18 +223,18 @@ final class WriteTelemetry {
 
     /** A request's outcome is being delivered: counts it when it failed. */
     void delivered(WriteRequest r) {
-        LanesException failure = r.failure();
+        LanesException failure = r.stages.failure();
         if (failure != null) {
             counters.increment(WriterCounters.FAILED);
             if (failure.outcome() == WriteOutcome.UNKNOWN) {
                 counters.increment(WriterCounters.UNKNOWN);
             }
         }
-        if (r.traced != null) {
+        if (r.ticket.traced != null) {
             completed(r, failure);
         } else if (r instanceof WriteRequest.TransactionStep) {
             InteractiveTransaction tx = ((WriteRequest.TransactionStep) r).tx;
-            if (tx.endedBy == r && tx.begun != null && tx.begun.traced != null) {
+            if (tx.endedBy == r && tx.begun != null && tx.begun.ticket.traced != null) {
                 transactionEnded(tx, (WriteRequest.TransactionStep) r);
             }
         }
@@ -245,13 +247,13 @@ final class WriteTelemetry {
         if (!setup.metrics().enabled()) {
             return;
         }
-        r.traced = operation;
-        r.trace = setup.metrics().requestStarted(operation, r.options.label().orElse(null));
+        r.ticket.traced = operation;
+        r.ticket.trace = setup.metrics().requestStarted(operation, r.options.label().orElse(null));
     }
 
     /** Admission refused {@code r} (it never ran); called before the caller gets {@code e}. */
     void refused(WriteRequest r, LanesException e) {
-        if (r.traced != null) {
+        if (r.ticket.traced != null) {
             completed(r, e);
         }
     }
@@ -259,7 +261,7 @@ final class WriteTelemetry {
     /** The queue dropped {@code r} unrun: its caller cancelled its future. */
     void dropped(List<WriteRequest> requests) {
         for (WriteRequest r : requests) {
-            if (r.traced != null) {
+            if (r.ticket.traced != null) {
                 completed(r, new dev.lanes.CancelledException(WriteOutcome.NOT_STARTED,
                         setup.name() + ": the request was cancelled before it ran; it never ran",
                         null));
@@ -275,25 +277,25 @@ final class WriteTelemetry {
         if (r instanceof WriteRequest.TransactionBegin && failure == null) {
             return; // the transaction is open: its end completes it (see transactionEnded)
         }
-        MetricsListener.Operation operation = r.traced;
-        r.traced = null;
+        MetricsListener.Operation operation = r.ticket.traced;
+        r.ticket.traced = null;
         MetricsListener.Outcome outcome = operation == MetricsListener.Operation.READ
                 ? (failure == null ? MetricsListener.Outcome.SUCCEEDED
                         : MetricsListener.Outcome.FAILED)
                 : MetricsReporter.writeOutcome(failure);
-        int groupSize = operation == MetricsListener.Operation.WRITE ? r.groupSize
-                : Math.min(r.groupSize, 1);
-        setup.metrics().requestCompleted(r.trace, operation, r.options.label().orElse(null),
-                outcome, failure, r.runs > 1, groupSize, queueWait(r),
-                setup.clock().nanoTime() - r.enqueuedAt);
+        int groupSize = operation == MetricsListener.Operation.WRITE ? r.stages.groupSize
+                : Math.min(r.stages.groupSize, 1);
+        setup.metrics().requestCompleted(r.ticket.trace, operation, r.options.label().orElse(null),
+                outcome, failure, r.stages.runs > 1, groupSize, queueWait(r),
+                setup.clock().nanoTime() - r.ticket.enqueuedAt);
     }
 
     /** The transaction that {@code step} ended is over: its bracket, begun by begin(), ends. */
     private void transactionEnded(InteractiveTransaction tx, WriteRequest.TransactionStep step) {
         WriteRequest begun = tx.begun;
-        MetricsListener.Operation operation = begun.traced;
-        begun.traced = null;
-        LanesException failure = step.failure();
+        MetricsListener.Operation operation = begun.ticket.traced;
+        begun.ticket.traced = null;
+        LanesException failure = step.stages.failure();
         MetricsListener.Outcome outcome = tx.state == InteractiveTransaction.State.COMMITTED
                 ? MetricsListener.Outcome.COMMITTED
                 : tx.state == InteractiveTransaction.State.UNKNOWN
@@ -303,14 +305,14 @@ final class WriteTelemetry {
                         && ((WriteRequest.Rollback) step).byCaller())) {
             failure = tx.notOpen(); // an idle timeout, a shutdown: what its next call is told
         }
-        setup.metrics().requestCompleted(begun.trace, operation,
+        setup.metrics().requestCompleted(begun.ticket.trace, operation,
                 begun.options.label().orElse(null), outcome, failure, false, 1, queueWait(begun),
-                setup.clock().nanoTime() - begun.enqueuedAt);
+                setup.clock().nanoTime() - begun.ticket.enqueuedAt);
     }
 
     /** From submission until its turn began; 0 when it never began. */
     private static long queueWait(WriteRequest r) {
-        return r.groupSize > 0 ? r.startedAt - r.enqueuedAt : 0;
+        return r.stages.groupSize > 0 ? r.stages.startedAt - r.ticket.enqueuedAt : 0;
     }
 
     /** The writer connection opened again after an eviction, taking {@code nanos}. */

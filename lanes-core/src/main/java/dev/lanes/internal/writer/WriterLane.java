@@ -174,7 +174,7 @@ public final class WriterLane implements WorkerPool.Task {
             turns.telemetry().refused(r, refusal);
             throw refusal;
         }
-        if (admitted != LaneDecision.Admitted.LEAD && r.startTimeoutNanos > 0) {
+        if (admitted != LaneDecision.Admitted.LEAD && r.ticket.startTimeoutNanos > 0) {
             armStartTimeout(r);
         }
         proceed(r, admitted);
@@ -189,11 +189,11 @@ public final class WriterLane implements WorkerPool.Task {
      */
     public CompletableFuture<Object> submitAsync(WriteRequest r) {
         submit(r, false, false);
-        if (r.queuedInTurn == 0) {
-            return r.future;
+        if (r.ticket.queuedInTurn == 0) {
+            return r.ticket.future;
         }
         watch.queued(r);
-        return new OwnLaneFuture<>(this, r).following(r.future);
+        return new OwnLaneFuture<>(this, r).following(r.ticket.future);
     }
 
     /**
@@ -209,7 +209,7 @@ public final class WriterLane implements WorkerPool.Task {
             return null;
         }
         if (w.withdrawn()) {
-            r.fail(LaneRefusals.joinedInItsOwnBody(name(), r.describe(), true));
+            r.stages.fail(LaneRefusals.joinedInItsOwnBody(name(), r.describe(), true));
             turns.deliverAfterTurn(r);
         }
         return LaneRefusals.joinedInItsOwnBody(name(), r.describe(), w.withdrawn());
@@ -223,7 +223,7 @@ public final class WriterLane implements WorkerPool.Task {
      */
     private void withdrawFromParkedBody(WriteRequest r) {
         if (state.withdraw(r, LaneDecision.Withdrawal.BODY_PARKED) != null) {
-            r.fail(LaneRefusals.joinedInItsOwnBody(name(), r.describe(), true));
+            r.stages.fail(LaneRefusals.joinedInItsOwnBody(name(), r.describe(), true));
             WorkerPool.Snapshot pool = setup.pool().snapshot();
             if (pool.busyThreads() < pool.maxThreads()) {
                 deliverOnPool(r);
@@ -254,13 +254,13 @@ public final class WriterLane implements WorkerPool.Task {
      */
     public <T> T runAndWait(WriteRequest r, boolean platform) {
         if (platform) {
-            r.waitedForBy(Thread.currentThread());
+            r.ticket.waitedForBy(Thread.currentThread());
         }
         submit(r, platform, true);
-        if (r.waiter != null) {
+        if (r.ticket.waiter != null) {
             leadWhileWaiting(r);
         }
-        return Failures.join(r.future);
+        return Failures.join(r.ticket.future);
     }
 
     /**
@@ -274,11 +274,11 @@ public final class WriterLane implements WorkerPool.Task {
         if (startTimeout == null) {
             return runAndWait(r, platform);
         }
-        r.startTimeoutNanos = Math.max(1, startTimeout.toNanos());
+        r.ticket.startTimeoutNanos = Math.max(1, startTimeout.toNanos());
         try {
             return runAndWait(r, platform);
         } finally {
-            Timer.Scheduled expiry = r.startExpiry;
+            Timer.Scheduled expiry = r.ticket.startExpiry;
             if (expiry != null) {
                 expiry.cancel();
             }
@@ -288,19 +288,19 @@ public final class WriterLane implements WorkerPool.Task {
     /** Leads any turn the lane is handed while {@code r} waits, until its outcome arrived. */
     private void leadWhileWaiting(WriteRequest r) {
         while (true) {
-            CompletableFuture<Void> wake = r.wake;
+            CompletableFuture<Void> wake = r.ticket.wake;
             if (wake.isDone()) {
                 wake = new CompletableFuture<>();
-                r.wake = wake; // armed before the checks, so no wake-up is missed
+                r.ticket.wake = wake; // armed before the checks, so no wake-up is missed
             }
             // Checked before completion: a lane handed over must be run even if this request's
             // outcome arrived another way (drained by a shutdown).
-            if (r.leadGranted) {
-                r.leadGranted = false;
+            if (r.ticket.leadGranted) {
+                r.ticket.leadGranted = false;
                 turn(null);
                 continue;
             }
-            if (r.future.isDone()) {
+            if (r.ticket.future.isDone()) {
                 return;
             }
             wake.join();
@@ -310,8 +310,8 @@ public final class WriterLane implements WorkerPool.Task {
     /** Arms the withdrawal of a queued request with a start timeout. */
     private void armStartTimeout(WriteRequest r) {
         try {
-            r.startExpiry = setup.timer().schedule(() -> withdrawIfUnstarted(r),
-                    r.startTimeoutNanos);
+            r.ticket.startExpiry = setup.timer().schedule(() -> withdrawIfUnstarted(r),
+                    r.ticket.startTimeoutNanos);
         } catch (RejectedExecutionException e) {
             // the runtime is shutting down: its close fails the queued requests NOT_STARTED
         }
@@ -326,9 +326,9 @@ public final class WriterLane implements WorkerPool.Task {
         if (w == null) {
             return;
         }
-        r.fail(new DeadlineExceededException(WriteOutcome.NOT_STARTED, name() + ": "
+        r.stages.fail(new DeadlineExceededException(WriteOutcome.NOT_STARTED, name() + ": "
                 + r.describe() + " did not start within its "
-                + TimeUnit.NANOSECONDS.toMillis(r.startTimeoutNanos) + " ms timeout ("
+                + TimeUnit.NANOSECONDS.toMillis(r.ticket.startTimeoutNanos) + " ms timeout ("
                 + (w.pinned() ? "an interactive transaction holds the writer, " : "") + w.queued()
                 + " other writes queued); it never ran. Retry later", null));
         deliverOnPool(r);
@@ -362,7 +362,7 @@ public final class WriterLane implements WorkerPool.Task {
             state.cork(LaneDecision.CorkPhase.OFF);
             throw e;
         }
-        Failures.join(r.future);
+        Failures.join(r.ticket.future);
     }
 
     /**
@@ -372,7 +372,7 @@ public final class WriterLane implements WorkerPool.Task {
     public WriteRequest uncork(boolean mayLead) {
         WriteRequest r = new WriteRequest.Uncork(clock().nanoTime());
         if (state.admitUncork(r)) {
-            r.future.whenComplete((v, e) -> {
+            r.ticket.future.whenComplete((v, e) -> {
                 if (e != null) {
                     log.error("{}: the deferred uncork failed", name(), e);
                 }
@@ -467,7 +467,7 @@ public final class WriterLane implements WorkerPool.Task {
         if (next.schedule()) {
             state.submit();
         } else if (next.handedTo() != null) {
-            next.handedTo().wake.complete(null);
+            next.handedTo().ticket.wake.complete(null);
         }
     }
 

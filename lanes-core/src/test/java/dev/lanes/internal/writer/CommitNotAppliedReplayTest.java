@@ -148,9 +148,9 @@ class CommitNotAppliedReplayTest {
         assertThat(c.begins).isEqualTo(2);
         assertThat(c.applied).containsExactly("a", "b");
         for (GroupWrite r : group) {
-            assertThat(r.recorded()).isTrue();
-            assertThat(r.failure()).isNull();
-            assertThat(r.runs).isEqualTo(2);
+            assertThat(r.stages.recorded()).isTrue();
+            assertThat(r.stages.failure()).isNull();
+            assertThat(r.stages.runs).isEqualTo(2);
         }
         assertThat(telemetry.counters.sum(WriterCounters.REPLAYS)).isEqualTo(2);
         assertThat(poisons).isEmpty();
@@ -166,10 +166,10 @@ class CommitNotAppliedReplayTest {
 
         groupCommit.runToEnd(List.of(once, again), c, CommitObserver.NONE);
 
-        assertThat(once.failure()).isInstanceOf(WriteFailedException.class);
-        assertThat(once.failure().outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-        assertThat(once.failure().getMessage()).contains("did not apply", "not replayable");
-        assertThat(again.failure()).isNull();
+        assertThat(once.stages.failure()).isInstanceOf(WriteFailedException.class);
+        assertThat(once.stages.failure().outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+        assertThat(once.stages.failure().getMessage()).contains("did not apply", "not replayable");
+        assertThat(again.stages.failure()).isNull();
         assertThat(c.applied).containsExactly("b");
         assertThat(poisons).isEmpty();
     }
@@ -185,9 +185,9 @@ class CommitNotAppliedReplayTest {
         assertThat(c.begins).isEqualTo(2);
         assertThat(c.applied).isEmpty();
         for (GroupWrite r : group) {
-            assertThat(r.runs).isEqualTo(2);
-            assertThat(r.failure().outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-            assertThat(r.failure().getMessage()).contains("already ran twice");
+            assertThat(r.stages.runs).isEqualTo(2);
+            assertThat(r.stages.failure().outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
+            assertThat(r.stages.failure().getMessage()).contains("already ran twice");
         }
         assertThat(poisons).isEmpty();
     }

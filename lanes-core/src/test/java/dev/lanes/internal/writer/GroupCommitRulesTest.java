@@ -93,7 +93,7 @@ class GroupCommitRulesTest {
     private void run(GroupWrite... group) {
         groupCommit.runToEnd(List.of(group), db, observer);
         for (GroupWrite r : group) {
-            assertThat(r.recorded()).as("%s has an outcome", r.describe()).isTrue();
+            assertThat(r.stages.recorded()).as("%s has an outcome", r.describe()).isTrue();
             r.deliver();
         }
     }
@@ -135,11 +135,11 @@ class GroupCommitRulesTest {
         assertThat(value(a)).isEqualTo("a");
         assertThat(value(b)).isEqualTo("b");
         assertThat(value(d)).isEqualTo("d");
-        assertThat(a.runs).as("a ran again once").isEqualTo(2);
-        assertThat(b.runs).isEqualTo(2);
-        assertThat(d.runs).as("d, after the culprit, ran once, in the fresh transaction")
+        assertThat(a.stages.runs).as("a ran again once").isEqualTo(2);
+        assertThat(b.stages.runs).isEqualTo(2);
+        assertThat(d.stages.runs).as("d, after the culprit, ran once, in the fresh transaction")
                 .isEqualTo(1);
-        assertThat(culprit.runs).as("the culprit never runs again").isEqualTo(1);
+        assertThat(culprit.stages.runs).as("the culprit never runs again").isEqualTo(1);
         assertThat(db.durable).containsExactly("a", "b", "d");
         assertThat(replays()).isEqualTo(2);
         assertThat(db.calls.stream().filter("BEGIN"::equals)).hasSize(2);
@@ -163,7 +163,7 @@ class GroupCommitRulesTest {
         assertThat(failure(leaky).outcome()).as("part of it may have persisted")
                 .isEqualTo(WriteOutcome.UNKNOWN);
         assertThat(value(a)).isEqualTo("a");
-        assertThat(a.runs).isEqualTo(2);
+        assertThat(a.stages.runs).isEqualTo(2);
         assertThat(db.durable).containsExactly("leaked", "a");
         assertThat(poisons).as("the connection is verified clean: no poison").isEmpty();
     }
@@ -185,7 +185,7 @@ class GroupCommitRulesTest {
         assertThat(e.getMessage()).contains("'culprit'").contains("ended the shared transaction")
                 .contains("not replayable");
         assertThat(e.getCause()).as("the culprit's own failure").isSameAs(failure(culprit));
-        assertThat(once.runs).isEqualTo(1);
+        assertThat(once.stages.runs).isEqualTo(1);
         assertThat(value(after)).isEqualTo("after");
         assertThat(db.durable).containsExactly("after");
         assertThat(replays()).isZero();
@@ -201,12 +201,12 @@ class GroupCommitRulesTest {
         run(a, first, second);
 
         assertThat(value(a)).isEqualTo("a");
-        assertThat(a.runs).as("once per transaction the culprits ended, and once more")
+        assertThat(a.stages.runs).as("once per transaction the culprits ended, and once more")
                 .isEqualTo(3);
         assertThat(failure(first).outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(failure(second).outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-        assertThat(first.runs).isEqualTo(1);
-        assertThat(second.runs).isEqualTo(1);
+        assertThat(first.stages.runs).isEqualTo(1);
+        assertThat(second.stages.runs).isEqualTo(1);
         assertThat(db.durable).containsExactly("a");
         assertThat(commits).hasSize(1);
         assertThat(replays()).isEqualTo(2);
@@ -230,10 +230,10 @@ class GroupCommitRulesTest {
         for (BodyWrite r : group) {
             if (innocents.contains(r)) {
                 assertThat(value(r)).isEqualTo(r.describe().replace("'", ""));
-                assertThat(r.runs).isLessThanOrEqualTo(group.size());
+                assertThat(r.stages.runs).isLessThanOrEqualTo(group.size());
             } else {
                 assertThat(failure(r).outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
-                assertThat(r.runs).isEqualTo(1);
+                assertThat(r.stages.runs).isEqualTo(1);
             }
         }
         assertThat(db.durable).containsExactlyElementsOf(innocents.stream()
@@ -258,12 +258,12 @@ class GroupCommitRulesTest {
         run(before, sneaky, after);
 
         assertThat(value(before)).as("durable, so acknowledged").isEqualTo("before");
-        assertThat(before.runs).as("and never replayed").isEqualTo(1);
+        assertThat(before.stages.runs).as("and never replayed").isEqualTo(1);
         LanesException e = failure(sneaky);
         assertThat(e.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
         assertThat(e.getCause()).hasMessageContaining("committed behind the lane's back");
         assertThat(value(after)).isEqualTo("after");
-        assertThat(after.runs).isEqualTo(1);
+        assertThat(after.stages.runs).isEqualTo(1);
         assertThat(db.durable).containsExactly("before", "sneaky", "after");
         assertThat(replays()).isZero();
         assertThat(poisons).isEmpty();
@@ -284,11 +284,11 @@ class GroupCommitRulesTest {
         assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
         assertThat(e.getMessage()).contains("SAVEPOINT failed for 'b'")
                 .contains("savepoint refused");
-        assertThat(b.runs).as("its body never ran").isZero();
+        assertThat(b.stages.runs).as("its body never ran").isZero();
         assertThat(value(a)).isEqualTo("a");
-        assertThat(a.runs).isEqualTo(2);
+        assertThat(a.stages.runs).isEqualTo(2);
         assertThat(value(c)).isEqualTo("c");
-        assertThat(c.runs).isEqualTo(1);
+        assertThat(c.stages.runs).isEqualTo(1);
         assertThat(db.durable).containsExactly("a", "c");
         assertThat(poisons).isEmpty();
     }
@@ -306,7 +306,7 @@ class GroupCommitRulesTest {
         assertThat(e.outcome()).as("its body ran; nothing of it persisted")
                 .isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(e.getMessage()).contains("RELEASE failed for 'b'");
-        assertThat(b.runs).isEqualTo(1);
+        assertThat(b.stages.runs).isEqualTo(1);
         assertThat(value(a)).isEqualTo("a");
         assertThat(value(c)).isEqualTo("c");
         assertThat(db.durable).containsExactly("a", "c");
@@ -357,8 +357,8 @@ class GroupCommitRulesTest {
         LanesException notRun = failure(c);
         assertThat(notRun).isInstanceOf(WriterPoisonedException.class);
         assertThat(notRun.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
-        assertThat(c.runs).isZero();
-        assertThat(a.runs).as("nothing runs again on a connection in doubt").isEqualTo(1);
+        assertThat(c.stages.runs).isZero();
+        assertThat(a.stages.runs).as("nothing runs again on a connection in doubt").isEqualTo(1);
         assertThat(poisons).singleElement().asString().contains("'culprit'")
                 .contains("could not be verified");
         assertThat(db.durable).isEmpty();
@@ -435,7 +435,7 @@ class GroupCommitRulesTest {
             assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED);
             assertThat(e.getMessage()).contains("busyTimeout 5000 ms");
         }
-        assertThat(a.runs).isZero();
+        assertThat(a.stages.runs).isZero();
         assertThat(db.durable).isEmpty();
     }
 

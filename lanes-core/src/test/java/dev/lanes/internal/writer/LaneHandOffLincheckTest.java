@@ -55,7 +55,7 @@ public class LaneHandOffLincheckTest {
     @Operation
     public void writeAndWait() {
         WriteRequest r = request();
-        r.waitedForBy(Thread.currentThread());
+        r.ticket.waitedForBy(Thread.currentThread());
         LaneDecision.Admitted a = state.admit(r, true, true);
         admitted.incrementAndGet();
         if (a == LaneDecision.Admitted.LEAD) {
@@ -63,9 +63,9 @@ public class LaneHandOffLincheckTest {
         } else if (a == LaneDecision.Admitted.SCHEDULE) {
             submitted.incrementAndGet();
         }
-        while (!r.future.isDone()) {
-            if (r.leadGranted) {
-                r.leadGranted = false;
+        while (!r.ticket.future.isDone()) {
+            if (r.ticket.leadGranted) {
+                r.ticket.leadGranted = false;
                 turn(null);
             } else {
                 poolTurn();
@@ -98,7 +98,7 @@ public class LaneHandOffLincheckTest {
         enter();
         LaneDecision.Taken t = state.takeTurn(first);
         for (WriteRequest r : t.group()) {
-            r.succeed(null);
+            r.stages.succeed(null);
         }
         taken.addAndGet(t.group().size());
         exit();
@@ -112,7 +112,7 @@ public class LaneHandOffLincheckTest {
         if (next.schedule()) {
             submitted.incrementAndGet();
         } else if (next.handedTo() != null) {
-            next.handedTo().wake.complete(null);
+            next.handedTo().ticket.wake.complete(null);
         }
     }
 
