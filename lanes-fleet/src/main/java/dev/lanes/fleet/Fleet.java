@@ -48,6 +48,9 @@ public final class Fleet implements AutoCloseable {
      * tenants being taken on the same process, so that a failover's burst restarts it once.
      */
     private static final Duration RESTART_HOLD = Duration.ofSeconds(1);
+    private static final Duration MIN_SNAPSHOT_INTERVAL = Duration.ofSeconds(1);
+    /** Litestream's retention: a longer interval would not be kept to (it snapshots then). */
+    private static final Duration MAX_SNAPSHOT_INTERVAL = Duration.ofHours(24);
     private final FleetRuntime runtime;
     private final TenantDatabases databases;
     private final Lanes ownLanes;
@@ -163,6 +166,7 @@ public final class Fleet implements AutoCloseable {
         private ObjectStore objectStore;
         private Path litestream;
         private Duration replicationInterval = Duration.ofMillis(200);
+        private Duration snapshotInterval = Duration.ofMinutes(5);
         private int litestreamProcesses = 8;
         private Durability durability = Durability.LOCAL;
         private Lanes lanes;
@@ -243,6 +247,31 @@ public final class Fleet implements AutoCloseable {
          */
         public Builder replicationInterval(Duration interval) {
             this.replicationInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /**
+         * How often Litestream uploads a snapshot of each replicated tenant (the whole
+         * database) into its epoch's replica; Litestream also checkpoints a written tenant at
+         * least this often (at most every minute), which starts a new WAL index. A restore
+         * reads the latest snapshot and the WAL from the start of its index on, so this bounds
+         * what a new owner reads to about this interval plus the checkpoint interval of the
+         * tenant's writes. Each snapshot uploads the whole database, written or not; a busy
+         * tenant's snapshots stay in the store for Litestream's retention (24 h) or until the
+         * epoch's replica is deleted, an idle one's replace one another. A shorter interval
+         * means shorter restores of busy tenants for more uploads and storage. Between 1 s and
+         * 24 h (Litestream's retention); default 5 min.
+         *
+         * @throws IllegalArgumentException for an interval outside those bounds
+         */
+        public Builder snapshotInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.compareTo(MIN_SNAPSHOT_INTERVAL) < 0
+                    || interval.compareTo(MAX_SNAPSHOT_INTERVAL) > 0) {
+                throw new IllegalArgumentException("snapshotInterval between 1 s and 24 h: "
+                        + interval);
+            }
+            this.snapshotInterval = interval;
             return this;
         }
 
@@ -348,7 +377,8 @@ public final class Fleet implements AutoCloseable {
                     leaseTtl, margin);
             LitestreamReplicator replicator = new LitestreamReplicator(litestream,
                     dataDirectory.resolve("litestream"), objectStore, litestreamProcesses,
-                    replicationInterval, Duration.ofMillis(100), RESTART_HOLD);
+                    replicationInterval, snapshotInterval, Duration.ofMillis(100),
+                    RESTART_HOLD);
             FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
                     new FleetEvents(listeners));
             try {

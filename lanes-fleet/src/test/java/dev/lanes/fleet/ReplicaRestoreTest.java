@@ -113,6 +113,50 @@ class ReplicaRestoreTest {
                 .hasSizeGreaterThanOrEqualTo(2);
     }
 
+    @Test
+    void periodicSnapshotsBoundTheRestoreToTheWalSinceTheLatestOne() throws Exception {
+        Path source = dir.resolve("snapshots.db");
+        String tenant = "snapshots";
+        try (LitestreamReplicator replicator = replicator(tenant, Duration.ofSeconds(1));
+                Connection c = open(source)) {
+            firstSnapshot(replicator, c, tenant, source, 1);
+            long deadline = System.nanoTime() + BOUND.toNanos();
+            for (int round = 1; snapshotKeys(tenant, 1).size() < 3; round++) {
+                assertThat(System.nanoTime()).as("three snapshots within %s", BOUND)
+                        .isLessThan(deadline);
+                write(c, 100 * round, 5, 64);
+                awaitShipped(replicator, tenant);
+            }
+        }
+        LitestreamLayout.Plan plan = plan(tenant, 1).orElseThrow();
+        List<String> snapshots = snapshotKeys(tenant, 1);
+        assertThat(snapshots).as("snapshots of the epoch's generation")
+                .hasSizeGreaterThanOrEqualTo(3)
+                .allMatch(k -> k.contains("/generations/" + plan.generation() + "/"));
+        assertThat(plan.snapshotKey()).as("the latest snapshot").isEqualTo(snapshots.stream()
+                .max(java.util.Comparator.naturalOrder()).orElseThrow());
+        long walWritten = s3.list(restore.tenantPrefix(tenant) + "1/").stream()
+                .filter(o -> o.key().contains("/generations/" + plan.generation() + "/wal/"))
+                .count();
+        assertThat(plan.objects() - 1L).as("WAL segments read of %s written", walWritten)
+                .isLessThan(walWritten);
+
+        Path ours = dir.resolve("snapshots-ours.db");
+        assertThat(restore.restore(tenant, 1, ours)).isTrue();
+        Path theirs = Replicas.restore(engines, tenant, 1, dir.resolve("snapshots-litestream.db"));
+        assertThat(integrity(ours)).isEqualTo("ok");
+        assertThat(rows(ours, "SELECT id FROM t ORDER BY id")).as("every committed row")
+                .isEqualTo(rows(source, "SELECT id FROM t ORDER BY id"));
+        assertThat(contents(ours)).isEqualTo(contents(theirs));
+    }
+
+    /** The snapshot keys of the tenant's epoch, in key (index) order. */
+    private static List<String> snapshotKeys(String tenant, long epoch) throws Exception {
+        return s3.list(restore.tenantPrefix(tenant) + epoch + "/").stream()
+                .map(S3Client.Listed::key).filter(k -> k.endsWith(".snapshot.lz4")).sorted()
+                .toList();
+    }
+
     private static List<String> restoredIds(String tenant, long epoch, String file)
             throws Exception {
         Path copy = dir.resolve(file);
@@ -184,9 +228,13 @@ class ReplicaRestoreTest {
     }
 
     private static LitestreamReplicator replicator(String name) {
+        return replicator(name, Duration.ofHours(1));
+    }
+
+    private static LitestreamReplicator replicator(String name, Duration snapshotInterval) {
         return new LitestreamReplicator(engines.litestream, dir.resolve("litestream-" + name),
-                engines.store.objectStore(), 1, Duration.ofMillis(100), Duration.ofMillis(50),
-                Duration.ofSeconds(1));
+                engines.store.objectStore(), 1, Duration.ofMillis(100), snapshotInterval,
+                Duration.ofMillis(50), Duration.ofSeconds(1));
     }
 
     /** A few rows, then the tenant replicated as {@code epoch} until its replica holds them. */

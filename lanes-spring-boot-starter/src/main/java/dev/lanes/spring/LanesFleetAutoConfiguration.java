@@ -89,6 +89,7 @@ public class LanesFleetAutoConfiguration {
         Properties.set(at + "litestream", p.litestream(), b::litestream);
         Properties.set(at + "replication-interval", p.replicationInterval(),
                 b::replicationInterval);
+        Properties.set(at + "snapshot-interval", p.snapshotInterval(), b::snapshotInterval);
         Properties.set(at + "litestream-processes", p.litestreamProcesses(),
                 b::litestreamProcesses);
         Properties.set(at + "durability", p.durability(), b::durability);

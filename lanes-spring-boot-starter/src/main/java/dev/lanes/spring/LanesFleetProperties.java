@@ -28,6 +28,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param dataDirectory where this node keeps its tenants' local copies (required)
  * @param litestream the Litestream v0.3 binary (required)
  * @param replicationInterval Litestream's monitor and sync interval (default 200ms)
+ * @param snapshotInterval how often Litestream uploads a snapshot of each tenant, which bounds
+ *     a restore to about this much of its writes (plus Litestream's checkpoint interval, at
+ *     most 1 minute), for uploading the whole database each time; 1s to 24h (default 5m)
  * @param litestreamProcesses Litestream processes sharing this node's tenants (default 8)
  * @param durability when writes are acknowledged: LOCAL or REPLICATED (default LOCAL)
  * @param autoRebalance whether a node that joins gets its tenants by planned moves (default true)
@@ -51,6 +54,7 @@ public record LanesFleetProperties(
         Path dataDirectory,
         Path litestream,
         Duration replicationInterval,
+        Duration snapshotInterval,
         Integer litestreamProcesses,
         Durability durability,
         Boolean autoRebalance,

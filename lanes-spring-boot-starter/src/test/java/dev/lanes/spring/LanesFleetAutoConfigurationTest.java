@@ -98,6 +98,7 @@ class LanesFleetAutoConfigurationTest {
                 .withPropertyValues(nodeProperties())
                 .withPropertyValues("lanes.fleet.lease-ttl=5s", "lanes.fleet.durability=replicated",
                         "lanes.fleet.name=eu", "lanes.fleet.workers=3",
+                        "lanes.fleet.snapshot-interval=30s",
                         "lanes.fleet.object-store.prefix=fleet/",
                         "lanes.fleet.web.forward=reject", "lanes.fleet.web.tenant-header=X-Org")
                 .run(context -> {
@@ -109,6 +110,7 @@ class LanesFleetAutoConfigurationTest {
                     assertThat(p.durability()).isEqualTo(Durability.REPLICATED);
                     assertThat(p.name()).isEqualTo("eu");
                     assertThat(p.workers()).isEqualTo(3);
+                    assertThat(p.snapshotInterval()).isEqualTo(Duration.ofSeconds(30));
                     assertThat(p.dataDirectory()).isEqualTo(dir.resolve("fleet"));
                     assertThat(p.objectStore().bucket()).isEqualTo("replicas");
                     assertThat(p.objectStore().prefix()).isEqualTo("fleet/");
@@ -131,13 +133,16 @@ class LanesFleetAutoConfigurationTest {
 
     @Test
     void aValueTheBuilderRefusesFailsNamingItsProperty() {
-        configured(new ApplicationContextRunner()).withUserConfiguration(OwnFleet.class)
-                .withPropertyValues(nodeProperties())
-                .withPropertyValues("lanes.fleet.object-store.prefix=no-slash")
-                .run(context -> assertThatThrownBy(() -> LanesFleetAutoConfiguration.builder(
-                        context.getBean(LanesFleetProperties.class)))
-                        .isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("lanes.fleet.object-store.prefix=no-slash"));
+        for (String refused : new String[] {"lanes.fleet.object-store.prefix=no-slash",
+                "lanes.fleet.snapshot-interval=500ms"}) {
+            configured(new ApplicationContextRunner()).withUserConfiguration(OwnFleet.class)
+                    .withPropertyValues(nodeProperties()).withPropertyValues(refused)
+                    .run(context -> assertThatThrownBy(() -> LanesFleetAutoConfiguration.builder(
+                            context.getBean(LanesFleetProperties.class)))
+                            .isInstanceOf(IllegalArgumentException.class)
+                            .hasMessageContaining(
+                                    refused.substring(0, refused.indexOf('=') + 1)));
+        }
     }
 
     @Test

@@ -17,8 +17,19 @@ import java.util.regex.Pattern;
  * index} from byte {@code offset}), index and offset in hexadecimal (8 digits, LZ4 frames with
  * a content checksum). What {@code litestream restore} picks, {@link #plan()} picks too: the
  * generation last updated (the latest time of its snapshots and of its WAL segments within their
- * indexes, the first such generation by name on a tie), its latest snapshot (the first by index on a tie), then every WAL index from the
- * snapshot's on, each one's segments in offset order from offset 0.
+ * indexes, the first such generation by name on a tie), its snapshot at the highest WAL index
+ * (the latest: a snapshot's key is the WAL index it was taken in, a later one in the same index
+ * replaces it, and the store's one-second times may not order them), then every WAL index from
+ * the snapshot's on, each one's segments in offset order from offset 0.
+ *
+ * <p>A snapshot at index {@code n} is the database file as it was while the WAL was at index
+ * {@code n}: Litestream checkpoints before it copies the file, so the file holds the WAL's pages
+ * up to some frame of index {@code n} (all of them, and index {@code n} just begun, when that
+ * checkpoint restarts the WAL). WAL frames are whole pages, so applying index {@code n} from
+ * offset 0 over it rewrites those pages with the same or later versions and ends at the same
+ * database as applying it over any earlier state of the file, once the replica's WAL reaches
+ * past the frames that checkpoint moved (Litestream copied them to its shadow WAL first; its
+ * next sync ships them; {@code litestream restore} assumes the same).
  *
  * <p>Thread-safety: immutable.
  */
@@ -86,12 +97,8 @@ public final class LitestreamLayout {
         if (generation == null) {
             return Optional.empty();
         }
-        Part snapshot = null;
-        for (Part s : snapshots.get(generation)) {
-            if (snapshot == null || s.created().isAfter(snapshot.created())) {
-                snapshot = s;
-            }
-        }
+        Part snapshot = snapshots.get(generation).stream()
+                .max(Comparator.comparingInt(Part::index)).orElseThrow();
         return Optional.of(new Plan(generation, snapshot.key(), snapshot.index(),
                 walFrom(generation, snapshot.index())));
     }

@@ -71,11 +71,12 @@ public final class LitestreamReplicator implements Replicator {
      * @param shardCount Litestream processes on this node
      * @param interval Litestream's monitor and sync intervals (the LOCAL recovery window's
      *     main part)
+     * @param snapshotInterval how often Litestream snapshots each database (bounds a restore)
      * @param debounce how long changes gather before a shard restarts
      * @param hold how long a shard's restart may wait for tenants expected there
      */
     public LitestreamReplicator(Path binary, Path dir, ObjectStore store, int shardCount,
-            Duration interval, Duration debounce, Duration hold) {
+            Duration interval, Duration snapshotInterval, Duration debounce, Duration hold) {
         S3Client s3 = new S3Client(store);
         this.restore = new ReplicaRestore(s3, store.prefix());
         this.cleanup = new ReplicaCleanup(s3, restore);
@@ -83,7 +84,8 @@ public final class LitestreamReplicator implements Replicator {
         this.debounce = debounce;
         this.hold = hold;
         for (int i = 0; i < shardCount; i++) {
-            shards.add(new LitestreamShard("litestream-" + i, binary, dir, store, interval, http));
+            shards.add(new LitestreamShard("litestream-" + i, binary, dir, store,
+                    new LitestreamShard.Intervals(interval, snapshotInterval), http));
         }
         this.applier = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fleet-litestream");

@@ -48,11 +48,31 @@ final class LitestreamShard implements AutoCloseable {
     /** A replicated database. */
     record Entry(Path db, String replicaPath) {}
 
+    /**
+     * Litestream's intervals: {@code sync} its monitor and sync intervals (how often new WAL is
+     * shipped), {@code snapshot} how often each replica gets a new snapshot.
+     */
+    record Intervals(Duration sync, Duration snapshot) {
+        /** Litestream's default checkpoint interval. */
+        private static final Duration CHECKPOINT = Duration.ofMinutes(1);
+
+        /**
+         * How often Litestream checkpoints a database written since its last checkpoint, which
+         * starts a new WAL index: a snapshot is keyed by the WAL index it is taken in (a later
+         * one in the same index replaces it) and a restore replays its index from the start,
+         * so a restore reads the WAL of about one snapshot and one checkpoint interval. Never
+         * longer than the snapshot interval; Litestream's default (1 min) beyond.
+         */
+        Duration checkpoint() {
+            return snapshot.compareTo(CHECKPOINT) < 0 ? snapshot : CHECKPOINT;
+        }
+    }
+
     private final String name;
     private final Path binary;
     private final Path dir;
     private final ObjectStore store;
-    private final Duration interval;
+    private final Intervals intervals;
     private final HttpClient http;
     private final ReentrantLock lock = new ReentrantLock();
     private final ReentrantLock processLock = new ReentrantLock();
@@ -63,13 +83,13 @@ final class LitestreamShard implements AutoCloseable {
     private volatile int port;
     private volatile Run run = new Run(0, 0);
 
-    LitestreamShard(String name, Path binary, Path dir, ObjectStore store, Duration interval,
+    LitestreamShard(String name, Path binary, Path dir, ObjectStore store, Intervals intervals,
             HttpClient http) {
         this.name = name;
         this.binary = binary;
         this.dir = dir;
         this.store = store;
-        this.interval = interval;
+        this.intervals = intervals;
         this.http = http;
     }
 
@@ -193,7 +213,8 @@ final class LitestreamShard implements AutoCloseable {
         y.add("dbs:");
         for (Entry e : set.values()) {
             y.add("  - path: " + e.db().toAbsolutePath());
-            y.add("    monitor-interval: " + interval.toMillis() + "ms");
+            y.add("    monitor-interval: " + intervals.sync().toMillis() + "ms");
+            y.add("    checkpoint-interval: " + intervals.checkpoint().toMillis() + "ms");
             y.add("    replicas:");
             y.add("      - type: s3");
             y.add("        bucket: " + store.bucket());
@@ -203,7 +224,10 @@ final class LitestreamShard implements AutoCloseable {
                 y.add("        endpoint: " + store.endpoint());
                 y.add("        force-path-style: true");
             }
-            y.add("        sync-interval: " + interval.toMillis() + "ms");
+            y.add("        sync-interval: " + intervals.sync().toMillis() + "ms");
+            // Litestream's default retention (24 h) is kept: at most 24 h, the interval is
+            // never longer than it, so retention never has to force a snapshot of its own
+            y.add("        snapshot-interval: " + intervals.snapshot().toMillis() + "ms");
         }
         y.add("");
         return String.join("\n", y);

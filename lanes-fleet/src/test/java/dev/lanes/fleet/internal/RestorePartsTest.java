@@ -49,6 +49,29 @@ class RestorePartsTest {
     }
 
     @Test
+    void ofSeveralSnapshotsInAGenerationTheOneAtTheHighestIndexIsRestoredFrom() {
+        // a snapshot every second: the store's one-second times tie, or even run backwards
+        LitestreamLayout.Plan plan = new LitestreamLayout(P, List.of(
+                o("generations/aaaa/snapshots/00000000.snapshot.lz4", 10),
+                o("generations/aaaa/snapshots/00000001.snapshot.lz4", 11),
+                o("generations/aaaa/snapshots/00000003.snapshot.lz4", 11),
+                o("generations/aaaa/snapshots/00000002.snapshot.lz4", 12),
+                o("generations/aaaa/wal/00000000_00000000.wal.lz4", 10),
+                o("generations/aaaa/wal/00000000_00001000.wal.lz4", 10),
+                o("generations/aaaa/wal/00000001_00000000.wal.lz4", 11),
+                o("generations/aaaa/wal/00000002_00000000.wal.lz4", 11),
+                o("generations/aaaa/wal/00000003_00000000.wal.lz4", 11),
+                o("generations/aaaa/wal/00000003_00002000.wal.lz4", 12))).plan().orElseThrow();
+        assertThat(plan.snapshotIndex()).isEqualTo(3);
+        assertThat(plan.snapshotKey())
+                .isEqualTo(P + "generations/aaaa/snapshots/00000003.snapshot.lz4");
+        assertThat(plan.wal()).containsExactly(new LitestreamLayout.WalIndex(3, List.of(
+                P + "generations/aaaa/wal/00000003_00000000.wal.lz4",
+                P + "generations/aaaa/wal/00000003_00002000.wal.lz4")));
+        assertThat(plan.objects()).isEqualTo(3);
+    }
+
+    @Test
     void theLastWalSegmentOfAGenerationIsAtTheHighestOffsetOfItsHighestIndex() {
         LitestreamLayout layout = new LitestreamLayout(P, List.of(
                 o("generations/bbbb/snapshots/00000001.snapshot.lz4", 10),
