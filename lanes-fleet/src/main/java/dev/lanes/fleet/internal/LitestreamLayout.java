@@ -15,12 +15,13 @@ import java.util.regex.Pattern;
  * generations/<generation>/snapshots/<index>.snapshot.lz4} (the whole database, LZ4 frames) and
  * {@code generations/<generation>/wal/<index>_<offset>.wal.lz4} (a part of WAL file {@code
  * index} from byte {@code offset}), index and offset in hexadecimal (8 digits, LZ4 frames with
- * a content checksum). What {@code litestream restore} picks, {@link #plan()} picks too: the
- * generation last updated (the latest time of its snapshots and of its WAL segments within their
- * indexes, the first such generation by name on a tie), its snapshot at the highest WAL index
- * (the latest: a snapshot's key is the WAL index it was taken in, a later one in the same index
- * replaces it, and the store's one-second times may not order them), then every WAL index from
- * the snapshot's on, each one's segments in offset order from offset 0.
+ * a content checksum). {@link #plan()} picks the generation last updated (the latest time of
+ * its snapshots and of its WAL segments within their indexes, the first such generation by name
+ * on a tie); of its snapshots, the one at the highest
+ * WAL index whose index the store's WAL has gone past, else the one at the highest index (a
+ * snapshot's key is the WAL index it was taken in, a later one in the same index replaces it,
+ * and the store's one-second times may not order them); then every WAL index from the
+ * snapshot's on, each one's segments in offset order from offset 0.
  *
  * <p>A snapshot at index {@code n} is the database file as it was while the WAL was at index
  * {@code n}: Litestream checkpoints before it copies the file, so the file holds the WAL's pages
@@ -28,8 +29,10 @@ import java.util.regex.Pattern;
  * checkpoint restarts the WAL). WAL frames are whole pages, so applying index {@code n} from
  * offset 0 over it rewrites those pages with the same or later versions and ends at the same
  * database as applying it over any earlier state of the file, once the replica's WAL reaches
- * past the frames that checkpoint moved (Litestream copied them to its shadow WAL first; its
- * next sync ships them; {@code litestream restore} assumes the same).
+ * past the frames that checkpoint moved. Litestream copied them to its shadow WAL first and its
+ * next sync ships them, but a node that dies in between leaves a snapshot newer than the WAL:
+ * hence a snapshot of an index the WAL has gone past is preferred ({@code litestream restore}
+ * takes the newest).
  *
  * <p>Thread-safety: immutable.
  */
@@ -97,10 +100,26 @@ public final class LitestreamLayout {
         if (generation == null) {
             return Optional.empty();
         }
-        Part snapshot = snapshots.get(generation).stream()
-                .max(Comparator.comparingInt(Part::index)).orElseThrow();
+        Part snapshot = snapshotToRestore(generation);
         return Optional.of(new Plan(generation, snapshot.key(), snapshot.index(),
                 walFrom(generation, snapshot.index())));
+    }
+
+    /**
+     * The snapshot a restore starts from: the one at the highest WAL index below the index of the
+     * generation's last WAL segment, else the one at the highest index. A snapshot taken while
+     * its index was still being written can hold pages that a checkpoint moved from frames the
+     * replica may not have received yet; once the store holds a segment of a later index, it holds
+     * every frame of the earlier ones (Litestream ships WAL in order), so a restore from a
+     * snapshot of a closed index never lays older frames over newer pages. It costs replaying one
+     * more index.
+     */
+    private Part snapshotToRestore(String generation) {
+        int lastIndex = lastSegment(generation).map(Part::index).orElse(-1);
+        Comparator<Part> byIndex = Comparator.comparingInt(Part::index);
+        List<Part> snaps = snapshots.get(generation);
+        return snaps.stream().filter(s -> s.index() < lastIndex).max(byIndex)
+                .orElseGet(() -> snaps.stream().max(byIndex).orElseThrow());
     }
 
     /**
