@@ -200,6 +200,58 @@ class ReplicaRestoreTest {
     }
 
     @Test
+    void aRestoredDatabaseThatFailsSqlitesQuickCheckFailsTheRestoreAndLeavesNothing()
+            throws Exception {
+        Path source = dir.resolve("mixed.db");
+        int root;
+        int pageSize;
+        try (LitestreamReplicator replicator = replicator("mixed");
+                Connection c = open(source)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE u (k TEXT)");
+                s.execute("CREATE INDEX u_k ON u (k)");
+                s.execute("INSERT INTO u (k) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL"
+                        + " SELECT i + 1 FROM n WHERE i < 200) SELECT printf('k%05d', i) FROM n");
+                // u's pages go into the file the snapshot copies; the WAL after it writes t only
+                s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                try (ResultSet rs = s.executeQuery(
+                        "SELECT rootpage FROM sqlite_master WHERE name = 'u_k'")) {
+                    root = rs.getInt(1);
+                }
+                try (ResultSet rs = s.executeQuery("PRAGMA page_size")) {
+                    pageSize = rs.getInt(1);
+                }
+            }
+            firstSnapshot(replicator, c, "mixed", source, 1);
+            write(c, 100, 50, 200);
+            awaitShipped(replicator, "mixed");
+        }
+        LitestreamLayout.Plan plan = plan("mixed", 1).orElseThrow();
+        Path object = engines.store.dataDirectory().resolve(LocalObjectStore.BUCKET)
+                .resolve(plan.snapshotKey());
+        byte[] database;
+        try (var in = new net.jpountz.lz4.LZ4FrameInputStream(Files.newInputStream(object))) {
+            database = in.readAllBytes();
+        }
+        // the index's root page claims more cells than the page can hold: every frame of the
+        // object still checks out, but the b-tree does not
+        int header = (root - 1) * pageSize;
+        database[header + 3] = (byte) 0x7f;
+        database[header + 4] = (byte) 0xff;
+        java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream();
+        try (var out = new net.jpountz.lz4.LZ4FrameOutputStream(frame)) {
+            out.write(database);
+        }
+        Files.write(object, frame.toByteArray());
+
+        Path target = dir.resolve("mixed-restored.db");
+        assertThatThrownBy(() -> restore.restore("mixed", 1, target))
+                .isInstanceOf(ReplicaCorruptException.class)
+                .hasMessageContaining("quick_check").hasMessageContaining(plan.snapshotKey());
+        assertThat(siblings(target)).isEmpty();
+    }
+
+    @Test
     void aMoveDeletesTheOlderEpochsReplicaOnceTheNewOneIsRecorded() throws Exception {
         try (Fleet a = engines.node("a5", dir.resolve("a5")).fleetName("cleanup")
                         .durability(Durability.REPLICATED).autoRebalance(false).build();

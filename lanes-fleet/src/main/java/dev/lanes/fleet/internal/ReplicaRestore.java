@@ -160,6 +160,29 @@ public final class ReplicaRestore {
             Files.write(wal, image);
             checkpoint(tmp, index.index());
         }
+        quickCheck(tmp, plan);
+    }
+
+    /**
+     * Has SQLite check the restored database's structure ({@code PRAGMA quick_check}): pages
+     * that a snapshot and the WAL replayed over it disagree on, or a damaged page that passed
+     * every frame's checksum, fail the restore rather than open as a tenant.
+     */
+    private static void quickCheck(Path db, LitestreamLayout.Plan plan) {
+        List<String> problems = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("PRAGMA quick_check(5)")) {
+            while (rs.next()) {
+                problems.add(rs.getString(1));
+            }
+        } catch (SQLException e) {
+            problems = List.of(e.getMessage());
+        }
+        if (!problems.equals(List.of("ok"))) {
+            throw new ReplicaCorruptException("the database restored from " + plan.snapshotKey()
+                    + " and its WAL fails SQLite's quick_check: " + String.join("; ", problems));
+        }
     }
 
     /** Writes the checked snapshot at {@code key} to {@code tmp}; returns its page size. */
