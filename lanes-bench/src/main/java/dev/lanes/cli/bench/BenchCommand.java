@@ -52,7 +52,8 @@ import picocli.CommandLine.Spec;
             "  jdbc     the same JDBC code on db.dataSource() and on HikariCP / raw sqlite-jdbc:"
                     + " 64 threads' auto-commit inserts, 16 threads' and a lone thread's Spring"
                     + " TransactionTemplate + JdbcClient transactions, 32 threads' Hibernate"
-                    + " units of work (find, query, persist), 8 threads' point reads.",
+                    + " units of work (find, query, persist), alone and in PetClinic's mix with"
+                    + " read-only ones (Lanes' reader wait reported), 8 threads' point reads.",
             "  vt       " + VirtualThreadScenario.FEW + " and " + VirtualThreadScenario.MANY
                     + " clients on virtual threads (JDK 21+, else skipped): inserts through"
                     + " db.dataSource() and db.execute, db.begin() read-then-write transactions,"

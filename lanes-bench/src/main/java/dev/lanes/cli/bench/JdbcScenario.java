@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.lanes.Database;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Lanes;
+import dev.lanes.MetricsListener;
 import dev.lanes.Synchronous;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.hibernate.SessionFactory;
@@ -44,12 +46,18 @@ import org.springframework.transaction.support.TransactionTemplate;
  *   <li>{@value JpaWorkload#VARIANT}: a PetClinic-shaped Hibernate unit of work ({@link
  *       JpaWorkload}: find, JPQL count, persist, commit) from {@value #JPA_THREADS} threads
  *       against HikariCP with {@code IMMEDIATE} transactions, at every synchronous level;
+ *   <li>{@value JpaWorkload#MIX_VARIANT}: the same threads and baseline running PetClinic's
+ *       mix of read-only units and that one ({@link JpaWorkload#mixedUnit}: three read-only
+ *       transactions, {@code setReadOnly(true)} as {@code @Transactional(readOnly = true)} does,
+ *       per "add a visit"), with Lanes' read-only transactions' waits for a reader connection
+ *       ({@link ReaderWaits}) and each kind's latencies reported;
  *   <li>{@value #READ_VARIANT}: point reads by primary key, each thread on its own connection
  *       with its statement prepared once, from {@value #READ_THREADS} threads against as many
  *       raw read-only sqlite-jdbc connections, on a table of {@value ReadScenario#ROWS} rows.
  * </ul>
- * Transactions and reads run at the first synchronous level only. {@code --threads} sets every
- * concurrent part's threads. After each run the table is checked against what was acknowledged.
+ * Transactions, the mix and reads run at the first synchronous level only. {@code --threads}
+ * sets every concurrent part's threads. After each run the table is checked against what was
+ * acknowledged.
  */
 final class JdbcScenario implements ScenarioBench {
     static final String INSERT_VARIANT = "insert";
@@ -107,14 +115,15 @@ final class JdbcScenario implements ScenarioBench {
                 + " transactions); " + threads(JPA_THREADS) + " threads' Hibernate units of"
                 + " work against HikariCP with IMMEDIATE transactions (synchronous "
                 + levels.stream().map(Enum::name).collect(Collectors.joining(", "))
-                + "); one raw connection for a lone transaction; "
+                + "), and in PetClinic's mix (3 read-only units per write unit; Lanes' reader"
+                + " wait reported); one raw connection for a lone transaction; "
                 + threads(READ_THREADS) + " raw connections for as many threads' point reads"
-                + " (transactions and reads at " + levels.get(0) + ")";
+                + " (transactions, the mix and reads at " + levels.get(0) + ")";
     }
 
     @Override
     public int plannedComparisons() {
-        return options.synchronousFor(Scenario.JDBC).size() * 2 + 4;
+        return options.synchronousFor(Scenario.JDBC).size() * 2 + 5;
     }
 
     private int threads(int standard) {
@@ -128,7 +137,8 @@ final class JdbcScenario implements ScenarioBench {
         for (Synchronous sync : levels) {
             sink.compare(
                     rep -> inserts(sink, rep, "lanes", sync, inserters,
-                            file -> lanes(options.lanesDatabase(), file, sync, inserters, 0)),
+                            file -> lanes(options.lanesDatabase(), file, sync, inserters, 0,
+                                    MetricsListener.NONE)),
                     rep -> inserts(sink, rep, "hikari", sync, inserters,
                             file -> hikari(file, sync)));
         }
@@ -136,28 +146,24 @@ final class JdbcScenario implements ScenarioBench {
         int transactors = threads(TX_THREADS);
         sink.compare(
                 rep -> transactions(sink, rep, "lanes", "hikari", sync, transactors,
-                        file -> lanes(options.lanesDatabase(), file, sync, transactors, 0)),
+                        file -> lanes(options.lanesDatabase(), file, sync, transactors, 0,
+                                MetricsListener.NONE)),
                 rep -> transactions(sink, rep, "hikari", "lanes", sync, transactors,
                         file -> hikari(file, sync)));
         sink.compare(
                 rep -> transactions(sink, rep, "lanes", IMMEDIATE_HIKARI, sync, transactors,
-                        file -> lanes(options.lanesDatabase(), file, sync, transactors, 0)),
+                        file -> lanes(options.lanesDatabase(), file, sync, transactors, 0,
+                                MetricsListener.NONE)),
                 rep -> transactions(sink, rep, IMMEDIATE_HIKARI, "lanes", sync, transactors,
                         file -> hikari(file, sync, SQLiteConfig.TransactionMode.IMMEDIATE)));
         sink.compare(
                 rep -> transactions(sink, rep, "lanes", "raw", sync, 1,
-                        file -> lanes(options.lanesDatabase(), file, sync, 1, 0)),
+                        file -> lanes(options.lanesDatabase(), file, sync, 1, 0,
+                                MetricsListener.NONE)),
                 rep -> transactions(sink, rep, "raw", "lanes", sync, 1,
                         file -> oneConnection(file, sync)));
 
-        int units = threads(JPA_THREADS);
-        for (Synchronous level : levels) {
-            sink.compare(
-                    rep -> units(sink, rep, "lanes", level, units,
-                            file -> lanes(options.lanesDatabase(), file, level, units, 0)),
-                    rep -> units(sink, rep, IMMEDIATE_HIKARI, level, units,
-                            file -> hikari(file, level, SQLiteConfig.TransactionMode.IMMEDIATE)));
-        }
+        hibernateParts(sink, levels);
 
         int readers = threads(READ_THREADS);
         Path filled = directory.resolve("jdbc-read-" + level(sync) + ".db");
@@ -166,18 +172,47 @@ final class JdbcScenario implements ScenarioBench {
         ReadScenario.fill(filled, sync);
         sink.compare(
                 rep -> reads(sink, "lanes", sync, readers, filled,
-                        file -> lanes(options.lanesDatabase(), file, sync, readers, readers)),
+                        file -> lanes(options.lanesDatabase(), file, sync, readers, readers,
+                                MetricsListener.NONE)),
                 rep -> reads(sink, "raw", sync, readers, filled, JdbcScenario::readOnlyConnections));
+    }
+
+    /**
+     * The {@value JpaWorkload#VARIANT} part at every level, then the {@value
+     * JpaWorkload#MIX_VARIANT} part at the first.
+     */
+    private void hibernateParts(Sink sink, List<Synchronous> levels) throws Exception {
+        Synchronous sync = levels.get(0);
+        int units = threads(JPA_THREADS);
+        String jpa = JpaWorkload.VARIANT;
+        for (Synchronous level : levels) {
+            sink.compare(
+                    rep -> units(sink, rep, jpa, "lanes", level, units, null,
+                            file -> lanes(options.lanesDatabase(), file, level, units, 0,
+                                    MetricsListener.NONE)),
+                    rep -> units(sink, rep, jpa, IMMEDIATE_HIKARI, level, units, null,
+                            file -> hikari(file, level, SQLiteConfig.TransactionMode.IMMEDIATE)));
+        }
+        String mix = JpaWorkload.MIX_VARIANT;
+        sink.compare(
+                rep -> {
+                    ReaderWaits waits = new ReaderWaits();
+                    return units(sink, rep, mix, "lanes", sync, units, waits,
+                            file -> lanes(options.lanesDatabase(), file, sync, units, 0, waits))
+                            .withReaderWait(waits.latency());
+                },
+                rep -> units(sink, rep, mix, IMMEDIATE_HIKARI, sync, units, null,
+                        file -> hikari(file, sync, SQLiteConfig.TransactionMode.IMMEDIATE)));
     }
 
     // ------------------------------------------------------------------ the sides
 
     /**
      * Lanes: a runtime with one database on {@code base}, {@code readers} reader connections (0:
-     * the default).
+     * the default), reporting to {@code metrics}.
      */
     private static Side lanes(DatabaseOptions.Builder base, Path file, Synchronous sync,
-            int threads, int readers) {
+            int threads, int readers, MetricsListener metrics) {
         DatabaseOptions.Builder b = base
                 .synchronous(sync)
                 .busyTimeout(Duration.ofMillis(BenchSystem.BUSY_TIMEOUT_MS))
@@ -187,7 +222,7 @@ final class JdbcScenario implements ScenarioBench {
         if (readers > 0) {
             b.readers(readers);
         }
-        Lanes lanes = Lanes.builder().name("bench").build();
+        Lanes lanes = Lanes.builder().name("bench").metrics(metrics).build();
         try {
             Database db = lanes.open(file, b.build());
             db.whenReady().join();
@@ -317,21 +352,30 @@ final class JdbcScenario implements ScenarioBench {
         }
     }
 
-    private RunResult units(Sink sink, int repetition, String system, Synchronous sync,
-            int threads, Opener opener) throws Exception {
-        Path file = fresh(JpaWorkload.VARIANT, system, sync, threads, repetition);
-        sink.runStarting(label(JpaWorkload.VARIANT, system, sync, threads));
+    /**
+     * The {@value JpaWorkload#VARIANT} or {@value JpaWorkload#MIX_VARIANT} part on one side;
+     * {@code window}, when not null, is told the measured window. The visits table is checked
+     * against the visits added, warm-up included.
+     */
+    private RunResult units(Sink sink, int repetition, String variant, String system,
+            Synchronous sync, int threads, WorkloadRunner.WindowListener window, Opener opener)
+            throws Exception {
+        Path file = fresh(variant, system, sync, threads, repetition);
+        sink.runStarting(label(variant, system, sync, threads));
         try (Side side = opener.open(file)) {
             DataSource ds = side.dataSource();
             JpaWorkload.createSchema(ds);
             try (SessionFactory sf = JpaWorkload.sessionFactory(ds)) {
                 JpaWorkload.prime(sf);
-                Measurement m = runner.run("jdbc-jpa-" + system,
-                        thread -> JpaWorkload.unit(sf, new SplittableRandom(thread)), threads);
-                Consistency visits = new Consistency("visits", m.acknowledged(),
+                LongAdder visitsAdded = new LongAdder();
+                boolean mixed = variant.equals(JpaWorkload.MIX_VARIANT);
+                Measurement m = runner.run("jdbc-" + variant + "-" + system, thread -> mixed
+                        ? JpaWorkload.mixedUnit(sf, new SplittableRandom(thread), visitsAdded)
+                        : JpaWorkload.unit(sf, new SplittableRandom(thread), visitsAdded),
+                        threads, window);
+                Consistency visits = new Consistency("visits", visitsAdded.sum(),
                         scalar(ds, JpaWorkload.COUNT_VISITS));
-                return RunResult.of(Scenario.JDBC, JpaWorkload.VARIANT, sync, system, threads, m,
-                        visits);
+                return RunResult.of(Scenario.JDBC, variant, sync, system, threads, m, visits);
             }
         }
     }

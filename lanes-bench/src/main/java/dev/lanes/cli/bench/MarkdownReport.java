@@ -94,6 +94,7 @@ final class MarkdownReport {
         }
         md.append(latencyTable(report));
         md.append(pinnedTable(report));
+        md.append(readerWaitTable(report));
         for (SoakResult soak : report.soaks()) {
             md.append("\nSoak at ").append(soak.setup().synchronous()).append(": ")
                     .append(soak.verdict().passed() ? "passed, nothing grew without bound"
@@ -176,6 +177,33 @@ final class MarkdownReport {
                     .append(figure(base, ReportTable::pinned)).append(" | ")
                     .append(figure(lanes, ReportTable::served)).append("; ")
                     .append(figure(base, ReportTable::served)).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    /**
+     * Lanes' waits for a reader connection, in microseconds, per comparison whose Lanes runs
+     * measured them (the jdbc scenario's {@value JpaWorkload#MIX_VARIANT} part); empty when none.
+     */
+    static String readerWaitTable(BenchReport report) {
+        StringBuilder md = new StringBuilder();
+        for (Comparison c : report.comparisons()) {
+            RunResult lanes = median(report, c, "lanes");
+            if (lanes == null || lanes.readerWait() == null) {
+                continue;
+            }
+            if (md.length() == 0) {
+                md.append("\nLanes' read-only transactions' wait for a reader connection, in"
+                        + " microseconds (medians of Lanes' runs):\n\n"
+                        + "| scenario | configuration | waits | p50 | p99 | max |\n"
+                        + "| --- | --- | ---: | ---: | ---: | ---: |\n");
+            }
+            Latency w = lanes.readerWait();
+            md.append("| ").append(c.scenario().id()).append(" | ").append(configuration(c))
+                    .append(String.format(Locale.ROOT, " | %,d | ", w.count()))
+                    .append(ReportTable.micros(w.p50Micros())).append(" | ")
+                    .append(ReportTable.micros(w.p99Micros())).append(" | ")
+                    .append(ReportTable.micros(w.maxMicros())).append(" |\n");
         }
         return md.toString();
     }

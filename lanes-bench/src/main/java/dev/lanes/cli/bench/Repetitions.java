@@ -54,9 +54,10 @@ final class Repetitions {
     /**
      * One system's runs in one configuration as one result whose every figure is the median over
      * the runs: throughput, each latency percentile and the maximum, each kind's latencies, the
-     * concurrent writer's rate, the CPU time per request, the CPU utilisation and the threads
-     * served in the window (of the runs that have them). Errors, and pinned virtual threads, are
-     * summed rather than taken as a median, so that a failure seen in any repetition shows. The
+     * concurrent writer's rate, the CPU time per request, the CPU utilisation, the threads
+     * served in the window and the waits for a reader (of the runs that have them). Errors, and
+     * pinned virtual threads, are summed rather than taken as a median, so that a failure seen
+     * in any repetition shows. The
      * consistency checks and footprints stay with each run (they are facts of that run, not
      * figures to average): the median has none, and repetition 0. A single run is its own
      * median, returned as it is.
@@ -85,7 +86,11 @@ final class Repetitions {
         List<Double> utilisation = new ArrayList<>();
         Long pinned = null;
         List<Double> served = new ArrayList<>();
+        List<Latency> readerWaits = new ArrayList<>();
         for (RunResult run : runs) {
+            if (run.readerWait() != null) {
+                readerWaits.add(run.readerWait());
+            }
             if (run.served() != null) {
                 served.add(run.served().doubleValue());
             }
@@ -115,7 +120,8 @@ final class Repetitions {
                 byKind, errors,
                 medianOrNull(background), medianOrNull(cpu), medianOrNull(utilisation),
                 null, null, pinned,
-                served.isEmpty() ? null : (int) Math.round(medianOrNull(served)));
+                served.isEmpty() ? null : (int) Math.round(medianOrNull(served)),
+                readerWaits.isEmpty() ? null : medianLatency(readerWaits));
     }
 
     /**

@@ -25,6 +25,10 @@ import java.util.stream.Collectors;
  * and how many of its clients had a request answered in the window ({@code served}): a client
  * that waited all the window long, or was never scheduled, is in no percentile, only there.
  *
+ * <p>A run that measured Lanes' waits for a reader connection (the jdbc scenario's {@value
+ * JpaWorkload#MIX_VARIANT} part) adds a line under its rows: {@code reader wait p50 ... p99 ...
+ * max ...}.
+ *
  * <p>Under {@code --repeat N} (N &gt; 1) the preamble says so, a row shows the median of each
  * figure over the N runs (its errors are their sum), each repetition's failed consistency check
  * and footprint still get their own lines, and a ratio shows its median with the min and max of
@@ -124,6 +128,9 @@ final class ReportTable implements BenchListener {
             // the process's CPU time is not split by kind: only the total row has it
             run.latencyByKind().forEach((kind, latency) -> printRow(columns,
                     runCells(run, kind, latency.count() / run.seconds(), latency, false), ""));
+        }
+        if (run.readerWait() != null) {
+            out.println("  " + readerWait(run.readerWait()));
         }
         for (RunResult one : repetitions) {
             // facts of each run, not figures to take a median of
@@ -463,6 +470,16 @@ final class ReportTable implements BenchListener {
     static String served(RunResult run) {
         Integer served = run.served();
         return served == null ? "-" : String.format(Locale.ROOT, "%,d", served);
+    }
+
+    /**
+     * {@code reader wait p50 1.2 us, p99 3,400.0 us, max 9,100.0 us (12,345 waits)}: Lanes'
+     * reads' waits for a reader connection in the window.
+     */
+    static String readerWait(Latency wait) {
+        return String.format(Locale.ROOT, "reader wait p50 %s us, p99 %s us, max %s us (%,d waits)",
+                micros(wait.p50Micros()), micros(wait.p99Micros()), micros(wait.maxMicros()),
+                wait.count());
     }
 
     /** {@code 87%}: the share of the processors the process kept busy, or {@code n/a}. */

@@ -41,6 +41,9 @@ import java.util.TreeMap;
  * @param served how many of the measured threads had at least one request answered in the
  *     window: a thread that waited all the window long, or never got a processor, is in no
  *     percentile and shows only here; null when unknown
+ * @param readerWait Lanes' reads' waits for a reader connection that ended in the window ({@link
+ *     ReaderWaits}); null except in runs that measure it (Lanes in the jdbc scenario's {@value
+ *     JpaWorkload#MIX_VARIANT} part)
  */
 record RunResult(
         Scenario scenario,
@@ -61,13 +64,27 @@ record RunResult(
         Consistency consistency,
         TenantFootprint footprint,
         Long virtualThreadPinned,
-        Integer served) {
+        Integer served,
+        Latency readerWait) {
 
     RunResult {
         variant = variant == null ? "" : variant;
         latencyByKind = Collections.unmodifiableMap(new LinkedHashMap<>(latencyByKind));
         // sorted by kind, so the JSON and the table list kinds in a stable order
         errors = Collections.unmodifiableMap(new TreeMap<>(errors));
+    }
+
+    /** A result without the waits for a reader. */
+    RunResult(Scenario scenario, String variant, Synchronous synchronous, String system,
+            int threads, int repetition, double seconds, long operations,
+            double operationsPerSecond, Latency latency, Map<String, Latency> latencyByKind,
+            Map<String, Long> errors, Double backgroundPerSecond, Double cpuMicrosPerOperation,
+            Double cpuUtilisation, Consistency consistency, TenantFootprint footprint,
+            Long virtualThreadPinned, Integer served) {
+        this(scenario, variant, synchronous, system, threads, repetition, seconds, operations,
+                operationsPerSecond, latency, latencyByKind, errors, backgroundPerSecond,
+                cpuMicrosPerOperation, cpuUtilisation, consistency, footprint,
+                virtualThreadPinned, served, null);
     }
 
     /** A result without the counts of pinned virtual threads and of served threads. */
@@ -112,7 +129,7 @@ record RunResult(
         return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
                 operations, operationsPerSecond, latency, latencyByKind, errors,
                 backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
-                footprint, virtualThreadPinned, served);
+                footprint, virtualThreadPinned, served, readerWait);
     }
 
     /** This result with the count of pinned virtual threads in its window. */
@@ -120,7 +137,7 @@ record RunResult(
         return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
                 operations, operationsPerSecond, latency, latencyByKind, errors,
                 backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
-                footprint, pinned, served);
+                footprint, pinned, served, readerWait);
     }
 
     /** This result as the {@code repetition}-th run of its system in its configuration. */
@@ -128,6 +145,14 @@ record RunResult(
         return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
                 operations, operationsPerSecond, latency, latencyByKind, errors,
                 backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
-                footprint, virtualThreadPinned, served);
+                footprint, virtualThreadPinned, served, readerWait);
+    }
+
+    /** This result with the waits for a reader in its window. */
+    RunResult withReaderWait(Latency readerWait) {
+        return new RunResult(scenario, variant, synchronous, system, threads, repetition, seconds,
+                operations, operationsPerSecond, latency, latencyByKind, errors,
+                backgroundPerSecond, cpuMicrosPerOperation, cpuUtilisation, consistency,
+                footprint, virtualThreadPinned, served, readerWait);
     }
 }

@@ -55,9 +55,26 @@ final class WorkloadRunner {
         this.threads = Objects.requireNonNull(threads, "threads");
     }
 
+    /**
+     * Told the measured window once it is fixed, before any thread is released: what a scenario
+     * measures beside the requests (events of the runtime) belongs to the run when it falls into
+     * the window, the rule requests follow.
+     */
+    @FunctionalInterface
+    interface WindowListener {
+        /** The window is {@code (start, end]}, in {@link System#nanoTime()} instants. */
+        void measuring(long start, long end);
+    }
+
     /** Runs {@code workload} on {@code threads} threads. */
     Measurement run(String name, Workload workload, int threads) throws Exception {
-        return run(name, workload, threads, null);
+        return run(name, workload, threads, (Workload) null);
+    }
+
+    /** Runs {@code workload} on {@code threads} threads, telling {@code listener} the window. */
+    Measurement run(String name, Workload workload, int threads, WindowListener listener)
+            throws Exception {
+        return run(name, workload, threads, null, listener);
     }
 
     /**
@@ -69,14 +86,24 @@ final class WorkloadRunner {
      */
     Measurement run(String name, Workload workload, int threads, Workload background)
             throws Exception {
+        return run(name, workload, threads, background, null);
+    }
+
+    private Measurement run(String name, Workload workload, int threads, Workload background,
+            WindowListener listener) throws Exception {
         int all = threads + (background == null ? 0 : 1);
         // loads the management beans and the sample's class now: the first sample would otherwise
         // spend part of the window doing it, on a measuring thread, and many threads loading one
         // class at once wait on the class loader's lock (pinned, when they are virtual threads)
         new CpuSample();
         AtomicReference<Window> window = new AtomicReference<>();
-        CyclicBarrier start =
-                new CyclicBarrier(all, () -> window.set(Window.startingNow(warmup, duration)));
+        CyclicBarrier start = new CyclicBarrier(all, () -> {
+            Window w = Window.startingNow(warmup, duration);
+            window.set(w);
+            if (listener != null) {
+                listener.measuring(w.start, w.end);
+            }
+        });
         List<Worker> workers = new ArrayList<>(all);
         List<Thread> running = new ArrayList<>(all);
         try {
