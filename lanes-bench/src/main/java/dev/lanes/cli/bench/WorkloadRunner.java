@@ -1,6 +1,5 @@
 package dev.lanes.cli.bench;
 
-import java.lang.invoke.MethodHandles;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -92,10 +91,13 @@ final class WorkloadRunner {
     private Measurement run(String name, Workload workload, int threads, Workload background,
             WindowListener listener) throws Exception {
         int all = threads + (background == null ? 0 : 1);
-        // loads the management beans and the sample's class now: the first sample would otherwise
-        // spend part of the window doing it, on a measuring thread, and many threads loading one
-        // class at once wait on the class loader's lock (pinned, when they are virtual threads)
+        // loads the management beans and initialises the classes every client first needs
+        // inside the window (the sample's, the latency recorder's) now: the first sample would
+        // otherwise spend part of the window doing it, on a measuring thread, and many threads
+        // loading or initialising one class at once wait for one another (pinned, when they are
+        // virtual threads)
         new CpuSample();
+        new LatencyRecorder();
         AtomicReference<Window> window = new AtomicReference<>();
         CyclicBarrier start = new CyclicBarrier(all, () -> {
             Window w = Window.startingNow(warmup, duration);
@@ -252,17 +254,6 @@ final class WorkloadRunner {
         // once at their first request
         private static final Function<String, LatencyRecorder> NEW_RECORDER =
                 kind -> new LatencyRecorder();
-
-        static {
-            // every client first needs a recorder inside the measured window, all at once: the
-            // class is initialised here, on the thread that builds the workers, so that no
-            // client waits for another's initialisation of it (pinned, on a virtual thread)
-            try {
-                MethodHandles.lookup().ensureInitialized(LatencyRecorder.class);
-            } catch (IllegalAccessException e) {
-                throw new AssertionError("LatencyRecorder is in this package", e);
-            }
-        }
 
         private final Workload workload;
         private final int index;
