@@ -254,9 +254,9 @@ public final class Fleet implements AutoCloseable {
          * How often Litestream uploads a snapshot of each replicated tenant (the whole
          * database) into its epoch's replica; Litestream also checkpoints a written tenant at
          * least this often (at most every minute), which starts a new WAL index. A restore
-         * reads the latest snapshot and the WAL from the start of its index on, so this bounds
-         * what a new owner reads to about this interval plus the checkpoint interval of the
-         * tenant's writes. Each snapshot uploads the whole database, written or not; a busy
+         * reads a recent snapshot (the newest of an index the stored WAL has gone past) and the
+         * WAL from the start of its index on, so this bounds what a new owner reads to about
+         * this interval plus two checkpoint intervals of the tenant's writes. Each snapshot uploads the whole database, written or not; a busy
          * tenant's snapshots stay in the store for Litestream's retention (24 h) or until the
          * epoch's replica is deleted, an idle one's replace one another. A shorter interval
          * means shorter restores of busy tenants for more uploads and storage. Between 1 s and

@@ -17,11 +17,11 @@ import java.util.regex.Pattern;
  * index} from byte {@code offset}), index and offset in hexadecimal (8 digits, LZ4 frames with
  * a content checksum). {@link #plan()} picks the generation last updated (the latest time of
  * its snapshots and of its WAL segments within their indexes, the first such generation by name
- * on a tie); of its snapshots, the one at the highest
- * WAL index whose index the store's WAL has gone past, else the one at the highest index (a
- * snapshot's key is the WAL index it was taken in, a later one in the same index replaces it,
- * and the store's one-second times may not order them); then every WAL index from the
- * snapshot's on, each one's segments in offset order from offset 0.
+ * on a tie); of its snapshots, the one at the highest WAL index that the store's WAL has gone
+ * past, else the one at the highest index (a snapshot's key is the WAL index it was taken in, a
+ * later one in the same index replaces it, and the store's one-second times may not order
+ * them); then every WAL index from the snapshot's on, each one's segments in offset order from
+ * offset 0.
  *
  * <p>A snapshot at index {@code n} is the database file as it was while the WAL was at index
  * {@code n}: Litestream checkpoints before it copies the file, so the file holds the WAL's pages

@@ -59,8 +59,9 @@ final class LitestreamShard implements AutoCloseable {
         /**
          * How often Litestream checkpoints a database written since its last checkpoint, which
          * starts a new WAL index: a snapshot is keyed by the WAL index it is taken in (a later
-         * one in the same index replaces it) and a restore replays its index from the start,
-         * so a restore reads the WAL of about one snapshot and one checkpoint interval. Never
+         * one in the same index replaces it) and a restore replays its index from the start
+         * (one index earlier, {@link LitestreamLayout#plan()}), so a restore reads the WAL of
+         * about one snapshot and two checkpoint intervals. Never
          * longer than the snapshot interval; Litestream's default (1 min) beyond.
          */
         Duration checkpoint() {
