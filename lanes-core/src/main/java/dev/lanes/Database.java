@@ -1,10 +1,7 @@
 package dev.lanes;
 
-import dev.lanes.internal.types.RecordPlan;
-import dev.lanes.internal.types.Results;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * InvalidRequestException} before SQLite runs it. A body may run more than once when a
  * neighbour ends the shared transaction; see {@link WriteOptions#replayable()}.
  */
-public interface Database extends AutoCloseable {
+public interface Database extends Reading, AutoCloseable {
 
     /** The canonical path of the database file. */
     Path path();
@@ -65,180 +62,6 @@ public interface Database extends AutoCloseable {
     int execute(String sql, Object... args);
 
     /**
-     * Runs a query on a reader connection and returns its rows, detached from the connection.
-     * The statement is prepared once per reader and cached. SQL that writes or controls a
-     * transaction fails with {@link ReadOnlyViolationException} before anything runs; rows
-     * larger in all than {@link DatabaseOptions#maxResultBytes()} fail with {@link
-     * ResultTooLargeException}. See {@link #read(SqlFunction)} for how reads are admitted and
-     * where they run.
-     */
-    List<Row> query(String sql, Object... args);
-
-    /** {@link #query(String, Object...)} with per-read options, such as a timeout. */
-    List<Row> query(ReadOptions options, String sql, Object... args);
-
-    /**
-     * Runs a query as {@link #query(String, Object...)} does and maps each row with {@code
-     * mapper}, on the calling thread once the read is done.
-     *
-     * <pre>{@code
-     * List<String> names = db.query(row -> row.getString("name"), "SELECT name FROM person");
-     * }</pre>
-     *
-     * @return the mapped rows, in result order
-     * @throws MappingException when a value does not convert (thrown by the row's getters)
-     */
-    default <T> List<T> query(RowMapper<T> mapper, String sql, Object... args) {
-        return Results.map(query(sql, args), Results.check(mapper));
-    }
-
-    /** {@link #query(RowMapper, String, Object...)} with per-read options. */
-    default <T> List<T> query(ReadOptions options, RowMapper<T> mapper, String sql,
-            Object... args) {
-        return Results.map(query(options, sql, args), Results.check(mapper));
-    }
-
-    /**
-     * Runs a query as {@link #query(String, Object...)} does and builds a {@code recordType}
-     * from each row, through its canonical constructor.
-     *
-     * <pre>{@code
-     * record Person(long id, String fullName, Instant createdAt) {}
-     * List<Person> people = db.queryAs(Person.class,
-     *         "SELECT id, full_name, created_at FROM person WHERE id > ?", 0);
-     * }</pre>
-     *
-     * <p><b>Columns.</b> Each component takes the column whose label equals its name ignoring
-     * case, else the one equal to it ignoring case and underscores, so {@code snake_case}
-     * columns fill {@code camelCase} components ({@code full_name} → {@code fullName}). Columns
-     * no component asks for are ignored. A component without a column, or with two equally
-     * good ones, fails with {@link MappingException} naming it and the record, when the first
-     * row is mapped (an empty result maps to an empty list without checking).
-     *
-     * <p><b>Types.</b> A component may be {@code long}/{@code Long}, {@code int}/{@code
-     * Integer}, {@code double}/{@code Double}, {@code boolean}/{@code Boolean}, {@code String},
-     * {@code byte[]}, {@code BigDecimal}, {@code UUID}, an enum, {@code Instant}, {@code
-     * LocalDate}, {@code LocalDateTime}, {@code OffsetDateTime} or {@code Object}, converted as
-     * {@link Row#get(String, Class)} converts (see {@link Row}). NULL gives {@code null}; for a
-     * primitive component it fails with {@link MappingException} naming the column. A value that
-     * does not convert fails the same way, naming the record, the component, the column, the
-     * value's SQLite type and the target type. Exceptions the record's constructor throws pass
-     * through unchanged.
-     *
-     * <p>The mapping plan (components, converters, the constructor as a method handle) is built
-     * once per record type and cached, and the column positions once per result.
-     *
-     * @return the records, in result order
-     * @throws IllegalArgumentException before the query runs, when a component's type is none
-     *     of the above (a generic type such as {@code List<String>}, a nested record), or the
-     *     record's constructor is not accessible to Lanes
-     */
-    default <R extends Record> List<R> queryAs(Class<R> recordType, String sql, Object... args) {
-        RecordPlan<R> plan = RecordPlan.of(recordType);
-        return plan.mapResult(query(sql, args));
-    }
-
-    /** {@link #queryAs(Class, String, Object...)} with per-read options. */
-    default <R extends Record> List<R> queryAs(ReadOptions options, Class<R> recordType,
-            String sql, Object... args) {
-        RecordPlan<R> plan = RecordPlan.of(recordType);
-        return plan.mapResult(query(options, sql, args));
-    }
-
-    /**
-     * Runs a query that returns at most one row, such as a read by key, and returns that row.
-     *
-     * @return the row, or empty when there is none
-     * @throws MappingException when the query returned more than one row (none is taken: add a
-     *     key or {@code LIMIT 1} to the SQL if the first row is what you mean)
-     */
-    default Optional<Row> queryOne(String sql, Object... args) {
-        return Results.one(query(sql, args), sql);
-    }
-
-    /** {@link #queryOne(String, Object...)} with per-read options. */
-    default Optional<Row> queryOne(ReadOptions options, String sql, Object... args) {
-        return Results.one(query(options, sql, args), sql);
-    }
-
-    /**
-     * {@link #queryOne(String, Object...)}, mapping the row with {@code mapper}.
-     *
-     * @return the mapped row; empty when there is no row, or when {@code mapper} returned
-     *     {@code null} for it
-     * @throws MappingException when the query returned more than one row
-     */
-    default <T> Optional<T> queryOne(RowMapper<T> mapper, String sql, Object... args) {
-        return Results.one(query(sql, args), Results.check(mapper), sql);
-    }
-
-    /** {@link #queryOne(RowMapper, String, Object...)} with per-read options. */
-    default <T> Optional<T> queryOne(ReadOptions options, RowMapper<T> mapper, String sql,
-            Object... args) {
-        return Results.one(query(options, sql, args), Results.check(mapper), sql);
-    }
-
-    /**
-     * {@link #queryOne(String, Object...)}, building a {@code recordType} from the row by the
-     * rules of {@link #queryAs(Class, String, Object...)}.
-     *
-     * @return the record, or empty when there is no row
-     * @throws MappingException when the query returned more than one row, or the row does not
-     *     map
-     */
-    default <R extends Record> Optional<R> queryOneAs(Class<R> recordType, String sql,
-            Object... args) {
-        RecordPlan<R> plan = RecordPlan.of(recordType);
-        return Results.oneRecord(query(sql, args), plan, sql);
-    }
-
-    /** {@link #queryOneAs(Class, String, Object...)} with per-read options. */
-    default <R extends Record> Optional<R> queryOneAs(ReadOptions options, Class<R> recordType,
-            String sql, Object... args) {
-        RecordPlan<R> plan = RecordPlan.of(recordType);
-        return Results.oneRecord(query(options, sql, args), plan, sql);
-    }
-
-    /**
-     * Runs a query on one reader and hands each row to {@code each} as SQLite steps it, holding
-     * none: a result of any size is read in bounded memory. {@link
-     * DatabaseOptions#maxResultBytes()} does not apply (nothing accumulates); the read's timeout
-     * and cancellation do, checked inside SQLite and before each row, and {@link
-     * DatabaseOptions#maxReadDuration()} logs a stream that held its snapshot too long.
-     *
-     * <pre>{@code
-     * long total = db.stream("SELECT amount FROM ledger WHERE day = ?", new Object[] {day},
-     *         row -> sum.add(row.getLong("amount")));
-     * }</pre>
-     *
-     * <p><b>One reader, one snapshot.</b> The query is one statement, so it sees one committed
-     * state however long it runs, and it holds its reader until the last row (or a failure): a
-     * long stream keeps checkpoints from resetting the WAL, and counts against {@link
-     * DatabaseOptions#readers()}. SQL that writes is refused as in {@link #query(String,
-     * Object...)}. While {@linkplain #cork() corked} it runs on the writer lane, as reads do.
-     *
-     * <p><b>Threads.</b> {@code each} runs on the thread that steps the statement: the caller's
-     * own when it is a platform thread; for a virtual-thread caller (SQLite never runs on one) a
-     * platform thread of the runtime's pool, while the caller waits. It should not block for
-     * long, and must not wait for a write of this database that this read would hold up.
-     *
-     * <p><b>Failures.</b> An exception {@code each} throws ends the read and propagates to the
-     * caller as it is, not wrapped; the reader is cleaned and returned either way. Other failures
-     * are {@link LanesException}s, as for {@link #query(String, Object...)}.
-     *
-     * @param args the query's positional parameters; null for none
-     * @return the number of rows handed to {@code each}
-     */
-    long stream(String sql, Object[] args, java.util.function.Consumer<Row> each);
-
-    /**
-     * {@link #stream(String, Object[], java.util.function.Consumer)} with per-read options, such
-     * as a {@linkplain ReadOptions#timeout() timeout} for the whole stream.
-     */
-    long stream(ReadOptions options, String sql, Object[] args,
-            java.util.function.Consumer<Row> each);
-
-    /**
      * Runs statements in order as one write request (one turn, one savepoint), stopping at the
      * first failure. The batch is atomic: it either commits whole or, on failure, rolls back
      * whole with {@link BatchFailedException} naming the statement. Transaction control anywhere
@@ -260,52 +83,11 @@ public interface Database extends AutoCloseable {
     int executeScript(String sql);
 
     /**
-     * Runs a read body on one of the database's read-only connections and returns its result.
-     *
-     * <p><b>Snapshot.</b> The body runs inside one read transaction, so all its statements see
-     * the same committed state, however many writes commit meanwhile. It never sees uncommitted
-     * writes, and never waits for the writer (the database runs in WAL mode).
-     *
-     * <p><b>Admission.</b> At most {@link DatabaseOptions#readers()} reads run at once; the
-     * others wait in arrival order for at most {@link DatabaseOptions#readerCheckoutTimeout()},
-     * then fail with {@link AdmissionTimeoutException} (retryable; the read never ran). A read
-     * inside a read of the same database needs a second reader.
-     *
-     * <p><b>Guard.</b> The body's connection refuses writes and transaction control with {@link
-     * ReadOnlyViolationException} before SQLite runs them; {@code close} and connection-wide
-     * settings are refused with {@link InvalidRequestException}. A refusal the body catches still
-     * fails the read. The connection and its statements are valid only during the call, on the
-     * calling thread. Failures are {@link LanesException}s: the body's own exception or an SQL
-     * error arrives as the cause of a {@link ReadFailedException}.
-     *
-     * <p><b>Threads.</b> SQLite runs only on platform threads. Called from a platform thread,
-     * the read runs right on it; called from a virtual thread, it runs on the runtime's pool
-     * while the caller parks, and interrupting the caller stops it ({@link CancelledException}).
-     *
-     * <p>While the database is {@linkplain #cork() corked}, reads run on the writer lane instead
-     * (after the writes queued before them, under the same read-only guard) and see the corked
-     * writes; read timeouts do not apply there.
+     * This database's reads with per-read options, such as a timeout: {@code
+     * db.reading(ReadOptions.timeout(Duration.ofMillis(250))).query(sql, args)}. The reads run
+     * exactly as this database's own forms do, with the options applied; see {@link Reading}.
      */
-    <T> T read(SqlFunction<T> body);
-
-    /**
-     * {@link #read(SqlFunction)} with per-read options. With a {@linkplain ReadOptions#timeout()
-     * timeout}, SQLite work still running at the deadline is stopped and the read fails with
-     * {@link DeadlineExceededException}.
-     */
-    <T> T read(ReadOptions options, SqlFunction<T> body);
-
-    /**
-     * {@link #read(SqlFunction)}, returning at once with a future; the read runs on the runtime's
-     * pool once admitted. Cancelling the future (or completing it some other way, such as {@code
-     * orTimeout}) stops the read inside SQLite and returns its reader at once. Admission
-     * failures known at the call ({@link ClosingException}, {@link ClosedException}) are thrown
-     * here; an {@link AdmissionTimeoutException} arrives in the future.
-     */
-    <T> CompletableFuture<T> readAsync(SqlFunction<T> body);
-
-    /** {@link #readAsync(SqlFunction)} with per-read options. */
-    <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body);
+    Reading reading(ReadOptions options);
 
     /**
      * Subscribes to the database's commits. After each commit that changed rows, every active

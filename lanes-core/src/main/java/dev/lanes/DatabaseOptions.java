@@ -41,7 +41,7 @@ public final class DatabaseOptions {
      * The default {@link #maxResultBytes()}: 64 MiB as counted (8 bytes a number, a byte a
      * character, a blob's length). Rows held as Java objects take several times what is counted
      * (about 5 times for short values), so a runaway {@code query} ends typed while a few hundred
-     * MB of heap at most are taken, and results this large belong to {@link Database#stream}
+     * MB of heap at most are taken, and results this large belong to {@link Reading#stream}
      * anyway, which holds one row at a time.
      */
     private static final long MAX_RESULT_BYTES = 64L * 1024 * 1024;
@@ -186,7 +186,7 @@ public final class DatabaseOptions {
     }
 
     /**
-     * How large the rows of one {@link Database#query} may grow before it fails with {@link
+     * How large the rows of one {@link Queries#query} may grow before it fails with {@link
      * ResultTooLargeException} (default 64 MiB; {@link Long#MAX_VALUE}: no limit).
      */
     public long maxResultBytes() {
@@ -499,11 +499,11 @@ public final class DatabaseOptions {
         }
 
         /**
-         * How large the rows of one {@link Database#query} may grow, counting 8 bytes per number,
+         * How large the rows of one {@link Queries#query} may grow, counting 8 bytes per number,
          * one per character of text and a blob's length; past it the query stops and fails with
          * {@link ResultTooLargeException} before the rest is read. Positive; the default is 64
          * MiB, and {@link Long#MAX_VALUE} sets no limit. A streamed read holds one row at a time, so this does
-         * not apply to {@link Database#stream}; a JDBC result set streams in pages, and this
+         * not apply to {@link Reading#stream}; a JDBC result set streams in pages, and this
          * bounds each page instead of refusing the result (see {@link Database#dataSource()}).
          */
         public Builder maxResultBytes(long bytes) {

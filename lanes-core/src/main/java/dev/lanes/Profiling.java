@@ -20,12 +20,12 @@ public interface Profiling {
     /** {@link Database#execute(String, Object...)}, profiled: the same cached statement. */
     Profiled<Integer> execute(String sql, Object... args);
 
-    /** {@link Database#read(ReadOptions, SqlFunction)}, profiled. */
+    /** {@link Reading#read(SqlFunction)} with {@code options}, profiled. */
     <T> Profiled<T> read(ReadOptions options, SqlFunction<T> body);
 
     /**
-     * {@link Database#query(ReadOptions, String, Object...)}, profiled: the same cached statement
-     * on a reader; {@code maxResultBytes} applies.
+     * {@link Queries#query(String, Object...)} with {@code options}, profiled: the same cached
+     * statement on a reader; {@code maxResultBytes} applies.
      */
     Profiled<List<Row>> query(ReadOptions options, String sql, Object... args);
 }

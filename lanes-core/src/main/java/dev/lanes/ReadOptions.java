@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Per-read choices for {@link Database#read(ReadOptions, SqlFunction)}, {@link
- * Database#readAsync(ReadOptions, SqlFunction)} and {@link Database#query(ReadOptions, String,
- * Object...)}. Immutable; built with {@link #builder()}, whose setters reject a bad value at once.
+ * Per-read choices, applied to every read of {@link Database#reading(ReadOptions)}: {@code
+ * db.reading(ReadOptions.timeout(Duration.ofMillis(250))).query(sql, args)}. Immutable; built
+ * with {@link #builder()}, whose setters reject a bad value at once.
  *
  * <p><b>Timeout.</b> A read with a timeout has a deadline: the moment of the call plus the
  * timeout. It covers the whole read — waiting for a reader connection, waiting for a pool thread,

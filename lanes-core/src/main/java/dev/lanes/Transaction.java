@@ -1,10 +1,5 @@
 package dev.lanes;
 
-import dev.lanes.internal.types.RecordPlan;
-import dev.lanes.internal.types.Results;
-import java.util.List;
-import java.util.Optional;
-
 /**
  * An interactive transaction: statements that run in order on the writer connection inside one
  * {@code BEGIN IMMEDIATE … COMMIT}, with the caller deciding between them. Obtained from {@link
@@ -38,57 +33,10 @@ import java.util.Optional;
  * answers differently, as {@code random()} does) fails {@code ROLLED_BACK} with a message that
  * says so: retry it, as after any rollback.
  */
-public interface Transaction extends AutoCloseable {
+public interface Transaction extends Queries, AutoCloseable {
 
     /** Runs one statement with positional parameters and returns its update count. */
     int execute(String sql, Object... args);
-
-    /** Runs a query and returns its rows, detached from the connection. */
-    List<Row> query(String sql, Object... args);
-
-    /**
-     * {@link #query(String, Object...)}, mapping each row with {@code mapper}; see {@link
-     * Database#query(RowMapper, String, Object...)}. A mapping failure leaves the transaction
-     * open.
-     */
-    default <T> List<T> query(RowMapper<T> mapper, String sql, Object... args) {
-        return Results.map(query(sql, args), Results.check(mapper));
-    }
-
-    /**
-     * {@link #query(String, Object...)}, building a record from each row by the rules of {@link
-     * Database#queryAs(Class, String, Object...)}. A mapping failure leaves the transaction open.
-     */
-    default <R extends Record> List<R> queryAs(Class<R> recordType, String sql, Object... args) {
-        RecordPlan<R> plan = RecordPlan.of(recordType);
-        return plan.mapResult(query(sql, args));
-    }
-
-    /**
-     * The only row of a query, or empty; more than one row fails with {@link MappingException}
-     * (see {@link Database#queryOne(String, Object...)}).
-     */
-    default Optional<Row> queryOne(String sql, Object... args) {
-        return Results.one(query(sql, args), sql);
-    }
-
-    /**
-     * The only row of a query mapped with {@code mapper}; empty when there is no row or the
-     * mapper returned {@code null}; more than one row fails with {@link MappingException}.
-     */
-    default <T> Optional<T> queryOne(RowMapper<T> mapper, String sql, Object... args) {
-        return Results.one(query(sql, args), Results.check(mapper), sql);
-    }
-
-    /**
-     * The only row of a query as a record (see {@link Database#queryAs(Class, String,
-     * Object...)}), or empty; more than one row fails with {@link MappingException}.
-     */
-    default <R extends Record> Optional<R> queryOneAs(Class<R> recordType, String sql,
-            Object... args) {
-        RecordPlan<R> plan = RecordPlan.of(recordType);
-        return Results.oneRecord(query(sql, args), plan, sql);
-    }
 
     /**
      * Runs a body on the guarded writer connection inside this transaction. If it throws, what it

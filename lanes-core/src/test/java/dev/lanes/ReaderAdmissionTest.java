@@ -131,4 +131,23 @@ class ReaderAdmissionTest {
                 .maxResultBytes(10).build();
         assertThat(o.toBuilder().build()).isEqualTo(o);
     }
+
+    @Test
+    void aReadingRunsEveryReadFormOnTheReadersAndRefusesNullOptions() throws Exception {
+        Database db = runtime.openWithTable("reading.db", DatabaseOptions.DEFAULTS);
+        db.execute("INSERT INTO t(v) VALUES ('a'), ('b')");
+        Reading reading = db.reading(ReadOptions.timeout(Duration.ofSeconds(30)));
+
+        assertThat(reading.query("SELECT v FROM t ORDER BY v")).extracting(r -> r.getString("v"))
+                .containsExactly("a", "b");
+        assertThat(reading.queryOne("SELECT v FROM t WHERE v = ?", "b")).isPresent();
+        List<String> streamed = new ArrayList<>();
+        assertThat(reading.stream("SELECT v FROM t ORDER BY v", null,
+                r -> streamed.add(r.getString("v")))).isEqualTo(2);
+        assertThat(streamed).containsExactly("a", "b");
+        assertThat(reading.<Boolean>read(c -> c.isReadOnly())).isTrue();
+        assertThat(reading.<Boolean>readAsync(c -> c.isReadOnly()).get()).isTrue();
+        assertThat(catchThrowableOfType(NullPointerException.class, () -> db.reading(null)))
+                .hasMessageContaining("options");
+    }
 }

@@ -50,7 +50,7 @@ class ReaderDeadlineTest {
         Duration timeout = Duration.ofMillis(200);
         long start = System.nanoTime();
         DeadlineExceededException e = catchThrowableOfType(DeadlineExceededException.class,
-                () -> db.query(ReadOptions.timeout(timeout), RUNAWAY));
+                () -> db.reading(ReadOptions.timeout(timeout)).query(RUNAWAY));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(e).isNotNull();
@@ -68,7 +68,7 @@ class ReaderDeadlineTest {
     void aDeadlineStopsARunawayStatementInsideABodyAndItsTransactionIsRolledBack() {
         long start = System.nanoTime();
         DeadlineExceededException e = catchThrowableOfType(DeadlineExceededException.class,
-                () -> db.read(ReadOptions.timeout(Duration.ofMillis(150)), c -> {
+                () -> db.reading(ReadOptions.timeout(Duration.ofMillis(150))).read(c -> {
                     try (ResultSet rs = c.createStatement()
                             .executeQuery("SELECT count(*) FROM t")) {
                         rs.next(); // the body's snapshot is open now
@@ -88,7 +88,7 @@ class ReaderDeadlineTest {
 
     @Test
     void anAsynchronousReadWithADeadlineFailsInItsFuture() {
-        CompletableFuture<Long> f = db.readAsync(ReadOptions.timeout(Duration.ofMillis(100)),
+        CompletableFuture<Long> f = db.reading(ReadOptions.timeout(Duration.ofMillis(100))).readAsync(
                 c -> {
                     try (ResultSet rs = c.createStatement().executeQuery(RUNAWAY)) {
                         rs.next();
@@ -152,7 +152,7 @@ class ReaderDeadlineTest {
         try {
             AtomicBoolean ran = new AtomicBoolean();
             DeadlineExceededException e = catchThrowableOfType(DeadlineExceededException.class,
-                    () -> db.read(ReadOptions.timeout(Duration.ofMillis(100)), c -> {
+                    () -> db.reading(ReadOptions.timeout(Duration.ofMillis(100))).read(c -> {
                         ran.set(true);
                         return null;
                     }));
@@ -173,7 +173,7 @@ class ReaderDeadlineTest {
         java.util.concurrent.atomic.AtomicReference<Throwable> second =
                 new java.util.concurrent.atomic.AtomicReference<>();
         DeadlineExceededException e = catchThrowableOfType(DeadlineExceededException.class,
-                () -> db.read(ReadOptions.timeout(Duration.ofMillis(50)), c -> {
+                () -> db.reading(ReadOptions.timeout(Duration.ofMillis(50))).read(c -> {
                     long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
                     while (System.nanoTime() < until) {
                         Thread.onSpinWait(); // Java work that no deadline can interrupt

@@ -66,7 +66,7 @@ class StreamTest {
         DeadlineExceededException e = catchThrowableOfType(DeadlineExceededException.class,
                 // long enough for the first row on a loaded machine: a deadline that passes
                 // before the stream began is NOT_STARTED, rightly, and not what this test is about
-                () -> db.stream(ReadOptions.timeout(Duration.ofSeconds(2)), ENDLESS, null,
+                () -> db.reading(ReadOptions.timeout(Duration.ofSeconds(2))).stream(ENDLESS, null,
                         row -> rows.incrementAndGet()));
         assertThat(e.outcome()).as("it ran, and ended").isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(rows.get()).isPositive();

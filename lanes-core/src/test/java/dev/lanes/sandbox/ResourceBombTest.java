@@ -207,7 +207,7 @@ class ResourceBombTest {
     @Test
     void aRunawayQueryWithATimeoutIsStoppedInsideSqliteAtItsDeadline() {
         DeadlineExceededException e = catchThrowableOfType(DeadlineExceededException.class,
-                () -> db.query(ReadOptions.timeout(Duration.ofMillis(200)), RUNAWAY));
+                () -> db.reading(ReadOptions.timeout(Duration.ofMillis(200))).query(RUNAWAY));
         assertThat(e).isNotNull();
         assertThat(e.outcome()).isEqualTo(WriteOutcome.ROLLED_BACK);
         assertThat(e.getMessage()).contains("deadline").contains("wrote nothing");

@@ -236,17 +236,17 @@ class RecordMappingTest extends TypesFixture {
     @Test
     void readOptionsFormsApplyTheirTimeoutAndMapAlike() {
         ReadOptions options = ReadOptions.timeout(Duration.ofSeconds(30));
-        assertThat(db.queryAs(options, IdAndName.class, "SELECT id, full_name FROM person "
+        assertThat(db.reading(options).queryAs(IdAndName.class, "SELECT id, full_name FROM person "
                 + "ORDER BY id")).extracting(IdAndName::fullName).containsExactly("Ann Lee", "Bob");
-        assertThat(db.query(options, r -> r.getLong("id"), "SELECT id FROM person ORDER BY id"))
+        assertThat(db.reading(options).query(r -> r.getLong("id"), "SELECT id FROM person ORDER BY id"))
                 .containsExactly(1L, 2L);
-        assertThat(db.queryOne(options, "SELECT id FROM person WHERE id = 2")).isPresent();
-        assertThat(db.queryOne(options, r -> r.getLong("id"), "SELECT id FROM person "
+        assertThat(db.reading(options).queryOne("SELECT id FROM person WHERE id = 2")).isPresent();
+        assertThat(db.reading(options).queryOne(r -> r.getLong("id"), "SELECT id FROM person "
                 + "WHERE id = 2")).contains(2L);
-        assertThat(db.queryOneAs(options, IdAndName.class, "SELECT id, full_name FROM person "
+        assertThat(db.reading(options).queryOneAs(IdAndName.class, "SELECT id, full_name FROM person "
                 + "WHERE id = 2")).contains(new IdAndName(2, "Bob"));
         // a timeout that passes stops the read, as for query(options, …)
-        assertThatThrownBy(() -> db.queryAs(ReadOptions.timeout(Duration.ofMillis(50)),
+        assertThatThrownBy(() -> db.reading(ReadOptions.timeout(Duration.ofMillis(50))).queryAs(
                 IdAndName.class, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
                 + "SELECT i AS id, 'x' AS full_name FROM n WHERE i < 0"))
                 .isInstanceOf(dev.lanes.DeadlineExceededException.class);

@@ -226,7 +226,7 @@ public final class ClusterDatabase extends LaneDatabase implements LanesRuntime.
         return queryWithColumns(options, sql, bound).rows();
     }
 
-    /** {@link #query(ReadOptions, String, Object...)}, with the result's column names. */
+    /** {@link #runQuery}, with the result's column names. */
     ClusterSession.Result queryWithColumns(ReadOptions options, String sql, Object... args) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(sql, "sql");
@@ -255,13 +255,13 @@ public final class ClusterDatabase extends LaneDatabase implements LanesRuntime.
     }
 
     /**
-     * {@link #query(ReadOptions, String, Object...)}, then each row in order: a read session
+     * {@link #runQuery}, then each row in order: a read session
      * returns its result whole, so {@link DatabaseOptions#maxResultBytes()} bounds it here.
      */
     @Override
-    public long stream(ReadOptions options, String sql, Object[] args, Consumer<Row> each) {
-        Objects.requireNonNull(each, "each");
-        List<Row> rows = query(options, sql, args == null ? new Object[0] : args);
+    protected long runStream(ReadOptions options, String sql, Object[] bound,
+            Consumer<Row> each) {
+        List<Row> rows = runQuery(options, sql, bound);
         rows.forEach(each);
         return rows.size();
     }
@@ -292,11 +292,11 @@ public final class ClusterDatabase extends LaneDatabase implements LanesRuntime.
                 : ReadBodies.run(name(), dataSource, shapes(), body));
     }
 
-    /** {@link #read(ReadOptions, SqlFunction)} as a turn of the runtime's pool. */
+    /** {@link #runRead} as a turn of the runtime's pool. */
     @Override
     protected <T> CompletableFuture<T> runReadAsync(ReadOptions options,
             SqlFunction<T> body) {
-        return ReadBodies.async(runtime().pool(), () -> read(options, body));
+        return ReadBodies.async(runtime().pool(), () -> runRead(options, body));
     }
 
     @Override

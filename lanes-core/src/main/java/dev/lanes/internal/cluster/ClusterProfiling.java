@@ -44,14 +44,14 @@ final class ClusterProfiling implements Profiling {
 
     @Override
     public <T> Profiled<T> read(ReadOptions options, SqlFunction<T> body) {
-        return new Profiled<>(db.read(options, body), null); // refused: it never returns
+        return new Profiled<>(db.reading(options).read(body), null); // refused: it never returns
     }
 
     @Override
     public Profiled<List<Row>> query(ReadOptions options, String sql, Object... args) {
         Objects.requireNonNull(options, "options");
         long called = clock.nanoTime();
-        List<Row> rows = db.query(options, sql, args);
+        List<Row> rows = db.reading(options).query(sql, args);
         long took = clock.nanoTime() - called;
         long bytes = 0;
         for (Row row : rows) {

@@ -266,12 +266,8 @@ public final class DatabaseImpl extends LaneDatabase {
     }
 
     @Override
-    public long stream(ReadOptions options, String sql, Object[] args, Consumer<Row> each) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(sql, "sql");
-        RowStream rows = new RowStream(Objects.requireNonNull(each, "each"));
-        Object[] bound = args == null ? new Object[0] : args;
-        return routing().stream(options, sql, bound, rows);
+    protected long runStream(ReadOptions options, String sql, Object[] bound, Consumer<Row> each) {
+        return routing().stream(options, sql, bound, new RowStream(each));
     }
 
     @Override

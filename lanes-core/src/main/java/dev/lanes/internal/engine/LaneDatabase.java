@@ -7,6 +7,7 @@ import dev.lanes.DatabaseDiagnostics;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Profiling;
 import dev.lanes.ReadOptions;
+import dev.lanes.Reading;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.Subscription;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * cluster.ClusterDatabase}; tenants owned across machines) extends it and supplies only what
  * differs between backends, through the hooks declared here.
  *
- * <p>Written once here: the overloads, which forward to the form with options; the writes
+ * <p>Written once here: the reads, each form with the database's default options or, through
+ * {@link #reading}, with the caller's ({@link BoundReading}); the writes
  * ({@code write}, {@code writeAsync}, {@code execute}, {@code executeBatch}, {@code
  * executeScript}, {@code maintenance}, {@code begin}, cork), each refused before anything runs
  * when it may not run and then run as one request on the lane; change and transaction-state
@@ -52,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * #writerPolicy()}, {@link #scriptPolicy()}); the work that runs a batch and a script on the
  * lane ({@link #batchWork}, {@link #scriptWork}); a request's admission before it reaches the
  * lane ({@link #admit}); what {@code begin} returns ({@link #userTransaction}); where reads run
- * ({@link #runQuery}, {@link #stream(ReadOptions, String, Object[], Consumer)}, {@link
+ * ({@link #runQuery}, {@link #runStream}, {@link
  * #runRead}, {@link #runReadAsync}); checkpoint and backup; state, termination and diagnostics;
  * profiling and the data source; and the close ({@link #startClose}, {@link #closeTimedOut}).
  * A backend builds its lane with this database's {@link #transactionListeners()}, then hands it
@@ -144,8 +146,7 @@ public abstract class LaneDatabase implements Database {
             SqlFunction<T> body);
 
     /** Each row of a query, in order, where this backend runs a read; checks its arguments. */
-    @Override
-    public abstract long stream(ReadOptions options, String sql, Object[] args,
+    protected abstract long runStream(ReadOptions options, String sql, Object[] args,
             Consumer<Row> each);
 
     /** This backend's checkpoint. */
@@ -321,13 +322,6 @@ public abstract class LaneDatabase implements Database {
     }
 
     @Override
-    public List<Row> query(ReadOptions options, String sql, Object... args) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(sql, "sql");
-        return runQuery(options, sql, args == null ? new Object[0] : args);
-    }
-
-    @Override
     public long stream(String sql, Object[] args, Consumer<Row> each) {
         return stream(ReadOptions.DEFAULTS, sql, args, each);
     }
@@ -338,18 +332,40 @@ public abstract class LaneDatabase implements Database {
     }
 
     @Override
-    public <T> T read(ReadOptions options, SqlFunction<T> body) {
-        Objects.requireNonNull(options, "options");
-        return runRead(options, requireBody(body));
-    }
-
-    @Override
     public <T> CompletableFuture<T> readAsync(SqlFunction<T> body) {
         return readAsync(ReadOptions.DEFAULTS, body);
     }
 
     @Override
-    public <T> CompletableFuture<T> readAsync(ReadOptions options, SqlFunction<T> body) {
+    public Reading reading(ReadOptions options) {
+        return new BoundReading(this, Objects.requireNonNull(options, "options"));
+    }
+
+    /** A query with {@code options}: the one path of every query form of this database. */
+    protected final List<Row> query(ReadOptions options, String sql, Object[] args) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(sql, "sql");
+        return runQuery(options, sql, args == null ? new Object[0] : args);
+    }
+
+    /** A stream with {@code options}. */
+    protected final long stream(ReadOptions options, String sql, Object[] args,
+            Consumer<Row> each) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(each, "each");
+        return runStream(options, sql, args == null ? new Object[0] : args, each);
+    }
+
+    /** A read body with {@code options}. */
+    protected final <T> T read(ReadOptions options, SqlFunction<T> body) {
+        Objects.requireNonNull(options, "options");
+        return runRead(options, requireBody(body));
+    }
+
+    /** A read body with {@code options}, whose caller does not wait for it. */
+    protected final <T> CompletableFuture<T> readAsync(ReadOptions options,
+            SqlFunction<T> body) {
         Objects.requireNonNull(options, "options");
         return runReadAsync(options, requireBody(body));
     }

@@ -162,8 +162,8 @@ class OperationsEventsTest {
             // a wait that ends at the read's deadline
             int before = recording.checkouts.size();
             DeadlineExceededException timedOut = catchThrowableOfType(
-                    DeadlineExceededException.class, () -> db.query(ReadOptions.builder()
-                            .timeout(Duration.ofMillis(50)).build(), "SELECT 2"));
+                    DeadlineExceededException.class, () -> db.reading(ReadOptions.builder()
+                            .timeout(Duration.ofMillis(50)).build()).query("SELECT 2"));
             assertThat(timedOut.outcome()).isEqualTo(dev.lanes.WriteOutcome.NOT_STARTED);
             Checkout gaveUp = recording.checkouts.get(before);
             assertThat(gaveUp.acquired()).isFalse();

@@ -22,7 +22,7 @@ import java.util.concurrent.Executor;
  * <p>Thread-safety: stateless; the waits are {@link ReplicationConfirmation}'s.
  */
 final class ReplicatedDatabase implements InvocationHandler {
-    private static final Set<String> PASS = Set.of("path", "query", "queryAs", "queryOne",
+    private static final Set<String> PASS = Set.of("path", "reading", "query", "queryAs", "queryOne",
             "queryOneAs", "read", "readAsync", "stream",
             "onChange", "changeVersion", "checkpoint", "backup", "cork", "dataSource", "profiled",
             "state", "whenReady", "whenTerminated", "isTransactionOpen",
