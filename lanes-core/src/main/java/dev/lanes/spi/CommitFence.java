@@ -40,4 +40,21 @@ public interface CommitFence {
      * @return whether the right to write was held from {@link #beforeCommit} until now
      */
     boolean heldThroughCommit();
+
+    /**
+     * Called on the caller's thread after a write it made committed, before the write is
+     * acknowledged to it: {@code execute}, {@code write}, {@code executeBatch}, {@code
+     * executeScript}, {@code maintenance}, {@code uncork}, an interactive transaction's {@code
+     * commit}, and the data source's writes and commits (an asynchronous write's future
+     * completes after it, on a thread of the common pool). Returning acknowledges the write;
+     * waiting here is how a module makes an acknowledgement mean more than a local commit (the
+     * write held in a replica, say). It runs outside the writer lane, so a wait here holds up
+     * only its own caller.
+     *
+     * <p>The write has committed when this is called, so what it throws must say so: a {@link
+     * dev.lanes.LanesException} whose outcome is {@link dev.lanes.WriteOutcome#UNKNOWN} (the
+     * write may or may not survive the loss of this node), never one that reports the write
+     * failed. The default acknowledges at once.
+     */
+    default void awaitAcknowledgement() {}
 }

@@ -12,8 +12,10 @@ public enum Durability {
      */
     LOCAL,
     /**
-     * Only once its WAL frames are in object storage as well: the writer waits, after its
-     * commit, until the tenant's replica position has passed the commit. A failover loses no
+     * Only once its WAL frames are in object storage as well: the caller waits, after the
+     * commit, until the tenant's replica position has passed it. Every write waits so, through
+     * any entry point (statements, batches, scripts, bodies, transactions' commits, asynchronous
+     * writes, and the data source's writes and commits). A failover loses no
      * acknowledged write. A write whose replication could not be confirmed while this node still
      * surely owned the tenant ends {@code UNKNOWN}: it committed locally, and may or may not be
      * in the state the next owner serves.

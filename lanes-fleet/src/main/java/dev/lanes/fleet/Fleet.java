@@ -72,8 +72,8 @@ public final class Fleet implements AutoCloseable {
     /**
      * The local database of {@code tenant}: waits while it is being acquired here (restored
      * first) or moved away, and claims it when nobody owns it and placement picks this node.
-     * At {@link Durability#REPLICATED} each write through it returns once it is in object
-     * storage.
+     * At {@link Durability#REPLICATED} each write through it (its data source's too) returns
+     * once it is in object storage.
      *
      * @throws NotOwnerException when another node owns it or should claim it
      * @throws dev.lanes.InvalidRequestException for a name a tenant cannot have (letters,
@@ -372,7 +372,8 @@ public final class Fleet implements AutoCloseable {
             Lanes own = lanes == null ? Lanes.builder().name("fleet-" + nodeId).build() : null;
             Lanes runtimeLanes = lanes != null ? lanes : own;
             FleetSettings settings = new FleetSettings(nodeId, dataDirectory, runtimeLanes,
-                    options, durability, acquireTimeout, moveHold, autoRebalance, workers);
+                    options, durability, replicatedTimeout, acquireTimeout, moveHold,
+                    autoRebalance, workers);
             EtcdOwnership ownership = new EtcdOwnership(etcd, fleetName, nodeId, address,
                     leaseTtl, margin);
             LitestreamReplicator replicator = new LitestreamReplicator(litestream,
@@ -391,7 +392,7 @@ public final class Fleet implements AutoCloseable {
                 }
                 throw e;
             }
-            return new Fleet(runtime, new TenantDatabases(runtime, durability, replicatedTimeout),
+            return new Fleet(runtime, new TenantDatabases(runtime, durability),
                     own, leaseTtl);
         }
     }

@@ -144,6 +144,14 @@ class FleetTest {
                 assertThat(Replicas.ids(copy)).as("the replica after write %d returned", i)
                         .contains((long) i);
             }
+            try (java.sql.Connection c = db.dataSource().getConnection()) {
+                c.setAutoCommit(false);
+                c.createStatement().executeUpdate("INSERT INTO t (id) VALUES (4)");
+                c.commit();
+            }
+            Path copy = Replicas.restore(engines, tenant, token, dir.resolve("r4.db"));
+            assertThat(Replicas.ids(copy)).as("the replica after a data source's commit returned")
+                    .contains(4L);
         }
     }
 

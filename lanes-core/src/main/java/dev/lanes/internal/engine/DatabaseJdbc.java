@@ -45,7 +45,7 @@ final class DatabaseJdbc implements JdbcBackend {
     @Override
     public Object write(StatementShape shape, Object[] args, Returns returns,
             Duration startTimeout) {
-        return db.runAndWait(db.lane().statement(shape, args, returns), startTimeout);
+        return db.runAndAcknowledge(db.lane().statement(shape, args, returns), startTimeout);
     }
 
     @Override
@@ -60,7 +60,7 @@ final class DatabaseJdbc implements JdbcBackend {
 
     @Override
     public int[] executeBatch(List<dev.lanes.Statement> batch, Duration startTimeout) {
-        return db.runAndWait(db.batch(batch), startTimeout);
+        return db.runAndAcknowledge(db.batch(batch), startTimeout);
     }
 
     @Override

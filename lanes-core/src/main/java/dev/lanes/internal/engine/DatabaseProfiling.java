@@ -45,7 +45,7 @@ final class DatabaseProfiling implements Profiling {
     @Override
     public Profiled<Integer> execute(String sql, Object... args) {
         WriteRequest r = db.statement(sql, args);
-        Integer count = db.runAndWait(r);
+        Integer count = db.runAndAcknowledge(r, null);
         Object[] bound = args == null ? new Object[0] : args;
         // the request's own stamps, read after its outcome arrived (the future orders them)
         return new Profiled<>(count, new Profile(Duration.ofNanos(Math.max(0, r.waitedNanos())),

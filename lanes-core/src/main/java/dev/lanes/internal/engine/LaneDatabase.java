@@ -15,6 +15,7 @@ import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteOptions;
 import dev.lanes.internal.notify.ChangeNotifier;
+import dev.lanes.spi.CommitFence;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementPolicy;
@@ -25,6 +26,7 @@ import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
 import dev.lanes.internal.util.Threads;
 import dev.lanes.internal.writer.LaneGauges;
+import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
 import java.nio.file.Path;
@@ -32,6 +34,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -214,7 +217,7 @@ public abstract class LaneDatabase implements Database {
 
     @Override
     public <T> T write(WriteOptions options, SqlFunction<T> body) {
-        return runAndWait(lane().body(requireOptions(options), requireBody(body)));
+        return runAndAcknowledge(lane().body(requireOptions(options), requireBody(body)), null);
     }
 
     @Override
@@ -224,12 +227,13 @@ public abstract class LaneDatabase implements Database {
 
     @Override
     public <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body) {
-        return submitAsync(lane().body(requireOptions(options), requireBody(body)));
+        return acknowledgedAsync(submitAsync(lane().body(requireOptions(options),
+                requireBody(body))));
     }
 
     @Override
     public int execute(String sql, Object... args) {
-        return runAndWait(statement(sql, args));
+        return runAndAcknowledge(statement(sql, args), null);
     }
 
     /** A statement request, refused before anything runs when it may not run. */
@@ -242,7 +246,7 @@ public abstract class LaneDatabase implements Database {
 
     @Override
     public int[] executeBatch(List<dev.lanes.Statement> statements) {
-        return runAndWait(batch(statements));
+        return runAndAcknowledge(batch(statements), null);
     }
 
     /** A batch as one write request, refused before anything runs when a statement may not. */
@@ -262,12 +266,13 @@ public abstract class LaneDatabase implements Database {
         StatementShape shape = shapes().of(sql);
         scriptPolicy().admit(name, shape, options.maxAttachedDatabases());
         List<String> statements = shapes().statements(shape);
-        return runAndWait(lane().body(WriteOptions.DEFAULTS, scriptWork(statements)));
+        return runAndAcknowledge(lane().body(WriteOptions.DEFAULTS, scriptWork(statements)),
+                null);
     }
 
     @Override
     public <T> T maintenance(SqlFunction<T> body) {
-        return runAndWait(lane().maintenance(requireBody(body)));
+        return runAndAcknowledge(lane().maintenance(requireBody(body)), null);
     }
 
     @Override
@@ -291,6 +296,7 @@ public abstract class LaneDatabase implements Database {
         WriteRequest r = lane().uncork(!Threads.currentIsVirtual());
         if (r != null) {
             Failures.join(r.future());
+            lane().setup().acknowledge();
         }
     }
 
@@ -303,6 +309,32 @@ public abstract class LaneDatabase implements Database {
     public <T> T runAndWait(WriteRequest r, Duration startTimeout) {
         admit(r);
         return lane().runAndWait(r, !Threads.currentIsVirtual(), startTimeout);
+    }
+
+    /**
+     * {@link #runAndWait(WriteRequest, Duration)} for a request that may commit, returning once
+     * the database's {@link CommitFence} (if any) acknowledged it ({@link LaneSetup#acknowledge}).
+     */
+    public <T> T runAndAcknowledge(WriteRequest r, Duration startTimeout) {
+        T result = runAndWait(r, startTimeout);
+        lane().setup().acknowledge();
+        return result;
+    }
+
+    /**
+     * {@code committed}, completing once the fence acknowledged it ({@link LaneSetup#acknowledge},
+     * on a thread of the common pool, since the wait blocks); {@code committed} itself without a
+     * fence.
+     */
+    private <T> CompletableFuture<T> acknowledgedAsync(CompletableFuture<T> committed) {
+        LaneSetup setup = lane().setup();
+        if (setup.options().commitFence() == null) {
+            return committed;
+        }
+        return committed.thenApplyAsync(v -> {
+            setup.acknowledge();
+            return v;
+        }, ForkJoinPool.commonPool());
     }
 
     /** Submits a request whose caller does not wait for it. */

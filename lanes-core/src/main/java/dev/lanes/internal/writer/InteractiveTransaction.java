@@ -122,6 +122,7 @@ public final class InteractiveTransaction implements Transaction, WriteTransacti
     @Override
     public void commit() {
         step(new WriteRequest.Commit(this, clock.nanoTime()));
+        lane.setup().acknowledge();
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
+import dev.lanes.spi.CommitFence;
 import java.nio.file.Path;
 
 /**
@@ -33,5 +34,18 @@ public record LaneSetup(String name, Path path, DatabaseOptions options, WorkerP
 
         /** The writer connection closed for good; called before the lane's close completes. */
         void closed();
+    }
+
+    /**
+     * Waits, on the caller's thread, until the database's commit fence acknowledges what this
+     * caller committed ({@link CommitFence#awaitAcknowledgement}); does nothing without a fence.
+     * Every write that commits calls it once before returning to its caller, whatever its entry
+     * point: the database's writes, an interactive transaction's commit, the data source's.
+     */
+    public void acknowledge() {
+        CommitFence fence = options.commitFence();
+        if (fence != null) {
+            fence.awaitAcknowledgement();
+        }
     }
 }

@@ -69,7 +69,6 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
     private final TenantMover mover;
     private final Semaphore moves = new Semaphore(PARALLEL_MOVES);
     private final FleetEvents events;
-    private final ReplicationConfirmation confirmation;
     private final Set<String> knownNodes = ConcurrentHashMap.newKeySet();
     /**
      * Every node's address as last registered: a leaving node deletes its registration before it
@@ -96,12 +95,6 @@ public final class FleetRuntime implements Ownership.Listener, AutoCloseable {
         this.acquirer = new TenantAcquirer(settings, ownership, replicator, files, slots,
                 events, slot -> workers.execute(() -> revalidate(slot)));
         this.mover = new TenantMover(settings, ownership, replicator, files, slots, events);
-        this.confirmation = new ReplicationConfirmation(replicator, ownership.nodeId());
-    }
-
-    /** What a {@code REPLICATED} write of this node's tenants waits for. */
-    ReplicationConfirmation confirmation() {
-        return confirmation;
     }
 
     /** Joins the fleet: registers, loads and watches the ownership map. */

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * What a {@code REPLICATED} write waits for ({@link ReplicatedDatabase}): the replica holding
+ * What a {@code REPLICATED} write waits for ({@link TenantFence#awaitAcknowledgement}): the replica holding
  * every commit made before the call and the tenant's epoch recorded as its replica, while this
  * node surely owns the tenant; or the tenant gone from this node cleanly.
  *

@@ -3,6 +3,7 @@ package dev.lanes.fleet.internal;
 import dev.lanes.CheckpointMode;
 import dev.lanes.Database;
 import dev.lanes.Row;
+import dev.lanes.fleet.Durability;
 import dev.lanes.fleet.OwnershipChange;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,6 +45,7 @@ final class TenantAcquirer {
     private final Map<String, TenantSlot> slots;
     private final FleetEvents events;
     private final java.util.function.Consumer<TenantSlot> lapsed;
+    private final ReplicationConfirmation confirmation;
 
     TenantAcquirer(FleetSettings settings, Ownership ownership, Replicator replicator,
             TenantFiles files, Map<String, TenantSlot> slots, FleetEvents events,
@@ -55,6 +57,20 @@ final class TenantAcquirer {
         this.slots = slots;
         this.events = events;
         this.lapsed = lapsed;
+        this.confirmation = new ReplicationConfirmation(replicator, ownership.nodeId());
+    }
+
+    /**
+     * What a write of {@code slot}'s tenant waits for before it is acknowledged: its replication
+     * at {@code REPLICATED}, bounded by the fleet's {@code replicatedTimeout}; null at {@code
+     * LOCAL}.
+     */
+    private Runnable acknowledgement(TenantSlot slot) {
+        if (settings.durability() != Durability.REPLICATED) {
+            return null;
+        }
+        Duration bound = settings.replicatedTimeout();
+        return () -> confirmation.await(slot, bound);
     }
 
     /**
@@ -82,7 +98,7 @@ final class TenantAcquirer {
             Path file = prepare(tenant, replica);
             long prepared = System.nanoTime();
             TenantFence fence = new TenantFence(tenant, ownership.nodeId(), token,
-                    lease.clock(), events, () -> lapsed.accept(slot));
+                    lease.clock(), events, () -> lapsed.accept(slot), acknowledgement(slot));
             db = settings.lanes().open(file, settings.options().toBuilder()
                     .checkpointMode(CheckpointMode.EXTERNAL).commitFence(fence).build());
             checkNotStale(db, tenant, token);

@@ -46,6 +46,7 @@ public final class TenantFence implements CommitFence {
     private final LeaseClock clock;
     private final FleetEvents events;
     private final Runnable lapsed;
+    private final Runnable acknowledgement;
     private volatile boolean closed;
     /** When (nanoTime) the last commit of this epoch ended while the lease was held. */
     private volatile long lastCommit = System.nanoTime();
@@ -56,15 +57,19 @@ public final class TenantFence implements CommitFence {
      * @param events the node's events, told of each refused commit
      * @param lapsed told (on the writer's thread) when a commit ended past the deadline: its
      *     outcome is unknown and the database's writer refuses writes until it is reopened
+     * @param acknowledgement what a write waits for, on its caller's thread, before it is
+     *     acknowledged ({@link #awaitAcknowledgement}): its replication at {@code REPLICATED};
+     *     null for nothing ({@code LOCAL})
      */
     public TenantFence(String tenant, String node, long token, LeaseClock clock,
-            FleetEvents events, Runnable lapsed) {
+            FleetEvents events, Runnable lapsed, Runnable acknowledgement) {
         this.tenant = tenant;
         this.node = node;
         this.token = token;
         this.clock = clock;
         this.events = events;
         this.lapsed = lapsed;
+        this.acknowledgement = acknowledgement;
     }
 
     /** The epoch's fencing token. */
@@ -112,6 +117,19 @@ public final class TenantFence implements CommitFence {
             lapsed.run();
         }
         return held;
+    }
+
+    /**
+     * At {@code REPLICATED}, waits until the replica holds every commit of the tenant made before
+     * the call, while this node surely owns it ({@link ReplicationConfirmation#await}); throws
+     * {@link dev.lanes.fleet.ReplicationUnconfirmedException} ({@code UNKNOWN}) when that cannot
+     * be confirmed in time. At {@code LOCAL}, returns at once.
+     */
+    @Override
+    public void awaitAcknowledgement() {
+        if (acknowledgement != null) {
+            acknowledgement.run();
+        }
     }
 
     /**

@@ -48,7 +48,8 @@ class LostAcquisitionTest {
         BlockingReplicator replicator = new BlockingReplicator();
         try (Lanes lanes = Lanes.create()) {
             FleetSettings settings = new FleetSettings("n1", dir, lanes,
-                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(30),
+                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(10),
+                    Duration.ofSeconds(30),
                     Duration.ofSeconds(2), false, 4);
             RecordingListener events = new RecordingListener();
             try (FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
@@ -107,7 +108,8 @@ class LostAcquisitionTest {
         replicator.release.countDown();
         try (Lanes lanes = Lanes.create()) {
             FleetSettings settings = new FleetSettings("n1", dir, lanes,
-                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(30),
+                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(10),
+                    Duration.ofSeconds(30),
                     Duration.ofSeconds(2), false, 4);
             RecordingListener events = new RecordingListener();
             try (FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
@@ -136,7 +138,8 @@ class LostAcquisitionTest {
         replicator.release.countDown();
         try (Lanes lanes = Lanes.create()) {
             FleetSettings settings = new FleetSettings("n1", dir, lanes,
-                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(30),
+                    DatabaseOptions.builder().build(), Durability.LOCAL, Duration.ofSeconds(10),
+                    Duration.ofSeconds(30),
                     Duration.ofSeconds(2), false, 4);
             try (FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
                     new FleetEvents(List.of()))) {

@@ -42,7 +42,8 @@ class TenantFenceTest {
     @Test
     void everyCommitCarriesTheTokenAndCountsItsGroup() {
         clock.renewed(System.nanoTime(), 60);
-        TenantFence fence = new TenantFence("t", "n1", 42, clock, refusals, lapses::incrementAndGet);
+        TenantFence fence = new TenantFence("t", "n1", 42, clock, refusals, lapses::incrementAndGet,
+                null);
         try (Lanes lanes = Lanes.create()) {
             Database db = open(lanes, fence);
             db.execute("CREATE TABLE w (id INTEGER PRIMARY KEY)");
@@ -61,7 +62,8 @@ class TenantFenceTest {
     @Test
     void aCommitAfterTheLeaseMayHaveExpiredIsRefusedAndWritesNothing() {
         clock.renewed(System.nanoTime(), 60);
-        TenantFence fence = new TenantFence("t", "n1", 7, clock, refusals, lapses::incrementAndGet);
+        TenantFence fence = new TenantFence("t", "n1", 7, clock, refusals, lapses::incrementAndGet,
+                null);
         try (Lanes lanes = Lanes.create()) {
             Database db = open(lanes, fence);
             db.execute("CREATE TABLE w (id INTEGER PRIMARY KEY)");
@@ -78,7 +80,8 @@ class TenantFenceTest {
     @Test
     void aClosedEpochRefusesEvenWithTheLeaseHeld() {
         clock.renewed(System.nanoTime(), 60);
-        TenantFence fence = new TenantFence("t", "n1", 7, clock, refusals, lapses::incrementAndGet);
+        TenantFence fence = new TenantFence("t", "n1", 7, clock, refusals, lapses::incrementAndGet,
+                null);
         try (Lanes lanes = Lanes.create()) {
             Database db = open(lanes, fence);
             db.execute("CREATE TABLE w (id INTEGER PRIMARY KEY)");
@@ -93,7 +96,8 @@ class TenantFenceTest {
     @Test
     void aCommitThatEndsPastTheDeadlineIsUnknownAndTheWriterRefusesLaterWrites() {
         clock.renewed(System.nanoTime(), 60);
-        TenantFence fence = new TenantFence("t", "n1", 9, clock, refusals, lapses::incrementAndGet);
+        TenantFence fence = new TenantFence("t", "n1", 9, clock, refusals, lapses::incrementAndGet,
+                null);
         // the lease lapses inside the commit: after the fence's check, before COMMIT returns (a
         // trigger on the fence's own row calls this function)
         org.sqlite.Function lapse = new org.sqlite.Function() {
@@ -118,6 +122,32 @@ class TenantFenceTest {
             assertThatThrownBy(() -> db.execute("INSERT INTO w (id) VALUES (2)"))
                     .isInstanceOfSatisfying(LanesException.class,
                             e -> assertThat(e.outcome()).isEqualTo(WriteOutcome.NOT_STARTED));
+        }
+    }
+
+    @Test
+    void aWriteReturnsOnlyAfterTheEpochsAcknowledgementAndCarriesItsFailure() {
+        clock.renewed(System.nanoTime(), 60);
+        AtomicInteger confirmations = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean confirm =
+                new java.util.concurrent.atomic.AtomicBoolean(true);
+        TenantFence fence = new TenantFence("t", "n1", 5, clock, refusals, lapses::incrementAndGet,
+                () -> {
+                    confirmations.incrementAndGet();
+                    if (!confirm.get()) {
+                        throw new dev.lanes.fleet.ReplicationUnconfirmedException("t", "unconfirmed");
+                    }
+                });
+        try (Lanes lanes = Lanes.create()) {
+            Database db = open(lanes, fence);
+            db.execute("CREATE TABLE w (id INTEGER PRIMARY KEY)");
+            assertThat(confirmations).hasValue(1);
+            confirm.set(false);
+            var e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    dev.lanes.fleet.ReplicationUnconfirmedException.class,
+                    () -> db.execute("INSERT INTO w (id) VALUES (1)"));
+            assertThat(e.outcome()).isEqualTo(dev.lanes.WriteOutcome.UNKNOWN);
+            assertThat(db.query("SELECT id FROM w")).as("committed, only unconfirmed").hasSize(1);
         }
     }
 }
