@@ -226,7 +226,8 @@ public final class LitestreamReplicator implements Replicator {
 
     @Override
     public long lagBytes() {
-        // each shard is scraped once, and each tenant looked up in its own shard's scrape only
+        // each shard is scraped once, and each tenant looked up in its own shard's scrape only;
+        // no file is read
         Map<LitestreamShard, LitestreamMetrics> scrapes = new java.util.IdentityHashMap<>();
         long lag = 0;
         for (Map.Entry<String, Path> e : replicated.entrySet()) {
@@ -236,10 +237,9 @@ public final class LitestreamReplicator implements Replicator {
             }
             LitestreamMetrics m = scrapes.get(shard);
             LitestreamMetrics.Position p = m == null ? null : m.of(e.getValue().toString());
-            ReplicaCatchUp.Shadow shadow = p == null || p.replicaIndex() != p.shadowIndex()
-                    ? null : ReplicaCatchUp.Shadow.read(e.getValue(), p.shadowIndex());
-            if (shadow != null) {
-                lag += Math.max(0, shadow.end() - p.replicaOffset());
+            // the shadow WAL's size and the replica's offset, both as of the same scrape
+            if (p != null && p.replicaReported() && p.replicaIndex() == p.shadowIndex()) {
+                lag += Math.max(0, p.shadowSize() - p.replicaOffset());
             }
         }
         return lag;
