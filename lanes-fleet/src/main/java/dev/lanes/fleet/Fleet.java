@@ -167,6 +167,7 @@ public final class Fleet implements AutoCloseable {
         private Path litestream;
         private Duration replicationInterval = Duration.ofMillis(200);
         private Duration snapshotInterval = Duration.ofMinutes(5);
+        private Duration retention = MAX_SNAPSHOT_INTERVAL;
         private int litestreamProcesses = 8;
         private Durability durability = Durability.LOCAL;
         private Lanes lanes;
@@ -256,11 +257,12 @@ public final class Fleet implements AutoCloseable {
          * least this often (at most every minute), which starts a new WAL index. A restore
          * reads a recent snapshot (the newest of an index the stored WAL has gone past) and the
          * WAL from the start of its index on, so this bounds what a new owner reads to about
-         * this interval plus two checkpoint intervals of the tenant's writes. Each snapshot uploads the whole database, written or not; a busy
-         * tenant's snapshots stay in the store for Litestream's retention (24 h) or until the
-         * epoch's replica is deleted, an idle one's replace one another. A shorter interval
-         * means shorter restores of busy tenants for more uploads and storage. Between 1 s and
-         * 24 h (Litestream's retention); default 5 min.
+         * this interval plus two checkpoint intervals of the tenant's writes. Each snapshot
+         * uploads the whole database, written or not; a busy tenant's snapshots stay in the
+         * store for the {@linkplain #retention retention} or until the epoch's replica is
+         * deleted, an idle one's replace one another. A shorter interval means shorter restores
+         * of busy tenants for more uploads and storage. Between 1 s and 24 h, and no longer than
+         * the retention; default 5 min.
          *
          * @throws IllegalArgumentException for an interval outside those bounds
          */
@@ -272,6 +274,26 @@ public final class Fleet implements AutoCloseable {
                         + interval);
             }
             this.snapshotInterval = interval;
+            return this;
+        }
+
+        /**
+         * How long each tenant's replica keeps its snapshots and WAL (Litestream's {@code
+         * retention}): what a point-in-time restore with Litestream's own tools can go back to,
+         * and what the store holds for a busy tenant, about one snapshot (the whole database)
+         * per {@linkplain #snapshotInterval snapshot interval} of it, plus its WAL, up to twice
+         * over until Litestream's next retention check. A new owner restores from the newest
+         * snapshot only, so failover does not need more than one interval. At least 1 min and
+         * the snapshot interval; default 24 h, Litestream's own.
+         *
+         * @throws IllegalArgumentException for a retention under 1 min
+         */
+        public Builder retention(Duration retention) {
+            Objects.requireNonNull(retention, "retention");
+            if (retention.compareTo(Duration.ofMinutes(1)) < 0) {
+                throw new IllegalArgumentException("retention at least 1 min: " + retention);
+            }
+            this.retention = retention;
             return this;
         }
 
@@ -365,6 +387,10 @@ public final class Fleet implements AutoCloseable {
                 throw new IllegalArgumentException("leaseTtl >= 1 s, workers and "
                         + "litestreamProcesses >= 1");
             }
+            if (retention.compareTo(snapshotInterval) < 0) {
+                throw new IllegalArgumentException("retention " + retention
+                        + " shorter than the snapshot interval " + snapshotInterval);
+            }
             Duration margin = safetyMargin != null ? safetyMargin : leaseTtl.dividedBy(4);
             if (margin.isNegative() || margin.compareTo(leaseTtl.dividedBy(2)) > 0) {
                 throw new IllegalArgumentException("safetyMargin between 0 and half the TTL");
@@ -378,7 +404,7 @@ public final class Fleet implements AutoCloseable {
                     leaseTtl, margin);
             LitestreamReplicator replicator = new LitestreamReplicator(litestream,
                     dataDirectory.resolve("litestream"), objectStore, litestreamProcesses,
-                    replicationInterval, snapshotInterval, Duration.ofMillis(100),
+                    replicationInterval, snapshotInterval, retention, Duration.ofMillis(100),
                     RESTART_HOLD);
             FleetRuntime runtime = new FleetRuntime(settings, ownership, replicator,
                     new FleetEvents(listeners));

@@ -289,7 +289,7 @@ class ReplicaRestoreTest {
     private static LitestreamReplicator replicator(String name, Duration snapshotInterval) {
         return new LitestreamReplicator(engines.litestream, dir.resolve("litestream-" + name),
                 engines.store.objectStore(), 1, Duration.ofMillis(100), snapshotInterval,
-                Duration.ofMillis(50), Duration.ofSeconds(1));
+                Duration.ofDays(1), Duration.ofMillis(50), Duration.ofSeconds(1));
     }
 
     /** A few rows, then the tenant replicated as {@code epoch} until its replica holds them. */

@@ -90,6 +90,7 @@ public class LanesFleetAutoConfiguration {
         Properties.set(at + "replication-interval", p.replicationInterval(),
                 b::replicationInterval);
         Properties.set(at + "snapshot-interval", p.snapshotInterval(), b::snapshotInterval);
+        Properties.set(at + "retention", p.retention(), b::retention);
         Properties.set(at + "litestream-processes", p.litestreamProcesses(),
                 b::litestreamProcesses);
         Properties.set(at + "durability", p.durability(), b::durability);

@@ -30,7 +30,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param replicationInterval Litestream's monitor and sync interval (default 200ms)
  * @param snapshotInterval how often Litestream uploads a snapshot of each tenant, which bounds
  *     a restore to about this much of its writes (plus Litestream's checkpoint interval, at
- *     most 1 minute), for uploading the whole database each time; 1s to 24h (default 5m)
+ *     most 1 minute), for uploading the whole database each time; 1s to 24h, no longer than
+ *     the retention (default 5m)
+ * @param retention how long each replica keeps its snapshots and WAL, at least 1m and the
+ *     snapshot interval (default 24h, Litestream's)
  * @param litestreamProcesses Litestream processes sharing this node's tenants (default 8)
  * @param durability when writes are acknowledged: LOCAL or REPLICATED (default LOCAL)
  * @param autoRebalance whether a node that joins gets its tenants by planned moves (default true)
@@ -55,6 +58,7 @@ public record LanesFleetProperties(
         Path litestream,
         Duration replicationInterval,
         Duration snapshotInterval,
+        Duration retention,
         Integer litestreamProcesses,
         Durability durability,
         Boolean autoRebalance,

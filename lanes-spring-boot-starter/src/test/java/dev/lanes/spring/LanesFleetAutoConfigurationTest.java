@@ -98,7 +98,7 @@ class LanesFleetAutoConfigurationTest {
                 .withPropertyValues(nodeProperties())
                 .withPropertyValues("lanes.fleet.lease-ttl=5s", "lanes.fleet.durability=replicated",
                         "lanes.fleet.name=eu", "lanes.fleet.workers=3",
-                        "lanes.fleet.snapshot-interval=30s",
+                        "lanes.fleet.snapshot-interval=30s", "lanes.fleet.retention=2h",
                         "lanes.fleet.object-store.prefix=fleet/",
                         "lanes.fleet.web.forward=reject", "lanes.fleet.web.tenant-header=X-Org")
                 .run(context -> {
@@ -111,6 +111,7 @@ class LanesFleetAutoConfigurationTest {
                     assertThat(p.name()).isEqualTo("eu");
                     assertThat(p.workers()).isEqualTo(3);
                     assertThat(p.snapshotInterval()).isEqualTo(Duration.ofSeconds(30));
+                    assertThat(p.retention()).isEqualTo(Duration.ofHours(2));
                     assertThat(p.dataDirectory()).isEqualTo(dir.resolve("fleet"));
                     assertThat(p.objectStore().bucket()).isEqualTo("replicas");
                     assertThat(p.objectStore().prefix()).isEqualTo("fleet/");
@@ -134,7 +135,7 @@ class LanesFleetAutoConfigurationTest {
     @Test
     void aValueTheBuilderRefusesFailsNamingItsProperty() {
         for (String refused : new String[] {"lanes.fleet.object-store.prefix=no-slash",
-                "lanes.fleet.snapshot-interval=500ms"}) {
+                "lanes.fleet.snapshot-interval=500ms", "lanes.fleet.retention=30s"}) {
             configured(new ApplicationContextRunner()).withUserConfiguration(OwnFleet.class)
                     .withPropertyValues(nodeProperties()).withPropertyValues(refused)
                     .run(context -> assertThatThrownBy(() -> LanesFleetAutoConfiguration.builder(

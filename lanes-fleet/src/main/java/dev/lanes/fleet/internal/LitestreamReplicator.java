@@ -72,11 +72,13 @@ public final class LitestreamReplicator implements Replicator {
      * @param interval Litestream's monitor and sync intervals (the LOCAL recovery window's
      *     main part)
      * @param snapshotInterval how often Litestream snapshots each database (bounds a restore)
+     * @param retention how long each replica keeps its snapshots and WAL
      * @param debounce how long changes gather before a shard restarts
      * @param hold how long a shard's restart may wait for tenants expected there
      */
     public LitestreamReplicator(Path binary, Path dir, ObjectStore store, int shardCount,
-            Duration interval, Duration snapshotInterval, Duration debounce, Duration hold) {
+            Duration interval, Duration snapshotInterval, Duration retention, Duration debounce,
+            Duration hold) {
         S3Client s3 = new S3Client(store);
         this.restore = new ReplicaRestore(s3, store.prefix());
         this.cleanup = new ReplicaCleanup(s3, restore);
@@ -85,7 +87,8 @@ public final class LitestreamReplicator implements Replicator {
         this.hold = hold;
         for (int i = 0; i < shardCount; i++) {
             shards.add(new LitestreamShard("litestream-" + i, binary, dir, store,
-                    new LitestreamShard.Intervals(interval, snapshotInterval), http));
+                    new LitestreamShard.Intervals(interval, snapshotInterval, retention),
+                    http));
         }
         this.applier = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fleet-litestream");

@@ -50,11 +50,14 @@ final class LitestreamShard implements AutoCloseable {
 
     /**
      * Litestream's intervals: {@code sync} its monitor and sync intervals (how often new WAL is
-     * shipped), {@code snapshot} how often each replica gets a new snapshot.
+     * shipped), {@code snapshot} how often each replica gets a new snapshot, {@code retention}
+     * how long a replica keeps its snapshots and WAL (at least the snapshot interval).
      */
-    record Intervals(Duration sync, Duration snapshot) {
+    record Intervals(Duration sync, Duration snapshot, Duration retention) {
         /** Litestream's default checkpoint interval. */
         private static final Duration CHECKPOINT = Duration.ofMinutes(1);
+        /** Litestream's default retention check interval. */
+        private static final Duration RETENTION_CHECK = Duration.ofHours(1);
 
         /**
          * How often Litestream checkpoints a database written since its last checkpoint, which
@@ -66,6 +69,15 @@ final class LitestreamShard implements AutoCloseable {
          */
         Duration checkpoint() {
             return snapshot.compareTo(CHECKPOINT) < 0 ? snapshot : CHECKPOINT;
+        }
+
+        /**
+         * How often Litestream deletes what is past the retention: as often as the retention
+         * itself when shorter than its default check (1 h), so that the store holds at most
+         * about twice the retention.
+         */
+        Duration retentionCheck() {
+            return retention.compareTo(RETENTION_CHECK) < 0 ? retention : RETENTION_CHECK;
         }
     }
 
@@ -226,9 +238,12 @@ final class LitestreamShard implements AutoCloseable {
                 y.add("        force-path-style: true");
             }
             y.add("        sync-interval: " + intervals.sync().toMillis() + "ms");
-            // Litestream's default retention (24 h) is kept: at most 24 h, the interval is
-            // never longer than it, so retention never has to force a snapshot of its own
+            // the retention is never shorter than the snapshot interval, so it never has to
+            // force a snapshot of its own
             y.add("        snapshot-interval: " + intervals.snapshot().toMillis() + "ms");
+            y.add("        retention: " + intervals.retention().toMillis() + "ms");
+            y.add("        retention-check-interval: " + intervals.retentionCheck().toMillis()
+                    + "ms");
         }
         y.add("");
         return String.join("\n", y);

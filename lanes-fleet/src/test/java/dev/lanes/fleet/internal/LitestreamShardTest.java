@@ -22,7 +22,7 @@ class LitestreamShardTest {
                 .bucket("replicas").accessKeyId("key").secretAccessKey("secret").build();
         LitestreamShard shard = new LitestreamShard("litestream-0", Path.of("litestream"),
                 Path.of("dir"), store, new LitestreamShard.Intervals(Duration.ofMillis(150),
-                        Duration.ofMinutes(5)), HttpClient.newHttpClient());
+                        Duration.ofMinutes(5), Duration.ofMinutes(30)), HttpClient.newHttpClient());
         List<String> yaml = shard.yaml(4000, Map.of(
                 "a", new LitestreamShard.Entry(Path.of("/data/a.db"), "tenants/a/7"),
                 "b", new LitestreamShard.Entry(Path.of("/data/b.db"), "tenants/b/9")))
@@ -36,17 +36,21 @@ class LitestreamShardTest {
                 .hasSize(2);
         assertThat(yaml).as("Litestream's default checkpoint interval, below the snapshots'")
                 .filteredOn(l -> l.equals("    checkpoint-interval: 60000ms")).hasSize(2);
-        assertThat(yaml).as("Litestream's own retention (24 h) is kept")
-                .noneMatch(l -> l.contains("retention"));
+        assertThat(yaml).filteredOn(l -> l.equals("        retention: 1800000ms")).hasSize(2);
+        assertThat(yaml).as("checked as often as the retention, when under Litestream's 1 h")
+                .filteredOn(l -> l.equals("        retention-check-interval: 1800000ms"))
+                .hasSize(2);
     }
 
     @Test
     void aWalIndexBeginsAtLeastAsOftenAsASnapshotIsTaken() {
         LitestreamShard.Intervals often = new LitestreamShard.Intervals(Duration.ofMillis(100),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), Duration.ofDays(1));
         assertThat(often.checkpoint()).isEqualTo(Duration.ofSeconds(5));
         LitestreamShard.Intervals rarely = new LitestreamShard.Intervals(Duration.ofMillis(100),
-                Duration.ofHours(1));
+                Duration.ofHours(1), Duration.ofDays(1));
         assertThat(rarely.checkpoint()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(rarely.retentionCheck()).as("Litestream's default check under a longer one")
+                .isEqualTo(Duration.ofHours(1));
     }
 }
