@@ -8,6 +8,7 @@ import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOptions;
 import dev.lanes.internal.sql.Rows;
+import dev.lanes.internal.telemetry.Profiler;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.writer.WriteRequest;
 import java.time.Duration;
@@ -16,8 +17,9 @@ import java.util.Objects;
 
 /**
  * The profiled commands of a cluster database: statements and queries, timed from the request's
- * own stamps (a statement) or around the call (a query, which has no queue of its own). Bodies
- * are refused as the plain forms refuse them. Stateless but for its database.
+ * own stamps (a statement) or around the call (a query, which has no queue of its own); a body
+ * runs on a {@link Profiler}'s counting connection, as on a local database. Stateless but for
+ * its database.
  */
 final class ClusterProfiling implements Profiling {
     private final ClusterDatabase db;
@@ -30,7 +32,12 @@ final class ClusterProfiling implements Profiling {
 
     @Override
     public <T> Profiled<T> write(WriteOptions options, SqlFunction<T> body) {
-        return new Profiled<>(db.write(options, body), null); // refused: it never returns
+        Objects.requireNonNull(body, "body");
+        Profiler profiler = new Profiler();
+        long[] span = new long[2];
+        long called = clock.nanoTime();
+        T value = db.write(options, c -> profiler.run(clock, span, c, body));
+        return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
     }
 
     @Override
@@ -44,7 +51,12 @@ final class ClusterProfiling implements Profiling {
 
     @Override
     public <T> Profiled<T> read(ReadOptions options, SqlFunction<T> body) {
-        return new Profiled<>(db.reading(options).read(body), null); // refused: it never returns
+        Objects.requireNonNull(body, "body");
+        Profiler profiler = new Profiler();
+        long[] span = new long[2];
+        long called = clock.nanoTime();
+        T value = db.reading(options).read(c -> profiler.run(clock, span, c, body));
+        return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
     }
 
     @Override

@@ -38,7 +38,7 @@ final class DatabaseProfiling implements Profiling {
         Profiler profiler = new Profiler();
         long[] span = new long[2];
         long called = clock.nanoTime();
-        T value = db.write(options, c -> profiled(profiler, span, c, body));
+        T value = db.write(options, c -> profiler.run(clock, span, c, body));
         return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
     }
 
@@ -58,7 +58,7 @@ final class DatabaseProfiling implements Profiling {
         Profiler profiler = new Profiler();
         long[] span = new long[2];
         long called = clock.nanoTime();
-        T value = db.read(options, c -> profiled(profiler, span, c, body));
+        T value = db.read(options, c -> profiler.run(clock, span, c, body));
         return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
     }
 
@@ -79,17 +79,5 @@ final class DatabaseProfiling implements Profiling {
                 Duration.ofNanos(stamped ? span[1] - span[0] : clock.nanoTime() - called),
                 args == null ? 0 : args.length, rows.size(),
                 rows.isEmpty() ? 0 : rows.get(0).size(), bytes));
-    }
-
-    /** Runs a body on a counting connection, stamping when it started and ended. */
-    private <T> T profiled(Profiler profiler, long[] span, java.sql.Connection c,
-            SqlFunction<T> body) throws Exception {
-        profiler.reset(); // a replayed body counts its last run only
-        span[0] = clock.nanoTime();
-        try {
-            return body.apply(profiler.wrap(c));
-        } finally {
-            span[1] = clock.nanoTime();
-        }
     }
 }

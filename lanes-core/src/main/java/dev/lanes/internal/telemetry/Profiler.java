@@ -1,6 +1,8 @@
 package dev.lanes.internal.telemetry;
 
 import dev.lanes.Profile;
+import dev.lanes.SqlFunction;
+import dev.lanes.internal.util.Clock;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -39,6 +41,22 @@ public final class Profiler {
 
     public Connection wrap(Connection c) {
         return proxy(c, Connection.class);
+    }
+
+    /**
+     * Runs a profiled body on {@code c}, counting through {@link #wrap}, and stamps in {@code
+     * span} when it started and ended ({@code clock}'s nanos). Forgets earlier counts first: a
+     * body run again after its group was replayed counts its last run only.
+     */
+    public <T> T run(Clock clock, long[] span, Connection c, SqlFunction<T> body)
+            throws Exception {
+        reset();
+        span[0] = clock.nanoTime();
+        try {
+            return body.apply(wrap(c));
+        } finally {
+            span[1] = clock.nanoTime();
+        }
     }
 
     private <T> T proxy(T target, Class<T> type) {

@@ -279,4 +279,19 @@ class ClusterBodyTest {
         assertThat(failureOf(refused)).isInstanceOf(ReadOnlyViolationException.class);
         assertThat(countOf(db, "async")).isEqualTo(1);
     }
+
+    @Test
+    void aProfiledBodyIsProfiledAsOnALocalDatabase() {
+        dev.lanes.Profiled<String> written = db.profiled().write(dev.lanes.WriteOptions.DEFAULTS,
+                insert("profiled"));
+        assertThat(written.value()).isEqualTo("profiled");
+        assertThat(written.profile()).as("a profile, not none").isNotNull();
+        assertThat(written.profile().binds()).as("the insert's one parameter").isEqualTo(1);
+
+        dev.lanes.Profiled<Long> read = db.profiled().read(dev.lanes.ReadOptions.DEFAULTS,
+                c -> scalar(c, "SELECT count(*) FROM t"));
+        assertThat(read.value()).isEqualTo(1);
+        assertThat(read.profile()).isNotNull();
+        assertThat(read.profile().rows()).as("the count's one row").isEqualTo(1);
+    }
 }
