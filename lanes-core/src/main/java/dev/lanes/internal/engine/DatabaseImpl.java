@@ -26,6 +26,7 @@ import dev.lanes.internal.sqlite.FaultInjector;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.telemetry.ReadTelemetry;
 import dev.lanes.internal.util.Failures;
+import dev.lanes.internal.util.PathCopy;
 import dev.lanes.internal.util.VarHandles;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.SqliteWriterConnector;
@@ -103,12 +104,9 @@ public final class DatabaseImpl extends LaneDatabase {
                 runtime.clock(), runtime.timer(), runtime.budget(), metrics, transactionListeners(),
                 events, diskReserve, events, runtime.shapes()));
         attachLane(lane);
-        this.readers = Reads.readerSet(name, path, options, runtime.budget(), runtime.pool(),
-                runtime.timer(), runtime.clock());
-        readers.identity(guards.identity());
-        readers.metrics(metrics);
+        this.readers = new ReaderSet(name, path, options, guards.identity(), metrics, events,
+                runtime.budget(), runtime.pool(), runtime.timer(), runtime.clock());
         this.idle = new IdleRelease(options.idleRelease(), lane, readers);
-        readers.onConnectionOpened(events);
         bindGauges(() -> new DatabaseGauges(lane, guards, readers, diskReserve,
                 options.diskReserveBytes(), this::state));
     }
@@ -380,6 +378,6 @@ public final class DatabaseImpl extends LaneDatabase {
 
     @Override
     public String toString() {
-        return "Database[" + path() + ", " + state() + "]";
+        return "Database[" + PathCopy.of(path()) + ", " + state() + "]";
     }
 }

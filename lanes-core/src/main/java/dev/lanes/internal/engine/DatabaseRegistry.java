@@ -2,6 +2,7 @@ package dev.lanes.internal.engine;
 
 import dev.lanes.ClosedException;
 import dev.lanes.internal.file.Lease;
+import dev.lanes.internal.util.PathCopy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -102,13 +103,13 @@ final class DatabaseRegistry {
             return file;
         }
         CRC32 crc = new CRC32();
-        crc.update(canonical.toString().getBytes(StandardCharsets.UTF_8));
+        crc.update(PathCopy.of(canonical).toString().getBytes(StandardCharsets.UTF_8));
         return file + "~" + String.format("%06x", crc.getValue() & 0xFFFFFF);
     }
 
     private static String fileName(Path canonical) {
-        return canonical.getFileName() == null ? canonical.toString()
-                : canonical.getFileName().toString();
+        Path copy = PathCopy.of(canonical); // the database's kept path is asked nothing
+        return copy.getFileName() == null ? copy.toString() : copy.getFileName().toString();
     }
 
     @SuppressWarnings("unchecked")

@@ -21,6 +21,7 @@ import dev.lanes.internal.sqlite.SqliteLibrary;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.PathCopy;
 import dev.lanes.internal.util.Timer;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -215,7 +216,9 @@ public final class LanesRuntime {
         while (true) {
             // another name of a file this runtime holds (a hard link): the database it opened
             Path sameFile = Lease.heldPath(canonical, this);
-            Path known = sameFile == null ? canonical : sameFile;
+            // the instance the database keeps: a copy, as the checks above asked canonical for
+            // its text and parts, which the JDK caches on it (see PathCopy)
+            Path known = PathCopy.of(sameFile == null ? canonical : sameFile);
             DatabaseRegistry.Reservation r = registry.reserve(known, path);
             if (r.existing() != null) {
                 db = Failures.join(r.existing()); // an open of the same file under way elsewhere

@@ -8,6 +8,7 @@ import dev.lanes.InvalidRequestException;
 import dev.lanes.LanesException;
 import dev.lanes.ReaderDiagnostics;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.PathCopy;
 import dev.lanes.jmx.LanesDatabaseMXBean;
 import dev.lanes.jmx.LanesObjectNames;
 import dev.lanes.jmx.LanesRuntimeMXBean;
@@ -333,7 +334,7 @@ final class ManagementBeans {
 
         @Override
         public String getPath() {
-            return db.path().toString();
+            return PathCopy.of(db.path()).toString(); // the kept path is asked nothing
         }
 
         @Override

@@ -13,6 +13,7 @@ import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.PathCopy;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
@@ -235,13 +236,10 @@ public final class Checkpointer implements WorkerPool.Task {
         return c;
     }
 
-    /**
-     * The {@code -wal} file of a database, named from a copy of its file name, so that the
-     * database's own path (kept as long as it is open) is not asked for its text, which the
-     * JDK's paths keep once made.
-     */
+    /** The {@code -wal} file of a database, named from a copy of its path ({@link PathCopy}). */
     static Path walOf(Path database) {
-        return database.resolveSibling(database.getFileName() + "-wal");
+        Path copy = PathCopy.of(database);
+        return copy.resolveSibling(copy.getFileName() + "-wal");
     }
 
     /**

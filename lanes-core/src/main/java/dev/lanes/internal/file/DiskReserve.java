@@ -3,6 +3,7 @@ package dev.lanes.internal.file;
 import dev.lanes.CapacityFloorException;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
+import dev.lanes.internal.util.PathCopy;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -217,7 +218,8 @@ public final class DiskReserve {
     }
 
     private FileStore ownStore() throws IOException {
-        return Files.getFileStore(Files.exists(path) ? path : path.toAbsolutePath().getParent());
+        Path copy = PathCopy.of(path);
+        return Files.getFileStore(Files.exists(copy) ? copy : copy.toAbsolutePath().getParent());
     }
 
     private static long size(Path p) {

@@ -3,6 +3,7 @@ package dev.lanes.internal.file;
 import dev.lanes.IdentityMismatchException;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.PathCopy;
 import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -255,7 +256,7 @@ public final class Identity {
     /** The file's key now (device and inode on Unix), or null where the platform has none. */
     private Object fileKey() {
         try {
-            return Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+            return Files.readAttributes(PathCopy.of(path), BasicFileAttributes.class).fileKey();
         } catch (IOException e) {
             // The file is gone from its path: whatever the connection opened is not it.
             return "(no file at the path: " + e + ")";
@@ -344,7 +345,7 @@ public final class Identity {
 
     private long usableSpace() {
         try {
-            return Files.getFileStore(path).getUsableSpace();
+            return Files.getFileStore(PathCopy.of(path)).getUsableSpace();
         } catch (IOException e) {
             return -1;
         }

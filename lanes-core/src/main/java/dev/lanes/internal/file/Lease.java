@@ -3,6 +3,7 @@ package dev.lanes.internal.file;
 import dev.lanes.DatabaseLockedException;
 import dev.lanes.internal.sqlite.FileLocks;
 import dev.lanes.internal.util.LogNames;
+import dev.lanes.internal.util.PathCopy;
 import dev.lanes.internal.util.VarHandles;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -120,7 +121,8 @@ public final class Lease {
 
     /** Whether {@code database} names an in-memory database, which takes no lease. */
     static boolean inMemory(Path database) {
-        String file = database.getFileName() == null ? "" : database.getFileName().toString();
+        Path name = PathCopy.of(database).getFileName(); // the kept path is asked nothing
+        String file = name == null ? "" : name.toString();
         return file.equals(":memory:") || file.startsWith("file::memory:");
     }
 
@@ -270,7 +272,8 @@ public final class Lease {
     /** The file's key (device and inode on Unix); null when there is no file or no key. */
     static Object fileKey(Path database) {
         try {
-            return Files.readAttributes(database, BasicFileAttributes.class).fileKey();
+            return Files.readAttributes(PathCopy.of(database), BasicFileAttributes.class)
+                    .fileKey();
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return null;
         }
@@ -313,10 +316,11 @@ public final class Lease {
      */
     // guarded by file.lock
     private void lockFileItself() {
-        if (fileItself != NOT_TAKEN || !Files.exists(database)) {
+        Path file = PathCopy.of(database);
+        if (fileItself != NOT_TAKEN || !Files.exists(file)) {
             return;
         }
-        int lock = FileLocks.lock(database);
+        int lock = FileLocks.lock(file);
         if (lock == FileLocks.HELD_ELSEWHERE) {
             throw new DatabaseLockedException(name + ": the database file is open in another "
                     + "process, or in this one, under another name (a hard link or another mount "

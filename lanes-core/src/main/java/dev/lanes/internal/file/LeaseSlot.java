@@ -1,5 +1,6 @@
 package dev.lanes.internal.file;
 
+import dev.lanes.internal.util.PathCopy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -39,7 +40,8 @@ public record LeaseSlot(Path lockFile, long offset) {
 
     /** The slot of {@code database}, a canonical path. */
     public static LeaseSlot of(Path database) {
-        Path name = database.getFileName();
+        Path copy = PathCopy.of(database); // the database's kept path is asked nothing
+        Path name = copy.getFileName();
         if (name == null) {
             throw new IllegalArgumentException("not a database file: " + database);
         }
@@ -48,7 +50,7 @@ public record LeaseSlot(Path lockFile, long offset) {
         for (int i = 1; i <= Long.BYTES; i++) {
             offset = (offset << 8) | (hash[i] & 0xFF);
         }
-        Path lockFile = database.resolveSibling(DIRECTORY)
+        Path lockFile = copy.resolveSibling(DIRECTORY)
                 .resolve(String.format("%02x", hash[0] & 0xFF));
         return new LeaseSlot(lockFile, offset & ((1L << 62) - 1));
     }

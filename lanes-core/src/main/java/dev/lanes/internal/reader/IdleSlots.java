@@ -13,17 +13,20 @@ import java.util.List;
  *
  * <p>Invariants:
  * <ul>
- *   <li>{@link #slots} and {@link #homes} exist only while a connection is open: made by the
- *       first {@link #assignHome}, dropped by the {@link #forget} of the last one (most databases
- *       of a large runtime hold no reader, so they hold no arrays either). Both are written only
- *       under the set's lock; {@link #slots} is volatile for the lock-free {@link #take}.
+ *   <li>An instance exists only while a connection of its set is open: the set makes it when
+ *       its first connection opens and drops it when the last one leaves ({@link #forget} or
+ *       {@link #takeAll} return with {@link #open} 0), both under the set's lock, so that most
+ *       databases of a large runtime, which hold no reader, hold no slots either. The set's
+ *       field is volatile for the lock-free {@link #take}; {@link #slots} and {@link #homes}
+ *       are final.
  *   <li>The slots are lock-free: any thread may {@link #take} (CAS a slot to null) or {@link
  *       #put} a connection back into its own home, which no other connection shares, so a put
  *       never overwrites a connection. The set puts a connection back <em>before</em> it frees
  *       the slot of the lease, so whoever takes that slot finds a connection idle. A connection
  *       is counted in {@link #open} from its home's assignment to its {@link #forget}, and is in
- *       a slot only in between, so once none is open no slot holds one: a {@link #take} still
- *       reading the dropped array finds nothing, as it would have in the live one.
+ *       a slot only in between, so the instance a connection was given a home in stays its
+ *       set's until the connection leaves, and once none is open no slot holds one: a {@link
+ *       #take} still reading a dropped instance finds nothing, as it would have in the live one.
  *   <li>{@link #homes}, {@link #homeless} and {@link #open} are read and written only under
  *       the set's lock; the methods marked "guarded by lock" must be called holding it. A
  *       connection gets a home when it opens ({@link #assignHome}) and gives it up when it
@@ -38,24 +41,23 @@ final class IdleSlots {
 
     private final int capacity;
     /** Idle connections, each in its home slot; null where none waits; see the class comment. */
-    private volatile ReaderConnection[] slots;
+    private final ReaderConnection[] slots;
     // guarded by lock
     /** The connection whose home each slot is, idle or leased; null where none. */
-    private ReaderConnection[] homes;
+    private final ReaderConnection[] homes;
     /** Connections open without a home (every home was taken); null when none. */
     private List<ReaderConnection> homeless;
     private int open;
 
     IdleSlots(int capacity) {
         this.capacity = capacity;
+        this.slots = new ReaderConnection[capacity];
+        this.homes = new ReaderConnection[capacity];
     }
 
     /** An idle connection, preferring the slot this thread maps to; null when none is idle. */
     ReaderConnection take() {
         ReaderConnection[] s = slots;
-        if (s == null) {
-            return null;
-        }
         int start = (int) (Thread.currentThread().getId() % capacity);
         for (int i = 0; i < capacity; i++) {
             int slot = (start + i) % capacity;
@@ -75,10 +77,7 @@ final class IdleSlots {
     /** Counts a connection just opened and gives it the first free home, if any. */
     // guarded by lock
     void assignHome(ReaderConnection c) {
-        if (open++ == 0) {
-            homes = new ReaderConnection[capacity];
-            slots = new ReaderConnection[capacity];
-        }
+        open++;
         for (int i = 0; i < capacity; i++) {
             if (homes[i] == null) {
                 homes[i] = c;
@@ -94,27 +93,23 @@ final class IdleSlots {
         homeless.add(c);
     }
 
-    /** A connection leaving the set: its home is free again. */
+    /** A connection leaving the set: its home is free again. @return whether none is open now */
     // guarded by lock
-    void forget(ReaderConnection c) {
+    boolean forget(ReaderConnection c) {
         if (c.home >= 0) {
             homes[c.home] = null;
         } else if (homeless != null && homeless.remove(c) && homeless.isEmpty()) {
             homeless = null;
         }
-        if (--open == 0) {
-            homes = null;
-            slots = null;
-        }
+        return --open == 0;
     }
 
     /** Takes every idle connection out and forgets it; appended to {@code into}, or a new list. */
     // guarded by lock
     List<ReaderConnection> takeAll(List<ReaderConnection> into) {
         List<ReaderConnection> list = into;
-        ReaderConnection[] s = slots;
-        for (int i = 0; s != null && i < capacity; i++) {
-            ReaderConnection c = (ReaderConnection) SLOT.getAndSet(s, i, null);
+        for (int i = 0; i < capacity; i++) {
+            ReaderConnection c = (ReaderConnection) SLOT.getAndSet(slots, i, null);
             if (c != null) {
                 if (list == null) {
                     list = new ArrayList<>(capacity);
@@ -130,7 +125,7 @@ final class IdleSlots {
     // guarded by lock
     List<ReaderConnection> allOpen() {
         List<ReaderConnection> all = new ArrayList<>(open);
-        for (int i = 0; homes != null && i < capacity; i++) {
+        for (int i = 0; i < capacity; i++) {
             if (homes[i] != null) {
                 all.add(homes[i]);
             }

@@ -1,5 +1,6 @@
 package dev.lanes.internal.reader;
 
+import dev.lanes.DatabaseOptions;
 import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.WriteOutcome;
@@ -19,9 +20,9 @@ import java.time.Duration;
  * before the failure is thrown, so every reader, first or reopened after an eviction or an idle
  * release, is set up alike or not at all.
  *
- * <p>Concurrency: {@link #open} runs on whichever platform thread runs the read; {@link #faults}
- * and {@link #identity} are installed once, early, from another thread, hence volatile, as is
- * the one-way latch {@link #walReady}. All else is final.
+ * <p>Made per connection opened, from its {@link ReaderSet}'s name, path, options, identity and
+ * fault injector (a database keeps none between opens), and used on the platform thread that
+ * runs the read; every field is final.
  */
 final class ReaderOpener {
     private final String name;
@@ -31,46 +32,21 @@ final class ReaderOpener {
     private final SqliteConnections.Limits limits;
     private final ConnectionSettings settings;
     private final Clock clock;
-    private volatile FaultInjector faults = FaultInjector.NONE;
+    private final FaultInjector faults;
     /** Checks each new connection against the file first opened; null checks nothing. */
-    private volatile Identity identity;
-    /** A one-way latch, set without a lock: see {@link #walReady()}. */
-    private volatile boolean walReady;
+    private final Identity identity;
 
-    ReaderOpener(String name, Path path, Duration busyTimeout, int statementCacheSize,
-            SqliteConnections.Limits limits, ConnectionSettings settings, Clock clock) {
+    ReaderOpener(String name, Path path, DatabaseOptions options, Identity identity,
+            FaultInjector faults, Clock clock) {
         this.name = name;
         this.path = path;
-        this.busyTimeout = busyTimeout;
-        this.statementCacheSize = statementCacheSize;
-        this.limits = limits;
-        this.settings = settings;
-        this.clock = clock;
-    }
-
-    Duration busyTimeout() {
-        return busyTimeout;
-    }
-
-    void faults(FaultInjector injector) {
-        this.faults = injector == null ? FaultInjector.NONE : injector;
-    }
-
-    void identity(Identity identity) {
+        this.busyTimeout = options.busyTimeout();
+        this.statementCacheSize = options.statementCacheSize();
+        this.limits = SqliteConnections.Limits.reader(options);
+        this.settings = ConnectionSettings.of(options);
         this.identity = identity;
-    }
-
-    /**
-     * Whether the file is known to be a WAL database (seen so by a read, or made so by the
-     * writer's open), so that a reader, which opens read-only and cannot make it one, may open
-     * without waiting for the writer; kept here, with the set, as {@link Reads} is made per use.
-     */
-    boolean walReady() {
-        return walReady;
-    }
-
-    void markWalReady() {
-        walReady = true;
+        this.faults = faults;
+        this.clock = clock;
     }
 
     /**

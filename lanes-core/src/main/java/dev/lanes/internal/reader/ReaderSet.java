@@ -3,15 +3,14 @@ package dev.lanes.internal.reader;
 import dev.lanes.AdmissionTimeoutException;
 import dev.lanes.ClosedException;
 import dev.lanes.ClosingException;
+import dev.lanes.DatabaseOptions;
 import dev.lanes.LanesException;
 import dev.lanes.ReadFailedException;
 import dev.lanes.ReaderDiagnostics;
 import dev.lanes.internal.file.Identity;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.FaultInjector;
-import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
@@ -26,36 +25,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The read-only connections of one database and the admission of reads to them.
- *
- * <h2>Admission</h2>
- * At most {@code readers} reads hold a reader at a time; each holds a {@link Lease} (a slot,
- * plus a connection once opened). A read that finds a slot free and nobody waiting takes it at
- * once; otherwise it joins one FIFO queue of waiters. A slot freed while reads wait goes to the
- * head waiter, so a newcomer never overtakes a waiter (no barging), and waiters are served, and
- * time out, in arrival order. A waiter is either a thread parked on its own condition (a platform
- * thread that will run the read itself, or a virtual thread that will hand it to the pool) or an
- * asynchronous read, whose grant callback submits it to the pool and whose timeout runs on the
- * runtime's timer; no pool thread ever waits for admission. A wait ends after {@code
- * readerCheckoutTimeout} with {@link AdmissionTimeoutException}, or earlier at the read's own
- * deadline. The queue, with its expiry and the delivery of refusals, is a {@link WaitQueue} on
- * this set's lock.
- *
- * <h2>Connections</h2>
- * Connections open lazily, on the thread that runs the read (always a platform thread). Each
- * has a home slot in {@link IdleSlots}, where it waits between reads, preferably for the thread
- * that used it last. A read returns its lease with a verdict: reusable, or dirty, in which case
- * the connection is closed and a later read opens a replacement; {@link ReaderCloser} closes
- * connections off the lock, each on a platform thread.
+ * The read-only connections of one database and the admission of reads to them: at most {@code
+ * readers} reads hold a reader at a time, admitted in arrival order; see the package comment for
+ * admission, connections, metrics and closing.
  *
  * <h2>Concurrency</h2>
  * The common path takes no lock: on a machine with fewer cores than readers, a lock taken twice
  * per read convoys (threads preempted while holding it park the others for milliseconds).
  * <ul>
  *   <li>{@link #free} counts free slots (volatile, changed only atomically through {@link
- *       #FREE}). A read may take one with a CAS only while {@code
- *       queued} ({@link WaitQueue#queued}) is 0 and the set is {@code OPEN}; otherwise it goes
- *       through {@link #lock}.
+ *       #FREE}). A read may take one with a CAS only while {@link #queued} is 0 and the set is
+ *       {@code OPEN}; otherwise it goes through {@link #lock}.
  *   <li>A returning read puts its connection in its home slot <em>before</em> it increments
  *       {@code free}, so whoever takes the slot finds a connection idle; then it reads {@code
  *       queued} and {@link #state}, and if a read waits or the set is closing, hands slots over
@@ -67,56 +47,64 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>A read that took a slot on the fast path re-reads {@code state}; if the set began
  *       closing meanwhile it gives the slot back and fails. The closer writes {@code state} and
  *       then reads {@code free}, so either the reader backs off or the closer waits for it.
+ *   <li>What only a used set needs is made when first needed and dropped when it is idle again,
+ *       so that an idle database holds a set of final fields, counters and {@link #lock}
+ *       alone: the {@link IdleSlots} (volatile; made by the first connection's {@link #connect}
+ *       and dropped when the last one leaves, both under the lock; a lock-free take that
+ *       reads a dropped one finds nothing, see {@link IdleSlots}), the {@link WaitQueue}
+ *       (guarded by lock; made by the first read that waits and dropped by an idle release
+ *       once drained, see {@link WaitQueue}), and the {@link ReaderOpener} (made per
+ *       connection opened). The fast path reads {@link #queued} and {@link #idle} once each
+ *       (volatile reads, no lock) and allocates nothing but its {@link Lease}.
  * </ul>
  * Fields marked "guarded by lock" are read and written only under {@link #lock}; {@code
  * queued} and {@link #state} are written only under it and read anywhere. Nothing else (no
  * SQLite call, no callback, no pool submission) runs while holding the lock: grant callbacks
  * and connection closes are collected under it and run after.
  *
- * <h2>Metrics</h2>
- * Every end of a wait for a reader, with one or without, is reported once ({@link
- * MetricsReporter#readerCheckout}), on the thread that learns it and never under the lock: a
- * read admitted at once reports a wait of 0; a parked read when it wakes; an asynchronous one
- * when its grant or refusal is delivered, or when it is cancelled while it waits. The gauges
- * {@link #inUse()} and {@link #waiting()} read {@link #free} and {@code queued}, without the lock.
- *
- * <h2>Closing</h2>
- * {@link #beginClose} stops admission ({@link ClosingException}, then {@link ClosedException}),
- * closes the idle connections at once, lets reads in flight (and, when draining, the reads
- * already waiting) finish, closes each connection as it comes back, and completes the returned
- * future once none is checked out and none waits. That future ({@link #closed}) is made when
- * first asked for or at the close, whichever comes first, set once by compare-and-set, so that
- * an open set holds none; it is never handed to users as is.
- *
- * <p>A close that does not wait for reads ({@link #abortReads}: a shutdown, or a close past its
- * timeout) stops the reads running inside SQLite and ends the ones held between pages ({@link
- * ReadAborts}), so that their readers come back and the close completes.
+ * <p>Metrics: every end of a wait for a reader is reported once ({@link
+ * MetricsReporter#readerCheckout}), on the thread that learns it and never under the lock. The
+ * gauges {@link #inUse()} and {@link #waiting()} read {@link #free} and {@link #queued}.
+ * {@link #closed} and {@link #aborts} are made when first needed, set once by compare-and-set.
  */
 public final class ReaderSet {
 
     private enum State { OPEN, CLOSING, CLOSED }
 
-    // name, capacity, checkoutTimeout, clock, metrics, lock and stats are read by its WaitQueue
+    // name, capacity, checkoutTimeout, clock, metrics, lock, stats and queued are read by its
+    // WaitQueue
     final String name;
     final int capacity;
     final Duration checkoutTimeout;
+    private final Path path;
+    /** What each new connection is opened with ({@link ReaderOpener}, made per open). */
+    private final DatabaseOptions options;
+    /** Checks each new connection against the file first opened; null checks nothing. */
+    private final Identity identity;
     private final ConnectionBudget budget;
     final Clock clock;
-    /** Opens and sets up each new connection; knows whether the file is ready for readers. */
-    final ReaderOpener opener;
     /** Runs the closes a virtual thread may not run; see {@link #closeOutsideLock}. */
     private final WorkerPool pool;
-    volatile MetricsReporter metrics = MetricsReporter.NONE;
+    private final Timer timer;
+    final MetricsReporter metrics;
+    /** Told after each reader connection opens (the database becomes a candidate for eviction). */
+    private final Runnable onConnectionOpened;
+    private volatile FaultInjector faults = FaultInjector.NONE;
+    /** A one-way latch, set without a lock: see {@link #walReady()}. */
+    private volatile boolean walReady;
 
     /** Free slots: {@code capacity} minus the leases out. */
     private volatile int free;
-    /** Idle connections in their home slots; homes assigned under {@link #lock}. */
-    private final IdleSlots idle;
+    /** Reads waiting now: written under {@link #lock} by {@link #queue}, read anywhere. */
+    volatile int queued;
+    /** Idle connections in their home slots while any is open, else null; see the comment. */
+    private volatile IdleSlots idle;
     private volatile State state = State.OPEN; // written under lock
 
     final ReentrantLock lock = new ReentrantLock();
-    /** The reads waiting for a slot; its size is written under {@link #lock}. */
-    private final WaitQueue queue;
+    /** The reads waiting for a slot, made by the first that waits; null while none. */
+    // guarded by lock
+    private WaitQueue queue;
     /** Made when first asked for or at the close, whichever is first; see {@link #beginClose}. */
     private volatile CompletableFuture<Void> closed;
     /** The reads a close does not wait for; made by the first held read or abort. */
@@ -132,38 +120,27 @@ public final class ReaderSet {
     /** The counters of {@link #diagnostics()}; lock-free, touched by every read. */
     final ReaderStats stats = new ReaderStats();
 
-    ReaderSet(String name, Path path, int capacity, Duration checkoutTimeout,
-            Duration busyTimeout, int statementCacheSize, SqliteConnections.Limits limits,
-            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock,
-            ConnectionSettings settings) {
-        this.clock = clock;
-        this.opener = new ReaderOpener(name, path, busyTimeout, statementCacheSize, limits,
-                settings, clock);
+    /**
+     * @param identity checks each new connection against the file; null checks nothing
+     * @param metrics told how each wait for a reader ended
+     * @param onConnectionOpened told after each reader connection opens
+     */
+    public ReaderSet(String name, Path path, DatabaseOptions options, Identity identity,
+            MetricsReporter metrics, Runnable onConnectionOpened, ConnectionBudget budget,
+            WorkerPool pool, Timer timer, Clock clock) {
         this.name = name;
-        this.capacity = capacity;
-        this.checkoutTimeout = checkoutTimeout;
-        this.budget = budget;
-        this.free = capacity;
-        this.idle = new IdleSlots(capacity);
-        this.pool = pool;
-        this.queue = new WaitQueue(timer, pool, this);
-    }
-
-    /** Told after each reader connection opens (the database becomes a candidate for eviction). */
-    private volatile Runnable onConnectionOpened = () -> {};
-
-    public void onConnectionOpened(Runnable hook) {
-        this.onConnectionOpened = hook;
-    }
-
-    /** Installs the identity check run on every reader connection opened from now on. */
-    public void identity(Identity identity) {
-        opener.identity(identity);
-    }
-
-    /** Installs the database's metrics reporter, told how each wait for a reader ended. */
-    public void metrics(MetricsReporter metrics) {
+        this.path = path;
+        this.options = options;
+        this.capacity = options.readers();
+        this.checkoutTimeout = options.readerCheckoutTimeout();
+        this.identity = identity;
         this.metrics = metrics;
+        this.onConnectionOpened = onConnectionOpened;
+        this.budget = budget;
+        this.pool = pool;
+        this.timer = timer;
+        this.clock = clock;
+        this.free = capacity;
     }
 
     /** Readers checked out by reads now; a gauge, read without the lock. */
@@ -173,15 +150,35 @@ public final class ReaderSet {
 
     /** Reads waiting for a reader now; a gauge, read without the lock. */
     public int waiting() {
-        return queue.queued();
+        return queued;
     }
 
     /** Installs a fault injector for reader connections opened from now on; for tests. */
     public void faults(FaultInjector injector) {
-        opener.faults(injector);
+        this.faults = injector == null ? FaultInjector.NONE : injector;
     }
 
-    // ------------------------------------------------------------------ admission
+    /**
+     * Whether the file is known to be a WAL database (seen so by a read, or made so by the
+     * writer's open), so that a reader, which opens read-only and cannot make it one, may open
+     * without waiting for the writer; kept here, as {@link Reads} is made per use.
+     */
+    boolean walReady() {
+        return walReady;
+    }
+
+    void markWalReady() {
+        walReady = true;
+    }
+
+    /** The queue, made now if none; see {@link WaitQueue}. */
+    // guarded by lock
+    WaitQueue queue() {
+        if (queue == null) {
+            queue = new WaitQueue(timer, pool, this);
+        }
+        return queue;
+    }
 
     /**
      * Waits, on this thread, for a slot: at most {@code readerCheckoutTimeout}, and not past the
@@ -217,26 +214,28 @@ public final class ReaderSet {
             return lease;
         }
         Waiter w;
+        WaitQueue q = null;
         boolean deliver = false;
         List<Waiter> asyncGrants = null;
         lock.lock();
         try {
             checkAdmission();
-            if (queue.isEmpty() && takeSlot()) {
-                return granted(idle.take());
+            if (queued == 0 && takeSlot()) {
+                return granted(takeIdle());
             }
-            w = queue.addParked(hasDeadline, deadline);
+            q = queue();
+            w = q.addParked(hasDeadline, deadline);
             asyncGrants = handOff(); // a slot freed since the check above
-            deliver = queue.park(w);
+            deliver = q.park(w);
             if (w.failure != null) {
                 throw w.failure;
             }
             return w.lease;
         } finally {
             lock.unlock();
-            runGrants(asyncGrants);
+            WaitQueue.runGrants(this, asyncGrants);
             if (deliver) {
-                queue.submitDelivery();
+                q.submitDelivery();
             }
         }
     }
@@ -250,45 +249,16 @@ public final class ReaderSet {
      */
     Waiter acquireAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
         try {
-            return admitAsync(hasDeadline, deadline, callback);
+            return WaitQueue.admitAsync(this, hasDeadline, deadline, callback);
         } catch (LanesException refused) {
             metrics.readerCheckout(0, false); // refused at once: its wait ended there
             throw refused;
         }
     }
 
-    private Waiter admitAsync(boolean hasDeadline, long deadline, AsyncAdmission callback) {
-        Lease lease = tryFast();
-        if (lease == null) {
-            List<Waiter> asyncGrants;
-            Waiter w;
-            lock.lock();
-            try {
-                checkAdmission();
-                if (queue.isEmpty() && takeSlot()) {
-                    lease = granted(idle.take());
-                    w = null;
-                    asyncGrants = null;
-                } else {
-                    w = queue.addAsync(hasDeadline, deadline, callback);
-                    asyncGrants = handOff(); // may grant w itself
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (w != null) {
-                runGrants(asyncGrants);
-                return w;
-            }
-        }
-        metrics.readerCheckout(0, true);
-        callback.granted(lease);
-        return null;
-    }
-
     /** The lock-free path: a free slot, nobody waiting, the set open. Null otherwise. */
-    private Lease tryFast() {
-        if (queue.queued() != 0 || state != State.OPEN) {
+    Lease tryFast() {
+        if (queued != 0 || state != State.OPEN) {
             return null;
         }
         if (!takeSlot()) {
@@ -298,11 +268,17 @@ public final class ReaderSet {
             releaseSlot(); // the set began closing meanwhile: back off, fail on the locked path
             return null;
         }
-        return granted(idle.take());
+        return granted(takeIdle());
+    }
+
+    /** An idle connection for a slot just taken; null when none is idle (one opens). */
+    ReaderConnection takeIdle() {
+        IdleSlots s = idle;
+        return s == null ? null : s.take();
     }
 
     /** Takes a free slot with a CAS; false when none is free. */
-    private boolean takeSlot() {
+    boolean takeSlot() {
         while (true) {
             int f = free;
             if (f <= 0) {
@@ -316,7 +292,7 @@ public final class ReaderSet {
         }
     }
 
-    private Lease granted(ReaderConnection c) {
+    Lease granted(ReaderConnection c) {
         stats.acquired();
         return new Lease(c, clock.nanoTime());
     }
@@ -327,11 +303,11 @@ public final class ReaderSet {
      * @return the asynchronous waiters granted, whose callbacks run after the lock
      */
     // guarded by lock
-    private List<Waiter> handOff() {
+    List<Waiter> handOff() {
         List<Waiter> asyncGrants = null;
-        while (!queue.isEmpty() && takeSlot()) {
+        while (queued != 0 && takeSlot()) {
             Waiter w = queue.pollFirst();
-            w.lease = granted(idle.take());
+            w.lease = granted(takeIdle());
             w.cancelTimeout();
             if (w.condition != null) {
                 w.condition.signal();
@@ -345,28 +321,24 @@ public final class ReaderSet {
         return asyncGrants;
     }
 
-    private void runGrants(List<Waiter> asyncGrants) {
-        if (asyncGrants != null) {
-            for (Waiter w : asyncGrants) {
-                metrics.readerCheckout(w.lease.acquiredAt - w.enqueuedAt, true);
-                w.callback.granted(w.lease);
-            }
-        }
-    }
-
     /** Takes an asynchronous read out of the queue; see {@link WaitQueue#cancel}. */
     boolean cancelWaiting(Waiter w) {
-        return queue.cancel(w);
+        WaitQueue q;
+        lock.lock();
+        try {
+            q = queue; // w is in no other: a queue is dropped only once drained
+        } finally {
+            lock.unlock();
+        }
+        return q != null && q.cancel(w);
     }
 
     // guarded by lock
-    private void checkAdmission() {
+    void checkAdmission() {
         if (state != State.OPEN) {
             throw ReadFailures.refused(name, state == State.CLOSING);
         }
     }
-
-    // ------------------------------------------------------------------ connections
 
     /**
      * The lease's connection, opened now if it has none. Runs on the platform thread that runs
@@ -378,11 +350,14 @@ public final class ReaderSet {
         if (lease.connection != null) {
             return lease.connection;
         }
-        ReaderConnection c = opener.open();
+        ReaderConnection c = new ReaderOpener(name, path, options, identity, faults, clock).open();
         budget.opened();
         onConnectionOpened.run();
         lock.lock();
         try {
+            if (idle == null) {
+                idle = new IdleSlots(capacity);
+            }
             idle.assignHome(c);
         } finally {
             lock.unlock();
@@ -410,7 +385,7 @@ public final class ReaderSet {
         }
         if (c == null && state == State.OPEN) {
             FREE.getAndAdd(this, 1);
-            if (queue.queued() == 0 && state == State.OPEN) {
+            if (queued == 0 && state == State.OPEN) {
                 return; // the common case: nobody waits, nothing closes
             }
         } else if (c == null) {
@@ -433,12 +408,14 @@ public final class ReaderSet {
         lock.lock();
         try {
             if (c != null) {
-                if (reusable && c.home >= 0 && (state == State.OPEN || !queue.isEmpty())) {
+                if (reusable && c.home >= 0 && (state == State.OPEN || queued != 0)) {
                     idle.put(c);
                 } else {
                     toClose = new ArrayList<>(1);
                     toClose.add(c);
-                    idle.forget(c);
+                    if (idle.forget(c)) {
+                        idle = null; // none open: see IdleSlots
+                    }
                     if (!reusable) {
                         stats.increment(ReaderStats.REPLACED);
                     }
@@ -446,14 +423,14 @@ public final class ReaderSet {
                 FREE.getAndAdd(this, 1);
             }
             asyncGrants = handOff();
-            if (state != State.OPEN && queue.isEmpty()) {
-                toClose = idle.takeAll(toClose); // no one left to use them
+            if (state != State.OPEN && queued == 0) {
+                toClose = takeAllIdle(toClose); // no one left to use them
             }
             finished = finishIfDone();
         } finally {
             lock.unlock();
         }
-        runGrants(asyncGrants);
+        WaitQueue.runGrants(this, asyncGrants);
         closeOutsideLock(toClose, finished);
     }
 
@@ -466,7 +443,7 @@ public final class ReaderSet {
     /** Completes the close once nothing is out and nothing waits; true when it did now. */
     // guarded by lock
     private boolean finishIfDone() {
-        if (state == State.CLOSING && queue.isEmpty() && free == capacity) {
+        if (state == State.CLOSING && queued == 0 && free == capacity) {
             state = State.CLOSED;
             return true;
         }
@@ -483,7 +460,10 @@ public final class ReaderSet {
         List<ReaderConnection> toClose;
         lock.lock();
         try {
-            toClose = idle.takeAll(null);
+            toClose = takeAllIdle(null);
+            if (queue != null && queue.drained()) {
+                queue = null; // made again by the next read that waits
+            }
         } finally {
             lock.unlock();
         }
@@ -491,11 +471,26 @@ public final class ReaderSet {
         return toClose == null ? 0 : toClose.size();
     }
 
+    /** Takes every idle connection out; see {@link IdleSlots#takeAll}. */
+    // guarded by lock
+    private List<ReaderConnection> takeAllIdle(List<ReaderConnection> into) {
+        IdleSlots s = idle;
+        if (s == null) {
+            return into;
+        }
+        List<ReaderConnection> taken = s.takeAll(into);
+        if (s.open() == 0) {
+            idle = null; // none open: see IdleSlots
+        }
+        return taken;
+    }
+
     /** How many reader connections are open now, idle or leased. */
     public int openConnections() {
         lock.lock();
         try {
-            return idle.open();
+            IdleSlots s = idle;
+            return s == null ? 0 : s.open();
         } finally {
             lock.unlock();
         }
@@ -506,14 +501,13 @@ public final class ReaderSet {
         lock.lock();
         try {
             int out = capacity - free;
-            return stats.diagnostics(capacity, checkoutTimeout, opener.busyTimeout(), out,
-                    idle.open(), queue.size());
+            IdleSlots s = idle;
+            return stats.diagnostics(capacity, checkoutTimeout, options.busyTimeout(), out,
+                    s == null ? 0 : s.open(), queued);
         } finally {
             lock.unlock();
         }
     }
-
-    // ------------------------------------------------------------------ closing
 
     /**
      * Stops admission and closes the connections once the reads in flight returned them; with
@@ -526,24 +520,28 @@ public final class ReaderSet {
         List<Waiter> refusedNow = List.of();
         List<ReaderConnection> toClose = null;
         boolean finished = false;
+        WaitQueue q;
         lock.lock();
         try {
             if (state == State.OPEN) {
                 state = State.CLOSING; // then read free (in finishIfDone): see the class comment
             }
-            if (!drain) {
-                refusedNow = queue.failAll();
+            q = queue;
+            if (!drain && q != null) {
+                refusedNow = q.failAll();
             }
             if (state == State.CLOSING) {
-                if (queue.isEmpty()) {
-                    toClose = idle.takeAll(null);
+                if (queued == 0) {
+                    toClose = takeAllIdle(null);
                 }
                 finished = finishIfDone();
             }
         } finally {
             lock.unlock();
         }
-        queue.deliver(refusedNow);
+        if (q != null) {
+            q.deliver(refusedNow);
+        }
         closeOutsideLock(toClose, finished);
         return VarHandles.getOrSet(CLOSED, this, CompletableFuture::new);
     }
@@ -556,8 +554,6 @@ public final class ReaderSet {
         ReaderCloser.close(name, connections, last ? () -> VarHandles.complete(CLOSED, this)
                 : null, budget, pool);
     }
-
-    // ------------------------------------------------------------------ reads not waited for
 
     /** The reads a close does not wait for, and the reads held between pages; made now if none. */
     ReadAborts aborts() {
@@ -575,7 +571,8 @@ public final class ReaderSet {
         List<ReaderConnection> open;
         lock.lock();
         try {
-            open = idle.allOpen();
+            IdleSlots s = idle;
+            open = s == null ? List.of() : s.allOpen();
         } finally {
             lock.unlock();
         }

@@ -8,12 +8,10 @@ import dev.lanes.ReadOptions;
 import dev.lanes.Row;
 import dev.lanes.SqlFunction;
 import dev.lanes.WriteOutcome;
-import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
 import dev.lanes.internal.sql.Paging;
 import dev.lanes.internal.sql.ResultData;
 import dev.lanes.internal.sql.text.Shapes;
-import dev.lanes.internal.sqlite.ConnectionSettings;
 import dev.lanes.internal.sqlite.SqliteConnections;
 import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Failures;
@@ -65,7 +63,7 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Concurrency</h2>
  * Holds no mutable state (whether the file was seen to be a WAL database is a latch of the set's
- * {@link ReaderOpener#walReady}), so a database makes one on its {@link ReaderSet} when it wakes
+ * {@link ReaderSet#walReady}), so a database makes one on its {@link ReaderSet} when it wakes
  * and lets it go when it sleeps. A read's own objects ({@link
  * ReadTask}, {@link AsyncRead}) hand their state between the caller, the pool thread and a
  * canceller through volatile fields; their comments say how.
@@ -98,15 +96,6 @@ public final class Reads {
         this.clock = clock;
         this.maxResultBytes = maxResultBytes;
         this.busyTimeout = busyTimeout;
-    }
-
-    /** The reader set of one database, which its {@link #on} read paths share. */
-    public static ReaderSet readerSet(String name, Path path, dev.lanes.DatabaseOptions options,
-            ConnectionBudget budget, WorkerPool pool, Timer timer, Clock clock) {
-        return new ReaderSet(name, path, options.readers(), options.readerCheckoutTimeout(),
-                options.busyTimeout(), options.statementCacheSize(),
-                SqliteConnections.Limits.reader(options), budget, pool, timer, clock,
-                ConnectionSettings.of(options));
     }
 
     /** The read path of one database on its {@code readers}; cheap, made when it wakes. */
@@ -272,18 +261,18 @@ public final class Reads {
      * run) before {@code open} returned it.
      */
     private CompletableFuture<Void> writerReady() {
-        if (readers.opener.walReady()) {
+        if (readers.walReady()) {
             return null;
         }
         if (SqliteConnections.isWalDatabase(path)) {
             // Also when the writer is finishing its first turn: that turn may be a write body
             // reading through this very call, so it must not be waited for.
-            readers.opener.markWalReady();
+            readers.markWalReady();
             return null;
         }
         CompletableFuture<Void> opened = writerReadiness.get(); // opens the writer if needed
         if (opened.isDone() && !opened.isCompletedExceptionally()) {
-            readers.opener.markWalReady();
+            readers.markWalReady();
             return null;
         }
         return opened; // not yet made a WAL database, or dead or closed: the caller reports why

@@ -30,9 +30,14 @@ import org.slf4j.LoggerFactory;
  *       fields), rather than kept here a second time. {@link #waiters}, {@link
  *       #refused} and {@link #deliveringRefusals} are read and written only under it; the methods
  *       marked "guarded by lock" must be called holding it, the others take it themselves.
- *   <li>{@link #queued} is written only under the lock, always right after {@code waiters}
- *       changes (so it equals {@code waiters.size()} whenever the lock is free), and read
- *       anywhere: the set's lock-free path and its gauges read it.
+ *   <li>The set's {@code queued} is written only by its current queue, under the lock, always
+ *       right after {@code waiters} changes (so it equals {@code waiters.size()} whenever the
+ *       lock is free), and read anywhere: the set's lock-free path and its gauges read it.
+ *   <li>The set makes its queue when a read first has to wait, and drops it at an idle release
+ *       once {@link #drained}, both under the lock. A timeout of a dropped queue that still
+ *       fires finds it empty and changes nothing (it writes {@code queued} only when it took a
+ *       waiter out), and a waiter belongs to the queue it joined until it leaves it, so no
+ *       waiter is ever in a dropped queue.
  *   <li>Nothing is called under the lock but condition signals and timer cancellations: metrics
  *       and the callbacks of asynchronous reads run after it is released, refusals of timed-out
  *       reads on one pool task at a time ({@code deliveringRefusals} is true while one is
@@ -49,7 +54,6 @@ final class WaitQueue {
     /** The set this queue belongs to: its slots in use (for the timeout message), its metrics. */
     private final ReaderSet set;
 
-    private volatile int queued; // written under lock: waiters.size()
     // guarded by lock
     private final SmallDeque<Waiter> waiters = new SmallDeque<>();
     /** Asynchronous waiters that timed out, in the order they did, awaiting their callback. */
@@ -62,9 +66,14 @@ final class WaitQueue {
         this.set = set;
     }
 
-    /** Reads waiting now; read without the lock. */
-    int queued() {
-        return queued;
+    /**
+     * Whether nothing is left to do: nobody waits and no refusal is to be delivered, so that the
+     * set may drop this queue.
+     */
+    // guarded by lock
+    boolean drained() {
+        return waiters.isEmpty() && (refused == null || refused.isEmpty())
+                && !deliveringRefusals;
     }
 
     // guarded by lock
@@ -81,7 +90,7 @@ final class WaitQueue {
     // guarded by lock
     Waiter pollFirst() {
         Waiter w = waiters.pollFirst();
-        queued = waiters.size();
+        set.queued = waiters.size();
         return w;
     }
 
@@ -109,7 +118,7 @@ final class WaitQueue {
             w.timeout = timer.schedule(this::expire, w.end - set.clock.nanoTime());
         } catch (RejectedExecutionException e) {
             waiters.remove(w);
-            queued = waiters.size();
+            set.queued = waiters.size();
             throw new ClosedException(set.name + ": the runtime is closed; the read never ran");
         }
         return w;
@@ -117,7 +126,7 @@ final class WaitQueue {
 
     private void add(Waiter w) {
         waiters.addLast(w);
-        queued = waiters.size();
+        set.queued = waiters.size();
     }
 
     /**
@@ -140,7 +149,7 @@ final class WaitQueue {
         } catch (InterruptedException e) {
             if (w.lease == null && w.failure == null) {
                 waiters.remove(w);
-                queued = waiters.size();
+                set.queued = waiters.size();
                 Thread.currentThread().interrupt();
                 set.stats.cancelled();
                 throw new CancelledException(WriteOutcome.NOT_STARTED, set.name
@@ -163,7 +172,7 @@ final class WaitQueue {
             if (!waiters.remove(w)) {
                 return false;
             }
-            queued = waiters.size();
+            set.queued = waiters.size();
             w.cancelTimeout();
             set.stats.cancelled();
         } finally {
@@ -209,7 +218,7 @@ final class WaitQueue {
                 continue;
             }
             it.remove();
-            queued = waiters.size();
+            set.queued = waiters.size();
             w.failure = timedOut(w);
             if (w.condition != null) {
                 w.condition.signal();
@@ -295,7 +304,7 @@ final class WaitQueue {
             }
         }
         waiters.clear();
-        queued = 0;
+        set.queued = 0;
         return refusedNow;
     }
 
@@ -304,6 +313,50 @@ final class WaitQueue {
         for (Waiter w : refusedNow) {
             set.metrics.readerCheckout(set.clock.nanoTime() - w.enqueuedAt, false);
             w.callback.refused(w.failure);
+        }
+    }
+
+    /**
+     * {@link ReaderSet#acquireAsync}: a slot now, or a place in the set's queue, whose grant
+     * callback runs on the thread that frees a slot.
+     */
+    static Waiter admitAsync(ReaderSet set, boolean hasDeadline, long deadline,
+            AsyncAdmission callback) {
+        Lease lease = set.tryFast();
+        if (lease == null) {
+            List<Waiter> asyncGrants;
+            Waiter w;
+            set.lock.lock();
+            try {
+                set.checkAdmission();
+                if (set.queued == 0 && set.takeSlot()) {
+                    lease = set.granted(set.takeIdle());
+                    w = null;
+                    asyncGrants = null;
+                } else {
+                    w = set.queue().addAsync(hasDeadline, deadline, callback);
+                    asyncGrants = set.handOff(); // may grant w itself
+                }
+            } finally {
+                set.lock.unlock();
+            }
+            if (w != null) {
+                runGrants(set, asyncGrants);
+                return w;
+            }
+        }
+        set.metrics.readerCheckout(0, true);
+        callback.granted(lease);
+        return null;
+    }
+
+    /** Tells asynchronous waiters granted under the lock ({@link ReaderSet#handOff}); after it. */
+    static void runGrants(ReaderSet set, List<Waiter> asyncGrants) {
+        if (asyncGrants != null) {
+            for (Waiter w : asyncGrants) {
+                set.metrics.readerCheckout(w.lease.acquiredAt - w.enqueuedAt, true);
+                w.callback.granted(w.lease);
+            }
         }
     }
 }

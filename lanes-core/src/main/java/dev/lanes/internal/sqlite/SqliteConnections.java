@@ -3,6 +3,7 @@ package dev.lanes.internal.sqlite;
 import dev.lanes.CheckpointMode;
 import dev.lanes.DatabaseOptions;
 import dev.lanes.Synchronous;
+import dev.lanes.internal.util.PathCopy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -137,7 +138,7 @@ public final class SqliteConnections {
      * writer must have opened it first.
      */
     public static boolean isWalDatabase(Path path) {
-        try (InputStream in = Files.newInputStream(copyOf(path))) {
+        try (InputStream in = Files.newInputStream(PathCopy.of(path))) {
             byte[] header = in.readNBytes(20);
             return header.length == 20 && header[18] == 2 && header[19] == 2;
         } catch (NoSuchFileException e) {
@@ -145,17 +146,6 @@ public final class SqliteConnections {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /**
-     * A copy of {@code path}, equal to it, to hand to whatever asks for a path's text (a JDBC
-     * URL, the JDK's file channels): the JDK's paths keep their text once asked for it, and a
-     * database's path, kept as long as the database is open, would keep it (80 bytes for a
-     * typical path) long after the connection that needed it closed.
-     */
-    static Path copyOf(Path path) {
-        Path parent = path.getParent();
-        return parent == null ? path : parent.resolve(path.getFileName());
     }
 
     /**
@@ -190,12 +180,12 @@ public final class SqliteConnections {
      */
     public static SQLiteConnection open(SQLiteConfig config, Path path, Limits limits)
             throws SQLException {
-        String notLiteral = notLiteral(path);
+        Path copy = PathCopy.of(path); // the database's kept path is asked nothing
+        String notLiteral = notLiteral(copy);
         if (notLiteral != null) {
-            throw new SQLException("cannot open " + path + ": " + notLiteral);
+            throw new SQLException("cannot open " + copy + ": " + notLiteral);
         }
-        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:"
-                + copyOf(path));
+        SQLiteConnection c = (SQLiteConnection) config.createConnection("jdbc:sqlite:" + copy);
         try {
             restrict(c, limits);
             return c;

@@ -2,8 +2,8 @@ package dev.lanes.internal.reader;
 
 import dev.lanes.LanesException;
 import dev.lanes.internal.scheduler.ConnectionBudget;
-import dev.lanes.internal.sqlite.ConnectionSettings;
-import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,9 +28,10 @@ public class ReaderAdmissionLincheckTest {
     private static final int CAPACITY = 1;
 
     private final ManualClock clock = new ManualClock();
-    private final ReaderSet readers = new ReaderSet("r.db", Path.of("r.db"), CAPACITY,
-            Duration.ofMinutes(1), Duration.ofSeconds(5), 0, SqliteConnections.Limits.LOCKED_DOWN,
-            new ConnectionBudget(0), null, clock, clock, ConnectionSettings.NONE);
+    private final ReaderSet readers = new ReaderSet("r.db", Path.of("r.db"),
+            DatabaseOptions.builder().readers(CAPACITY).readerCheckoutTimeout(Duration.ofMinutes(1))
+                    .busyTimeout(Duration.ofSeconds(5)).statementCacheSize(0).build(), null,
+            MetricsReporter.NONE, () -> {}, new ConnectionBudget(0), null, clock, clock);
     private final AtomicInteger holders = new AtomicInteger();
 
     /** A read admitted now or later; its grant holds the reader briefly and returns it. */

@@ -13,8 +13,8 @@ import dev.lanes.TestLanes;
 import dev.lanes.WriteOutcome;
 import dev.lanes.internal.scheduler.ConnectionBudget;
 import dev.lanes.internal.scheduler.WorkerPool;
-import dev.lanes.internal.sqlite.ConnectionSettings;
-import dev.lanes.internal.sqlite.SqliteConnections;
+import dev.lanes.DatabaseOptions;
+import dev.lanes.internal.telemetry.MetricsReporter;
 import dev.lanes.internal.util.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,9 +46,10 @@ class ReaderSetTest {
     }
 
     private ReaderSet readers(int capacity) {
-        return new ReaderSet("r.db", Path.of("r.db"), capacity, CHECKOUT, Duration.ofSeconds(5),
-                0, SqliteConnections.Limits.LOCKED_DOWN, new ConnectionBudget(0), pool, clock,
-                clock, ConnectionSettings.NONE);
+        return new ReaderSet("r.db", Path.of("r.db"), DatabaseOptions.builder().readers(capacity)
+                .readerCheckoutTimeout(CHECKOUT).busyTimeout(Duration.ofSeconds(5))
+                .statementCacheSize(0).build(), null, MetricsReporter.NONE, () -> {},
+                new ConnectionBudget(0), pool, clock, clock);
     }
 
     /** An asynchronous admission: its lease or its refusal. */
