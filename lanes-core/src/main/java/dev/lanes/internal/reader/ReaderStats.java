@@ -6,13 +6,15 @@ import java.time.Duration;
 
 /**
  * The counters of one {@link ReaderSet} for {@link ReaderDiagnostics}. Lock-free, bumped by
- * whichever thread saw the event, as the slots of two arrays each made at its first count
- * ({@link CounterSlots}: a database that never read holds none, one whose reads never timed out
- * or failed holds only the four that every read bumps). Every read bumps two of them
- * (acquisitions, completed checkouts) with one atomic add each, no more contention than the
- * compare-and-set on the free-slot count that the same checkout makes; the peaks only grow, by
- * compare-and-set. A snapshot reads each counter on its own, so counters may be a few events
- * apart from one another.
+ * whichever thread saw the event, as the slots of arrays each made at its first count ({@link
+ * CounterSlots}: a database that never read holds none, one whose reads never timed out or
+ * failed holds only the four that every read bumps or raises). Every read bumps two of them
+ * (acquisitions, completed checkouts): by compare-and-set on their slots while reads come one at
+ * a time, and once two reads counted at the same moment, each thread on a stripe of its own
+ * ({@link CounterSlots}), so that reads on different cores do not pass one cache line back and
+ * forth twice per read. The peaks only grow, by compare-and-set, and are only read by a read
+ * that does not raise them. A snapshot reads each counter on its own, so counters may be a few
+ * events apart from one another; none is ever lost or counted twice.
  */
 final class ReaderStats extends CounterSlots {
     // bumped (or raised) by every read
