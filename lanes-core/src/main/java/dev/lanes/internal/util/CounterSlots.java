@@ -4,7 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * Counters kept as the slots of two {@code long[]}s that exist only once something was counted
+ * Counters kept as the slots of {@code long[]}s that exist only once something was counted
  * in them: most databases of a large runtime count nothing while idle, and arrays made at open
  * would cost each of them their whole size. The first {@link #common()} counters (those that
  * every use bumps) share one array, the rest (failures, refusals, timeouts) another, so that a
@@ -39,8 +39,8 @@ public abstract class CounterSlots {
             VarHandles.field(MethodHandles.lookup(), "stripes", long[].class);
 
     /**
-     * The stripes of {@link #stripes}: four per processor, a power of two, at most 64; more
-     * stripes than running threads, so that few threads share one.
+     * How many stripes {@link #stripes} holds: four per processor, rounded up to a power of two,
+     * at most 64; more stripes than running threads, so that few threads share one.
      */
     static final int STRIPES =
             Math.min(64, Integer.highestOneBit(4 * Runtime.getRuntime().availableProcessors() - 1)
@@ -56,7 +56,7 @@ public abstract class CounterSlots {
     private volatile long[] commonSlots;
     /** Null until the first count of any other counter. */
     private volatile long[] rareSlots;
-    /** Null until two threads counted a common counter at the same moment; see the class comment. */
+    /** Null until two threads counted a common counter at the same moment; see above. */
     private volatile long[] stripes;
 
     /** How many counters the subclass has; its slots are {@code 0} to {@code count() - 1}. */
@@ -96,13 +96,13 @@ public abstract class CounterSlots {
             if (SLOT.compareAndSet(s, slot, seen, seen + n)) {
                 return;
             }
-            striped = stripes(); // another thread counted at the same moment
+            striped = makeStripes(); // another thread counted at the same moment
         }
         SLOT.getAndAdd(striped, stripe() * STRIDE + slot, n);
     }
 
     /** The stripes, made now if nobody made them yet. */
-    final long[] stripes() {
+    final long[] makeStripes() {
         return VarHandles.getOrSet(STRIPED, this, () -> new long[STRIPES * STRIDE]);
     }
 

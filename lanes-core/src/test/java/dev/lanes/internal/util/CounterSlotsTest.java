@@ -51,19 +51,19 @@ class CounterSlotsTest {
         Counters c = new Counters();
         c.add(FIRST, 5);
         c.add(SECOND, 7);
-        c.stripes(); // as the first simultaneous count makes them
+        c.makeStripes(); // as the first simultaneous count makes them
         c.add(FIRST, 1);
         assertThat(c.get(FIRST)).isEqualTo(6);
         assertThat(c.get(SECOND)).isEqualTo(7);
         Counters fresh = new Counters();
-        fresh.stripes();
+        fresh.makeStripes();
         assertExactUnderContention(fresh);
     }
 
     @Test
     void aMaximumOnlyGrowsAndIsNotAddedToByStripes() {
         Counters c = new Counters();
-        c.stripes();
+        c.makeStripes();
         c.raise(PEAK, 5);
         c.raise(PEAK, 3);
         c.add(FIRST, 100);
