@@ -58,7 +58,8 @@ import java.util.concurrent.Executor;
  * it is not. Once {@code closed}, nothing runs again, {@code tx} has ended (rolled back when it
  * was not committed) and {@code statements} is null. {@code statements} and {@code paging} are
  * made at their first use, so that a borrow that runs one statement costs no
- * more objects than it needs.
+ * more objects than it needs. {@code admittedShape} was admitted under {@code admittedPolicy}
+ * with {@code admittedAttachLimit} (a shape and a policy are immutable, so it stays admitted).
  */
 final class LogicalConnection extends SettingsConnection {
     private final JdbcBackend db;
@@ -81,6 +82,10 @@ final class LogicalConnection extends SettingsConnection {
      * streamed read and {@link #takeRest}, which its statement calls right after.
      */
     private Paging paging;
+    /** The last shape admitted ({@link #admit}), its policy and attach limit; null before. */
+    private StatementShape admittedShape;
+    private StatementPolicy admittedPolicy;
+    private int admittedAttachLimit;
 
     LogicalConnection(JdbcBackend db, JdbcMetaData.Constants metaData, TypesAsked typesAsked) {
         this.db = db;
@@ -129,7 +134,7 @@ final class LogicalConnection extends SettingsConnection {
             // a read-only transaction runs everything on its snapshot: reads only
             StatementPolicy policy = read || (readOnly && !autoCommit) ? StatementPolicy.READER
                     : db.writePolicy(returns == Returns.ROWS);
-            policy.admit(db.name(), shape, db.attachLimit());
+            admit(policy, shape);
             if (autoCommit) {
                 return read ? Execution.ofRows(autoCommitRead(shape, args, timeout, pageRows))
                         : autoCommitWrite(shape, args, returns, timeout);
@@ -140,6 +145,23 @@ final class LogicalConnection extends SettingsConnection {
         } catch (LanesException e) {
             throw SqlExceptions.of(e);
         }
+    }
+
+    /**
+     * Admits {@code shape} under {@code policy}, unless it was the last one admitted under the
+     * same policy and attach limit: admission depends on nothing else, and a statement run in a
+     * loop is admitted once.
+     */
+    private void admit(StatementPolicy policy, StatementShape shape) {
+        int attachLimit = db.attachLimit();
+        if (shape == admittedShape && policy == admittedPolicy
+                && attachLimit == admittedAttachLimit) {
+            return;
+        }
+        policy.admit(db.name(), shape, attachLimit);
+        admittedShape = shape;
+        admittedPolicy = policy;
+        admittedAttachLimit = attachLimit;
     }
 
     /**

@@ -8,13 +8,29 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A bounded, least-recently-used cache of prepared statements for one connection. Used only by
- * the thread that holds the connection, so it takes no lock.
+ * A bounded, least-recently-used cache of prepared statements for one connection.
+ *
+ * <p>The statements live in an access-ordered map, whose every hit relinks its entry as the most
+ * recent. A connection mostly runs the same text again (a point read, a repeated insert), so the
+ * most recent entry is also kept in {@link #lastSql}/{@link #lastStatement}, and a lookup of that
+ * very text ({@code ==}, as the callers pass the one string of a statement shape or of their
+ * code) is answered from there without touching the map: that entry is already the most recent,
+ * so the order, and so which statement goes out past the capacity, is exactly the map's.
+ * Invariant: when {@code lastSql} is not null, the map holds {@code lastStatement} under it, as
+ * its most recently used entry; every lookup, insertion and removal in the map keeps that so
+ * ({@link #lookup}, {@link #put}, {@link #forget}).
+ *
+ * <p>Concurrency: used only by the thread that holds the connection (its lease or turn hands it
+ * over with a happens-before), so it takes no lock.
  */
 public final class StatementCache implements AutoCloseable {
     private final Connection connection;
     private final int capacity;
     private final LinkedHashMap<String, PreparedStatement> statements;
+    /** The text of the most recently used entry; null when none is known. */
+    private String lastSql;
+    /** The statement cached under {@link #lastSql}. */
+    private PreparedStatement lastStatement;
 
     public StatementCache(Connection connection, int capacity) {
         this.connection = connection;
@@ -24,33 +40,27 @@ public final class StatementCache implements AutoCloseable {
 
     /** A prepared statement for {@code sql}, from the cache or freshly prepared into it. */
     public PreparedStatement get(String sql) throws SQLException {
-        PreparedStatement s = statements.get(sql);
+        PreparedStatement s = lookup(sql);
         if (s != null && !s.isClosed()) {
             return s;
         }
         s = connection.prepareStatement(sql);
         if (capacity > 0) {
-            statements.put(sql, s);
-            if (statements.size() > capacity) {
-                Iterator<Map.Entry<String, PreparedStatement>> eldest =
-                        statements.entrySet().iterator();
-                closeQuietly(eldest.next().getValue());
-                eldest.remove();
-            }
+            put(sql, s);
         }
         return s;
     }
 
     /** Returns a statement after use: an uncached one is closed, a cached one reset. */
     public void release(String sql, PreparedStatement s) {
-        if (capacity == 0 || statements.get(sql) != s) {
+        if (capacity == 0 || lookup(sql) != s) {
             closeQuietly(s);
             return;
         }
         try {
             s.clearParameters();
         } catch (SQLException e) {
-            statements.remove(sql);
+            forget(sql);
             closeQuietly(s);
         }
     }
@@ -61,7 +71,7 @@ public final class StatementCache implements AutoCloseable {
      * only when it does not bind every one again).
      */
     public void done(String sql, PreparedStatement s) {
-        if (capacity == 0 || statements.get(sql) != s) {
+        if (capacity == 0 || lookup(sql) != s) {
             closeQuietly(s);
         }
     }
@@ -73,8 +83,8 @@ public final class StatementCache implements AutoCloseable {
 
     /** Drops a statement that failed, so the next use prepares it again. */
     public void evict(String sql, PreparedStatement s) {
-        if (statements.get(sql) == s) {
-            statements.remove(sql);
+        if (lookup(sql) == s) {
+            forget(sql);
         }
         closeQuietly(s);
     }
@@ -89,6 +99,44 @@ public final class StatementCache implements AutoCloseable {
             closeQuietly(s);
         }
         statements.clear();
+        lastSql = null;
+        lastStatement = null;
+    }
+
+    /**
+     * The statement cached for {@code sql}, or null, counted as a use: the most recent entry
+     * from its own fields, any other from the map, which makes it the most recent.
+     */
+    private PreparedStatement lookup(String sql) {
+        if (sql == lastSql) {
+            return lastStatement;
+        }
+        PreparedStatement s = statements.get(sql);
+        if (s != null) {
+            lastSql = sql;
+            lastStatement = s;
+        }
+        return s;
+    }
+
+    /** Caches {@code s} as the most recent entry, closing the least recent one past capacity. */
+    private void put(String sql, PreparedStatement s) {
+        statements.put(sql, s);
+        if (statements.size() > capacity) {
+            Iterator<Map.Entry<String, PreparedStatement>> eldest =
+                    statements.entrySet().iterator();
+            closeQuietly(eldest.next().getValue());
+            eldest.remove();
+        }
+        lastSql = sql;
+        lastStatement = s;
+    }
+
+    /** Removes {@code sql}'s entry; the most recent one is then no longer known. */
+    private void forget(String sql) {
+        statements.remove(sql);
+        lastSql = null;
+        lastStatement = null;
     }
 
     private static void closeQuietly(PreparedStatement s) {

@@ -7,13 +7,19 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The prepared-statement cache of one connection ({@link StatementCache}): least recently used
- * out first, nothing kept at capacity 0, a statement that failed prepared afresh. On an in-memory
+ * out first (also when the most recent one is found without its map), nothing kept at capacity
+ * 0, a statement that failed prepared afresh. On an in-memory
  * SQLite connection, so that what is closed really is closed.
  */
 class StatementCacheTest {
@@ -125,6 +131,84 @@ class StatementCacheTest {
         cache.done("SELECT ?", stray);
         assertThat(stray.isClosed()).isTrue();
         assertThat(cache.get("SELECT ?")).isSameAs(cached);
+    }
+
+    @Test
+    void theMostRecentStatementFoundAgainKeepsTheLeastRecentlyUsedOrder() throws SQLException {
+        StatementCache cache = new StatementCache(connection, 2);
+        PreparedStatement a = cache.get("SELECT 1");
+        PreparedStatement b = cache.get("SELECT 2");
+        assertThat(cache.get("SELECT 2")).isSameAs(b); // b again: still the most recent
+        assertThat(cache.get("SELECT 1")).isSameAs(a); // a is now the most recent
+        assertThat(cache.get("SELECT 1")).isSameAs(a);
+        cache.get("SELECT 3");
+
+        assertThat(b.isClosed()).as("b, the least recently used, went out").isTrue();
+        assertThat(a.isClosed()).isFalse();
+        String sameText = new String("SELECT 1"); // equal, not the same string
+        assertThat(cache.get(sameText)).isSameAs(a);
+        cache.done(sameText, a);
+        assertThat(a.isClosed()).as("still the cached one under an equal text").isFalse();
+    }
+
+    /**
+     * Random gets, releases, queries done and evictions, with equal texts that are not always
+     * the same string, against a plain access-ordered map as the model: the same statements
+     * stay cached, in the same order, and every statement that left is closed.
+     */
+    @Test
+    void underAnyMixOfUsesTheCacheHoldsWhatALeastRecentlyUsedMapHolds() throws SQLException {
+        int capacity = 3;
+        StatementCache cache = new StatementCache(connection, capacity);
+        Map<String, PreparedStatement> model = new LinkedHashMap<>(16, 0.75f, true);
+        List<PreparedStatement> left = new ArrayList<>();
+        Random random = new Random(42);
+        String[] texts = {"SELECT 1", "SELECT 2", "SELECT 3", "SELECT 4", "SELECT 5"};
+        for (int step = 0; step < 2_000; step++) {
+            String text = texts[random.nextInt(texts.length)];
+            String sql = random.nextInt(4) == 0 ? new String(text) : text;
+            PreparedStatement s = cache.get(sql);
+            PreparedStatement cached = model.get(sql);
+            if (cached != null) {
+                assertThat(s).as("step %d: %s from the cache", step, sql).isSameAs(cached);
+            } else {
+                model.put(sql, s);
+                if (model.size() > capacity) {
+                    String eldest = model.keySet().iterator().next();
+                    left.add(model.remove(eldest));
+                }
+            }
+            switch (random.nextInt(3)) {
+                case 0 -> cache.release(sql, s);
+                case 1 -> cache.done(sql, s);
+                default -> {
+                    if (random.nextInt(10) == 0) {
+                        cache.evict(sql, s);
+                        model.remove(sql);
+                        left.add(s);
+                    }
+                }
+            }
+            model.get(sql); // release and done count as a use, as the cache's lookup does
+            assertThat(cache.size()).as("step %d", step).isEqualTo(model.size());
+        }
+        for (PreparedStatement gone : left) {
+            assertThat(gone.isClosed()).isTrue();
+        }
+        for (String text : texts) { // filled to capacity, so that one more text evicts one
+            if (model.size() < capacity && !model.containsKey(text)) {
+                model.put(text, cache.get(text));
+            }
+        }
+        List<String> order = new ArrayList<>(model.keySet());
+        for (String sql : order) { // least recent first; each get keeps it cached
+            assertThat(cache.get(sql)).isSameAs(model.get(sql));
+            assertThat(cache.get(sql).isClosed()).isFalse();
+        }
+        PreparedStatement newest = cache.get("SELECT 99");
+        assertThat(model.get(order.get(0)).isClosed())
+                .as("the least recently used of the model went out first").isTrue();
+        assertThat(newest.isClosed()).isFalse();
     }
 
     @Test
