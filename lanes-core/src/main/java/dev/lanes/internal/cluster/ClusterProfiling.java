@@ -32,12 +32,7 @@ final class ClusterProfiling implements Profiling {
 
     @Override
     public <T> Profiled<T> write(WriteOptions options, SqlFunction<T> body) {
-        Objects.requireNonNull(body, "body");
-        Profiler profiler = new Profiler();
-        long[] span = new long[2];
-        long called = clock.nanoTime();
-        T value = db.write(options, c -> profiler.run(clock, span, c, body));
-        return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
+        return Profiler.body(clock, body, b -> db.write(options, b));
     }
 
     @Override
@@ -51,12 +46,7 @@ final class ClusterProfiling implements Profiling {
 
     @Override
     public <T> Profiled<T> read(ReadOptions options, SqlFunction<T> body) {
-        Objects.requireNonNull(body, "body");
-        Profiler profiler = new Profiler();
-        long[] span = new long[2];
-        long called = clock.nanoTime();
-        T value = db.reading(options).read(c -> profiler.run(clock, span, c, body));
-        return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
+        return Profiler.body(clock, body, b -> db.reading(options).read(b));
     }
 
     @Override

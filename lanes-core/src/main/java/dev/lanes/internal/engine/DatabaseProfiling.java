@@ -12,7 +12,6 @@ import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.writer.WriteRequest;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The profiled form of one database's commands. Each runs on the path its plain form takes:
@@ -34,12 +33,7 @@ final class DatabaseProfiling implements Profiling {
 
     @Override
     public <T> Profiled<T> write(WriteOptions options, SqlFunction<T> body) {
-        Objects.requireNonNull(body, "body");
-        Profiler profiler = new Profiler();
-        long[] span = new long[2];
-        long called = clock.nanoTime();
-        T value = db.write(options, c -> profiler.run(clock, span, c, body));
-        return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
+        return Profiler.body(clock, body, b -> db.write(options, b));
     }
 
     @Override
@@ -54,12 +48,7 @@ final class DatabaseProfiling implements Profiling {
 
     @Override
     public <T> Profiled<T> read(ReadOptions options, SqlFunction<T> body) {
-        Objects.requireNonNull(body, "body");
-        Profiler profiler = new Profiler();
-        long[] span = new long[2];
-        long called = clock.nanoTime();
-        T value = db.read(options, c -> profiler.run(clock, span, c, body));
-        return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
+        return Profiler.body(clock, body, b -> db.read(options, b));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.lanes.internal.telemetry;
 
 import dev.lanes.Profile;
+import dev.lanes.Profiled;
 import dev.lanes.SqlFunction;
 import dev.lanes.internal.util.Clock;
 import java.lang.reflect.InvocationHandler;
@@ -13,6 +14,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Counts what one profiled command does on its connection: parameters bound, rows and columns
@@ -44,11 +47,26 @@ public final class Profiler {
     }
 
     /**
+     * A body profiled: {@code run} runs the body it is given where the plain form runs {@code
+     * body} (a write or a read of the database), and the profile counts what {@code body} did on
+     * its connection, waiting from the call until it started.
+     */
+    public static <T> Profiled<T> body(Clock clock, SqlFunction<T> body,
+            Function<SqlFunction<T>, T> run) {
+        Objects.requireNonNull(body, "body");
+        Profiler profiler = new Profiler();
+        long[] span = new long[2];
+        long called = clock.nanoTime();
+        T value = run.apply(c -> profiler.run(clock, span, c, body));
+        return new Profiled<>(value, profiler.profile(span[0] - called, span[1] - span[0]));
+    }
+
+    /**
      * Runs a profiled body on {@code c}, counting through {@link #wrap}, and stamps in {@code
      * span} when it started and ended ({@code clock}'s nanos). Forgets earlier counts first: a
      * body run again after its group was replayed counts its last run only.
      */
-    public <T> T run(Clock clock, long[] span, Connection c, SqlFunction<T> body)
+    private <T> T run(Clock clock, long[] span, Connection c, SqlFunction<T> body)
             throws Exception {
         reset();
         span[0] = clock.nanoTime();
