@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +22,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,6 +87,7 @@ class LitestreamCrashIT {
         Map<Long, Set<Integer>> sourceParts;
         double caughtUpSeconds;
         long killed = 0;
+        Instant killedAt = Instant.MAX;
         try (Litestream.Replicator replicator =
                 litestream.replicate(config, dir.resolve("crash-litestream.log"))) {
             try {
@@ -100,6 +104,7 @@ class LitestreamCrashIT {
             } finally {
                 child.destroyForcibly(); // SIGKILL mid-run: no shutdown hooks, no close
                 killed = System.nanoTime();
+                killedAt = Instant.now();
                 assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child died").isTrue();
                 reader.join(TimeUnit.SECONDS.toMillis(30)); // its stdout ends with the process
             }
@@ -121,7 +126,15 @@ class LitestreamCrashIT {
                     "the killed writer's last committed state " + sourceState,
                     p -> sourceState.equals(Requests.stateOf(p)), replicator);
             caughtUpSeconds = (System.nanoTime() - killed) / 1e9;
-            assertThat(replicator.errors()).as("errors in Litestream's log").isEmpty();
+            // after the kill, the first connection to the file (this test's reader, or
+            // Litestream's) recovers the dead writer's WAL; a PASSIVE checkpoint that meets that
+            // recovery is told "database is locked" and runs again at the next sync. That one
+            // error, logged after the kill, is expected; any other fails the test.
+            Instant recoveryFrom = killedAt;
+            assertThat(replicator.errors()).as("errors in Litestream's log")
+                    .filteredOn(l -> !(l.contains("checkpoint: mode=PASSIVE err=database is locked")
+                            && !loggedAt(l).isBefore(recoveryFrom)))
+                    .isEmpty();
         } finally {
             child.destroyForcibly();
         }
@@ -236,5 +249,11 @@ class LitestreamCrashIT {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
+    }
+
+    /** When Litestream logged {@code line} ({@code time=…Z}); the epoch when it has no time. */
+    private static Instant loggedAt(String line) {
+        Matcher m = Pattern.compile("time=(\\S+Z)").matcher(line);
+        return m.find() ? Instant.parse(m.group(1)) : Instant.EPOCH;
     }
 }
