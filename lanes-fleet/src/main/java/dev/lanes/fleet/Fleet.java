@@ -8,7 +8,6 @@ import dev.lanes.fleet.internal.FleetEvents;
 import dev.lanes.fleet.internal.FleetRuntime;
 import dev.lanes.fleet.internal.FleetSettings;
 import dev.lanes.fleet.internal.LitestreamReplicator;
-import dev.lanes.fleet.internal.TenantDatabases;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,14 +51,14 @@ public final class Fleet implements AutoCloseable {
     /** Litestream's retention: a longer interval would not be kept to (it snapshots then). */
     private static final Duration MAX_SNAPSHOT_INTERVAL = Duration.ofHours(24);
     private final FleetRuntime runtime;
-    private final TenantDatabases databases;
+    private final Durability durability;
     private final Lanes ownLanes;
     private final Duration leaseTtl;
 
-    private Fleet(FleetRuntime runtime, TenantDatabases databases, Lanes ownLanes,
+    private Fleet(FleetRuntime runtime, Durability durability, Lanes ownLanes,
             Duration leaseTtl) {
         this.runtime = runtime;
-        this.databases = databases;
+        this.durability = durability;
         this.ownLanes = ownLanes;
         this.leaseTtl = leaseTtl;
     }
@@ -81,7 +80,7 @@ public final class Fleet implements AutoCloseable {
      * @throws dev.lanes.OverloadedException when it was not ready within the acquire timeout
      */
     public Database database(String tenant) {
-        return databases.database(tenant);
+        return runtime.database(tenant);
     }
 
     /** The node that owns {@code tenant}, as this node's watch of etcd shows it. */
@@ -114,7 +113,7 @@ public final class Fleet implements AutoCloseable {
 
     /** The durability writes are acknowledged at. */
     public Durability durability() {
-        return databases.durability();
+        return durability;
     }
 
     /**
@@ -418,8 +417,7 @@ public final class Fleet implements AutoCloseable {
                 }
                 throw e;
             }
-            return new Fleet(runtime, new TenantDatabases(runtime, durability),
-                    own, leaseTtl);
+            return new Fleet(runtime, durability, own, leaseTtl);
         }
     }
 }

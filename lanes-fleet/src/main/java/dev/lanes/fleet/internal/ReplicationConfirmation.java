@@ -9,9 +9,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * What a {@code REPLICATED} write waits for ({@link TenantFence#awaitAcknowledgement}): the replica holding
- * every commit made before the call and the tenant's epoch recorded as its replica, while this
- * node surely owns the tenant; or the tenant gone from this node cleanly.
+ * What a {@code REPLICATED} write waits for ({@link TenantFence#awaitAcknowledgement}): the
+ * replica holding every commit made before the call and the tenant's epoch recorded as its
+ * replica, while this node surely owns the tenant; or the tenant gone from this node cleanly.
  *
  * <p>Thread-safety: stateless; the waits are on the slot's futures and the {@link Replicator}.
  */
