@@ -15,7 +15,6 @@ import dev.lanes.Transaction;
 import dev.lanes.TransactionOptions;
 import dev.lanes.WriteOptions;
 import dev.lanes.internal.notify.ChangeNotifier;
-import dev.lanes.spi.CommitFence;
 import dev.lanes.internal.notify.TransactionStateListeners;
 import dev.lanes.internal.sql.text.Shapes;
 import dev.lanes.internal.sql.text.StatementPolicy;
@@ -29,12 +28,12 @@ import dev.lanes.internal.writer.LaneGauges;
 import dev.lanes.internal.writer.LaneSetup;
 import dev.lanes.internal.writer.WriteRequest;
 import dev.lanes.internal.writer.WriterLane;
+import dev.lanes.spi.CommitFence;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -148,7 +147,7 @@ public abstract class LaneDatabase implements Database {
     protected abstract <T> CompletableFuture<T> runReadAsync(ReadOptions options,
             SqlFunction<T> body);
 
-    /** Each row of a query, in order, where this backend runs a read; checks its arguments. */
+    /** Each row of a query, its arguments checked, in order, where this backend runs a read. */
     protected abstract long runStream(ReadOptions options, String sql, Object[] args,
             Consumer<Row> each);
 
@@ -227,7 +226,7 @@ public abstract class LaneDatabase implements Database {
 
     @Override
     public <T> CompletableFuture<T> writeAsync(WriteOptions options, SqlFunction<T> body) {
-        return acknowledgedAsync(submitAsync(lane().body(requireOptions(options),
+        return lane().setup().acknowledged(submitAsync(lane().body(requireOptions(options),
                 requireBody(body))));
     }
 
@@ -319,22 +318,6 @@ public abstract class LaneDatabase implements Database {
         T result = runAndWait(r, startTimeout);
         lane().setup().acknowledge();
         return result;
-    }
-
-    /**
-     * {@code committed}, completing once the fence acknowledged it ({@link LaneSetup#acknowledge},
-     * on a thread of the common pool, since the wait blocks); {@code committed} itself without a
-     * fence.
-     */
-    private <T> CompletableFuture<T> acknowledgedAsync(CompletableFuture<T> committed) {
-        LaneSetup setup = lane().setup();
-        if (setup.options().commitFence() == null) {
-            return committed;
-        }
-        return committed.thenApplyAsync(v -> {
-            setup.acknowledge();
-            return v;
-        }, ForkJoinPool.commonPool());
     }
 
     /** Submits a request whose caller does not wait for it. */

@@ -29,20 +29,22 @@ public final class Profiler {
     private int columns;
     private long bytes;
 
+    private Profiler() {}
+
     /** Forgets earlier counts: a body run again after its group was replayed starts afresh. */
-    public void reset() {
+    private void reset() {
         binds = 0;
         rows = 0;
         columns = 0;
         bytes = 0;
     }
 
-    public Profile profile(long waitNanos, long executionNanos) {
+    private Profile profile(long waitNanos, long executionNanos) {
         return new Profile(Duration.ofNanos(Math.max(0, waitNanos)), Duration.ofNanos(executionNanos),
                 binds, rows, columns, bytes);
     }
 
-    public Connection wrap(Connection c) {
+    private Connection wrap(Connection c) {
         return proxy(c, Connection.class);
     }
 

@@ -11,6 +11,8 @@ import dev.lanes.internal.util.Clock;
 import dev.lanes.internal.util.Timer;
 import dev.lanes.spi.CommitFence;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * What a writer lane is given by its database: where it writes, how, on which threads and time,
@@ -47,5 +49,20 @@ public record LaneSetup(String name, Path path, DatabaseOptions options, WorkerP
         if (fence != null) {
             fence.awaitAcknowledgement();
         }
+    }
+
+    /**
+     * {@code committed}, completing once the fence acknowledged it ({@link #acknowledge}, on a
+     * thread of the common pool, since the wait blocks): the form of an asynchronous write.
+     * {@code committed} itself without a fence.
+     */
+    public <T> CompletableFuture<T> acknowledged(CompletableFuture<T> committed) {
+        if (options.commitFence() == null) {
+            return committed;
+        }
+        return committed.thenApplyAsync(v -> {
+            acknowledge();
+            return v;
+        }, ForkJoinPool.commonPool());
     }
 }
