@@ -48,8 +48,9 @@ public final class Fleet implements AutoCloseable {
      */
     private static final Duration RESTART_HOLD = Duration.ofSeconds(1);
     private static final Duration MIN_SNAPSHOT_INTERVAL = Duration.ofSeconds(1);
-    /** Litestream's retention: a longer interval would not be kept to (it snapshots then). */
     private static final Duration MAX_SNAPSHOT_INTERVAL = Duration.ofHours(24);
+    /** Litestream's own retention. */
+    private static final Duration DEFAULT_RETENTION = Duration.ofHours(24);
     private final FleetRuntime runtime;
     private final Durability durability;
     private final Lanes ownLanes;
@@ -166,7 +167,7 @@ public final class Fleet implements AutoCloseable {
         private Path litestream;
         private Duration replicationInterval = Duration.ofMillis(200);
         private Duration snapshotInterval = Duration.ofMinutes(5);
-        private Duration retention = MAX_SNAPSHOT_INTERVAL;
+        private Duration retention = DEFAULT_RETENTION;
         private int litestreamProcesses = 8;
         private Durability durability = Durability.LOCAL;
         private Lanes lanes;
